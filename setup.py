@@ -1,0 +1,41 @@
+"""Build the Cython extensions.
+
+``CHUPAI_DEBUG=1`` builds with bounds and wraparound checks on, no optimisation and
+debug symbols; the default build turns the checks off (every index in the kernels is
+bounded by construction).
+"""
+import os
+
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+DEBUG = os.environ.get("CHUPAI_DEBUG") == "1"
+
+directives = {
+    "language_level": 3,
+    "embedsignature": True,
+    "boundscheck": DEBUG,
+    "wraparound": DEBUG,
+    "initializedcheck": DEBUG,
+    "cdivision": True,
+}
+compile_args = ["-O0", "-g"] if DEBUG else ["-O3"]
+
+MODULES = ["chupai._core", "chupai.guandan._movegen"]
+
+extensions = [
+    Extension(
+        name,
+        [os.path.join("src", *name.split(".")) + ".pyx"],
+        extra_compile_args=compile_args,
+    )
+    for name in MODULES
+]
+
+setup(
+    ext_modules=cythonize(
+        extensions,
+        compiler_directives=directives,
+        include_path=["src"],
+    ),
+)

@@ -1,0 +1,16 @@
+"""chupai (出牌, "to play cards"): exact, fast legal-play generators for Chinese card games.
+
+The compiled core enumerates every legal play, wild-card substitutions included;
+friendly objects (``Cards``, ``Play``, ``PlayList``) are built only at the edge.
+
+>>> from chupai import Cards, guandan
+>>> len(guandan.legal_plays(Cards("2H 2H"), "2"))
+2
+"""
+from chupai import guandan
+from chupai._core import PlayList
+from chupai.cards import Cards
+
+__version__ = "0.1.0"
+
+__all__ = ["Cards", "PlayList", "guandan", "__version__"]

@@ -1,0 +1,86 @@
+# The card core: the bit layout, written down once, and the play buffer.
+#
+# One card face is one bit of a uint64: bit = rank * 4 + suit, ranks 2..A -> 0..12,
+# suits S H C D -> 0..3, the black joker is bit 52 and the red joker bit 53.
+# A one-deck set is one word.  A two-deck multiset is two words: `lo` holds the
+# faces held at least once, `hi` the faces held twice (hi is a subset of lo).
+from libc.stdint cimport uint8_t, uint64_t
+
+ctypedef uint64_t mask_t
+
+cdef enum:
+    N_RANKS = 13
+    N_SUITS = 4
+    N_FACES = 54
+    SUIT_S = 0
+    SUIT_H = 1
+    SUIT_C = 2
+    SUIT_D = 3
+    RANK_2 = 0
+    RANK_T = 8
+    RANK_A = 12
+    BJ_BIT = 52
+    RJ_BIT = 53
+    RANK_BITS = 4           # bits per rank nibble
+    NIBBLE = 0xF
+    NO_FACE = 0xFF          # an unused slot of play_t.decl
+    MAX_WILDS = 10          # wild cards one play may declare
+
+cdef extern from *:
+    """
+    #define CHUPAI_SUITED_MASK 0x000FFFFFFFFFFFFFULL
+    #define CHUPAI_JOKER_MASK 0x0030000000000000ULL
+    #define CHUPAI_SUIT_S_MASK 0x0001111111111111ULL
+    """
+    # the 52 suited faces; the two jokers; the spades (shift left by the suit)
+    const mask_t SUITED_MASK "CHUPAI_SUITED_MASK"
+    const mask_t JOKER_MASK "CHUPAI_JOKER_MASK"
+    const mask_t SUIT_S_MASK "CHUPAI_SUIT_S_MASK"
+    int __builtin_popcountll(unsigned long long) nogil
+
+# One play, as the generators write it: the physical cards (wilds as themselves),
+# the type and comparison key (their meaning is the game's), and what each wild
+# card stands for, in the order of the wild cards' faces.
+ctypedef struct play_t:
+    mask_t lo
+    mask_t hi
+    uint8_t type
+    uint8_t key
+    uint8_t length
+    uint8_t cls
+    uint8_t nwild
+    uint8_t flags
+    uint8_t decl[MAX_WILDS]
+
+# A growable array of plays owned by whoever created it.  `oom` is set (and the
+# play dropped) if the array could not grow; callers raise MemoryError on it.
+ctypedef struct playbuf_t:
+    play_t *data
+    Py_ssize_t len
+    Py_ssize_t cap
+    int oom
+
+cdef int playbuf_init(playbuf_t *buf, Py_ssize_t cap) noexcept nogil
+cdef void playbuf_free(playbuf_t *buf) noexcept nogil
+cdef play_t *playbuf_push(playbuf_t *buf) noexcept nogil
+
+cdef inline int popcount(mask_t m) noexcept nogil:
+    return __builtin_popcountll(m)
+
+cdef inline int face_of(int rank, int suit) noexcept nogil:
+    return rank * RANK_BITS + suit
+
+cdef inline mask_t bit(int face) noexcept nogil:
+    return (<mask_t>1) << face
+
+cdef inline unsigned rank_nibble(mask_t m, int rank) noexcept nogil:
+    return <unsigned>((m >> (rank * RANK_BITS)) & NIBBLE)
+
+
+cdef class PlayList:
+    """A sequence of plays backed by a C buffer (see the game modules)."""
+    cdef playbuf_t buf
+    cdef object factory
+    cdef object context
+    cdef object __weakref__
+    cdef object _get(self, Py_ssize_t i)

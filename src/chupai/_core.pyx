@@ -1,0 +1,131 @@
+"""The card core: bit layout constants and the buffer-backed play list."""
+from libc.stdlib cimport free, realloc
+from libc.string cimport memcpy
+from cpython.bytes cimport PyBytes_FromStringAndSize
+
+import numpy as np
+
+# The bit layout, exported once for Python code (see _core.pxd).
+RANKS = "23456789TJQKA"
+SUITS = "SHCD"
+NUM_RANKS = N_RANKS
+NUM_SUITS = N_SUITS
+NUM_FACES = N_FACES
+BITS_PER_RANK = RANK_BITS
+BLACK_JOKER_BIT = BJ_BIT
+RED_JOKER_BIT = RJ_BIT
+SUITED_FACES = SUITED_MASK
+JOKER_FACES = JOKER_MASK
+MAX_WILD_CARDS = MAX_WILDS
+NO_FACE_CODE = NO_FACE
+
+#: numpy dtype of one play record, field for field the C struct ``play_t``.
+PLAY_DTYPE = np.dtype(
+    [
+        ("lo", "<u8"),
+        ("hi", "<u8"),
+        ("type", "u1"),
+        ("key", "u1"),
+        ("length", "u1"),
+        ("cls", "u1"),
+        ("nwild", "u1"),
+        ("flags", "u1"),
+        ("decl", "u1", (MAX_WILDS,)),
+    ]
+)
+assert PLAY_DTYPE.itemsize == sizeof(play_t)
+
+
+cdef int playbuf_init(playbuf_t *buf, Py_ssize_t cap) noexcept nogil:
+    buf.len = 0
+    buf.oom = 0
+    buf.cap = 0
+    buf.data = <play_t *>realloc(NULL, cap * sizeof(play_t))
+    if buf.data == NULL:
+        buf.oom = 1
+        return -1
+    buf.cap = cap
+    return 0
+
+
+cdef void playbuf_free(playbuf_t *buf) noexcept nogil:
+    free(buf.data)
+    buf.data = NULL
+    buf.len = 0
+    buf.cap = 0
+
+
+cdef play_t *playbuf_push(playbuf_t *buf) noexcept nogil:
+    """A fresh record at the end of the buffer, or NULL (and `oom`) if it cannot grow."""
+    cdef Py_ssize_t cap
+    cdef play_t *data
+    if buf.len == buf.cap:
+        cap = buf.cap * 2 if buf.cap > 0 else 64
+        data = <play_t *>realloc(buf.data, cap * sizeof(play_t))
+        if data == NULL:
+            buf.oom = 1
+            return NULL
+        buf.data = data
+        buf.cap = cap
+    buf.len += 1
+    return &buf.data[buf.len - 1]
+
+
+cdef class PlayList:
+    """An immutable sequence of plays backed by a C array of records.
+
+    ``len()`` and ``to_numpy()`` never create Python objects per play; indexing and
+    iteration create each ``Play`` lazily through the game's factory.
+    """
+
+    def __cinit__(self):
+        self.buf.data = NULL
+        self.buf.len = 0
+        self.buf.cap = 0
+        self.buf.oom = 0
+
+    def __dealloc__(self):
+        playbuf_free(&self.buf)
+
+    def __len__(self):
+        return self.buf.len
+
+    cdef object _get(self, Py_ssize_t i):
+        cdef play_t *p = &self.buf.data[i]
+        return self.factory(p.lo, p.hi, p.type, p.key, p.length, p.cls,
+                            PyBytes_FromStringAndSize(<char *>p.decl, p.nwild), self.context)
+
+    def __getitem__(self, index):
+        cdef Py_ssize_t i
+        if isinstance(index, slice):
+            return [self._get(j) for j in range(*index.indices(self.buf.len))]
+        i = index
+        if i < 0:
+            i += self.buf.len
+        if i < 0 or i >= self.buf.len:
+            raise IndexError(f"play index {index} out of range for {self.buf.len} plays")
+        return self._get(i)
+
+    def __iter__(self):
+        cdef Py_ssize_t i
+        for i in range(self.buf.len):
+            yield self._get(i)
+
+    def __bool__(self):
+        return self.buf.len > 0
+
+    def __repr__(self):
+        return f"<PlayList of {self.buf.len} plays>"
+
+    def to_numpy(self):
+        """A structured numpy array (dtype ``PLAY_DTYPE``) holding a copy of every record."""
+        out = np.empty(self.buf.len, dtype=PLAY_DTYPE)
+        cdef unsigned char[::1] view
+        if self.buf.len:
+            view = out.view(np.uint8)
+            memcpy(&view[0], self.buf.data, self.buf.len * sizeof(play_t))
+        return out
+
+    def to_protocol(self):
+        """Every play in the game's interchange form (see the game's ``Play.to_protocol``)."""
+        return [p.to_protocol() for p in self]

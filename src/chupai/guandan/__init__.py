@@ -1,0 +1,14 @@
+"""Guan Dan (掼蛋): the legal-play generator, recognition and rule options.
+
+>>> from chupai.guandan import legal_plays
+>>> plays = legal_plays("8S 8D 2H KS KD", "2")
+>>> sorted(str(p) for p in plays if p.type == PlayType.FULL_HOUSE)
+['full house 8: 8S 8D KS KD 2H(=8H)', 'full house K: 8S 8D KS KD 2H(=KH)']
+"""
+from chupai._core import PlayList
+from chupai.guandan._movegen import legal_plays
+from chupai.guandan.classify import classify
+from chupai.guandan.play import BOMB_CLASS, Play, PlayType
+from chupai.guandan.rules import Rules
+
+__all__ = ["BOMB_CLASS", "Play", "PlayList", "PlayType", "Rules", "classify", "legal_plays"]

@@ -1,0 +1,327 @@
+"""Guan Dan plays: types, comparison keys, the ``Play`` object and the protocol form.
+
+The encoding of a play record (shared by the compiled generator, ``classify`` and
+``Play``):
+
+* ``type``: a :class:`PlayType` value.
+* ``key``: for singles, pairs, triples, full houses and n-of-a-kind bombs the
+  *level-order value* of the declared rank: ranks below the level rank in natural
+  order 0.., then those above it, the level rank 12, ``BJ`` 13, ``RJ`` 14.  For
+  straights and straight flushes the window position 0..9 (0 = A-2-3-4-5,
+  9 = T-J-Q-K-A), tubes 0..11 (0 = A-A-2-2-3-3), plates 0..12 (0 = A-A-A-2-2-2).  A
+  window at position ``p`` covers the ranks ``(p + 12 + j) % 13`` for ``j = 0, 1, ...``.
+  Four jokers: 0.
+* ``cls``: the bomb class, 0 for ordinary combinations (see :data:`BOMB_CLASS`).
+* ``decl``: the face each wild card stands for, ascending.  Canonical declaration:
+  in same-rank parts a wild is the heart of the declared rank; in straights, tubes and
+  plates the heart of the rank it fills; in a straight flush the flush suit's card; in
+  a full house whose pair is both wilds, the pair is of the level rank, or of the
+  lowest rank other than the triple's when the triple is of the level rank.
+"""
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from typing import Any
+
+from chupai.cards import RANKS, SUITS, Cards, face_name, parse_face
+from chupai.guandan.rules import Rules, parse_rank
+
+__all__ = [
+    "PlayType",
+    "Play",
+    "BOMB_CLASS",
+    "level_value",
+    "window_ranks",
+    "wild_face",
+    "PASS_PROTOCOL",
+]
+
+JOKER_BLACK_VALUE = 13
+JOKER_RED_VALUE = 14
+LEVEL_VALUE = 12
+
+
+class PlayType(enum.IntEnum):
+    """The Guan Dan combination types (``spec/guandan.md``, "Combinations")."""
+
+    SINGLE = 1
+    PAIR = 2
+    TRIPLE = 3
+    FULL_HOUSE = 4
+    STRAIGHT = 5
+    TUBE = 6
+    PLATE = 7
+    BOMB = 8
+    STRAIGHT_FLUSH = 9
+    FOUR_JOKERS = 10
+
+
+#: bomb class by (type, number of cards): any bomb of a higher class beats any lower one
+BOMB_CLASS: dict[tuple[PlayType, int], int] = {
+    (PlayType.BOMB, 4): 1,
+    (PlayType.BOMB, 5): 2,
+    (PlayType.STRAIGHT_FLUSH, 5): 3,
+    (PlayType.BOMB, 6): 4,
+    (PlayType.BOMB, 7): 5,
+    (PlayType.BOMB, 8): 6,
+    (PlayType.BOMB, 9): 7,
+    (PlayType.BOMB, 10): 8,
+    (PlayType.FOUR_JOKERS, 4): 9,
+}
+
+#: the number of ranks of a window type, and its number of positions
+WINDOW_RANKS = {PlayType.STRAIGHT: 5, PlayType.STRAIGHT_FLUSH: 5, PlayType.TUBE: 3, PlayType.PLATE: 2}
+
+
+def level_value(rank: int, level: int) -> int:
+    """Level-order value (0..12) of a rank index 0..12 at a level rank index."""
+    if rank == level:
+        return LEVEL_VALUE
+    return rank if rank < level else rank - 1
+
+
+def value_rank(value: int, level: int) -> int:
+    """The rank index with this level-order value (inverse of :func:`level_value`)."""
+    if value == LEVEL_VALUE:
+        return level
+    return value if value < level else value + 1
+
+
+def window_ranks(position: int, n: int) -> list[int]:
+    """Rank indexes of the ``n``-rank window at ``position`` (0 starts at a low ace)."""
+    return [(position + 12 + j) % 13 for j in range(n)]
+
+
+def wild_face(level: int) -> int:
+    """The face of the wild card at a level: the heart of the level rank."""
+    return level * 4 + SUITS.index("H")
+
+
+_PROTOCOL_TYPE = {
+    PlayType.SINGLE: "Single",
+    PlayType.PAIR: "Pair",
+    PlayType.TRIPLE: "Trips",
+    PlayType.FULL_HOUSE: "ThreeWithTwo",
+    PlayType.STRAIGHT: "Straight",
+    PlayType.TUBE: "ThreePair",
+    PlayType.PLATE: "TwoTrips",
+    PlayType.STRAIGHT_FLUSH: "StraightFlush",
+    PlayType.BOMB: "Bomb",
+    PlayType.FOUR_JOKERS: "Bomb",
+}
+_PROTOCOL_TYPES = set(_PROTOCOL_TYPE.values()) | {"FourKings"}
+PASS_PROTOCOL = ["PASS", "PASS", "PASS"]
+_PROTOCOL_SUIT = {"S": "S", "H": "H", "C": "C", "D": "D"}
+
+
+def protocol_card(face: int) -> str:
+    """A face in the protocol's spelling: suit then rank (``S2``), ``SB`` / ``HR`` jokers."""
+    if face == 52:
+        return "SB"
+    if face == 53:
+        return "HR"
+    return SUITS[face % 4] + RANKS[face // 4]
+
+
+def parse_protocol_card(token: Any) -> int:
+    if not isinstance(token, str):
+        raise ValueError(f"protocol card {token!r} is not a string")
+    t = token.strip().upper()
+    if t == "SB":
+        return 52
+    if t == "HR":
+        return 53
+    if len(t) == 2 and t[0] in _PROTOCOL_SUIT:
+        return parse_face(t[1] + t[0])
+    raise ValueError(f"unknown protocol card {token!r}; expected suit then rank, e.g. 'S2', 'HT', or SB/HR")
+
+
+class Play:
+    """One Guan Dan play: cards, type, comparison key and wild declaration.
+
+    Immutable and hashable; equal plays are the same play in the sense of
+    ``spec/cards.md`` (same cards, type and key) at the same level.
+
+    >>> from chupai.guandan import classify
+    >>> [str(p) for p in classify("3D 4S 7H 6C 7S", "7")]
+    ['straight 3-7: 3D 4S 6C 7S 7H(=5H)']
+    """
+
+    __slots__ = ("_lo", "_hi", "_type", "_key", "_cls", "_decl", "_level", "_hash")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("Play objects come from legal_plays(), classify() or Play.from_protocol()")
+
+    @classmethod
+    def _from_record(
+        cls, lo: int, hi: int, type_: int, key: int, length: int, bomb_cls: int, decl: bytes, level: int
+    ) -> Play:
+        self = object.__new__(cls)
+        self._lo = lo
+        self._hi = hi
+        self._type = type_
+        self._key = key
+        self._cls = bomb_cls
+        self._decl = decl
+        self._level = level
+        self._hash = None
+        return self
+
+    # -- the public view -----------------------------------------------------------
+    @property
+    def type(self) -> PlayType:
+        """The combination type."""
+        return PlayType(self._type)
+
+    @property
+    def key(self) -> int:
+        """The comparison key: within one type, higher beats lower (encoding in the module doc)."""
+        return self._key
+
+    @property
+    def bomb_class(self) -> int:
+        """0 for ordinary combinations, else the bomb class 1..9 (:data:`BOMB_CLASS`)."""
+        return self._cls
+
+    @property
+    def is_bomb(self) -> bool:
+        return self._cls > 0
+
+    @property
+    def level(self) -> str:
+        """The level rank this play was formed at."""
+        return RANKS[self._level]
+
+    @property
+    def cards(self) -> Cards:
+        """The physical cards, wild cards as themselves."""
+        return Cards.from_masks(self._lo, self._hi)
+
+    @property
+    def wilds(self) -> tuple[str, ...]:
+        """What each wild card stands for, as card names."""
+        return tuple(face_name(f) for f in self._decl)
+
+    @property
+    def declared(self) -> Cards:
+        """The cards with each wild replaced by the card it stands for."""
+        counts = self.cards.counts()
+        counts[wild_face(self._level)] -= len(self._decl)
+        for f in self._decl:
+            counts[f] += 1
+        return Cards.from_counts(counts)
+
+    @property
+    def rank(self) -> str:
+        """The rank that names the play: declared rank, triple rank, or top of the window."""
+        t = self._type
+        if t == PlayType.FOUR_JOKERS:
+            return "JOKER"
+        if t in WINDOW_RANKS:
+            return RANKS[window_ranks(self._key, WINDOW_RANKS[PlayType(t)])[-1]]
+        if self._key == JOKER_BLACK_VALUE:
+            return "BJ"
+        if self._key == JOKER_RED_VALUE:
+            return "RJ"
+        return RANKS[value_rank(self._key, self._level)]
+
+    def beats(self, other: Play) -> bool:
+        """True if this play may be played on ``other`` (``spec/guandan.md``, "Who may play what")."""
+        if not isinstance(other, Play):
+            raise TypeError(f"expected a Play, not {type(other).__name__}")
+        if self._cls or other._cls:
+            return (self._cls, self._key) > (other._cls, other._key)
+        return self._type == other._type and self._key > other._key
+
+    # -- identity -------------------------------------------------------------------
+    def _identity(self) -> tuple[int, int, int, int, int]:
+        return (self._lo, self._hi, self._type, self._key, self._level)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Play):
+            return NotImplemented
+        return self._identity() == other._identity()
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash(self._identity())
+        return self._hash
+
+    def __str__(self) -> str:
+        t = self.type
+        words = t.name.lower().replace("_", " ")
+        if t in WINDOW_RANKS:
+            ranks = window_ranks(self._key, WINDOW_RANKS[t])
+            head = f"{words} {RANKS[ranks[0]]}-{RANKS[ranks[-1]]}"
+        elif t == PlayType.FOUR_JOKERS:
+            head = words
+        else:
+            head = f"{words} {self.rank}"
+        wild = wild_face(self._level)
+        decl = list(self._decl)
+        parts = []
+        for f in self.cards.faces():
+            if f == wild and decl:
+                parts.append(f"{face_name(f)}(={face_name(decl.pop(0))})")
+            else:
+                parts.append(face_name(f))
+        return f"{head}: {' '.join(parts)}"
+
+    def __repr__(self) -> str:
+        return f"<Play {self} level {self.level}>"
+
+    # -- the competition protocol -----------------------------------------------------
+    def to_protocol(self) -> list[Any]:
+        """``[type, rank, cards]`` as in ``spec/guandan.md``, "The competition protocol"."""
+        t = self.type
+        if t == PlayType.FOUR_JOKERS:
+            rank = "JOKER"
+        elif t in WINDOW_RANKS:
+            rank = RANKS[window_ranks(self._key, WINDOW_RANKS[t])[0]]
+        elif self._key >= JOKER_BLACK_VALUE:
+            rank = "B" if self._key == JOKER_BLACK_VALUE else "R"
+        else:
+            rank = RANKS[value_rank(self._key, self._level)]
+        return [_PROTOCOL_TYPE[t], rank, [protocol_card(f) for f in self.cards.faces()]]
+
+    @classmethod
+    def from_protocol(cls, obj: Sequence[Any], level: str | int, rules: Rules | None = None) -> Play:
+        """The play an interchange entry ``[type, rank, cards]`` names.
+
+        ``ValueError`` if the entry is malformed or its cards cannot be that play.
+        ``PASS`` entries are not plays: use the game state's pass action.
+        """
+        from chupai.guandan.classify import classify
+
+        if not isinstance(obj, (list, tuple)) or len(obj) != 3:
+            raise ValueError(f"protocol play must be [type, rank, cards], not {obj!r}")
+        ptype, prank, pcards = obj
+        if ptype == "PASS":
+            raise ValueError("['PASS', 'PASS', 'PASS'] is a pass, not a play")
+        if ptype not in _PROTOCOL_TYPES:
+            raise ValueError(f"unknown protocol type {ptype!r}; expected one of {sorted(_PROTOCOL_TYPES)}")
+        if not isinstance(pcards, (list, tuple)):
+            raise ValueError(f"protocol cards must be a list, not {pcards!r}")
+        cards = Cards.from_counts(_count_faces(parse_protocol_card(c) for c in pcards))
+        for play in classify(cards, level, rules=rules):
+            proto = play.to_protocol()
+            if ptype == "FourKings" and play.type == PlayType.FOUR_JOKERS:
+                return play
+            if proto[0] == ptype and proto[1] == prank:
+                return play
+        raise ValueError(f"{list(obj)!r} is not a legal play at level {level!r}")
+
+
+def _count_faces(faces: Any) -> list[int]:
+    counts = [0] * 54
+    for f in faces:
+        counts[f] += 1
+        if counts[f] > 2:
+            raise ValueError(f"card {protocol_card(f)} appears more than twice")
+    return counts
+
+
+def make_level(level: str | int) -> int:
+    """The level rank index of a rank character (``'7'``, ``'T'``/``'10'``, ``'A'``)."""
+    return parse_rank(level, "level")
