@@ -36,7 +36,6 @@ cdef extern from *:
     const mask_t SUITED_MASK "CHUPAI_SUITED_MASK"
     const mask_t JOKER_MASK "CHUPAI_JOKER_MASK"
     const mask_t SUIT_S_MASK "CHUPAI_SUIT_S_MASK"
-    int __builtin_popcountll(unsigned long long) nogil
 
 # One play, as the generators write it: the physical cards (wilds as themselves),
 # the type and comparison key (their meaning is the game's), and what each wild
@@ -62,10 +61,22 @@ ctypedef struct playbuf_t:
 
 cdef int playbuf_init(playbuf_t *buf, Py_ssize_t cap) noexcept nogil
 cdef void playbuf_free(playbuf_t *buf) noexcept nogil
-cdef play_t *playbuf_push(playbuf_t *buf) noexcept nogil
+cdef int playbuf_grow(playbuf_t *buf) noexcept nogil
+
+cdef inline play_t *playbuf_push(playbuf_t *buf) noexcept nogil:
+    """A fresh record at the end of the buffer, or NULL (and `oom`) if it cannot grow."""
+    if buf.len == buf.cap and playbuf_grow(buf) != 0:
+        return NULL
+    buf.len += 1
+    return &buf.data[buf.len - 1]
 
 cdef inline int popcount(mask_t m) noexcept nogil:
-    return __builtin_popcountll(m)
+    # SWAR popcount: portable and branch-free (the builtin is a library call without
+    # -mpopcnt, which the default build does not assume)
+    m = m - ((m >> 1) & 0x5555555555555555ULL)
+    m = (m & 0x3333333333333333ULL) + ((m >> 2) & 0x3333333333333333ULL)
+    m = (m + (m >> 4)) & 0x0F0F0F0F0F0F0F0FULL
+    return <int>((m * 0x0101010101010101ULL) >> 56)
 
 cdef inline int face_of(int rank, int suit) noexcept nogil:
     return rank * RANK_BITS + suit
@@ -73,10 +84,23 @@ cdef inline int face_of(int rank, int suit) noexcept nogil:
 cdef inline mask_t bit(int face) noexcept nogil:
     return (<mask_t>1) << face
 
+cdef inline unsigned suit_ranks(mask_t m, int suit) noexcept nogil:
+    """The ranks (bit r for rank r) at which `m` holds the card of `suit`."""
+    cdef mask_t x = (m >> suit) & SUIT_S_MASK
+    x = (x | (x >> 3)) & 0x0303030303030303ULL
+    x = (x | (x >> 6)) & 0x000F000F000F000FULL
+    x = (x | (x >> 12)) & 0x000000FF000000FFULL
+    x = (x | (x >> 24)) & 0xFFFFULL
+    return <unsigned>x
+
 cdef inline unsigned rank_nibble(mask_t m, int rank) noexcept nogil:
     return <unsigned>((m >> (rank * RANK_BITS)) & NIBBLE)
 
 
+cimport cython
+
+
+@cython.no_gc
 cdef class PlayList:
     """A sequence of plays backed by a C buffer (see the game modules)."""
     cdef playbuf_t buf

@@ -3,6 +3,8 @@ from libc.stdlib cimport free, realloc
 from libc.string cimport memcpy
 from cpython.bytes cimport PyBytes_FromStringAndSize
 
+cimport cython
+
 import numpy as np
 
 # The bit layout, exported once for Python code (see _core.pxd).
@@ -55,22 +57,19 @@ cdef void playbuf_free(playbuf_t *buf) noexcept nogil:
     buf.cap = 0
 
 
-cdef play_t *playbuf_push(playbuf_t *buf) noexcept nogil:
-    """A fresh record at the end of the buffer, or NULL (and `oom`) if it cannot grow."""
-    cdef Py_ssize_t cap
-    cdef play_t *data
-    if buf.len == buf.cap:
-        cap = buf.cap * 2 if buf.cap > 0 else 64
-        data = <play_t *>realloc(buf.data, cap * sizeof(play_t))
-        if data == NULL:
-            buf.oom = 1
-            return NULL
-        buf.data = data
-        buf.cap = cap
-    buf.len += 1
-    return &buf.data[buf.len - 1]
+cdef int playbuf_grow(playbuf_t *buf) noexcept nogil:
+    """Double the capacity; -1 (and `oom`) if memory ran out."""
+    cdef Py_ssize_t cap = buf.cap * 2 if buf.cap > 0 else 64
+    cdef play_t *data = <play_t *>realloc(buf.data, cap * sizeof(play_t))
+    if data == NULL:
+        buf.oom = 1
+        return -1
+    buf.data = data
+    buf.cap = cap
+    return 0
 
 
+@cython.no_gc
 cdef class PlayList:
     """An immutable sequence of plays backed by a C array of records.
 

@@ -8,7 +8,7 @@ lists every sub-multiset of every nibble pattern by size, so a combination is a
 product of per-rank choices.  The suit-collapsed view keeps only the first choice of
 each size, which is exactly one representative per group of ``spec/cards.md``.
 """
-from libc.stdint cimport uint8_t, uint16_t
+from libc.stdint cimport uint8_t, uint16_t, uint64_t
 from libc.string cimport memset
 
 from chupai._core cimport (
@@ -18,7 +18,9 @@ from chupai._core cimport (
     N_SUITS,
     NIBBLE,
     NO_FACE,
+    RANK_A,
     RANK_BITS,
+    SUIT_S_MASK,
     RJ_BIT,
     SUIT_H,
     PlayList,
@@ -26,11 +28,13 @@ from chupai._core cimport (
     face_of,
     mask_t,
     play_t,
+    playbuf_free,
     playbuf_init,
     playbuf_push,
     playbuf_t,
     popcount,
     rank_nibble,
+    suit_ranks,
 )
 
 from chupai.cards import Cards
@@ -112,12 +116,30 @@ ctypedef struct ctx_t:
     gd_target tg
     uint8_t lv[N_RANKS]  # level-order value of each rank
     int pat[N_RANKS]     # natural-card pattern of each rank
+    int cnt[N_RANKS]     # natural cards of each rank
 
 # one factor of a product: the table entries [begin, end) of a rank
 ctypedef struct slot_t:
     int begin
     int end
     int shift
+
+# the pair of a full house: natural cards and at most one wild (of rank `rank`)
+ctypedef struct pair_part_t:
+    mask_t lo
+    mask_t hi
+    int rank             # -1 for a joker pair
+    int nw
+
+# WINDOW_RANK[i]: the rank at step i of the natural order with the ace low and high
+# (A 2 3 .. K A); a window at position p covers WINDOW_RANK[p : p + n].
+cdef int WINDOW_RANK[N_RANKS + 1]
+WINDOW_RANK[0] = RANK_A
+for _i in range(N_RANKS):
+    WINDOW_RANK[_i + 1] = _i
+
+cdef enum:
+    MAX_PAIR_PARTS = 200         # 13 ranks x (10 pairs + 4 singles with a wild) + 2 joker pairs
 
 
 cdef inline void sub_range(const ctx_t *c, int rank, int m, bint full, slot_t *s) noexcept nogil:
@@ -133,44 +155,41 @@ cdef inline void sub_range(const ctx_t *c, int rank, int m, bint full, slot_t *s
         s.end = s.begin + 1
 
 
+cdef inline mask_t sub_lo(int k, int shift) noexcept nogil:
+    return <mask_t>(SUB[k] & NIBBLE) << shift
+
+
+cdef inline mask_t sub_hi(int k, int shift) noexcept nogil:
+    return <mask_t>(SUB[k] >> RANK_BITS) << shift
+
+
 cdef inline int heart(int rank) noexcept nogil:
     return face_of(rank, SUIT_H)
 
 
-cdef inline void prep(const ctx_t *c, play_t *t, int type_, int key, int cls, int length,
-                      int nw, int d0, int d1) noexcept nogil:
-    """A template record: everything but the natural cards."""
-    cdef int tmp
-    t.lo = 0
-    t.hi = 0
-    if nw >= 1:
-        t.lo = c.wbit
-    if nw == 2:
-        t.hi = c.wbit
-        if d1 < d0:
-            tmp = d0
-            d0 = d1
-            d1 = tmp
-    t.type = type_
-    t.key = key
-    t.length = length
-    t.cls = cls
-    t.nwild = nw
-    t.flags = 0
-    memset(t.decl, NO_FACE, MAX_WILDS)
-    if nw >= 1:
-        t.decl[0] = d0
-    if nw == 2:
-        t.decl[1] = d1
-
-
-cdef inline void emit(ctx_t *c, const play_t *t, mask_t lo, mask_t hi) noexcept nogil:
+cdef inline void emit(ctx_t *c, mask_t lo, mask_t hi, int type_, int key, int cls,
+                      int length, int nw, int d0, int d1) noexcept nogil:
+    """Append a play: natural cards lo/hi plus `nw` wilds standing for d0 (and d1)."""
     cdef play_t *p = playbuf_push(c.out)
     if p == NULL:
         return
-    p[0] = t[0]
-    p.lo |= lo
-    p.hi |= hi
+    memset(p.decl, NO_FACE, MAX_WILDS)
+    if nw >= 1:
+        lo |= c.wbit
+        if nw == 2:
+            hi |= c.wbit
+            if d1 < d0:
+                d0, d1 = d1, d0
+            p.decl[1] = d1
+        p.decl[0] = d0
+    p.lo = lo
+    p.hi = hi
+    p.type = type_
+    p.key = key
+    p.length = length
+    p.cls = cls
+    p.nwild = nw
+    p.flags = 0
 
 
 cdef inline int ordinary_min(const ctx_t *c, int type_) noexcept nogil:
@@ -191,191 +210,209 @@ cdef inline int bomb_min(const ctx_t *c, int cls) noexcept nogil:
     return -2
 
 
-cdef int product(ctx_t *c, const slot_t *slots, int n, int i, mask_t lo, mask_t hi,
-                 unsigned suits, const play_t *t, int limit) noexcept nogil:
-    """Emit one play per choice of a sub-multiset in each slot; at most `limit` (0: all).
-
-    `suits` is the set of suits common to every natural card so far (straights only).
-    """
-    cdef int k, e, done = 0
-    cdef mask_t sh
-    if i == n:
-        if (t.type == GD_STRAIGHT and not (c.flags & GD_FLAG_SF_AS_STRAIGHT) and suits
-                and (t.nwild == 0 or (suits & (1 << SUIT_H)))):
-            return 0  # all one physical suit: only a straight flush
-        emit(c, t, lo, hi)
-        return 1
-    sh = slots[i].shift
-    for k in range(slots[i].begin, slots[i].end):
-        e = SUB[k]
-        done += product(c, slots, n, i + 1,
-                        lo | (<mask_t>(e & NIBBLE) << sh),
-                        hi | (<mask_t>(e >> RANK_BITS) << sh),
-                        suits & e, t, limit - done if limit else 0)
-        if limit and done >= limit:
-            break
-    return done
-
-
 cdef void gen_same_rank(ctx_t *c, int type_, int n, int cls, int kmin) noexcept nogil:
     """n cards declared as one rank with at least one natural card (singles .. bombs)."""
-    cdef int r, w, wmax
+    cdef int r, w, wmax, m, k
     cdef slot_t s
-    cdef play_t t
     wmax = c.nw if c.nw < n - 1 else n - 1
-    for r in range(N_RANKS):
-        if c.lv[r] <= kmin:
+    for w in range(wmax + 1):
+        m = n - w
+        if m > MAX_PER_RANK:
             continue
-        for w in range(wmax + 1):
-            sub_range(c, r, n - w, False, &s)
-            if s.begin == s.end:
+        for r in range(N_RANKS):
+            if c.cnt[r] < m or c.lv[r] <= kmin:
                 continue
-            prep(c, &t, type_, c.lv[r], cls, n, w, heart(r), heart(r))
-            product(c, &s, 1, 0, 0, 0, 0, &t, 0)
+            sub_range(c, r, m, False, &s)
+            for k in range(s.begin, s.end):
+                emit(c, sub_lo(k, s.shift), sub_hi(k, s.shift), type_, c.lv[r], cls, n, w,
+                     heart(r), heart(r))
 
 
 cdef void gen_singles_pairs_triples(ctx_t *c) noexcept nogil:
     cdef int kmin, jv
-    cdef play_t t
+    cdef mask_t jb
     kmin = ordinary_min(c, GD_SINGLE)
     if kmin > -2:
         gen_same_rank(c, GD_SINGLE, 1, 0, kmin)
         if c.nw >= 1 and GD_LEVEL_VALUE > kmin:
-            prep(c, &t, GD_SINGLE, GD_LEVEL_VALUE, 0, 1, 1, c.wface, c.wface)
-            emit(c, &t, 0, 0)
+            emit(c, 0, 0, GD_SINGLE, GD_LEVEL_VALUE, 0, 1, 1, c.wface, c.wface)
         for jv in range(2):
-            if (c.jlo >> (BJ_BIT + jv)) & 1 and GD_BJ_VALUE + jv > kmin:
-                prep(c, &t, GD_SINGLE, GD_BJ_VALUE + jv, 0, 1, 0, 0, 0)
-                emit(c, &t, bit(BJ_BIT + jv), 0)
+            jb = bit(BJ_BIT + jv)
+            if (c.jlo & jb) and GD_BJ_VALUE + jv > kmin:
+                emit(c, jb, 0, GD_SINGLE, GD_BJ_VALUE + jv, 0, 1, 0, 0, 0)
     kmin = ordinary_min(c, GD_PAIR)
     if kmin > -2:
         gen_same_rank(c, GD_PAIR, 2, 0, kmin)
         if c.nw == 2 and GD_LEVEL_VALUE > kmin:
-            prep(c, &t, GD_PAIR, GD_LEVEL_VALUE, 0, 2, 2, c.wface, c.wface)
-            emit(c, &t, 0, 0)
+            emit(c, 0, 0, GD_PAIR, GD_LEVEL_VALUE, 0, 2, 2, c.wface, c.wface)
         for jv in range(2):
-            if (c.jhi >> (BJ_BIT + jv)) & 1 and GD_BJ_VALUE + jv > kmin:
-                prep(c, &t, GD_PAIR, GD_BJ_VALUE + jv, 0, 2, 0, 0, 0)
-                emit(c, &t, bit(BJ_BIT + jv), bit(BJ_BIT + jv))
+            jb = bit(BJ_BIT + jv)
+            if (c.jhi & jb) and GD_BJ_VALUE + jv > kmin:
+                emit(c, jb, jb, GD_PAIR, GD_BJ_VALUE + jv, 0, 2, 0, 0, 0)
     kmin = ordinary_min(c, GD_TRIPLE)
     if kmin > -2:
         gen_same_rank(c, GD_TRIPLE, 3, 0, kmin)
 
 
 cdef void gen_full_houses(ctx_t *c) noexcept nogil:
-    cdef int kmin, T, P, wt, jv, k, pcanon
+    cdef int kmin, T, P, wt, jv, k, j, np = 0, pcanon, dp
     cdef slot_t st, sp
-    cdef slot_t slots[2]
-    cdef play_t t
-    cdef mask_t jb
+    cdef pair_part_t parts[MAX_PAIR_PARTS]
+    cdef mask_t jb, tlo, thi
     kmin = ordinary_min(c, GD_FULL_HOUSE)
     if kmin == -2:
         return
+    # every possible pair, once: two naturals, one natural and a wild, a joker pair
+    for P in range(N_RANKS):
+        for j in range(2 if c.nw else 1):
+            sub_range(c, P, 2 - j, False, &sp)
+            for k in range(sp.begin, sp.end):
+                parts[np].lo = sub_lo(k, sp.shift)
+                parts[np].hi = sub_hi(k, sp.shift)
+                parts[np].rank = P
+                parts[np].nw = j
+                np += 1
+    if c.flags & GD_FLAG_JOKER_PAIR_IN_FH:
+        for jv in range(2):
+            jb = bit(BJ_BIT + jv)
+            if c.jhi & jb:
+                parts[np].lo = jb
+                parts[np].hi = jb
+                parts[np].rank = -1
+                parts[np].nw = 0
+                np += 1
     for T in range(N_RANKS):
-        if c.lv[T] <= kmin:
+        if c.lv[T] <= kmin or c.cnt[T] + c.nw < 3:
             continue
+        # both wilds as the pair: one play whatever rank they declare
+        pcanon = c.level if T != c.level else (0 if T != 0 else 1)
         for wt in range((c.nw if c.nw < 2 else 2) + 1):
             sub_range(c, T, 3 - wt, False, &st)
-            if st.begin == st.end:
-                continue
-            slots[0] = st
-            for P in range(N_RANKS):
-                if P == T:
-                    continue
-                # the pair: two naturals, or one natural and a wild
-                sub_range(c, P, 2, False, &slots[1])
-                prep(c, &t, GD_FULL_HOUSE, c.lv[T], 0, 5, wt, heart(T), heart(T))
-                product(c, slots, 2, 0, 0, 0, 0, &t, 0)
-                if c.nw - wt >= 1:
-                    sub_range(c, P, 1, False, &slots[1])
-                    prep(c, &t, GD_FULL_HOUSE, c.lv[T], 0, 5, wt + 1, heart(T), heart(P))
-                    product(c, slots, 2, 0, 0, 0, 0, &t, 0)
-            if c.flags & GD_FLAG_JOKER_PAIR_IN_FH:
-                for jv in range(2):
-                    if (c.jhi >> (BJ_BIT + jv)) & 1:
-                        jb = bit(BJ_BIT + jv)
-                        prep(c, &t, GD_FULL_HOUSE, c.lv[T], 0, 5, wt, heart(T), heart(T))
-                        product(c, &st, 1, 0, jb, jb, 0, &t, 0)
-            if c.nw - wt == 2:
-                # both wilds as the pair: one play whatever rank they declare
-                pcanon = c.level if T != c.level else (0 if T != 0 else 1)
-                prep(c, &t, GD_FULL_HOUSE, c.lv[T], 0, 5, 2, heart(pcanon), heart(pcanon))
-                product(c, &st, 1, 0, 0, 0, 0, &t, 0)
+            for k in range(st.begin, st.end):
+                tlo = sub_lo(k, st.shift)
+                thi = sub_hi(k, st.shift)
+                for j in range(np):
+                    if parts[j].rank == T or parts[j].nw + wt > c.nw:
+                        continue
+                    if parts[j].nw:
+                        dp = heart(parts[j].rank)
+                    else:
+                        dp = heart(T)
+                    emit(c, tlo | parts[j].lo, thi | parts[j].hi, GD_FULL_HOUSE, c.lv[T], 0, 5,
+                         wt + parts[j].nw, heart(T), dp)
+                if c.nw - wt == 2:
+                    emit(c, tlo, thi, GD_FULL_HOUSE, c.lv[T], 0, 5, 2, heart(pcanon), heart(pcanon))
 
 
-cdef void gen_windows(ctx_t *c, int type_, int nranks, int npos, int per_rank) noexcept nogil:
-    """Straights (per_rank 1), tubes (2) and plates (3): consecutive ranks, ace low or high.
+# a window of consecutive ranks being filled (straights, tubes, plates)
+ctypedef struct window_t:
+    int type
+    int key
+    int per_rank         # cards per rank: 1, 2 or 3
+    int n                # ranks in the window
+    int ranks[5]
+    int need[6]          # wilds needed by ranks j.. for lack of natural cards
+    bint mono            # reject all-one-physical-suit choices (straights without the flag)
 
-    Each rank takes `per_rank` cards, `w` of them wild (0..per_rank, at most the wilds held).
+
+cdef void window_dfs(ctx_t *c, const window_t *w, int j, mask_t lo, mask_t hi, int nwu,
+                     int d0, int d1, unsigned suits, unsigned gaps) noexcept nogil:
+    """Fill rank j of the window and the ones after it, every way; emit each full choice.
+
+    `nwu` wilds are used so far (standing for d0, d1), `suits` is the set of suits
+    common to every natural card so far, `gaps` the window ranks filled by a wild.
     """
-    cdef int kmin, p, j, r, code, w, nwu, limit, wj, nd
-    cdef int d[2]
-    cdef int ranks[5]
-    cdef int wr[5]
-    cdef slot_t slots[5]
-    cdef play_t t
-    cdef bint full, empty
+    cdef int r, wj, wmax, k, nd0, nd1, s
+    cdef slot_t sl
+    cdef unsigned other
+    if j == w.n:
+        if w.mono and (suits & ((1u << SUIT_H) if nwu else 0xFu)):
+            # all one physical suit: only a straight flush.  Collapsed, any member of
+            # the group will do: swap one natural card for another suit of its rank.
+            if not c.collapse:
+                return
+            s = 0
+            while not ((suits >> s) & 1):
+                s += 1
+            for k in range(w.n):
+                r = w.ranks[k]
+                other = <unsigned>(c.pat[r] & NIBBLE) & ~(1u << s)
+                if (gaps >> k) & 1 or not other:
+                    continue
+                lo = (lo & ~bit(face_of(r, s))) | bit(face_of(r, _lowest_bit(other)))
+                break
+            else:
+                return
+        emit(c, lo, hi, w.type, w.key, 0, w.n * w.per_rank, nwu, d0, d1)
+        return
+    r = w.ranks[j]
+    wj = w.per_rank - c.cnt[r]
+    if wj < 0:
+        wj = 0
+    wmax = c.nw - nwu - w.need[j + 1]
+    if wmax > w.per_rank:
+        wmax = w.per_rank
+    while wj <= wmax:
+        nd0 = d0
+        nd1 = d1
+        if wj >= 1:
+            if nwu == 0:
+                nd0 = heart(r)
+                nd1 = heart(r)
+            else:
+                nd1 = heart(r)
+        sub_range(c, r, w.per_rank - wj, False, &sl)
+        for k in range(sl.begin, sl.end):
+            window_dfs(c, w, j + 1, lo | sub_lo(k, sl.shift), hi | sub_hi(k, sl.shift),
+                       nwu + wj, nd0, nd1, suits & SUB[k], gaps | ((1u << j) if wj else 0u))
+        wj += 1
+
+
+cdef inline int _lowest_bit(unsigned m) noexcept nogil:
+    cdef int i = 0
+    while not ((m >> i) & 1):
+        i += 1
+    return i
+
+
+cdef void gen_windows(ctx_t *c, int type_, int per_rank, int nranks, int npos) noexcept nogil:
+    """Straights (per_rank 1), tubes (2) and plates (3): consecutive ranks, ace low or high."""
+    cdef int kmin, p, j, deficit
+    cdef window_t w
     kmin = ordinary_min(c, type_)
     if kmin == -2:
         return
-    # a collapsed straight without the flag must search for a choice that is not all one suit
-    full = type_ == GD_STRAIGHT and not (c.flags & GD_FLAG_SF_AS_STRAIGHT)
-    limit = 1 if c.collapse and full else 0
+    w.type = type_
+    w.per_rank = per_rank
+    w.n = nranks
+    w.mono = type_ == GD_STRAIGHT and not (c.flags & GD_FLAG_SF_AS_STRAIGHT)
     for p in range(kmin + 1, npos):
-        for j in range(nranks):
-            ranks[j] = (p + N_RANKS - 1 + j) % N_RANKS
-        # every split of the wilds over the ranks: a base-(per_rank + 1) counter
-        for code in range(_ipow(per_rank + 1, nranks)):
-            w = code
-            nwu = 0
-            nd = 0
-            empty = False
-            for j in range(nranks):
-                wr[j] = w % (per_rank + 1)
-                w //= per_rank + 1
-                nwu += wr[j]
-            if nwu > c.nw:
-                continue
-            for j in range(nranks):
-                for wj in range(wr[j]):
-                    d[nd] = heart(ranks[j])
-                    nd += 1
-                sub_range(c, ranks[j], per_rank - wr[j], full, &slots[j])
-                if slots[j].begin == slots[j].end:
-                    empty = True
-                    break
-            if empty:
-                continue
-            prep(c, &t, type_, p, 0, nranks * per_rank, nwu, d[0], d[1])
-            product(c, slots, nranks, 0, 0, 0, 0xF, &t, limit)
-
-
-cdef inline int _ipow(int b, int e) noexcept nogil:
-    cdef int r = 1
-    while e > 0:
-        r *= b
-        e -= 1
-    return r
+        w.key = p
+        w.need[nranks] = 0
+        for j in range(nranks - 1, -1, -1):
+            w.ranks[j] = WINDOW_RANK[p + j]
+            deficit = per_rank - c.cnt[w.ranks[j]]
+            w.need[j] = w.need[j + 1] + (deficit if deficit > 0 else 0)
+        if w.need[0] <= c.nw:
+            window_dfs(c, &w, 0, 0, 0, 0, 0, 0, 0xF, 0)
 
 
 cdef void gen_straight_flushes(ctx_t *c, mask_t nlo) noexcept nogil:
-    cdef int kmin, s, p, j, g, nd, present, missing
+    cdef int kmin, s, p, j, g, nd, missing
+    cdef unsigned ext
     cdef int d[2]
-    cdef int ranks[5]
     cdef mask_t lo
-    cdef play_t t
     kmin = bomb_min(c, GD_CLASS_SF)
     if kmin == -2:
         return
-    for p in range(kmin + 1, N_STRAIGHT):
-        for j in range(5):
-            ranks[j] = (p + N_RANKS - 1 + j) % N_RANKS
-        for s in range(N_SUITS):
-            present = 0
-            for j in range(5):
-                if (nlo >> face_of(ranks[j], s)) & 1:
-                    present |= 1 << j
-            missing = ~present & 0x1F
+    for s in range(N_SUITS):
+        if popcount(nlo & (SUIT_S_MASK << s)) + c.nw < 5:
+            continue
+        # the suit's ranks with the ace copied below the 2: bit 0 low ace, bit r + 1 rank r
+        ext = suit_ranks(nlo, s) << 1
+        ext |= (ext >> (RANK_A + 1)) & 1
+        for p in range(kmin + 1, N_STRAIGHT):
+            missing = ~(ext >> p) & 0x1F
             if popcount(missing) > c.nw:
                 continue
             # wilds fill every missing rank, and may stand in for present ones too
@@ -384,33 +421,43 @@ cdef void gen_straight_flushes(ctx_t *c, mask_t nlo) noexcept nogil:
                     continue
                 lo = 0
                 nd = 0
+                d[0] = 0
+                d[1] = 0
                 for j in range(5):
                     if (g >> j) & 1:
-                        d[nd] = face_of(ranks[j], s)
+                        d[nd] = face_of(WINDOW_RANK[p + j], s)
                         nd += 1
                     else:
-                        lo |= bit(face_of(ranks[j], s))
-                prep(c, &t, GD_STRAIGHT_FLUSH, p, GD_CLASS_SF, 5, nd, d[0], d[1])
-                emit(c, &t, lo, 0)
+                        lo |= bit(face_of(WINDOW_RANK[p + j], s))
+                emit(c, lo, 0, GD_STRAIGHT_FLUSH, p, GD_CLASS_SF, 5, nd, d[0], d[1])
 
 
 cdef void gen_bombs(ctx_t *c) noexcept nogil:
-    cdef int n, kmin
-    cdef play_t t
-    for n in range(4, MAX_BOMB + 1):
-        kmin = bomb_min(c, N_KIND_CLASS[n])
-        if kmin > -2:
-            gen_same_rank(c, GD_BOMB, n, N_KIND_CLASS[n], kmin)
+    cdef int n, w, r, k, kmin, cls
+    cdef slot_t sl
+    for r in range(N_RANKS):
+        if c.cnt[r] + c.nw < 4:
+            continue
+        for n in range(4, c.cnt[r] + c.nw + 1):
+            cls = N_KIND_CLASS[n]
+            kmin = bomb_min(c, cls)
+            if kmin == -2 or c.lv[r] <= kmin:
+                continue
+            # at least one natural card: n - w of them, w wilds
+            for w in range(c.nw + 1):
+                sub_range(c, r, n - w, False, &sl)
+                for k in range(sl.begin, sl.end):
+                    emit(c, sub_lo(k, sl.shift), sub_hi(k, sl.shift), GD_BOMB, c.lv[r], cls, n, w,
+                         heart(r), heart(r))
     if (c.jhi >> BJ_BIT) & 1 and (c.jhi >> RJ_BIT) & 1 and bomb_min(c, GD_CLASS_FOUR_JOKERS) > -2:
-        prep(c, &t, GD_FOUR_JOKERS, 0, GD_CLASS_FOUR_JOKERS, 4, 0, 0, 0)
-        emit(c, &t, c.jlo, c.jhi)
+        emit(c, c.jlo, c.jhi, GD_FOUR_JOKERS, 0, GD_CLASS_FOUR_JOKERS, 4, 0, 0, 0)
 
 
 cdef int gd_generate(mask_t lo, mask_t hi, int level, int flags, int collapse,
                      const gd_target *target, playbuf_t *out) noexcept nogil:
     """Append every legal play of the hand (lo, hi) to `out`; -1 if memory ran out."""
     cdef ctx_t c
-    cdef int r, nw
+    cdef int r
     cdef mask_t nlo, nhi
     c.out = out
     c.level = level
@@ -426,14 +473,15 @@ cdef int gd_generate(mask_t lo, mask_t hi, int level, int flags, int collapse,
     for r in range(N_RANKS):
         c.lv[r] = GD_LEVEL_VALUE if r == level else (r if r < level else r - 1)
         c.pat[r] = <int>(rank_nibble(nlo, r) | (rank_nibble(nhi, r) << RANK_BITS))
+        c.cnt[r] = popcount(rank_nibble(nlo, r)) + popcount(rank_nibble(nhi, r))
     c.lead = target == NULL or target.type == 0
     if not c.lead:
         c.tg = target[0]
     gen_singles_pairs_triples(&c)
     gen_full_houses(&c)
-    gen_windows(&c, GD_STRAIGHT, 5, N_STRAIGHT, 1)
-    gen_windows(&c, GD_TUBE, 3, N_TUBE, 2)
-    gen_windows(&c, GD_PLATE, 2, N_PLATE, 3)
+    gen_windows(&c, GD_STRAIGHT, 1, 5, N_STRAIGHT)
+    gen_windows(&c, GD_TUBE, 2, 3, N_TUBE)
+    gen_windows(&c, GD_PLATE, 3, 2, N_PLATE)
     gen_bombs(&c)
     gen_straight_flushes(&c, nlo)
     return -1 if out.oom else 0
@@ -456,14 +504,22 @@ cdef inline int _level_index(object level) except -1:
     return r
 
 
-cdef tuple _hand_masks(object hand):
+cdef int _PAGAT_FLAGS = PAGAT._flags
+
+
+cdef inline mask_t _layer(tuple layers, Py_ssize_t k):
+    return layers[k] if len(layers) > k else 0
+
+
+cdef tuple _hand_layers(object hand):
+    """The hand's mask layers, parsing a string or iterable; at most two copies a card."""
     cdef tuple layers
     if not isinstance(hand, Cards):
         hand = Cards(hand)
     layers = (<object>hand)._layers
     if len(layers) > 2:
         raise ValueError(f"hand {hand} holds a card more than twice; Guan Dan has two decks")
-    return (layers[0] if len(layers) > 0 else 0, layers[1] if len(layers) > 1 else 0)
+    return layers
 
 
 def legal_plays(hand, level, previous=None, *, rules=None, collapse_suits=False):
@@ -491,9 +547,11 @@ def legal_plays(hand, level, previous=None, *, rules=None, collapse_suits=False)
     cdef gd_target tg
     cdef PlayList out
     cdef int rc
-    lo, hi = _hand_masks(hand)
+    cdef tuple layers = _hand_layers(hand)
+    lo = _layer(layers, 0)
+    hi = _layer(layers, 1)
     if rules is None:
-        flags = PAGAT._flags
+        flags = _PAGAT_FLAGS
     elif isinstance(rules, Rules):
         flags = rules._flags
     else:
@@ -522,3 +580,36 @@ def legal_plays(hand, level, previous=None, *, rules=None, collapse_suits=False)
     if rc != 0:
         raise MemoryError("the play buffer could not grow")
     return out
+
+
+def kernel_count(const unsigned long long[::1] los, const unsigned long long[::1] his,
+                 const unsigned char[::1] levels, *, rules=None, bint collapse_suits=False,
+                 int repeat=1):
+    """Run the bare kernel on many hands, reusing one buffer; the total number of plays.
+
+    For throughput measurements (``bench/``): no Python object is created per hand or
+    per play.  ``los``/``his`` are the hands' masks, ``levels`` rank indexes 0..12.
+    """
+    cdef Py_ssize_t i, n = los.shape[0]
+    cdef long long total = 0
+    cdef int rep, rc = 0
+    cdef int flags = (PAGAT if rules is None else rules)._flags
+    cdef int collapse = collapse_suits
+    cdef playbuf_t buf
+    if his.shape[0] != n or levels.shape[0] != n:
+        raise ValueError("los, his and levels must have the same length")
+    for i in range(n):
+        if levels[i] > 12 or (los[i] >> 54) or (his[i] & ~los[i]):
+            raise ValueError(f"hand {i} is not a valid two-deck hand at a valid level")
+    if playbuf_init(&buf, 4096) != 0:
+        raise MemoryError("cannot allocate the play buffer")
+    with nogil:
+        for rep in range(repeat):
+            for i in range(n):
+                buf.len = 0
+                rc |= gd_generate(los[i], his[i], levels[i], flags, collapse, NULL, &buf)
+                total += buf.len
+    playbuf_free(&buf)
+    if rc:
+        raise MemoryError("the play buffer could not grow")
+    return total
