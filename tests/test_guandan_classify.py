@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from chupai._core import BLACK_JOKER_BIT, NUM_FACES, RED_JOKER_BIT
-from chupai.cards import RANKS, SUITS, Cards, face_name
+from chupai.cards import RANKS, SUITS, Cards, face_name, parse_face
 from chupai.guandan import BOMB_CLASS, Play, PlayType, Rules, classify
 from chupai.guandan.classify import _classify_natural
 from chupai.guandan.play import make_level, wild_face, window_ranks
@@ -151,7 +151,7 @@ def test_ace_is_never_in_the_middle_of_a_straight(cards):
 
 def test_lowest_and_highest_straights():
     straights = [
-        the(" ".join(f"{RANKS[r]}{'SDCH'[j % 4]}" for j, r in enumerate(window_ranks(p, 5))), "7", T.STRAIGHT)
+        the(" ".join(RANKS[r] + "SDCSD"[j] for j, r in enumerate(window_ranks(p, 5))), "7", T.STRAIGHT)
         for p in range(10)
     ]
     assert [p.rank for p in straights] == list("56789TJQKA")
@@ -258,7 +258,7 @@ def test_wild_cards_in_same_rank_combinations():
 def test_n_of_a_kind_bombs(cards, length):
     bomb = the(cards, "2", T.BOMB)
     assert (bomb.rank, len(bomb.cards), bomb.bomb_class) == ("8", length, BOMB_CLASS[(T.BOMB, length)])
-    assert len(bomb.declared) == length and set(bomb.declared) == {"8S", "8H", "8C", "8D"}
+    assert len(bomb.declared) == length and {card[0] for card in bomb.declared} == {"8"}
 
 
 def test_nine_and_ten_of_a_kind_exist_only_with_wilds():
@@ -478,25 +478,24 @@ def _declaration_readings(cards: Cards, level: str, rules: Rules) -> set[tuple[i
     return found
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(dense_card_sets(max_size=7), RULES)
 def test_wild_readings_agree_with_trying_every_declaration(case, rules):
     cards, level = case
-    cards = cards + Cards(f"{level}H")  # at least one wild card
-    if cards.count(f"{level}H") > 2:
-        cards = cards - Cards(f"{level}H")
+    wild = f"{level}H"
+    if wild not in cards:
+        cards = cards + Cards(wild)
     got = {(p.type, p.key) for p in classify(cards, level, rules=rules)}
     assert got == _declaration_readings(cards, level, rules)
 
 
 def test_natural_reading_sees_no_wilds():
-    counts = Cards("2H 2H").counts()
-    assert _classify_natural(counts, "2") == [(T.PAIR, 12)]
-    counts = Cards("3S 4S 5S 6S 2H").counts()
-    assert _classify_natural(counts, "2") == []
+    assert _classify_natural(Cards("2H 2H").counts(), "2") == [(T.PAIR, 12)]
+    # 2H is the natural 2 of hearts: only the straight 2-6, no straight flush
+    assert _classify_natural(Cards("3S 4S 5S 6S 2H").counts(), "2") == [(T.STRAIGHT, 1)]
     counts = Cards("8S 8S 8H 8H 8C 8C 8D 8D").counts()
-    counts[Cards("8H").lo.bit_length() - 1] += 2  # a declared ten of a kind: 8H four times
-    assert _classify_natural(counts, "2") == [(T.BOMB, 6)]
+    counts[parse_face("8H")] += 2  # declared cards of a ten of a kind: 8H four times
+    assert _classify_natural(counts, "2") == [(T.BOMB, the("8S 8C 8D 8D", "2", T.BOMB).key)]
 
 
 # -- the brute-force reference ------------------------------------------------------------
@@ -524,7 +523,7 @@ def test_reference_equals_full_power_set(hand, level, rules):
 
 @pytest.mark.slow
 def test_reference_equals_full_power_set_many():
-    for hand, level, rules in _small_hands(600):
+    for hand, level, rules in _small_hands(3000):
         assert reference_plays(hand, level, rules=rules) == full_power_set_plays(hand, level, rules), (hand, level)
 
 
@@ -546,7 +545,7 @@ def test_reference_counts_a_small_hand():
     """Level 2, `2H 3S 3D`: singles 2H 3S 3D (3S and 3D are different plays),
     pair 3S 3D, pairs 3S+2H and 3D+2H, triple 3S 3D 2H."""
     plays = reference_plays("2H 3S 3D", "2")
-    assert sorted((p.type, str(p.cards)) for p in plays) == [
+    assert {(p.type, str(p.cards)) for p in plays} == {
         (T.SINGLE, "2H"),
         (T.SINGLE, "3S"),
         (T.SINGLE, "3D"),
@@ -554,7 +553,8 @@ def test_reference_counts_a_small_hand():
         (T.PAIR, "2H 3D"),
         (T.PAIR, "3S 3D"),
         (T.TRIPLE, "2H 3S 3D"),
-    ]
+    }
+    assert len(plays) == 7
 
 
 def test_reference_is_fast_on_full_hands():
@@ -596,7 +596,7 @@ def test_collapse_key_erases_suits_only():
     # a straight flush keeps its suit
     assert group("3S 4S 5S 6S 7S", "2", T.STRAIGHT_FLUSH)[3] == "S"
     assert group("3S 4S 5S 6S 7S", "2", T.STRAIGHT_FLUSH) != group("3C 4C 5C 6C 7C", "2", T.STRAIGHT_FLUSH)
-    assert group("3S 4S 5S 6S 2H", "2", T.STRAIGHT_FLUSH)[3] == "S"
+    assert group("3S 4S 5S 7S 2H", "2", T.STRAIGHT_FLUSH)[3] == "S"
     assert group("3S 4S 5S 6S 7S", "2", T.STRAIGHT)[3] is None
 
 
@@ -630,7 +630,7 @@ def test_protocol_round_trip(seed):
 @pytest.mark.parametrize(
     "cards, level, entry",
     [
-        ("AS 2D 3C 4H 5S", "7", ["Straight", "A", ["S2", "C3", "H4", "S5", "SA"]]),
+        ("AS 2D 3C 4H 5S", "7", ["Straight", "A", ["D2", "C3", "H4", "S5", "SA"]]),
         ("TS JD QC KH AS", "7", ["Straight", "T", ["ST", "DJ", "CQ", "HK", "SA"]]),
         ("7H", "7", ["Single", "7", ["H7"]]),
         ("7H 7H", "7", ["Pair", "7", ["H7", "H7"]]),
@@ -759,7 +759,7 @@ def test_cards_algebra():
     with pytest.raises(ValueError, match="RJ"):
         hand - Cards("RJ")
     assert Cards("7S 7S") <= hand and Cards() <= hand and hand <= hand
-    assert not Cards("7S 7S 7S".split()[:2] + ["8S"]) <= hand
+    assert not Cards("7S 8S") <= hand
     assert not hand <= Cards("7S 8D BJ")
     assert Cards("7S 8D") < hand and hand > Cards("BJ") and not hand < hand
     assert "7S" in hand and "7s" in hand and "RJ" not in hand and Cards("7S 7S") in hand

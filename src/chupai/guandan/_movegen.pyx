@@ -138,6 +138,18 @@ WINDOW_RANK[0] = RANK_A
 for _i in range(N_RANKS):
     WINDOW_RANK[_i + 1] = _i
 
+# GAPSET[:N_GAPSETS[w]]: the subsets of a five-rank window with at most w ranks, the
+# ranks a straight's (or straight flush's) w wild cards may fill.
+cdef uint8_t GAPSET[16]
+cdef uint8_t N_GAPSETS[3]
+_n = 0
+for _w in range(3):
+    for _g in range(32):
+        if bin(_g).count("1") == _w:
+            GAPSET[_n] = _g
+            _n += 1
+    N_GAPSETS[_w] = _n
+
 cdef enum:
     MAX_PAIR_PARTS = 200         # 13 ranks x (10 pairs + 4 singles with a wild) + 2 joker pairs
 
@@ -304,45 +316,25 @@ cdef void gen_full_houses(ctx_t *c) noexcept nogil:
                     emit(c, tlo, thi, GD_FULL_HOUSE, c.lv[T], 0, 5, 2, heart(pcanon), heart(pcanon))
 
 
-# a window of consecutive ranks being filled (straights, tubes, plates)
+# a window of consecutive ranks being filled (tubes, plates)
 ctypedef struct window_t:
     int type
     int key
-    int per_rank         # cards per rank: 1, 2 or 3
+    int per_rank         # cards per rank: 2 or 3
     int n                # ranks in the window
     int ranks[5]
     int need[6]          # wilds needed by ranks j.. for lack of natural cards
-    bint mono            # reject all-one-physical-suit choices (straights without the flag)
 
 
 cdef void window_dfs(ctx_t *c, const window_t *w, int j, mask_t lo, mask_t hi, int nwu,
-                     int d0, int d1, unsigned suits, unsigned gaps) noexcept nogil:
+                     int d0, int d1) noexcept nogil:
     """Fill rank j of the window and the ones after it, every way; emit each full choice.
 
-    `nwu` wilds are used so far (standing for d0, d1), `suits` is the set of suits
-    common to every natural card so far, `gaps` the window ranks filled by a wild.
+    `nwu` wilds are used so far, standing for d0 (and d1).
     """
-    cdef int r, wj, wmax, k, nd0, nd1, s
+    cdef int r, wj, wmax, k, nd0, nd1
     cdef slot_t sl
-    cdef unsigned other
     if j == w.n:
-        if w.mono and (suits & ((1u << SUIT_H) if nwu else 0xFu)):
-            # all one physical suit: only a straight flush.  Collapsed, any member of
-            # the group will do: swap one natural card for another suit of its rank.
-            if not c.collapse:
-                return
-            s = 0
-            while not ((suits >> s) & 1):
-                s += 1
-            for k in range(w.n):
-                r = w.ranks[k]
-                other = <unsigned>(c.pat[r] & NIBBLE) & ~(1u << s)
-                if (gaps >> k) & 1 or not other:
-                    continue
-                lo = (lo & ~bit(face_of(r, s))) | bit(face_of(r, _lowest_bit(other)))
-                break
-            else:
-                return
         emit(c, lo, hi, w.type, w.key, 0, w.n * w.per_rank, nwu, d0, d1)
         return
     r = w.ranks[j]
@@ -364,19 +356,12 @@ cdef void window_dfs(ctx_t *c, const window_t *w, int j, mask_t lo, mask_t hi, i
         sub_range(c, r, w.per_rank - wj, False, &sl)
         for k in range(sl.begin, sl.end):
             window_dfs(c, w, j + 1, lo | sub_lo(k, sl.shift), hi | sub_hi(k, sl.shift),
-                       nwu + wj, nd0, nd1, suits & SUB[k], gaps | ((1u << j) if wj else 0u))
+                       nwu + wj, nd0, nd1)
         wj += 1
 
 
-cdef inline int _lowest_bit(unsigned m) noexcept nogil:
-    cdef int i = 0
-    while not ((m >> i) & 1):
-        i += 1
-    return i
-
-
 cdef void gen_windows(ctx_t *c, int type_, int per_rank, int nranks, int npos) noexcept nogil:
-    """Straights (per_rank 1), tubes (2) and plates (3): consecutive ranks, ace low or high."""
+    """Tubes (per_rank 2) and plates (3): consecutive ranks, ace low or high."""
     cdef int kmin, p, j, deficit
     cdef window_t w
     kmin = ordinary_min(c, type_)
@@ -385,7 +370,6 @@ cdef void gen_windows(ctx_t *c, int type_, int per_rank, int nranks, int npos) n
     w.type = type_
     w.per_rank = per_rank
     w.n = nranks
-    w.mono = type_ == GD_STRAIGHT and not (c.flags & GD_FLAG_SF_AS_STRAIGHT)
     for p in range(kmin + 1, npos):
         w.key = p
         w.need[nranks] = 0
@@ -394,13 +378,94 @@ cdef void gen_windows(ctx_t *c, int type_, int per_rank, int nranks, int npos) n
             deficit = per_rank - c.cnt[w.ranks[j]]
             w.need[j] = w.need[j + 1] + (deficit if deficit > 0 else 0)
         if w.need[0] <= c.nw:
-            window_dfs(c, &w, 0, 0, 0, 0, 0, 0, 0xF, 0)
+            window_dfs(c, &w, 0, 0, 0, 0, 0, 0)
+
+
+cdef void gen_straights(ctx_t *c, mask_t nlo) noexcept nogil:
+    """Five consecutive ranks, one card each, wild cards filling the gap set G."""
+    cdef int kmin, p, j, i, n, r, nd
+    cdef int d[2]
+    cdef unsigned ext, missing, g, b, bad
+    cdef unsigned nib[5]
+    cdef unsigned rem[5]
+    cdef unsigned su[6]
+    cdef int sh[5]
+    cdef mask_t acc[6]
+    cdef bint mono = not (c.flags & GD_FLAG_SF_AS_STRAIGHT)
+    kmin = ordinary_min(c, GD_STRAIGHT)
+    if kmin == -2:
+        return
+    # ranks holding a natural card, the ace copied below the 2
+    ext = (suit_ranks(nlo, 0) | suit_ranks(nlo, 1) | suit_ranks(nlo, 2) | suit_ranks(nlo, 3)) << 1
+    ext |= (ext >> (RANK_A + 1)) & 1
+    for p in range(kmin + 1, N_STRAIGHT):
+        missing = ~(ext >> p) & 0x1F
+        for i in range(N_GAPSETS[c.nw]):
+            g = GAPSET[i]
+            if (g & missing) != missing:
+                continue
+            n = 0
+            nd = 0
+            d[0] = 0
+            d[1] = 0
+            for j in range(5):
+                r = WINDOW_RANK[p + j]
+                if (g >> j) & 1:
+                    d[nd] = heart(r)
+                    nd += 1
+                else:
+                    nib[n] = <unsigned>c.pat[r] & NIBBLE
+                    sh[n] = r * RANK_BITS
+                    n += 1
+            # all one physical suit (wilds are hearts) makes only a straight flush
+            bad = ((1u << SUIT_H) if nd else 0xFu) if mono else 0u
+            if c.collapse:
+                # one representative: the first suit of each rank, or, if that is all
+                # one forbidden suit, another suit at the first rank that has one
+                acc[0] = 0
+                su[0] = 0xF
+                for j in range(n):
+                    b = nib[j] & (~nib[j] + 1)
+                    acc[0] |= <mask_t>b << sh[j]
+                    su[0] &= b
+                if su[0] & bad:
+                    for j in range(n):
+                        b = nib[j] & ~su[0]
+                        if b:
+                            b &= ~b + 1
+                            acc[0] = (acc[0] & ~(<mask_t>su[0] << sh[j])) | (<mask_t>b << sh[j])
+                            break
+                    else:
+                        continue
+                emit(c, acc[0], 0, GD_STRAIGHT, p, 0, 5, nd, d[0], d[1])
+                continue
+            # every choice of one suit per natural rank
+            j = 0
+            rem[0] = nib[0]
+            acc[0] = 0
+            su[0] = 0xF
+            while True:
+                if rem[j] == 0:
+                    if j == 0:
+                        break
+                    j -= 1
+                    continue
+                b = rem[j] & (~rem[j] + 1)
+                rem[j] ^= b
+                acc[j + 1] = acc[j] | (<mask_t>b << sh[j])
+                su[j + 1] = su[j] & b
+                if j + 1 < n:
+                    j += 1
+                    rem[j] = nib[j]
+                    continue
+                if not (su[n] & bad):
+                    emit(c, acc[n], 0, GD_STRAIGHT, p, 0, 5, nd, d[0], d[1])
 
 
 cdef void gen_straight_flushes(ctx_t *c, mask_t nlo) noexcept nogil:
-    cdef int kmin, s, p, j, g, nd, missing
-    cdef unsigned ext
+    cdef int kmin, s, p, j, i, nd
     cdef int d[2]
+    cdef unsigned ext, missing, g
     cdef mask_t lo
     kmin = bomb_min(c, GD_CLASS_SF)
     if kmin == -2:
@@ -413,11 +478,10 @@ cdef void gen_straight_flushes(ctx_t *c, mask_t nlo) noexcept nogil:
         ext |= (ext >> (RANK_A + 1)) & 1
         for p in range(kmin + 1, N_STRAIGHT):
             missing = ~(ext >> p) & 0x1F
-            if popcount(missing) > c.nw:
-                continue
             # wilds fill every missing rank, and may stand in for present ones too
-            for g in range(32):
-                if (g & missing) != missing or popcount(g) > c.nw:
+            for i in range(N_GAPSETS[c.nw]):
+                g = GAPSET[i]
+                if (g & missing) != missing:
                     continue
                 lo = 0
                 nd = 0
@@ -479,7 +543,7 @@ cdef int gd_generate(mask_t lo, mask_t hi, int level, int flags, int collapse,
         c.tg = target[0]
     gen_singles_pairs_triples(&c)
     gen_full_houses(&c)
-    gen_windows(&c, GD_STRAIGHT, 1, 5, N_STRAIGHT)
+    gen_straights(&c, nlo)
     gen_windows(&c, GD_TUBE, 2, 3, N_TUBE)
     gen_windows(&c, GD_PLATE, 3, 2, N_PLATE)
     gen_bombs(&c)
