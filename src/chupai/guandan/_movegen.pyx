@@ -57,6 +57,8 @@ cdef enum:
 
 cdef uint8_t SUB[N_SUBS]
 cdef uint16_t SUB_OFF[N_PATTERNS][MAX_PER_RANK + 2]
+# PAT_COUNT[pat]: the number of cards in a pattern
+cdef uint8_t PAT_COUNT[N_PATTERNS]
 # bomb class of n of a kind (chupai.guandan.play.BOMB_CLASS)
 cdef uint8_t N_KIND_CLASS[MAX_BOMB + 1]
 
@@ -66,6 +68,7 @@ cdef void _build_tables() noexcept:
     for pat in range(N_PATTERNS):
         lo4 = pat & NIBBLE
         hi4 = pat >> RANK_BITS
+        PAT_COUNT[pat] = popcount(lo4) + popcount(hi4)
         for m in range(MAX_PER_RANK + 1):
             SUB_OFF[pat][m] = pos
             if hi4 & ~lo4:
@@ -124,12 +127,11 @@ ctypedef struct slot_t:
     int end
     int shift
 
-# the pair of a full house: natural cards and at most one wild (of rank `rank`)
+# the pair of a full house: natural cards (and a wild standing for `rank`)
 ctypedef struct pair_part_t:
     mask_t lo
     mask_t hi
     int rank             # -1 for a joker pair
-    int nw
 
 # WINDOW_RANK[i]: the rank at step i of the natural order with the ace low and high
 # (A 2 3 .. K A); a window at position p covers WINDOW_RANK[p : p + n].
@@ -151,7 +153,7 @@ for _w in range(3):
     N_GAPSETS[_w] = _n
 
 cdef enum:
-    MAX_PAIR_PARTS = 200         # 13 ranks x (10 pairs + 4 singles with a wild) + 2 joker pairs
+    MAX_PAIR_PARTS = 132         # 13 ranks x 10 pairs + 2 joker pairs
 
 
 cdef inline void sub_range(const ctx_t *c, int rank, int m, bint full, slot_t *s) noexcept nogil:
@@ -267,32 +269,44 @@ cdef void gen_singles_pairs_triples(ctx_t *c) noexcept nogil:
 
 
 cdef void gen_full_houses(ctx_t *c) noexcept nogil:
-    cdef int kmin, T, P, wt, jv, k, j, np = 0, pcanon, dp
+    cdef int kmin, T, P, P_k, wt, jv, k, j, pcanon, nw
     cdef slot_t st, sp
-    cdef pair_part_t parts[MAX_PAIR_PARTS]
+    # every possible pair, once, grouped by the wilds it uses and ordered by rank:
+    # parts[w][first[w][P] : first[w][P + 1]] are the pairs of rank P with w wilds
+    # (two naturals, or one natural and a wild); joker pairs come after rank K-A.
+    cdef pair_part_t parts[2][MAX_PAIR_PARTS]
+    cdef int first[2][N_RANKS + 2]
     cdef mask_t jb, tlo, thi
     kmin = ordinary_min(c, GD_FULL_HOUSE)
     if kmin == -2:
         return
-    # every possible pair, once: two naturals, one natural and a wild, a joker pair
-    for P in range(N_RANKS):
-        for j in range(2 if c.nw else 1):
+    for T in range(N_RANKS):
+        if c.lv[T] > kmin and c.cnt[T] + c.nw >= 3:
+            break
+    else:
+        return  # no triple to build on
+    for j in range(2):
+        k = 0
+        for P in range(N_RANKS):
+            first[j][P] = k
+            if j > c.nw:
+                continue
             sub_range(c, P, 2 - j, False, &sp)
-            for k in range(sp.begin, sp.end):
-                parts[np].lo = sub_lo(k, sp.shift)
-                parts[np].hi = sub_hi(k, sp.shift)
-                parts[np].rank = P
-                parts[np].nw = j
-                np += 1
-    if c.flags & GD_FLAG_JOKER_PAIR_IN_FH:
-        for jv in range(2):
-            jb = bit(BJ_BIT + jv)
-            if c.jhi & jb:
-                parts[np].lo = jb
-                parts[np].hi = jb
-                parts[np].rank = -1
-                parts[np].nw = 0
-                np += 1
+            for P_k in range(sp.begin, sp.end):
+                parts[j][k].lo = sub_lo(P_k, sp.shift)
+                parts[j][k].hi = sub_hi(P_k, sp.shift)
+                parts[j][k].rank = P
+                k += 1
+        first[j][N_RANKS] = k
+        if j == 0 and c.flags & GD_FLAG_JOKER_PAIR_IN_FH:
+            for jv in range(2):
+                jb = bit(BJ_BIT + jv)
+                if c.jhi & jb:
+                    parts[0][k].lo = jb
+                    parts[0][k].hi = jb
+                    parts[0][k].rank = -1
+                    k += 1
+        first[j][N_RANKS + 1] = k
     for T in range(N_RANKS):
         if c.lv[T] <= kmin or c.cnt[T] + c.nw < 3:
             continue
@@ -303,15 +317,16 @@ cdef void gen_full_houses(ctx_t *c) noexcept nogil:
             for k in range(st.begin, st.end):
                 tlo = sub_lo(k, st.shift)
                 thi = sub_hi(k, st.shift)
-                for j in range(np):
-                    if parts[j].rank == T or parts[j].nw + wt > c.nw:
-                        continue
-                    if parts[j].nw:
-                        dp = heart(parts[j].rank)
-                    else:
-                        dp = heart(T)
-                    emit(c, tlo | parts[j].lo, thi | parts[j].hi, GD_FULL_HOUSE, c.lv[T], 0, 5,
-                         wt + parts[j].nw, heart(T), dp)
+                for nw in range(2 if c.nw - wt >= 1 else 1):
+                    # the pairs of every rank but T
+                    for j in range(first[nw][0], first[nw][T]):
+                        emit(c, tlo | parts[nw][j].lo, thi | parts[nw][j].hi, GD_FULL_HOUSE,
+                             c.lv[T], 0, 5, wt + nw, heart(T),
+                             heart(parts[nw][j].rank) if nw else heart(T))
+                    for j in range(first[nw][T + 1], first[nw][N_RANKS + 1]):
+                        emit(c, tlo | parts[nw][j].lo, thi | parts[nw][j].hi, GD_FULL_HOUSE,
+                             c.lv[T], 0, 5, wt + nw, heart(T),
+                             heart(parts[nw][j].rank) if nw else heart(T))
                 if c.nw - wt == 2:
                     emit(c, tlo, thi, GD_FULL_HOUSE, c.lv[T], 0, 5, 2, heart(pcanon), heart(pcanon))
 
@@ -400,6 +415,8 @@ cdef void gen_straights(ctx_t *c, mask_t nlo) noexcept nogil:
     ext |= (ext >> (RANK_A + 1)) & 1
     for p in range(kmin + 1, N_STRAIGHT):
         missing = ~(ext >> p) & 0x1F
+        if popcount(missing) > c.nw:
+            continue
         for i in range(N_GAPSETS[c.nw]):
             g = GAPSET[i]
             if (g & missing) != missing:
@@ -478,6 +495,8 @@ cdef void gen_straight_flushes(ctx_t *c, mask_t nlo) noexcept nogil:
         ext |= (ext >> (RANK_A + 1)) & 1
         for p in range(kmin + 1, N_STRAIGHT):
             missing = ~(ext >> p) & 0x1F
+            if popcount(missing) > c.nw:
+                continue
             # wilds fill every missing rank, and may stand in for present ones too
             for i in range(N_GAPSETS[c.nw]):
                 g = GAPSET[i]
@@ -537,7 +556,7 @@ cdef int gd_generate(mask_t lo, mask_t hi, int level, int flags, int collapse,
     for r in range(N_RANKS):
         c.lv[r] = GD_LEVEL_VALUE if r == level else (r if r < level else r - 1)
         c.pat[r] = <int>(rank_nibble(nlo, r) | (rank_nibble(nhi, r) << RANK_BITS))
-        c.cnt[r] = popcount(rank_nibble(nlo, r)) + popcount(rank_nibble(nhi, r))
+        c.cnt[r] = PAT_COUNT[c.pat[r]]
     c.lead = target == NULL or target.type == 0
     if not c.lead:
         c.tg = target[0]
@@ -636,11 +655,10 @@ def legal_plays(hand, level, previous=None, *, rules=None, collapse_suits=False)
     out = PlayList.__new__(PlayList)
     out.factory = _make_play
     out.context = lv
-    if playbuf_init(&out.buf, 64 if tg.type else 512) != 0:
+    if playbuf_init(&out.buf, 64 if tg.type else (256 if collapse_suits else 1024)) != 0:
         raise MemoryError("cannot allocate the play buffer")
-    cdef int collapse = 1 if collapse_suits else 0
-    with nogil:
-        rc = gd_generate(lo, hi, lv, flags, collapse, &tg, &out.buf)
+    # a few microseconds of work: releasing the GIL would cost more than it frees
+    rc = gd_generate(lo, hi, lv, flags, 1 if collapse_suits else 0, &tg, &out.buf)
     if rc != 0:
         raise MemoryError("the play buffer could not grow")
     return out
