@@ -3,7 +3,7 @@
 >>> from chupai.guandan import legal_plays
 >>> plays = legal_plays("8S 8D 2H KS KD", "2")
 >>> sorted(str(p) for p in plays if p.type == PlayType.FULL_HOUSE)
-['full house 8: 8S 8D KS KD 2H(=8H)', 'full house K: 8S 8D KS KD 2H(=KH)']
+['full house 8: 2H(=8H) 8S 8D KS KD', 'full house K: 2H(=KH) 8S 8D KS KD']
 """
 from chupai._core import PlayList
 from chupai.guandan._movegen import legal_plays

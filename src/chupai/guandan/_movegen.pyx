@@ -268,6 +268,15 @@ cdef void gen_singles_pairs_triples(ctx_t *c) noexcept nogil:
         gen_same_rank(c, GD_TRIPLE, 3, 0, kmin)
 
 
+cdef inline void emit_full_house(ctx_t *c, mask_t tlo, mask_t thi, const pair_part_t *pair,
+                                 int T, int wt, int wp) noexcept nogil:
+    """A triple of rank T (wt wilds) and a pair part (wp wilds, standing for its rank)."""
+    cdef int dt = heart(T)
+    cdef int dp = heart(pair.rank) if wp else dt
+    emit(c, tlo | pair.lo, thi | pair.hi, GD_FULL_HOUSE, c.lv[T], 0, 5, wt + wp,
+         dt if wt else dp, dp)
+
+
 cdef void gen_full_houses(ctx_t *c) noexcept nogil:
     cdef int kmin, T, P, P_k, wt, jv, k, j, pcanon, nw
     cdef slot_t st, sp
@@ -320,13 +329,9 @@ cdef void gen_full_houses(ctx_t *c) noexcept nogil:
                 for nw in range(2 if c.nw - wt >= 1 else 1):
                     # the pairs of every rank but T
                     for j in range(first[nw][0], first[nw][T]):
-                        emit(c, tlo | parts[nw][j].lo, thi | parts[nw][j].hi, GD_FULL_HOUSE,
-                             c.lv[T], 0, 5, wt + nw, heart(T),
-                             heart(parts[nw][j].rank) if nw else heart(T))
+                        emit_full_house(c, tlo, thi, &parts[nw][j], T, wt, nw)
                     for j in range(first[nw][T + 1], first[nw][N_RANKS + 1]):
-                        emit(c, tlo | parts[nw][j].lo, thi | parts[nw][j].hi, GD_FULL_HOUSE,
-                             c.lv[T], 0, 5, wt + nw, heart(T),
-                             heart(parts[nw][j].rank) if nw else heart(T))
+                        emit_full_house(c, tlo, thi, &parts[nw][j], T, wt, nw)
                 if c.nw - wt == 2:
                     emit(c, tlo, thi, GD_FULL_HOUSE, c.lv[T], 0, 5, 2, heart(pcanon), heart(pcanon))
 
@@ -620,9 +625,11 @@ def legal_plays(hand, level, previous=None, *, rules=None, collapse_suits=False)
         A ``PlayList``: leading, every combination the hand can form; following, every
         play that beats ``previous`` (passing is always allowed then and is not listed).
 
-    >>> plays = legal_plays("3D 4S 5C 6H 7S 7H", "7")
+    >>> plays = legal_plays("3D 4S 5C 6H 7S 7H", "7")   # 7H is wild at level 7
     >>> len(plays)
-    18
+    19
+    >>> str(plays[-1])
+    'straight 4-8: 4S 5C 6H 7S 7H(=8H)'
     """
     cdef int lv = _level_index(level)
     cdef int flags

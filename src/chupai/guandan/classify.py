@@ -70,7 +70,7 @@ _SAME_RANK_TYPE = {1: PlayType.SINGLE, 2: PlayType.PAIR, 3: PlayType.TRIPLE} | {
     n: PlayType.BOMB for n in range(4, MAX_PLAY_CARDS + 1)
 }
 
-#: one recognised reading of the cards: (type, key) -> faces the wild cards stand for
+#: the readings of some cards: (type, key) -> the faces the wild cards stand for (any order)
 Readings = dict[tuple[int, int], tuple[int, ...]]
 
 
@@ -160,7 +160,7 @@ def _recognize_full_houses(
         else:
             pair = min(r for r in range(NUM_RANKS) if r != triple)
         decl = (_face(triple, _HEART),) * need + (_face(pair, _HEART),) * spare
-        found[(PlayType.FULL_HOUSE, level_value(triple, level))] = tuple(sorted(decl))
+        found[(PlayType.FULL_HOUSE, level_value(triple, level))] = decl
 
 
 def _recognize_windows(
@@ -216,7 +216,7 @@ def _plays_of_masks(lo: int, hi: int, level: int, rules: Rules) -> list[Play]:
     shape = _shape_of_masks(lo, hi, _face(level, _HEART))
     found = _recognize(*shape, level, rules)
     return [
-        Play._from_record(lo, hi, type_, key, n, BOMB_CLASS.get((type_, n), 0), bytes(decl), level)
+        Play._from_record(lo, hi, int(type_), key, n, BOMB_CLASS.get((type_, n), 0), bytes(sorted(decl)), level)
         for (type_, key), decl in sorted(found.items())
     ]
 
@@ -243,7 +243,9 @@ def classify(cards: Cards | str, level: str | int, *, rules: Rules | None = None
     return _plays_of_masks(cards.lo, cards.hi, level_index, rules)
 
 
-def _classify_natural(counts: Sequence[int], level: str | int, rules: Rules | None = None) -> list[tuple[PlayType, int]]:
+def _classify_natural(
+    counts: Sequence[int], level: str | int, rules: Rules | None = None
+) -> list[tuple[PlayType, int]]:
     """The (type, key) pairs that cards form when every card is taken as what it is.
 
     ``counts[f]`` copies of face ``f`` (54 counts, any number of copies, so that the

@@ -56,6 +56,9 @@ class PlayType(enum.IntEnum):
     STRAIGHT_FLUSH = 9
     FOUR_JOKERS = 10
 
+    def __str__(self) -> str:
+        return self.name
+
 
 #: bomb class by (type, number of cards): any bomb of a higher class beats any lower one
 BOMB_CLASS: dict[tuple[PlayType, int], int] = {
@@ -299,7 +302,7 @@ class Play:
         ptype, prank, pcards = obj
         if ptype == "PASS":
             raise ValueError("['PASS', 'PASS', 'PASS'] is a pass, not a play")
-        if ptype not in _PROTOCOL_TYPES:
+        if not isinstance(ptype, str) or ptype not in _PROTOCOL_TYPES:
             raise ValueError(f"unknown protocol type {ptype!r}; expected one of {sorted(_PROTOCOL_TYPES)}")
         if not isinstance(pcards, (list, tuple)):
             raise ValueError(f"protocol cards must be a list, not {pcards!r}")

@@ -1,0 +1,12 @@
+"""Plain benchmark runner: µs per call and plays per second (same as ``chupai bench``).
+
+    python bench/run.py [--deals 1000] [--repeat 5]
+"""
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # keep numpy's BLAS threads off the cores
+
+from chupai._bench import main  # noqa: E402
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,3 @@
+from chupai.cli import main
+
+raise SystemExit(main())

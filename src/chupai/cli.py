@@ -1,0 +1,84 @@
+"""The ``chupai`` command.
+
+    chupai plays guandan "<hand>" --level 7 [--previous "<cards>"] [--collapse] [--json]
+    chupai bench [--deals 1000]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from chupai import guandan
+
+__all__ = ["main"]
+
+
+def _previous_play(cards: str, level: str, rules: guandan.Rules, type_name: str | None) -> guandan.Play:
+    readings = guandan.classify(cards, level, rules=rules)
+    if type_name is not None:
+        wanted = type_name.upper().replace("-", "_").replace(" ", "_")
+        if wanted not in guandan.PlayType.__members__:
+            raise ValueError(f"unknown play type {type_name!r}; one of {', '.join(guandan.PlayType.__members__).lower()}")
+        readings = [p for p in readings if p.type.name == wanted]
+    if not readings:
+        raise ValueError(f"{cards!r} is not a play at level {level}")
+    if len(readings) > 1:
+        listed = "; ".join(str(p) for p in readings)
+        raise ValueError(f"{cards!r} can be played {len(readings)} ways ({listed}); say which with --previous-type")
+    return readings[0]
+
+
+def _cmd_plays(args: argparse.Namespace) -> int:
+    rules = guandan.Rules.competition() if args.rules == "competition" else guandan.Rules.pagat()
+    previous = None
+    if args.previous:
+        previous = _previous_play(args.previous, args.level, rules, args.previous_type)
+    plays = guandan.legal_plays(args.hand, args.level, previous, rules=rules, collapse_suits=args.collapse)
+    if args.json:
+        json.dump(plays.to_protocol(), sys.stdout)
+        print()
+        return 0
+    what = f"that beat {previous}" if previous else "to lead"
+    print(f"{len(plays)} plays {what} (level {args.level}, {args.rules} rules{', suits collapsed' if args.collapse else ''}):")
+    for p in plays:
+        print(f"  {p}")
+    if previous:
+        print("  (or pass)")
+    return 0
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from chupai import _bench
+
+    return _bench.main(["--deals", str(args.deals), "--repeat", str(args.repeat)])
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the ``chupai`` command; returns the exit status."""
+    ap = argparse.ArgumentParser(prog="chupai", description="Legal plays of Chinese card games.")
+    sub = ap.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("plays", help="list the legal plays of a hand")
+    p.add_argument("game", choices=["guandan"])
+    p.add_argument("hand", help='cards, e.g. "7S 7S 2H BJ"')
+    p.add_argument("--level", required=True, help="level rank, 2..A")
+    p.add_argument("--previous", help="the cards of the play to beat (default: leading)")
+    p.add_argument("--previous-type", help="the type of the play to beat, if its cards can be read several ways")
+    p.add_argument("--rules", choices=["pagat", "competition"], default="pagat")
+    p.add_argument("--collapse", action="store_true", help="one play per suit-collapsed group")
+    p.add_argument("--json", action="store_true", help="print the competition protocol form")
+    p.set_defaults(run=_cmd_plays)
+    b = sub.add_parser("bench", help="time the generators on seeded deals")
+    b.add_argument("--deals", type=int, default=1000)
+    b.add_argument("--repeat", type=int, default=5)
+    b.set_defaults(run=_cmd_bench)
+    args = ap.parse_args(argv)
+    try:
+        return args.run(args)
+    except ValueError as e:
+        print(f"chupai: error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
