@@ -788,3 +788,14 @@ def test_cards_masks_and_hash():
     assert len({hand, Cards("7s 8d 7♠"), Cards("7S 8D")}) == 2
     with pytest.raises(ValueError):
         Cards.from_masks(0, 1)  # hi not within lo
+
+
+def test_cards_sum_beyond_two_decks_is_an_error():
+    """spec/cards.md: a card appearing more often than the decks allow is an error."""
+    with pytest.raises(ValueError, match="7S"):
+        Cards("7S 7S") + Cards("7S")
+
+
+def test_cards_from_a_non_iterable_is_a_value_error():
+    with pytest.raises(ValueError, match="123"):
+        Cards(123)

@@ -85,7 +85,15 @@ class Cards:
                     f"{decks} time(s); {decks} deck(s) allow at most {decks}"
                 )
         else:
-            tokens = cards.split() if isinstance(cards, str) else list(cards)
+            if isinstance(cards, str):
+                tokens = cards.split()
+            else:
+                try:
+                    tokens = list(cards)
+                except TypeError:
+                    raise ValueError(
+                        f"cards must be a string, an iterable of card strings or Cards, not {cards!r}"
+                    ) from None
             counts = [0] * NUM_FACES
             for token in tokens:
                 face = parse_face(token)
@@ -177,9 +185,14 @@ class Cards:
         return bool(self.lo >> parse_face(card) & 1)  # type: ignore[arg-type]
 
     def __add__(self, other: Cards) -> Cards:
+        """The multiset sum; ``ValueError`` if a card would appear more than twice."""
         if not isinstance(other, Cards):
             return NotImplemented
-        return Cards.from_counts(a + b for a, b in zip(self.counts(), other.counts()))
+        total = [a + b for a, b in zip(self.counts(), other.counts())]
+        for face, n in enumerate(total):
+            if n > 2:
+                raise ValueError(f"card {face_name(face)} would appear {n} times; two decks allow at most 2")
+        return Cards.from_counts(total)
 
     def __sub__(self, other: Cards) -> Cards:
         """Remove ``other``; ``ValueError`` naming the first card that is not here."""

@@ -24,6 +24,7 @@ import enum
 from collections.abc import Sequence
 from typing import Any
 
+from chupai._core import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_FACES, RED_JOKER_BIT
 from chupai.cards import RANKS, SUITS, Cards, face_name, parse_face
 from chupai.guandan.rules import Rules, parse_rank
 
@@ -98,7 +99,7 @@ def window_ranks(position: int, n: int) -> list[int]:
 
 def wild_face(level: int) -> int:
     """The face of the wild card at a level: the heart of the level rank."""
-    return level * 4 + SUITS.index("H")
+    return level * BITS_PER_RANK + SUITS.index("H")
 
 
 _PROTOCOL_TYPE = {
@@ -120,11 +121,11 @@ _PROTOCOL_SUIT = {"S": "S", "H": "H", "C": "C", "D": "D"}
 
 def protocol_card(face: int) -> str:
     """A face in the protocol's spelling: suit then rank (``S2``), ``SB`` / ``HR`` jokers."""
-    if face == 52:
+    if face == BLACK_JOKER_BIT:
         return "SB"
-    if face == 53:
+    if face == RED_JOKER_BIT:
         return "HR"
-    return SUITS[face % 4] + RANKS[face // 4]
+    return SUITS[face % BITS_PER_RANK] + RANKS[face // BITS_PER_RANK]
 
 
 def parse_protocol_card(token: Any) -> int:
@@ -132,9 +133,9 @@ def parse_protocol_card(token: Any) -> int:
         raise ValueError(f"protocol card {token!r} is not a string")
     t = token.strip().upper()
     if t == "SB":
-        return 52
+        return BLACK_JOKER_BIT
     if t == "HR":
-        return 53
+        return RED_JOKER_BIT
     if len(t) == 2 and t[0] in _PROTOCOL_SUIT:
         return parse_face(t[1] + t[0])
     raise ValueError(f"unknown protocol card {token!r}; expected suit then rank, e.g. 'S2', 'HT', or SB/HR")
@@ -317,7 +318,7 @@ class Play:
 
 
 def _count_faces(faces: Any) -> list[int]:
-    counts = [0] * 54
+    counts = [0] * NUM_FACES
     for f in faces:
         counts[f] += 1
         if counts[f] > 2:

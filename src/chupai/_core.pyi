@@ -1,0 +1,32 @@
+"""Type stubs for the compiled card core (see _core.pxd for the bit layout)."""
+from collections.abc import Iterator
+from typing import Any, overload
+
+import numpy as np
+
+RANKS: str
+SUITS: str
+NUM_RANKS: int
+NUM_SUITS: int
+NUM_FACES: int
+BITS_PER_RANK: int
+BLACK_JOKER_BIT: int
+RED_JOKER_BIT: int
+SUITED_FACES: int
+JOKER_FACES: int
+MAX_WILD_CARDS: int
+NO_FACE_CODE: int
+PLAY_DTYPE: np.dtype[Any]
+
+class PlayList:
+    """An immutable sequence of plays backed by a C array of records."""
+
+    def __len__(self) -> int: ...
+    @overload
+    def __getitem__(self, index: int) -> Any: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Any]: ...
+    def __iter__(self) -> Iterator[Any]: ...
+    def __bool__(self) -> bool: ...
+    def to_numpy(self) -> np.ndarray: ...
+    def to_protocol(self) -> list[list[Any]]: ...

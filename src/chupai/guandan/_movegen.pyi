@@ -1,0 +1,27 @@
+"""Type stubs for the compiled Guan Dan generator."""
+from collections.abc import Iterable
+
+import numpy as np
+
+from chupai._core import PlayList
+from chupai.cards import Cards
+from chupai.guandan.play import Play
+from chupai.guandan.rules import Rules
+
+def legal_plays(
+    hand: Cards | str | Iterable[str],
+    level: str | int,
+    previous: Play | None = None,
+    *,
+    rules: Rules | None = None,
+    collapse_suits: bool = False,
+) -> PlayList: ...
+def kernel_count(
+    los: np.ndarray,
+    his: np.ndarray,
+    levels: np.ndarray,
+    *,
+    rules: Rules | None = None,
+    collapse_suits: bool = False,
+    repeat: int = 1,
+) -> int: ...
