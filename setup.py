@@ -21,7 +21,7 @@ directives = {
 }
 compile_args = ["-O0", "-g"] if DEBUG else ["-O3"]
 
-MODULES = ["chupai._core", "chupai.guandan._movegen"]
+MODULES = ["chupai._core", "chupai.guandan._movegen", "chupai.guandan._engine"]
 
 extensions = [
     Extension(

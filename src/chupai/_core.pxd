@@ -4,7 +4,7 @@
 # suits S H C D -> 0..3, the black joker is bit 52 and the red joker bit 53.
 # A one-deck set is one word.  A two-deck multiset is two words: `lo` holds the
 # faces held at least once, `hi` the faces held twice (hi is a subset of lo).
-from libc.stdint cimport uint8_t, uint64_t
+from libc.stdint cimport uint8_t, uint32_t, uint64_t
 
 ctypedef uint64_t mask_t
 
@@ -108,3 +108,50 @@ cdef class PlayList:
     cdef object context
     cdef object __weakref__
     cdef object _get(self, Py_ssize_t i)
+
+
+# --- the random number generator -------------------------------------------------------
+# xoshiro256** seeded through splitmix64: the same seed gives the same stream on every
+# machine.  Each playout or deal derives its own stream from (seed, index), so results
+# do not depend on how work is split between threads.
+ctypedef struct rng_t:
+    uint64_t s[4]
+
+cdef inline uint64_t splitmix64(uint64_t *x) noexcept nogil:
+    x[0] += 0x9E3779B97F4A7C15ULL
+    cdef uint64_t z = x[0]
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+cdef inline void rng_seed(rng_t *r, uint64_t seed, uint64_t stream) noexcept nogil:
+    cdef uint64_t x = seed ^ splitmix64(&stream)
+    r.s[0] = splitmix64(&x)
+    r.s[1] = splitmix64(&x)
+    r.s[2] = splitmix64(&x)
+    r.s[3] = splitmix64(&x)
+
+cdef inline uint64_t _rotl(uint64_t x, int k) noexcept nogil:
+    return (x << k) | (x >> (64 - k))
+
+cdef inline uint64_t rng_next(rng_t *r) noexcept nogil:
+    cdef uint64_t result = _rotl(r.s[1] * 5, 7) * 9
+    cdef uint64_t t = r.s[1] << 17
+    r.s[2] ^= r.s[0]
+    r.s[3] ^= r.s[1]
+    r.s[1] ^= r.s[2]
+    r.s[0] ^= r.s[3]
+    r.s[2] ^= t
+    r.s[3] = _rotl(r.s[3], 45)
+    return result
+
+cdef inline uint32_t rng_below(rng_t *r, uint32_t n) noexcept nogil:
+    """Uniform in [0, n), n >= 1 (Lemire's multiply-shift with rejection)."""
+    cdef uint64_t m = (rng_next(r) >> 32) * n
+    cdef uint32_t low = <uint32_t>m, threshold
+    if low < n:
+        threshold = (<uint32_t>(-n)) % n
+        while low < threshold:
+            m = (rng_next(r) >> 32) * n
+            low = <uint32_t>m
+    return <uint32_t>(m >> 32)

@@ -1,0 +1,468 @@
+"""The Guan Dan trick engine and the playouts (``spec/guandan.md``, "A deal").
+
+A deal's card play is the C struct ``gd_deal_t``: hands, the trick (last play, who
+made it, passes since), the finishing order and the result.  ``DealCore`` wraps it for
+Python (``chupai.guandan.game`` builds the full state machine on it); the playouts
+run it to the end inside C with the GIL released.
+"""
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from libc.stdint cimport int8_t, uint64_t
+
+from chupai._core cimport (
+    RANK_A,
+    PlayList,
+    bit,
+    mask_t,
+    play_t,
+    playbuf_free,
+    playbuf_init,
+    playbuf_t,
+    popcount,
+    rng_below,
+    rng_seed,
+    rng_t,
+)
+from chupai.guandan._movegen cimport (
+    GD_BOMB,
+    GD_LEVEL_VALUE,
+    GD_PAIR,
+    GD_SINGLE,
+    GD_TRIPLE,
+    gd_generate,
+    gd_target,
+)
+
+from chupai.cards import Cards, face_name
+from chupai.errors import IllegalActionError
+from chupai.guandan.play import Play
+from chupai.guandan.rules import PAGAT, Rules, parse_rank
+
+#: ``DealCore.result`` values: how the deal was won (index into ``Rules.promotion``)
+RESULT_NONE = GD_RESULT_NONE
+RESULT_12 = GD_RESULT_12
+RESULT_13 = GD_RESULT_13
+RESULT_14 = GD_RESULT_14
+POLICIES = {"random": GD_POLICY_RANDOM, "greedy": GD_POLICY_GREEDY}
+# a greedy player spends a bomb only on an opponent holding at most this many cards
+cdef int GREEDY_BOMB_THREAT = 6
+
+
+# --- the rules of play ------------------------------------------------------------------
+cdef inline int hand_size(const gd_deal_t *d, int s) noexcept nogil:
+    return popcount(d.lo[s]) + popcount(d.hi[s])
+
+
+cdef inline int next_active(const gd_deal_t *d, int s) noexcept nogil:
+    """The next seat after s, in turn order, that still holds cards (-1 if none)."""
+    cdef int k, t
+    for k in range(1, GD_SEATS):
+        t = (s + k) % GD_SEATS
+        if d.lo[t]:
+            return t
+    return -1
+
+
+cdef void gd_start(gd_deal_t *d, int leader) noexcept nogil:
+    """Start the card play with `leader` on lead (the hands and level already set)."""
+    cdef int s
+    d.current = leader
+    d.last_player = -1
+    d.npass = 0
+    d.nout = 0
+    for s in range(GD_SEATS):
+        d.out[s] = -1
+    d.result = GD_RESULT_NONE
+    d.aces_out = 0
+
+
+cdef void gd_deal_random(gd_deal_t *d, rng_t *rng, int flags) noexcept nogil:
+    """Shuffle the 108 cards, deal 27 to each seat; the holder of a random card leads."""
+    cdef int deck[GD_DECK]
+    cdef int i, j, t, s
+    cdef mask_t b
+    for i in range(GD_DECK):
+        deck[i] = i % (GD_DECK // 2)
+    for i in range(GD_DECK - 1, 0, -1):
+        j = rng_below(rng, i + 1)
+        t = deck[i]
+        deck[i] = deck[j]
+        deck[j] = t
+    for s in range(GD_SEATS):
+        d.lo[s] = 0
+        d.hi[s] = 0
+        for i in range(s * GD_HAND, (s + 1) * GD_HAND):
+            b = bit(deck[i])
+            if d.lo[s] & b:
+                d.hi[s] |= b
+            else:
+                d.lo[s] |= b
+    d.flags = flags
+    gd_start(d, rng_below(rng, GD_DECK) // GD_HAND)
+
+
+cdef int gd_legal(const gd_deal_t *d, int collapse, playbuf_t *out) noexcept nogil:
+    """Append the current player's legal plays (passing, when allowed, is not listed)."""
+    cdef gd_target tg
+    cdef int s = d.current
+    if s < 0:
+        return 0
+    tg.type = 0
+    tg.key = 0
+    tg.cls = 0
+    if d.last_player >= 0:
+        tg.type = d.last.type
+        tg.key = d.last.key
+        tg.cls = d.last.cls
+    return gd_generate(d.lo[s], d.hi[s], d.level, d.flags, collapse, &tg, out)
+
+
+cdef inline bint only_aces(const gd_deal_t *d, const play_t *p) noexcept nogil:
+    """A single, pair, triple or bomb declared as aces (wild cards included)."""
+    cdef int ace_value = GD_LEVEL_VALUE if d.level == RANK_A else RANK_A - 1
+    return (p.type == GD_SINGLE or p.type == GD_PAIR or p.type == GD_TRIPLE
+            or p.type == GD_BOMB) and p.key == ace_value
+
+
+cdef void finish(gd_deal_t *d, int s) noexcept nogil:
+    """Both players of s's team are out: the deal is over."""
+    cdef int first = d.out[0], t
+    if first % 2 == s % 2:
+        d.result = GD_RESULT_12 if d.nout == 2 else GD_RESULT_13
+    else:
+        d.result = GD_RESULT_14
+    if d.nout == 3:
+        for t in range(GD_SEATS):
+            if d.lo[t]:
+                d.out[3] = t
+        d.nout = 4
+    d.current = -1
+
+
+cdef void gd_play(gd_deal_t *d, const play_t *p) noexcept nogil:
+    """The current player plays `p` (which the caller has checked is legal)."""
+    cdef int s = d.current
+    # remove the play: a face held twice and played once stays held once
+    d.lo[s] = (d.lo[s] & ~p.lo) | (d.hi[s] & ~p.hi)
+    d.hi[s] = d.hi[s] & ~p.lo
+    d.last = p[0]
+    d.last_player = s
+    d.npass = 0
+    if not d.lo[s]:
+        d.out[d.nout] = s
+        d.nout += 1
+        if d.nout == 1:
+            d.aces_out = only_aces(d, p)
+        if not d.lo[(s + 2) % GD_SEATS]:
+            finish(d, s)
+            return
+    d.current = next_active(d, s)
+
+
+cdef void gd_pass(gd_deal_t *d) noexcept nogil:
+    """The current player passes (only when following); the trick may end."""
+    cdef int s = d.current, others = 0, t
+    for t in range(GD_SEATS):
+        if t != d.last_player and d.lo[t]:
+            others += 1
+    d.npass += 1
+    if d.npass >= others:
+        # everyone else has passed: the last player leads, or their partner if they are out
+        t = d.last_player
+        d.current = t if d.lo[t] else (t + 2) % GD_SEATS
+        d.last_player = -1
+        d.npass = 0
+    else:
+        d.current = next_active(d, s)
+
+
+# --- playout policies -------------------------------------------------------------------
+cdef inline bint less(const play_t *a, const play_t *b) noexcept nogil:
+    """Greedy preference: lower class and key, then more cards, then fewer wilds."""
+    if a.cls != b.cls:
+        return a.cls < b.cls
+    if a.key != b.key:
+        return a.key < b.key
+    if a.length != b.length:
+        return a.length > b.length
+    return a.nwild < b.nwild
+
+
+cdef int choose_greedy(const gd_deal_t *d, const playbuf_t *buf) noexcept nogil:
+    """The smallest play (bombs last, and only against a near-finished opponent); -1 = pass."""
+    cdef Py_ssize_t i
+    cdef int best = -1, bomb = -1, lp = d.last_player
+    for i in range(buf.len):
+        if buf.data[i].cls:
+            if bomb < 0 or less(&buf.data[i], &buf.data[bomb]):
+                bomb = i
+        elif best < 0 or less(&buf.data[i], &buf.data[best]):
+            best = i
+    if lp < 0:
+        return best if best >= 0 else bomb
+    if lp % 2 == d.current % 2:
+        return -1  # never beat the partner
+    if best >= 0:
+        return best
+    if bomb >= 0 and hand_size(d, lp) <= GREEDY_BOMB_THREAT:
+        return bomb
+    return -1
+
+
+cdef int gd_playout(gd_deal_t *d, rng_t *rng, int policy, playbuf_t *buf) noexcept nogil:
+    """Play to the end of the deal; the result, or -1 if memory ran out."""
+    cdef int k, n
+    while d.result == GD_RESULT_NONE:
+        buf.len = 0
+        if gd_legal(d, 1, buf) != 0:
+            return -1
+        n = <int>buf.len
+        if policy == GD_POLICY_GREEDY:
+            k = choose_greedy(d, buf)
+        else:
+            # uniform over the suit-collapsed plays, and passing when following
+            k = rng_below(rng, n + (1 if d.last_player >= 0 else 0))
+            if k == n:
+                k = -1
+        if k < 0:
+            gd_pass(d)
+        else:
+            gd_play(d, &buf.data[k])
+    return d.result
+
+
+# --- Python surface ---------------------------------------------------------------------
+cdef int _flags_of(object rules) except -1:
+    if rules is None:
+        return PAGAT._flags
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules must be a guandan.Rules, not {type(rules).__name__}")
+    return rules._flags
+
+
+cdef int _policy_of(object policy) except -1:
+    if policy not in POLICIES:
+        raise ValueError(f"unknown policy {policy!r}; expected one of {sorted(POLICIES)}")
+    return POLICIES[policy]
+
+
+cdef inline uint64_t _seed_of(object seed) except? 0:
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"seed must be an int, not {seed!r}")
+    return <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
+
+
+cdef class DealCore:
+    """One deal's card play (no tribute, no levels): hands, trick, finishing order.
+
+    The building block of ``chupai.guandan.Deal``; also usable alone for analysis.
+    Seats 0-3, partners opposite (0 and 2, 1 and 3), turn order ``s -> (s + 1) % 4``.
+    """
+    cdef gd_deal_t d
+
+    @staticmethod
+    def from_hands(hands, level, int leader, rules=None):
+        """A deal in progress from four hands (``Cards`` or strings), ``leader`` on lead."""
+        cdef DealCore self = DealCore.__new__(DealCore)
+        cdef int s
+        if len(hands) != GD_SEATS:
+            raise ValueError(f"expected {GD_SEATS} hands, not {len(hands)}")
+        if not 0 <= leader < GD_SEATS:
+            raise ValueError(f"leader must be a seat 0-3, not {leader}")
+        total = [0] * 54
+        for s in range(GD_SEATS):
+            hand = hands[s] if isinstance(hands[s], Cards) else Cards(hands[s])
+            if len(hand.layers) > 2:
+                raise ValueError(f"hand {s} holds a card more than twice")
+            for f, c in enumerate(hand.counts()):
+                total[f] += c
+                if total[f] > 2:
+                    raise ValueError(f"card {face_name(f)} is dealt more than twice")
+            self.d.lo[s] = hand.lo
+            self.d.hi[s] = hand.hi
+        if not self.d.lo[leader]:
+            raise ValueError(f"the leader, seat {leader}, holds no cards")
+        self.d.level = _level_index(level)
+        self.d.flags = _flags_of(rules)
+        gd_start(&self.d, leader)
+        return self
+
+    @staticmethod
+    def random(seed, level="2", rules=None):
+        """A fresh deal from a seed: the same seed gives the same deal as ``playouts``' first."""
+        cdef DealCore self = DealCore.__new__(DealCore)
+        cdef rng_t rng
+        rng_seed(&rng, _seed_of(seed), 0)
+        self.d.level = _level_index(level)
+        gd_deal_random(&self.d, &rng, _flags_of(rules))
+        return self
+
+    def clone(self):
+        """An independent copy."""
+        cdef DealCore other = DealCore.__new__(DealCore)
+        other.d = self.d
+        return other
+
+    # -- state ----------------------------------------------------------------------
+    @property
+    def current(self):
+        """The seat to act, or -1 once the deal is over."""
+        return self.d.current
+
+    @property
+    def level(self):
+        """The level rank index 0..12 (2..A)."""
+        return self.d.level
+
+    @property
+    def last_player(self):
+        """The seat that made the trick's last play, or -1 when the current player leads."""
+        return self.d.last_player
+
+    @property
+    def last_play(self):
+        """The play to beat, or None when leading."""
+        if self.d.last_player < 0:
+            return None
+        return _play_of(&self.d.last, self.d.level)
+
+    @property
+    def passes(self):
+        """Passes since the last play."""
+        return self.d.npass
+
+    @property
+    def finishing_order(self):
+        """Seats in the order they went out (-1 for places not decided after a 1-2)."""
+        return tuple(self.d.out[i] for i in range(GD_SEATS) if i < self.d.nout or self.d.result)
+
+    @property
+    def result(self):
+        """``RESULT_NONE`` while playing, else ``RESULT_12``, ``RESULT_13`` or ``RESULT_14``."""
+        return self.d.result
+
+    @property
+    def first_out_with_aces(self):
+        """The first finisher's last play was made only of aces."""
+        return bool(self.d.aces_out)
+
+    def hand(self, int seat):
+        """The cards seat ``seat`` holds."""
+        if not 0 <= seat < GD_SEATS:
+            raise ValueError(f"seat must be 0-3, not {seat}")
+        return Cards.from_masks(self.d.lo[seat], self.d.hi[seat])
+
+    def hand_sizes(self):
+        return tuple(hand_size(&self.d, s) for s in range(GD_SEATS))
+
+    # -- actions --------------------------------------------------------------------
+    def legal_plays(self, *, collapse_suits=False):
+        """The current player's legal plays (a ``PlayList``; passing is allowed when following)."""
+        cdef PlayList out = PlayList.__new__(PlayList)
+        out.factory = Play._from_record
+        out.context = self.d.level
+        if playbuf_init(&out.buf, 256) != 0:
+            raise MemoryError("cannot allocate the play buffer")
+        if self.d.current >= 0 and gd_legal(&self.d, 1 if collapse_suits else 0, &out.buf) != 0:
+            raise MemoryError("the play buffer could not grow")
+        return out
+
+    def can_pass(self):
+        """True when the current player follows (and so may pass)."""
+        return self.d.current >= 0 and self.d.last_player >= 0
+
+    def play(self, play):
+        """The current player makes ``play``; ``IllegalActionError`` (state unchanged) if illegal."""
+        cdef play_t p
+        cdef int s = self.d.current
+        if s < 0:
+            raise IllegalActionError("the deal is over")
+        if not isinstance(play, Play):
+            raise IllegalActionError(f"{play!r} is not a Play")
+        if play._level != self.d.level:
+            raise IllegalActionError(f"{play} was formed at level {play.level}, not this deal's level")
+        p.lo = play._lo
+        p.hi = play._hi
+        if (p.lo & ~self.d.lo[s]) or (p.hi & ~self.d.hi[s]):
+            raise IllegalActionError(f"seat {s} does not hold the cards of {play}")
+        p.type = play._type
+        p.key = play._key
+        p.cls = play._cls
+        p.length = len(play.cards)
+        p.nwild = len(play._decl)
+        p.flags = 0
+        if self.d.last_player >= 0 and not play.beats(self.last_play):
+            raise IllegalActionError(f"{play} does not beat {self.last_play}")
+        gd_play(&self.d, &p)
+
+    def pass_turn(self):
+        """The current player passes; ``IllegalActionError`` when leading."""
+        if self.d.current < 0:
+            raise IllegalActionError("the deal is over")
+        if self.d.last_player < 0:
+            raise IllegalActionError(f"seat {self.d.current} is on lead and may not pass")
+        gd_pass(&self.d)
+
+    def playout(self, seed, policy="random"):
+        """Play this deal (a copy; ``self`` is unchanged) to the end: (finishing order, result)."""
+        cdef DealCore c = self.clone()
+        cdef rng_t rng
+        cdef playbuf_t buf
+        cdef int pol = _policy_of(policy), rc
+        rng_seed(&rng, _seed_of(seed), 0)
+        if playbuf_init(&buf, 256) != 0:
+            raise MemoryError("cannot allocate the play buffer")
+        with nogil:
+            rc = gd_playout(&c.d, &rng, pol, &buf)
+        playbuf_free(&buf)
+        if rc < 0:
+            raise MemoryError("the play buffer could not grow")
+        return c.finishing_order, c.d.result
+
+    def __repr__(self):
+        return (f"<DealCore level {'23456789TJQKA'[self.d.level]} current {self.d.current} "
+                f"sizes {self.hand_sizes()} result {self.d.result}>")
+
+
+cdef object _play_of(const play_t *p, int level):
+    return Play._from_record(p.lo, p.hi, p.type, p.key, p.length, p.cls,
+                             bytes([p.decl[i] for i in range(p.nwild)]), level)
+
+
+cdef int _level_index(object level) except -1:
+    return parse_rank(level, "level")
+
+
+# --- batch playouts ---------------------------------------------------------------------
+cdef int _run(uint64_t seed, Py_ssize_t start, Py_ssize_t stop, int level, int flags, int policy,
+              int8_t[:, ::1] order, int8_t[::1] result) noexcept nogil:
+    cdef gd_deal_t d
+    cdef rng_t rng
+    cdef playbuf_t buf
+    cdef Py_ssize_t i
+    cdef int s
+    if playbuf_init(&buf, 256) != 0:
+        return -1
+    for i in range(start, stop):
+        rng_seed(&rng, seed, <uint64_t>i)
+        d.level = level
+        gd_deal_random(&d, &rng, flags)
+        if gd_playout(&d, &rng, policy, &buf) < 0:
+            playbuf_free(&buf)
+            return -1
+        for s in range(GD_SEATS):
+            order[i, s] = d.out[s]
+        result[i] = d.result
+    playbuf_free(&buf)
+    return 0
+
+
+def _run_chunk(uint64_t seed, Py_ssize_t start, Py_ssize_t stop, int level, int flags, int policy,
+               int8_t[:, ::1] order, int8_t[::1] result):
+    cdef int rc
+    with nogil:
+        rc = _run(seed, start, stop, level, flags, policy, order, result)
+    if rc:
+        raise MemoryError("the play buffer could not grow")
