@@ -116,6 +116,24 @@ cdef class PlayList:
     def __repr__(self):
         return f"<PlayList of {self.buf.len} plays>"
 
+    def take(self, indices):
+        """A new PlayList of the plays at ``indices`` (ints, in the order given)."""
+        cdef PlayList out = PlayList.__new__(PlayList)
+        cdef Py_ssize_t i, k, n = len(indices)
+        out.factory = self.factory
+        out.context = self.context
+        if playbuf_init(&out.buf, n if n > 0 else 1) != 0:
+            raise MemoryError("cannot allocate the play buffer")
+        for k in range(n):
+            i = indices[k]
+            if i < 0:
+                i += self.buf.len
+            if i < 0 or i >= self.buf.len:
+                raise IndexError(f"play index {indices[k]} out of range for {self.buf.len} plays")
+            out.buf.data[k] = self.buf.data[i]
+            out.buf.len = k + 1
+        return out
+
     def to_numpy(self):
         """A structured numpy array (dtype ``PLAY_DTYPE``) holding a copy of every record."""
         out = np.empty(self.buf.len, dtype=PLAY_DTYPE)

@@ -1,6 +1,8 @@
 """The ``chupai`` command.
 
     chupai plays guandan "<hand>" --level 7 [--previous "<cards>"] [--collapse] [--json]
+    chupai playout guandan --deals 100000 --seed 1 [--policy random] [--threads 1]
+    chupai arena guandan --bots mc,random --deals 200 [--seed 0] [--workers 1]
     chupai bench [--deals 1000]
 """
 from __future__ import annotations
@@ -48,6 +50,50 @@ def _cmd_plays(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_playout(args: argparse.Namespace) -> int:
+    import time
+
+    import numpy as np
+
+    from chupai.guandan.playouts import playouts
+
+    t0 = time.perf_counter()
+    r = playouts(args.deals, seed=args.seed, policy=args.policy, threads=args.threads, progress=not args.quiet)
+    dt = time.perf_counter() - t0
+    print(f"{args.deals} deals, {args.policy} policy, {args.threads} thread(s): {dt:.2f} s, {args.deals / dt:,.0f} deals/s")
+    counts = np.bincount(r.result, minlength=4)[1:]
+    for name, n in zip(("1-2", "1-3", "1-4"), counts):
+        print(f"  {name}: {n:>8} ({n / max(args.deals, 1):.1%})")
+    wins = np.bincount(r.winner, minlength=2)
+    print(f"  team 0 (seats 0, 2) won {wins[0]}, team 1 (seats 1, 3) won {wins[1]}")
+    return 0
+
+
+_BOTS = {"random": "RandomBot", "greedy": "GreedyBot", "mc": "MonteCarloBot"}
+
+
+def _make_bot(name: str, playouts: int) -> object:
+    from chupai import bots
+
+    if name not in _BOTS:
+        raise ValueError(f"unknown bot {name!r}; expected one of {', '.join(_BOTS)}")
+    if name == "mc":
+        return bots.MonteCarloBot(playouts)
+    return getattr(bots, _BOTS[name])()
+
+
+def _cmd_arena(args: argparse.Namespace) -> int:
+    from chupai.tournament import arena
+
+    names = args.bots.split(",")
+    if len(names) != 2:
+        raise ValueError(f"--bots takes two bots separated by a comma, not {args.bots!r}")
+    pair = [_make_bot(n.strip(), args.playouts) for n in names]
+    result = arena(args.game, pair, args.deals, args.seed, args.workers, matches=args.matches)
+    print(result)
+    return 0
+
+
 def _cmd_bench(args: argparse.Namespace) -> int:
     from chupai import _bench
 
@@ -68,6 +114,23 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--collapse", action="store_true", help="one play per suit-collapsed group")
     p.add_argument("--json", action="store_true", help="print the competition protocol form")
     p.set_defaults(run=_cmd_plays)
+    po = sub.add_parser("playout", help="play random deals to the end in C")
+    po.add_argument("game", choices=["guandan"])
+    po.add_argument("--deals", type=int, default=100000)
+    po.add_argument("--seed", type=int, default=1)
+    po.add_argument("--policy", choices=["random", "greedy"], default="random")
+    po.add_argument("--threads", type=int, default=1)
+    po.add_argument("--quiet", action="store_true", help="no progress bar")
+    po.set_defaults(run=_cmd_playout)
+    ar = sub.add_parser("arena", help="play deals between two bots")
+    ar.add_argument("game", choices=["guandan"])
+    ar.add_argument("--bots", default="mc,random", help="two of random, greedy, mc (first,second)")
+    ar.add_argument("--deals", type=int, default=200)
+    ar.add_argument("--seed", type=int, default=0)
+    ar.add_argument("--workers", type=int, default=1)
+    ar.add_argument("--playouts", type=int, default=200, help="playouts per decision of an mc bot")
+    ar.add_argument("--matches", action="store_true", help="play whole matches instead of deals")
+    ar.set_defaults(run=_cmd_arena)
     b = sub.add_parser("bench", help="time the generators on seeded deals")
     b.add_argument("--deals", type=int, default=1000)
     b.add_argument("--repeat", type=int, default=5)

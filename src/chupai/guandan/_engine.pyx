@@ -180,14 +180,14 @@ cdef void gd_pass(gd_deal_t *d) noexcept nogil:
 
 # --- playout policies -------------------------------------------------------------------
 cdef inline bint less(const play_t *a, const play_t *b) noexcept nogil:
-    """Greedy preference: lower class and key, then more cards, then fewer wilds."""
+    """Greedy preference: lower class, fewer wild cards, lower key, then more cards."""
     if a.cls != b.cls:
         return a.cls < b.cls
+    if a.nwild != b.nwild:
+        return a.nwild < b.nwild
     if a.key != b.key:
         return a.key < b.key
-    if a.length != b.length:
-        return a.length > b.length
-    return a.nwild < b.nwild
+    return a.length > b.length
 
 
 cdef int choose_greedy(const gd_deal_t *d, const playbuf_t *buf) noexcept nogil:
@@ -211,26 +211,55 @@ cdef int choose_greedy(const gd_deal_t *d, const playbuf_t *buf) noexcept nogil:
     return -1
 
 
+cdef int choose(const gd_deal_t *d, rng_t *rng, int policy, playbuf_t *buf) noexcept nogil:
+    """The policy's choice among the current player's suit-collapsed plays, which it
+    leaves in `buf`: an index into `buf`, -1 to pass, -2 if memory ran out."""
+    cdef int k, n
+    buf.len = 0
+    if gd_legal(d, 1, buf) != 0:
+        return -2
+    n = <int>buf.len
+    if policy == GD_POLICY_GREEDY:
+        return choose_greedy(d, buf)
+    # uniform over the suit-collapsed plays, and passing when following
+    k = rng_below(rng, n + (1 if d.last_player >= 0 else 0))
+    return -1 if k == n else k
+
+
 cdef int gd_playout(gd_deal_t *d, rng_t *rng, int policy, playbuf_t *buf) noexcept nogil:
     """Play to the end of the deal; the result, or -1 if memory ran out."""
-    cdef int k, n
+    cdef int k
     while d.result == GD_RESULT_NONE:
-        buf.len = 0
-        if gd_legal(d, 1, buf) != 0:
+        k = choose(d, rng, policy, buf)
+        if k == -2:
             return -1
-        n = <int>buf.len
-        if policy == GD_POLICY_GREEDY:
-            k = choose_greedy(d, buf)
-        else:
-            # uniform over the suit-collapsed plays, and passing when following
-            k = rng_below(rng, n + (1 if d.last_player >= 0 else 0))
-            if k == n:
-                k = -1
         if k < 0:
             gd_pass(d)
         else:
             gd_play(d, &buf.data[k])
     return d.result
+
+
+cdef int evaluate(const gd_deal_t *d, const playbuf_t *cands, int include_pass, int n,
+                  rng_t *rng, int policy, const double *value, double *sums,
+                  playbuf_t *buf) noexcept nogil:
+    """For each candidate (and passing), add up the current player's team's outcome over
+    `n` playouts after it: +value[result] for a win, -value[result] for a loss."""
+    cdef gd_deal_t x
+    cdef int c, k, team = d.current % 2, r
+    cdef Py_ssize_t ncand = cands.len
+    for c in range(ncand + include_pass):
+        for k in range(n):
+            x = d[0]
+            if c < ncand:
+                gd_play(&x, &cands.data[c])
+            else:
+                gd_pass(&x)
+            r = gd_playout(&x, rng, policy, buf)
+            if r < 0:
+                return -1
+            sums[c] += value[r] if x.out[0] % 2 == team else -value[r]
+    return 0
 
 
 # --- Python surface ---------------------------------------------------------------------
@@ -420,6 +449,67 @@ cdef class DealCore:
         if rc < 0:
             raise MemoryError("the play buffer could not grow")
         return c.finishing_order, c.d.result
+
+    def policy_choice(self, policy="random", seed=0):
+        """The play the C policy would make now, or None to pass (see ``playouts``)."""
+        cdef rng_t rng
+        cdef playbuf_t buf
+        cdef int k
+        if self.d.current < 0:
+            raise IllegalActionError("the deal is over")
+        rng_seed(&rng, _seed_of(seed), 0)
+        if playbuf_init(&buf, 256) != 0:
+            raise MemoryError("cannot allocate the play buffer")
+        k = choose(&self.d, &rng, _policy_of(policy), &buf)
+        play = _play_of(&buf.data[k], self.d.level) if k >= 0 else None
+        playbuf_free(&buf)
+        if k == -2:
+            raise MemoryError("the play buffer could not grow")
+        return play
+
+    def evaluate(self, PlayList candidates, bint include_pass, int n, seed, policy="random",
+                 promotion=(4, 2, 1)):
+        """Total outcome for the current player's team of ``n`` playouts after each candidate.
+
+        ``candidates`` must be plays the current player may make (e.g. from
+        ``legal_plays``); with ``include_pass`` the last entry is for passing.  A won
+        deal counts ``+promotion[k]`` and a lost one ``-promotion[k]`` (k: 1-2, 1-3, 1-4).
+        Returns a float64 array of sums (divide by ``n`` for means).
+        """
+        cdef rng_t rng
+        cdef playbuf_t buf
+        cdef double value[4]
+        cdef int rc, pol = _policy_of(policy)
+        cdef Py_ssize_t i
+        cdef play_t c
+        if self.d.current < 0:
+            raise IllegalActionError("the deal is over")
+        if include_pass and self.d.last_player < 0:
+            raise IllegalActionError("the current player leads and may not pass")
+        if n < 1:
+            raise ValueError(f"n must be positive, not {n}")
+        for i in range(candidates.buf.len):
+            c = candidates.buf.data[i]
+            if ((c.lo & ~self.d.lo[self.d.current]) or (c.hi & ~self.d.hi[self.d.current])
+                    or candidates.context != self.d.level):
+                raise IllegalActionError(f"candidate {i} is not a play of the current player")
+        if len(promotion) != 3:
+            raise ValueError(f"promotion must have three entries, not {promotion!r}")
+        value[0] = 0.0
+        for i in range(3):
+            value[i + 1] = float(promotion[i])
+        sums = np.zeros(candidates.buf.len + (1 if include_pass else 0), dtype=np.float64)
+        cdef double[::1] view = sums
+        rng_seed(&rng, _seed_of(seed), 0)
+        if playbuf_init(&buf, 256) != 0:
+            raise MemoryError("cannot allocate the play buffer")
+        with nogil:
+            rc = evaluate(&self.d, &candidates.buf, include_pass, n, &rng, pol, value,
+                          &view[0] if view.shape[0] else NULL, &buf)
+        playbuf_free(&buf)
+        if rc:
+            raise MemoryError("the play buffer could not grow")
+        return sums
 
     def __repr__(self):
         return (f"<DealCore level {'23456789TJQKA'[self.d.level]} current {self.d.current} "

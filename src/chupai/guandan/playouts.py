@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from tqdm import tqdm
@@ -10,7 +10,7 @@ from tqdm import tqdm
 from chupai.guandan._engine import POLICIES, _run_chunk
 from chupai.guandan.rules import Rules, parse_rank
 
-__all__ = ["PlayoutResults", "playouts"]
+__all__ = ["PlayoutResult", "PlayoutResults", "playout", "playouts"]
 
 # deals per task: small enough for a smooth progress bar and even thread loads
 _CHUNK = 1000
@@ -29,6 +29,41 @@ class PlayoutResults(NamedTuple):
     order: np.ndarray
     result: np.ndarray
     winner: np.ndarray
+
+
+class PlayoutResult(NamedTuple):
+    """The outcome of one deal: finishing order (-1 for undecided places after a 1-2),
+    result (1: 1-2, 2: 1-3, 3: 1-4) and the winning team."""
+
+    order: tuple[int, ...]
+    result: int
+    winner: int
+
+
+def playout(state: Any, *, seed: int, policy: str = "random") -> PlayoutResult:
+    """Play the current deal of ``state`` (a ``Deal`` or ``Match``) to its end in C.
+
+    ``state`` is not changed.  Decisions still due before the card play (tribute,
+    returns) are taken uniformly at random from the same seed; then the compiled
+    engine plays the deal out with ``policy`` (see :func:`playouts`) with the GIL
+    released.
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"seed must be an int, not {seed!r}")
+    if policy not in POLICIES:
+        raise ValueError(f"unknown policy {policy!r}; expected one of {sorted(POLICIES)}")
+    if state.is_terminal():
+        raise ValueError("the state is terminal: there is nothing to play out")
+    core = state.card_play()
+    if core is None:
+        rng = np.random.default_rng(seed)
+        state = state.clone()
+        while state.card_play() is None:
+            actions = state.legal_actions()
+            state.apply(actions[int(rng.integers(len(actions)))])
+        core = state.card_play()
+    order, result = core.playout(seed, policy)
+    return PlayoutResult(tuple(order), result, order[0] % 2)
 
 
 def playouts(

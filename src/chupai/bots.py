@@ -1,0 +1,153 @@
+"""Bots for the game states of this library: one protocol, three strategies.
+
+A bot is anything with ``choose(state, rng) -> action`` returning an item of
+``state.legal_actions()``.  During card play the bots lean on the compiled engine of
+the current deal (``state.card_play()``): ``RandomBot`` and ``GreedyBot`` make the C
+playout policies' choices, and ``MonteCarloBot`` evaluates each candidate play with
+C playouts over determinized deals.
+
+>>> import numpy as np
+>>> from chupai.guandan import Deal
+>>> deal = Deal(seed=3)
+>>> bot = GreedyBot()
+>>> bot.choose(deal, np.random.default_rng(0)) in deal.legal_actions()
+True
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+__all__ = ["Bot", "GreedyBot", "MonteCarloBot", "RandomBot"]
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """Chooses an action for the player to act in ``state``."""
+
+    def choose(self, state: Any, rng: np.random.Generator) -> Any:
+        """One item of ``state.legal_actions()``."""
+
+
+def _card_play(state: Any) -> Any:
+    """The compiled card-play engine of the current deal, or None outside card play."""
+    return state.card_play()
+
+
+def _pass_action(state: Any) -> Any:
+    from chupai.guandan.game import PASS
+
+    return PASS
+
+
+def _seed(rng: np.random.Generator) -> int:
+    return int(rng.integers(0, 2**63))
+
+
+def _non_play_choice(state: Any, actions: list[Any]) -> Any:
+    """A sensible choice outside card play: give back the lowest card, else the first."""
+    from chupai.cards import parse_face
+    from chupai.guandan.game import ReturnCard
+    from chupai.guandan.play import level_value, make_level
+
+    returns = [a for a in actions if isinstance(a, ReturnCard)]
+    if not returns:
+        return actions[0]
+    level = make_level(state.level)
+
+    def order(card: str) -> int:
+        face = parse_face(card)
+        return face if face >= 52 else level_value(face // 4, level)
+
+    return min(returns, key=lambda a: order(a.card))
+
+
+class RandomBot:
+    """Uniform over the suit-collapsed plays (and passing when following), like the C
+    ``random`` playout policy; uniform over the legal actions outside card play."""
+
+    name = "random"
+
+    def choose(self, state: Any, rng: np.random.Generator) -> Any:
+        core = _card_play(state)
+        if core is None:
+            actions = state.legal_actions()
+            return actions[int(rng.integers(len(actions)))]
+        play = core.policy_choice("random", _seed(rng))
+        return _pass_action(state) if play is None else play
+
+    def __repr__(self) -> str:
+        return "RandomBot()"
+
+
+class GreedyBot:
+    """The C ``greedy`` policy: the smallest play that beats, keeping wild cards and
+    bombs back (a bomb only against an opponent about to go out), never over the
+    partner; outside card play it returns its lowest card."""
+
+    name = "greedy"
+
+    def choose(self, state: Any, rng: np.random.Generator) -> Any:
+        core = _card_play(state)
+        if core is None:
+            return _non_play_choice(state, state.legal_actions())
+        play = core.policy_choice("greedy")
+        return _pass_action(state) if play is None else play
+
+    def __repr__(self) -> str:
+        return "GreedyBot()"
+
+
+class MonteCarloBot:
+    """Flat Monte Carlo over determinized deals.
+
+    For each candidate (the suit-collapsed legal plays, and passing when following;
+    at most ``max_candidates`` of them, the lowest in the greedy order), it repeatedly
+    draws a deal consistent with what the player has seen (``state.determinize``),
+    makes the candidate and plays the deal out in C with ``policy``; it chooses the
+    candidate with the best total outcome for its team (won or lost levels).  About
+    ``playouts`` playouts are spent per decision.
+    """
+
+    name = "mc"
+
+    def __init__(self, playouts: int = 200, *, policy: str = "greedy", max_candidates: int = 24) -> None:
+        if isinstance(playouts, bool) or not isinstance(playouts, int) or playouts < 1:
+            raise ValueError(f"playouts must be a positive int, not {playouts!r}")
+        if isinstance(max_candidates, bool) or not isinstance(max_candidates, int) or max_candidates < 1:
+            raise ValueError(f"max_candidates must be a positive int, not {max_candidates!r}")
+        if policy not in ("random", "greedy"):
+            raise ValueError(f"unknown policy {policy!r}; expected 'random' or 'greedy'")
+        self.playouts = playouts
+        self.policy = policy
+        self.max_candidates = max_candidates
+
+    def choose(self, state: Any, rng: np.random.Generator) -> Any:
+        actions = state.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        core = _card_play(state)
+        if core is None:
+            return _non_play_choice(state, actions)
+        candidates = core.legal_plays(collapse_suits=True)
+        if len(candidates) > self.max_candidates:
+            rec = candidates.to_numpy()
+            order = np.lexsort((-rec["length"].astype(int), rec["key"], rec["nwild"], rec["cls"]))
+            candidates = candidates.take(order[: self.max_candidates].tolist())
+        include_pass = core.can_pass()
+        n = len(candidates) + include_pass
+        if n == 1:
+            return candidates[0] if len(candidates) else _pass_action(state)
+        player = state.current_player
+        promotion = state.rules.promotion
+        sums = np.zeros(n)
+        for _ in range(max(1, math.ceil(self.playouts / n))):
+            world = _card_play(state.determinize(player, rng))
+            sums += world.evaluate(candidates, include_pass, 1, _seed(rng), self.policy, promotion)
+        best = int(np.argmax(sums))
+        return candidates[best] if best < len(candidates) else _pass_action(state)
+
+    def __repr__(self) -> str:
+        return f"MonteCarloBot(playouts={self.playouts}, policy={self.policy!r})"

@@ -1,0 +1,195 @@
+"""C playouts and the trick engine (``spec/guandan.md``, "A deal")."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from chupai.cards import Cards
+from chupai.errors import IllegalActionError
+from chupai.guandan import classify
+from chupai.guandan._engine import RESULT_12, RESULT_13, RESULT_14, DealCore
+from chupai.guandan.playouts import playouts
+
+
+def check_order(order, result):
+    """Finishing order and result agree with "A deal": the 1st finisher's team wins."""
+    first = order[0]
+    if result == RESULT_12:
+        assert order[1] == (first + 2) % 4 and list(order[2:]) == [-1, -1]
+    else:
+        assert sorted(order) == [0, 1, 2, 3]
+        partner_place = list(order).index((first + 2) % 4)
+        assert partner_place == (2 if result == RESULT_13 else 3)
+        assert result in (RESULT_13, RESULT_14)
+
+
+@pytest.mark.parametrize("policy", ["random", "greedy"])
+def test_batch_results_are_valid_deals(policy):
+    r = playouts(500, seed=11, policy=policy)
+    assert r.order.shape == (500, 4) and r.result.shape == (500,)
+    for order, result, winner in zip(r.order, r.result, r.winner):
+        check_order(order, result)
+        assert winner == order[0] % 2
+    assert set(np.unique(r.result)) <= {1, 2, 3}
+
+
+def test_same_seed_same_arrays_whatever_the_threads():
+    a = playouts(3000, seed=5, threads=1)
+    b = playouts(3000, seed=5, threads=2)
+    c = playouts(3000, seed=5, threads=3)
+    for x in (b, c):
+        assert (a.order == x.order).all() and (a.result == x.result).all()
+    d = playouts(3000, seed=6)
+    assert not (a.order == d.order).all()
+
+
+def test_seeded_deals_are_reproducible():
+    a, b, c = DealCore.random(42), DealCore.random(42), DealCore.random(43)
+    hands = lambda core: [str(core.hand(s)) for s in range(4)]  # noqa: E731
+    assert hands(a) == hands(b) != hands(c)
+    assert a.hand_sizes() == (27, 27, 27, 27) and a.current == b.current
+    assert a.playout(7) == b.playout(7)
+
+
+def test_playout_leaves_the_state_unchanged():
+    core = DealCore.random(3)
+    before = repr(core), [str(core.hand(s)) for s in range(4)]
+    core.playout(1, "greedy")
+    assert (repr(core), [str(core.hand(s)) for s in range(4)]) == before
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match="policy"):
+        playouts(10, seed=1, policy="clever")
+    with pytest.raises(ValueError, match="threads"):
+        playouts(10, seed=1, threads=0)
+    with pytest.raises(ValueError, match="seed"):
+        playouts(10, seed="x")
+    with pytest.raises(ValueError, match="n must"):
+        playouts(-1, seed=1)
+    assert playouts(0, seed=1).order.shape == (0, 4)
+
+
+# --- the trick engine, scripted ---------------------------------------------------------
+def play(core, cards, level="2"):
+    (p,) = [q for q in classify(cards, level) if q.type.name in ("SINGLE", "PAIR", "TRIPLE", "FULL_HOUSE", "STRAIGHT", "BOMB")][:1]
+    core.play(p)
+
+
+def test_trick_ends_when_all_others_pass_and_partner_leads_after_going_out():
+    """"A deal": the last player leads the next trick; if out, their partner leads."""
+    core = DealCore.from_hands(["AS", "3S 4S", "5S 6S", "7S 8S"], "2", leader=0)
+    play(core, "AS")                     # seat 0 goes out first with its last card
+    assert core.finishing_order == (0,) and core.current == 1
+    core.pass_turn()
+    core.pass_turn()
+    core.pass_turn()                     # seats 1, 2, 3 pass: the trick ends
+    assert core.current == 2 and core.last_play is None  # the partner of seat 0 leads
+
+
+def test_players_without_cards_are_skipped():
+    """"A deal": players with no cards are skipped, and do not count among the passers."""
+    core = DealCore.from_hands(["3D", "4S 9S", "5S 6S", "7S 8S"], "2", leader=0)
+    play(core, "3D")                     # seat 0 goes out
+    play(core, "4S")
+    core.pass_turn()
+    core.pass_turn()                     # seats 2 and 3 pass; seat 0 is skipped
+    assert core.current == 1 and core.last_play is None
+
+
+def test_one_two_ends_the_deal_at_once():
+    core = DealCore.from_hands(["AS", "3S 4S", "KS", "7S 8S"], "2", leader=0)
+    play(core, "AS")
+    core.pass_turn()
+    core.pass_turn()
+    core.pass_turn()
+    play(core, "KS")                     # seat 2 (partner) leads and goes out: 1-2
+    assert core.result == RESULT_12 and core.current == -1
+    assert core.finishing_order == (0, 2, -1, -1)
+
+
+def test_partner_of_the_first_finisher_leads_and_goes_out_for_one_two():
+    core = DealCore.from_hands(["AS 3D", "KS", "4S 4D", "QS"], "2", leader=1)
+    play(core, "KS")                     # seat 1 out first
+    core.pass_turn()
+    core.pass_turn()
+    core.pass_turn()                     # 2, 3, 0 pass: partner 3 leads
+    assert core.current == 3
+    play(core, "QS")                     # seat 3 out: team 1 both out, 1-2
+    assert core.result == RESULT_12 and core.finishing_order == (1, 3, -1, -1)
+
+
+def test_one_three():
+    core = DealCore.from_hands(["3D", "4D", "5D", "7D 8D"], "2", leader=0)
+    for card in ("3D", "4D", "5D"):
+        play(core, card)
+    assert core.result == RESULT_13 and core.finishing_order == (0, 1, 2, 3)
+
+
+def test_one_four():
+    core = DealCore.from_hands(["3D", "4D", "5S 6S", "7D"], "2", leader=0)
+    play(core, "3D")
+    play(core, "4D")
+    core.pass_turn()
+    play(core, "7D")                     # team 1 both out after seat 0: 1-4
+    assert core.result == RESULT_14 and core.finishing_order == (0, 1, 3, 2)
+
+
+def test_first_out_with_aces():
+    """"Levels": the first finisher's last play made only of aces (wilds as aces count)."""
+    core = DealCore.from_hands(["AS 2H", "3D 4D", "5S", "6S"], "2", leader=0)
+    (pair,) = [p for p in classify("AS 2H", "2") if p.type.name == "PAIR"]
+    core.play(pair)
+    assert core.first_out_with_aces
+    core = DealCore.from_hands(["KS", "3D", "5S", "6S"], "2", leader=0)
+    play(core, "KS")
+    assert not core.first_out_with_aces
+
+
+def test_illegal_actions_leave_the_core_unchanged():
+    core = DealCore.from_hands(["3D 5D", "4S 9S", "6S", "7S"], "2", leader=0)
+    before = repr(core)
+    with pytest.raises(IllegalActionError, match="may not pass"):
+        core.pass_turn()
+    with pytest.raises(IllegalActionError, match="does not hold"):
+        core.play(classify("KS", "2")[0])
+    with pytest.raises(IllegalActionError, match="level"):
+        core.play(classify("3D", "3")[0])
+    with pytest.raises(IllegalActionError, match="not a Play"):
+        core.play("3D")
+    assert repr(core) == before
+    play(core, "5D")
+    before = repr(core), str(core.hand(1))
+    with pytest.raises(IllegalActionError, match="does not beat"):
+        core.play(classify("4S", "2")[0])
+    assert (repr(core), str(core.hand(1))) == before
+
+
+def test_from_hands_rejects_bad_input():
+    with pytest.raises(ValueError, match="4 hands"):
+        DealCore.from_hands(["AS"], "2", leader=0)
+    with pytest.raises(ValueError, match="more than twice"):
+        DealCore.from_hands(["AS AS", "AS", "", ""], "2", leader=0)
+    with pytest.raises(ValueError, match="holds no cards"):
+        DealCore.from_hands(["AS", "", "", ""], "2", leader=1)
+    with pytest.raises(ValueError, match="leader"):
+        DealCore.from_hands(["AS", "", "", ""], "2", leader=4)
+
+
+def test_evaluate_and_policy_choice():
+    core = DealCore.random(9)
+    cands = core.legal_plays(collapse_suits=True)
+    sums = core.evaluate(cands.take(range(5)), False, 3, seed=1)
+    assert sums.shape == (5,) and np.all(np.abs(sums) <= 3 * 4)
+    assert core.policy_choice("greedy") in set(core.legal_plays())
+    with pytest.raises(IllegalActionError, match="pass"):
+        core.evaluate(cands, True, 1, seed=1)
+    other = DealCore.random(10)
+    with pytest.raises(IllegalActionError, match="candidate"):
+        other.evaluate(cands, False, 1, seed=1)
+
+
+def test_hand_removal_of_duplicated_cards():
+    core = DealCore.from_hands(["7S 7S 8D", "3S", "", ""], "2", leader=0)
+    core.play(classify("7S", "2")[0])
+    assert core.hand(0) == Cards("7S 8D")
