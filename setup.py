@@ -4,6 +4,7 @@
 debug symbols; the default build turns the checks off (every index in the kernels is
 bounded by construction).
 """
+import glob
 import os
 
 from Cython.Build import cythonize
@@ -21,7 +22,11 @@ directives = {
 }
 compile_args = ["-O0", "-g"] if DEBUG else ["-O3"]
 
-MODULES = ["chupai._core", "chupai.guandan._movegen", "chupai.guandan._engine"]
+# every .pyx under src/ is one extension module, named by its path
+MODULES = sorted(
+    os.path.relpath(path, "src")[: -len(".pyx")].replace(os.sep, ".")
+    for path in glob.glob(os.path.join("src", "chupai", "**", "*.pyx"), recursive=True)
+)
 
 extensions = [
     Extension(
