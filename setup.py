@@ -1,4 +1,4 @@
-"""Build the Cython extensions.
+"""Build the Cython extensions (every ``.pyx`` under ``src/``).
 
 ``CHUPAI_DEBUG=1`` builds with bounds and wraparound checks on, no optimisation and
 debug symbols; the default build turns the checks off (every index in the kernels is
@@ -27,6 +27,11 @@ MODULES = sorted(
     os.path.relpath(path, "src")[: -len(".pyx")].replace(os.sep, ".")
     for path in glob.glob(os.path.join("src", "chupai", "**", "*.pyx"), recursive=True)
 )
+
+# CHUPAI_ONLY=chupai.gandengyan builds only the modules under that prefix (development)
+ONLY = os.environ.get("CHUPAI_ONLY")
+if ONLY:
+    MODULES = [m for m in MODULES if m == ONLY or m.startswith(ONLY + ".") or m == "chupai._core"]
 
 extensions = [
     Extension(
