@@ -6,7 +6,7 @@ import pytest
 
 from chupai.cards import Cards
 from chupai.errors import IllegalActionError
-from chupai.guandan import classify
+from chupai.guandan import Rules, classify
 from chupai.guandan._engine import RESULT_12, RESULT_13, RESULT_14, DealCore
 from chupai.guandan.playouts import playouts
 
@@ -170,10 +170,10 @@ def test_from_hands_rejects_bad_input():
         DealCore.from_hands(["AS"], "2", leader=0)
     with pytest.raises(ValueError, match="more than twice"):
         DealCore.from_hands(["AS AS", "AS", "", ""], "2", leader=0)
-    with pytest.raises(ValueError, match="holds no cards"):
-        DealCore.from_hands(["AS", "", "", ""], "2", leader=1)
+    with pytest.raises(ValueError, match="hand 1 is empty"):
+        DealCore.from_hands(["AS", "", "3S", "4S"], "2", leader=1)
     with pytest.raises(ValueError, match="leader"):
-        DealCore.from_hands(["AS", "", "", ""], "2", leader=4)
+        DealCore.from_hands(["AS", "3S", "4S", "5S"], "2", leader=4)
 
 
 def test_evaluate_and_policy_choice():
@@ -189,7 +189,19 @@ def test_evaluate_and_policy_choice():
         other.evaluate(cands, False, 1, seed=1)
 
 
+def test_the_core_keeps_the_wild_declaration_and_checks_the_rules():
+    core = DealCore.from_hands(["5S 2H 9D", "3S", "4S", "6S"], "2", leader=0)
+    (pair,) = [p for p in classify("5S 2H", "2") if p.type.name == "PAIR"]
+    core.play(pair)
+    assert core.last_play.wilds == ("5H",)
+    # competition rules: one physical suit makes only a straight flush
+    core = DealCore.from_hands(["3S 4S 5S 6S 7S", "3D", "4D", "6D"], "2", leader=0, rules=Rules.competition())
+    (straight,) = [p for p in classify("3S 4S 5S 6S 7S", "2") if p.type.name == "STRAIGHT"]
+    with pytest.raises(IllegalActionError, match="rules"):
+        core.play(straight)
+
+
 def test_hand_removal_of_duplicated_cards():
-    core = DealCore.from_hands(["7S 7S 8D", "3S", "", ""], "2", leader=0)
+    core = DealCore.from_hands(["7S 7S 8D", "3S", "4S", "5S"], "2", leader=0)
     core.play(classify("7S", "2")[0])
     assert core.hand(0) == Cards("7S 8D")

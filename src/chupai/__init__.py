@@ -7,10 +7,13 @@ friendly objects (``Cards``, ``Play``, ``PlayList``) are built only at the edge.
 >>> len(guandan.legal_plays(Cards("2H 2H"), "2"))
 2
 """
-from chupai import guandan
+from chupai import bots, guandan
 from chupai._core import PlayList
+from chupai.actions import PASS
 from chupai.cards import Cards
+from chupai.errors import IllegalActionError
+from chupai.tournament import arena
 
 __version__ = "0.1.0"
 
-__all__ = ["Cards", "PlayList", "guandan", "__version__"]
+__all__ = ["PASS", "Cards", "IllegalActionError", "PlayList", "arena", "bots", "guandan", "__version__"]

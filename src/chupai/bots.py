@@ -105,21 +105,26 @@ class MonteCarloBot:
 
     For each candidate (the suit-collapsed legal plays, and passing when following;
     at most ``max_candidates`` of them, the lowest in the greedy order), it repeatedly
-    draws a deal consistent with what the player has seen (``state.determinize``),
-    makes the candidate and plays the deal out in C with ``policy``; it chooses the
-    candidate with the best total outcome for its team (won or lost levels).  About
-    ``playouts`` playouts are spent per decision.
+    draws a deal consistent with what the player has seen (``state.determinize``; at
+    most ``max_worlds`` per decision), makes the candidate and plays the deal out in C
+    with ``policy``; it chooses the candidate with the best total outcome for its team
+    (won or lost levels).  About ``playouts`` playouts are spent per decision.
     """
 
     name = "mc"
 
-    def __init__(self, playouts: int = 200, *, policy: str = "greedy", max_candidates: int = 24) -> None:
+    def __init__(
+        self, playouts: int = 200, *, policy: str = "greedy", max_candidates: int = 24, max_worlds: int = 16
+    ) -> None:
         if isinstance(playouts, bool) or not isinstance(playouts, int) or playouts < 1:
             raise ValueError(f"playouts must be a positive int, not {playouts!r}")
         if isinstance(max_candidates, bool) or not isinstance(max_candidates, int) or max_candidates < 1:
             raise ValueError(f"max_candidates must be a positive int, not {max_candidates!r}")
+        if isinstance(max_worlds, bool) or not isinstance(max_worlds, int) or max_worlds < 1:
+            raise ValueError(f"max_worlds must be a positive int, not {max_worlds!r}")
         if policy not in ("random", "greedy"):
             raise ValueError(f"unknown policy {policy!r}; expected 'random' or 'greedy'")
+        self.max_worlds = max_worlds
         self.playouts = playouts
         self.policy = policy
         self.max_candidates = max_candidates
@@ -142,10 +147,14 @@ class MonteCarloBot:
             return candidates[0] if len(candidates) else _pass_action(state)
         player = state.current_player
         promotion = state.rules.promotion
+        # spread the playouts over at most max_worlds determinizations (each costs more
+        # than a playout), every candidate played out the same number of times in each
+        worlds = min(self.max_worlds, max(1, math.ceil(self.playouts / n)))
+        per_world = max(1, round(self.playouts / (n * worlds)))
         sums = np.zeros(n)
-        for _ in range(max(1, math.ceil(self.playouts / n))):
+        for _ in range(worlds):
             world = _card_play(state.determinize(player, rng))
-            sums += world.evaluate(candidates, include_pass, 1, _seed(rng), self.policy, promotion)
+            sums += world.evaluate(candidates, include_pass, per_world, _seed(rng), self.policy, promotion)
         best = int(np.argmax(sums))
         return candidates[best] if best < len(candidates) else _pass_action(state)
 

@@ -1,4 +1,5 @@
-"""Guan Dan (掼蛋): the legal-play generator, recognition and rule options.
+"""Guan Dan (掼蛋): the legal-play generator, recognition, rule options, the deal and
+match state machines, and C playouts (``spec/guandan.md``).
 
 >>> from chupai.guandan import legal_plays
 >>> plays = legal_plays("8S 8D 2H KS KD", "2")
@@ -8,7 +9,38 @@
 from chupai._core import PlayList
 from chupai.guandan._movegen import legal_plays
 from chupai.guandan.classify import classify
+from chupai.guandan.game import (
+    PASS,
+    ChooseLeader,
+    Deal,
+    IllegalActionError,
+    Match,
+    PayTribute,
+    ReturnCard,
+    TakeTribute,
+)
 from chupai.guandan.play import BOMB_CLASS, Play, PlayType
+from chupai.guandan.playouts import PlayoutResult, PlayoutResults, playout, playouts
 from chupai.guandan.rules import Rules
 
-__all__ = ["BOMB_CLASS", "Play", "PlayList", "PlayType", "Rules", "classify", "legal_plays"]
+__all__ = [
+    "BOMB_CLASS",
+    "PASS",
+    "ChooseLeader",
+    "Deal",
+    "IllegalActionError",
+    "Match",
+    "PayTribute",
+    "Play",
+    "PlayList",
+    "PlayType",
+    "PlayoutResult",
+    "PlayoutResults",
+    "ReturnCard",
+    "Rules",
+    "TakeTribute",
+    "classify",
+    "legal_plays",
+    "playout",
+    "playouts",
+]

@@ -305,14 +305,14 @@ cdef class DealCore:
             hand = hands[s] if isinstance(hands[s], Cards) else Cards(hands[s])
             if len(hand.layers) > 2:
                 raise ValueError(f"hand {s} holds a card more than twice")
+            if not hand:
+                raise ValueError(f"hand {s} is empty: every seat starts with cards")
             for f, c in enumerate(hand.counts()):
                 total[f] += c
                 if total[f] > 2:
                     raise ValueError(f"card {face_name(f)} is dealt more than twice")
             self.d.lo[s] = hand.lo
             self.d.hi[s] = hand.hi
-        if not self.d.lo[leader]:
-            raise ValueError(f"the leader, seat {leader}, holds no cards")
         self.d.level = _level_index(level)
         self.d.flags = _flags_of(rules)
         gd_start(&self.d, leader)
@@ -403,9 +403,13 @@ cdef class DealCore:
         return self.d.current >= 0 and self.d.last_player >= 0
 
     def play(self, play):
-        """The current player makes ``play``; ``IllegalActionError`` (state unchanged) if illegal."""
+        """The current player makes ``play``; ``IllegalActionError`` (state unchanged) if
+        it is not one of the current legal plays under this deal's rules."""
         cdef play_t p
         cdef int s = self.d.current
+        cdef Py_ssize_t i
+        cdef playbuf_t buf
+        cdef bint found = False
         if s < 0:
             raise IllegalActionError("the deal is over")
         if not isinstance(play, Play):
@@ -416,14 +420,23 @@ cdef class DealCore:
         p.hi = play._hi
         if (p.lo & ~self.d.lo[s]) or (p.hi & ~self.d.hi[s]):
             raise IllegalActionError(f"seat {s} does not hold the cards of {play}")
-        p.type = play._type
-        p.key = play._key
-        p.cls = play._cls
-        p.length = len(play.cards)
-        p.nwild = len(play._decl)
-        p.flags = 0
         if self.d.last_player >= 0 and not play.beats(self.last_play):
             raise IllegalActionError(f"{play} does not beat {self.last_play}")
+        # the play must be one the generator lists under these rules (options included)
+        if playbuf_init(&buf, 256) != 0:
+            raise MemoryError("cannot allocate the play buffer")
+        if gd_legal(&self.d, 0, &buf) != 0:
+            playbuf_free(&buf)
+            raise MemoryError("the play buffer could not grow")
+        for i in range(buf.len):
+            if (buf.data[i].lo == p.lo and buf.data[i].hi == p.hi
+                    and buf.data[i].type == play._type and buf.data[i].key == play._key):
+                p = buf.data[i]
+                found = True
+                break
+        playbuf_free(&buf)
+        if not found:
+            raise IllegalActionError(f"{play} is not a legal play under this deal's rules")
         gd_play(&self.d, &p)
 
     def pass_turn(self):

@@ -1,0 +1,119 @@
+"""Bots, the arena and the ``chupai`` command."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from chupai import PASS, arena
+from chupai.bots import Bot, GreedyBot, MonteCarloBot, RandomBot
+from chupai.cli import main
+from chupai.guandan import Deal, Match, playout
+from chupai.tournament import wilson_interval
+
+
+@pytest.mark.parametrize("bot", [RandomBot(), GreedyBot(), MonteCarloBot(20)], ids=repr)
+def test_bots_choose_legal_actions_through_whole_matches(bot):
+    """Every phase: tribute, returns, leads, follows (a few deals of a match)."""
+    assert isinstance(bot, Bot)
+    rng = np.random.default_rng(1)
+    state = Match(seed=4)
+    phases = set()
+    for _ in range(600):
+        if state.is_terminal() or state.deals_played >= 3:
+            break
+        actions = state.legal_actions()
+        action = bot.choose(state, rng)
+        assert any(action == a for a in actions), (action, state.deal.phase)
+        phases.add(state.deal.phase)
+        state.apply(action)
+    assert "play" in phases
+
+
+def test_bots_are_deterministic_given_the_rng():
+    for bot in (RandomBot(), MonteCarloBot(30)):
+        a = bot.choose(Deal(seed=8), np.random.default_rng(3))
+        b = bot.choose(Deal(seed=8), np.random.default_rng(3))
+        assert a == b
+
+
+def test_greedy_bot_never_beats_its_partner():
+    state = Deal(seed=12)
+    rng = np.random.default_rng(0)
+    bot = GreedyBot()
+    for _ in range(400):
+        if state.is_terminal():
+            break
+        core = state.card_play()
+        action = bot.choose(state, rng)
+        if core is not None and core.last_player >= 0 and core.last_player % 2 == state.current_player % 2:
+            assert action is PASS
+        state.apply(action)
+
+
+def test_monte_carlo_bot_rejects_bad_settings():
+    with pytest.raises(ValueError, match="playouts"):
+        MonteCarloBot(0)
+    with pytest.raises(ValueError, match="policy"):
+        MonteCarloBot(10, policy="clever")
+
+
+def test_playout_of_a_state_in_any_phase():
+    match = Match(seed=2)
+    while match.deals_played < 1:  # reach a deal that starts with tribute
+        match.apply(GreedyBot().choose(match, np.random.default_rng(0)))
+    before = str(match)
+    r = playout(match, seed=5)
+    assert r.result in (1, 2, 3) and r.winner == r.order[0] % 2
+    assert str(match) == before and playout(match, seed=5) == r
+
+
+def test_arena_results_and_determinism():
+    a = arena("guandan", [GreedyBot(), RandomBot()], 6, seed=3, progress=False)
+    b = arena("guandan", [GreedyBot(), RandomBot()], 6, seed=3, progress=False)
+    assert a.games == 6 and (a.returns == b.returns).all() and a.wins == b.wins
+    lo, hi = a.interval
+    assert 0 <= lo <= a.win_rate <= hi <= 1
+    assert "GreedyBot() vs RandomBot()" in str(a)
+
+
+@pytest.mark.slow
+def test_arena_with_workers_gives_the_same_result():
+    a = arena("guandan", [GreedyBot(), RandomBot()], 4, seed=9, progress=False)
+    b = arena("guandan", [GreedyBot(), RandomBot()], 4, seed=9, workers=2, progress=False)
+    assert (a.returns == b.returns).all()
+
+
+def test_arena_bad_input():
+    with pytest.raises(ValueError, match="game"):
+        arena("poker", [RandomBot(), RandomBot()], 1, seed=0)
+    with pytest.raises(ValueError, match="two bots"):
+        arena("guandan", [RandomBot()], 1, seed=0)
+    with pytest.raises(ValueError, match="not a bot"):
+        arena("guandan", [RandomBot(), object()], 1, seed=0)
+
+
+def test_wilson_interval():
+    lo, hi = wilson_interval(90, 100)
+    assert 0.82 < lo < 0.83 and 0.94 < hi < 0.95
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def test_cli_plays_and_errors(capsys):
+    assert main(["plays", "guandan", "3D 4S 5C 6H 7S 7H", "--level", "7"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("19 plays to lead") and "straight 4-8" in out
+    assert main(["plays", "guandan", "3D 4S 5C 6H 7S 7H", "--level", "7", "--previous", "5S 5D"]) == 0
+    assert "(or pass)" in capsys.readouterr().out
+    assert main(["plays", "guandan", "3D 1S", "--level", "7"]) == 2
+    assert "'1S'" in capsys.readouterr().err
+    assert main(["plays", "guandan", "8S 8D 2H KS KD", "--level", "2", "--previous", "8S 8D 2H KS KD"]) == 2
+    assert "--previous-type" in capsys.readouterr().err
+
+
+def test_cli_playout_and_arena(capsys):
+    assert main(["playout", "guandan", "--deals", "200", "--seed", "1", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "200 deals" in out and "1-2:" in out
+    assert main(["arena", "guandan", "--bots", "greedy,random", "--deals", "2", "--seed", "1"]) == 0
+    assert "GreedyBot() vs RandomBot(): 2 games" in capsys.readouterr().out
+    assert main(["arena", "guandan", "--bots", "greedy", "--deals", "2"]) == 2
