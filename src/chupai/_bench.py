@@ -69,9 +69,11 @@ def _loop(fn, items, repeat):
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="chupai bench", description="Time the Guan Dan generator on seeded deals.")
+    ap = argparse.ArgumentParser(prog="chupai bench", description="Time the Guan Dan generator and engine.")
     ap.add_argument("--deals", type=int, default=N_DEALS)
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--playouts", type=int, default=20000, help="deals per C playout measurement")
+    ap.add_argument("--no-engine", action="store_true", help="only the generator figures")
     args = ap.parse_args(argv)
     pos = positions(args.deals)
     n_lead = sum(len(legal_plays(p.hand, p.level)) for p in pos)
@@ -99,4 +101,50 @@ def main(argv: list[str] | None = None) -> int:
             runs.append(time.perf_counter() - t0)
         dt = statistics.median(runs)
         print(f"{name:<34}{dt / (10 * len(pos)) * 1e6:>14.2f}{'':>12}{total / dt:>14.3g}")
+    if not args.no_engine:
+        engine(args.playouts, args.repeat)
     return 0
+
+
+def engine(n: int, repeat: int) -> None:
+    """The game engine: C playouts, deals through ``apply``, ``clone``, MC decisions."""
+    from chupai.bots import MonteCarloBot, RandomBot
+    from chupai.guandan import Deal, playouts
+
+    print(f"\n{'engine':<34}{'median':>14}")
+    for policy in ("random", "greedy"):
+        for threads in (1, 2):
+            runs = []
+            for _ in range(repeat):
+                t0 = time.perf_counter()
+                playouts(n, seed=1, policy=policy, threads=threads)
+                runs.append(time.perf_counter() - t0)
+            print(f"{f'C playouts, {policy}, {threads} thread(s)':<34}{n / statistics.median(runs):>14,.0f} deals/s")
+    bot, rng = RandomBot(), np.random.default_rng(1)
+    t0, actions, deals = time.perf_counter(), 0, 0
+    while time.perf_counter() - t0 < 1.0:
+        state = Deal(seed=deals)
+        while not state.is_terminal():
+            state.apply(bot.choose(state, rng))
+            actions += 1
+        deals += 1
+    dt = time.perf_counter() - t0
+    print(f"{'deals through apply (RandomBot)':<34}{deals / dt:>14,.1f} deals/s ({dt / actions * 1e6:.1f} µs per action)")
+    state = Deal(seed=2)
+    clones = [_time(state.clone, 2000) for _ in range(repeat)]
+    print(f"{'Deal.clone()':<34}{statistics.median(clones) * 1e6:>14.2f} µs")
+    mc, decisions = MonteCarloBot(200), 0
+    t0 = time.perf_counter()
+    state = Deal(seed=3)
+    while not state.is_terminal() and decisions < 40:
+        state.apply(mc.choose(state, rng))
+        decisions += 1
+    dt = time.perf_counter() - t0
+    print(f"{'MonteCarloBot(200) decisions':<34}{decisions / dt:>14,.1f} decisions/s")
+
+
+def _time(fn, n: int) -> float:
+    t0 = time.perf_counter()
+    for _ in range(n):
+        fn()
+    return (time.perf_counter() - t0) / n

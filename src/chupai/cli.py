@@ -97,7 +97,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
 def _cmd_bench(args: argparse.Namespace) -> int:
     from chupai import _bench
 
-    return _bench.main(["--deals", str(args.deals), "--repeat", str(args.repeat)])
+    return _bench.main(["--deals", str(args.deals), "--repeat", str(args.repeat), "--playouts", str(args.playouts)])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -134,6 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     b = sub.add_parser("bench", help="time the generators on seeded deals")
     b.add_argument("--deals", type=int, default=1000)
     b.add_argument("--repeat", type=int, default=5)
+    b.add_argument("--playouts", type=int, default=20000, help="deals per C playout measurement")
     b.set_defaults(run=_cmd_bench)
     args = ap.parse_args(argv)
     try:
