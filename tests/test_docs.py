@@ -14,6 +14,10 @@ MODULES = [
     "chupai.guandan.rules",
     "chupai.guandan.classify",
     "chupai.guandan._movegen",
+    "chupai.guandan.playouts",
+    "chupai.guandan.game",
+    "chupai.bots",
+    "chupai.actions",
 ]
 
 
