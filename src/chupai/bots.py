@@ -108,7 +108,7 @@ class MonteCarloBot:
     draws a deal consistent with what the player has seen (``state.determinize``; at
     most ``max_worlds`` per decision), makes the candidate and plays the deal out in C
     with ``policy``; it chooses the candidate with the best total outcome for its team
-    (won or lost levels).  About ``playouts`` playouts are spent per decision.
+    (won or lost levels in Guan Dan; the player's score - par in Chinese Ten).  About ``playouts`` playouts are spent per decision.
     """
 
     name = "mc"
@@ -146,7 +146,8 @@ class MonteCarloBot:
         if n == 1:
             return candidates[0] if len(candidates) else _pass_action(state)
         player = state.current_player
-        promotion = state.rules.promotion
+        # Guan Dan weighs a won deal by its levels; other games' engines score by themselves
+        extra = (state.rules.promotion,) if hasattr(state.rules, "promotion") else ()
         # spread the playouts over at most max_worlds determinizations (each costs more
         # than a playout), every candidate played out the same number of times in each
         worlds = min(self.max_worlds, max(1, math.ceil(self.playouts / n)))
@@ -154,7 +155,7 @@ class MonteCarloBot:
         sums = np.zeros(n)
         for _ in range(worlds):
             world = _card_play(state.determinize(player, rng))
-            sums += world.evaluate(candidates, include_pass, per_world, _seed(rng), self.policy, promotion)
+            sums += world.evaluate(candidates, include_pass, per_world, _seed(rng), self.policy, *extra)
         best = int(np.argmax(sums))
         return candidates[best] if best < len(candidates) else _pass_action(state)
 

@@ -11,7 +11,7 @@ from tqdm import tqdm
 
 __all__ = ["ArenaResult", "arena", "wilson_interval"]
 
-_GAMES = ("guandan",)
+_GAMES = ("guandan", "chinese_ten")
 
 
 def wilson_interval(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -60,26 +60,34 @@ class ArenaResult:
         )
 
 
-def _new_state(game: str, seed: int, matches: bool, rules: Any) -> Any:
-    from chupai import guandan
+def _new_state(game: str, seed: int, matches: bool, rules: Any, players: int | None) -> Any:
+    from chupai import chinese_ten, guandan
 
+    if game == "chinese_ten":
+        cls = chinese_ten.Match if matches else chinese_ten.Deal
+        return cls(seed, rules=rules, players=4 if players is None else players)
+    if players not in (None, 4):
+        raise ValueError(f"{game} is played by 4 players, not {players!r}")
     cls = guandan.Match if matches else guandan.Deal
     return cls(seed, rules=rules)
 
 
-def _play_one(args: tuple[str, tuple[Any, Any], int, int, bool, Any]) -> float:
+def _play_one(args: tuple[str, tuple[Any, Any], int, int, bool, Any, int | None]) -> float:
     """Play game ``index``; the return of bots[0]'s team (it sits on team index % 2)."""
-    game, bots, seed, index, matches, rules = args
+    game, bots, seed, index, matches, rules, players = args
     seq = np.random.SeedSequence([seed, index])
     deal_seed, bot_seed = seq.generate_state(2, dtype=np.uint64)
     rng = np.random.default_rng(int(bot_seed))
-    state = _new_state(game, int(deal_seed), matches, rules)
+    state = _new_state(game, int(deal_seed), matches, rules, players)
     team_a = index % 2  # alternate seats so neither bot keeps the same seats
     while not state.is_terminal():
         seat = state.current_player
         bot = bots[0] if seat % 2 == team_a else bots[1]
         state.apply(bot.choose(state, rng))
-    return float(state.returns()[team_a])
+    returns = state.returns()
+    if game == "chinese_ten":  # each player scores alone: the bot's seats together
+        return float(sum(r for s, r in enumerate(returns) if s % 2 == team_a))
+    return float(returns[team_a])
 
 
 def arena(
@@ -91,6 +99,7 @@ def arena(
     *,
     matches: bool = False,
     rules: Any = None,
+    players: int | None = None,
     progress: bool = True,
 ) -> ArenaResult:
     """Play ``deals`` deals (or whole matches, ``matches=True``) between two bots.
@@ -113,7 +122,8 @@ def arena(
         raise ValueError(f"workers must be a positive int, not {workers!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise ValueError(f"seed must be a non-negative int, not {seed!r}")
-    jobs = [(game, tuple(bots), seed, i, matches, rules) for i in range(deals)]
+    _new_state(game, seed, matches, rules, players)  # bad rules or players fail here, not in a worker
+    jobs = [(game, tuple(bots), seed, i, matches, rules, players) for i in range(deals)]
     bar = tqdm(total=deals, unit="match" if matches else "deal", disable=not progress)
     with bar:
         if workers == 1:

@@ -1,0 +1,178 @@
+"""The Chinese Ten capture generator (``spec/chinese_ten.md``, "A turn").
+
+For each card (in face order) of the hand, its targets are the layout cards of the
+rank it captures (``_movegen.pxd``): no target gives one play, the card joining the
+layout; otherwise one play per target, or one play taking the whole triple when the
+card is the fourth of a rank that captures itself, plus the card joining the layout
+when capture is not forced.  The suit-collapsed view keeps one card of each score
+class, both among the cards played and among the targets.
+"""
+from libc.string cimport memset
+
+from chupai._core cimport (
+    MAX_WILDS,
+    NO_FACE,
+    PlayList,
+    bit,
+    mask_t,
+    play_t,
+    playbuf_free,
+    playbuf_init,
+    playbuf_push,
+    playbuf_t,
+    popcount,
+)
+
+from chupai.cards import face_name
+from chupai.chinese_ten.play import Play, parse_card, parse_cards
+from chupai.chinese_ten.rules import PAGAT, Rules
+
+cdef object _make_play = Play._from_record
+cdef int _PAGAT_FLAGS = PAGAT._flags
+
+
+cdef inline int lowest_face(mask_t m) noexcept nogil:
+    """The face number of the lowest card of a non-empty mask."""
+    return popcount((m & (~m + 1)) - 1)
+
+
+cdef inline int push(playbuf_t *out, int face, mask_t captured, int type) noexcept nogil:
+    cdef play_t *p = playbuf_push(out)
+    if p == NULL:
+        return -1
+    p.lo = bit(face)
+    p.hi = captured
+    p.type = type
+    p.key = face
+    p.length = popcount(captured)
+    p.cls = 0
+    p.nwild = 0
+    p.flags = 0
+    memset(p.decl, NO_FACE, MAX_WILDS)
+    return 0
+
+
+cdef int ct_generate(mask_t hand, mask_t layout, int flags, int collapse,
+                     playbuf_t *out) noexcept nogil:
+    """Append every play of a card of `hand` on `layout` (disjoint masks)."""
+    cdef mask_t h = ct_class_reps(hand) if collapse else hand
+    cdef mask_t t, u
+    cdef int c, f, rc = 0
+    while h:
+        c = lowest_face(h)
+        h &= h - 1
+        t = ct_targets(c, layout)
+        if t == 0:
+            rc |= push(out, c, 0, CT_DISCARD)
+            continue
+        if ct_takes_triple(c, t):
+            rc |= push(out, c, t, CT_TRIPLE)
+        else:
+            u = ct_class_reps(t) if collapse else t
+            while u:
+                f = lowest_face(u)
+                u &= u - 1
+                rc |= push(out, c, bit(f), CT_CAPTURE)
+        if not (flags & CT_FLAG_FORCED):
+            rc |= push(out, c, 0, CT_DISCARD)
+    return -1 if (rc or out.oom) else 0
+
+
+# --- the Python entry points ----------------------------------------------------------
+cdef int flags_of(object rules) except -1:
+    if rules is None:
+        return _PAGAT_FLAGS
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules must be a chinese_ten.Rules, not {type(rules).__name__}")
+    return rules._flags
+
+
+cdef PlayList generate(mask_t hand, mask_t layout, int flags, bint collapse):
+    cdef PlayList out = PlayList.__new__(PlayList)
+    out.factory = _make_play
+    out.context = None
+    if playbuf_init(&out.buf, 32) != 0:
+        raise MemoryError("cannot allocate the play buffer")
+    if ct_generate(hand, layout, flags, collapse, &out.buf) != 0:
+        raise MemoryError("the play buffer could not grow")
+    return out
+
+
+cdef mask_t layout_of(object layout, mask_t held, str what) except? 0:
+    cdef mask_t lay = parse_cards(layout, "layout")
+    cdef mask_t both = lay & held
+    if both:
+        raise ValueError(f"card {face_name(lowest_face(both))} is both in the {what} and in the layout")
+    return lay
+
+
+def legal_plays(hand, layout, *, rules=None, collapse_suits=False):
+    """Every legal play of the play step: a card of ``hand`` and what it captures.
+
+    Args:
+        hand: the player's cards (``Cards``, a card string or card tokens; no jokers).
+        layout: the face-up cards on the table.
+        rules: a ``Rules`` (default pagat); only ``forced_capture`` matters here.
+        collapse_suits: one play per suit-collapsed group (cards grouped by
+            ``play.score_class``) instead of every concrete play.
+
+    Returns:
+        A ``PlayList`` in the order of the cards played, then of the captured cards;
+        a card joining the layout is listed after its captures.
+
+    >>> [str(p) for p in legal_plays("7D AH", "QD 3S 3H 6C")]   # an ace takes nothing
+    ['7D takes 3S', '7D takes 3H', 'AH to the layout']
+    >>> [str(p) for p in legal_plays("QS", "QD QH QC")]          # the opening triple
+    ['QS takes QH QC QD']
+    """
+    cdef mask_t h = parse_cards(hand, "hand")
+    cdef mask_t lay = layout_of(layout, h, "hand")
+    return generate(h, lay, flags_of(rules), collapse_suits)
+
+
+def captures(card, layout, *, rules=None, collapse_suits=False):
+    """Every choice of the turn step for the card turned from the stock.
+
+    The same capture rule as :func:`legal_plays`; a card that captures nothing joins
+    the layout (a single play).
+
+    >>> [str(p) for p in captures("3D", "7S 7H 2C")]
+    ['3D takes 7S', '3D takes 7H']
+    >>> [str(p) for p in captures("3D", "7S 7C", collapse_suits=True)]   # 7S and 7C score alike
+    ['3D takes 7S']
+    """
+    cdef int face = parse_card(card, "turned card")
+    cdef mask_t lay = layout_of(layout, bit(face), "turned card")
+    return generate(bit(face), lay, flags_of(rules), collapse_suits)
+
+
+def kernel_count(const unsigned long long[::1] hands, const unsigned long long[::1] layouts,
+                 *, rules=None, bint collapse_suits=False, int repeat=1):
+    """Run the bare kernel on many positions, reusing one buffer; the total number of plays.
+
+    For throughput measurements (``bench/``): no Python object is created per position
+    or per play.  ``hands``/``layouts`` are disjoint masks of the 52 cards.
+    """
+    cdef Py_ssize_t i, n = hands.shape[0]
+    cdef long long total = 0
+    cdef int rep, rc = 0
+    cdef int flags = flags_of(rules)
+    cdef int collapse = collapse_suits
+    cdef playbuf_t buf
+    if layouts.shape[0] != n:
+        raise ValueError("hands and layouts must have the same length")
+    for i in range(n):
+        if (hands[i] >> CT_DECK) or (layouts[i] >> CT_DECK) or (hands[i] & layouts[i]):
+            raise ValueError(f"position {i}: hand and layout must be disjoint sets of the 52 cards")
+    if playbuf_init(&buf, 64) != 0:
+        raise MemoryError("cannot allocate the play buffer")
+    with nogil:
+        for rep in range(repeat):
+            for i in range(n):
+                buf.len = 0
+                rc |= ct_generate(hands[i], layouts[i], flags, collapse, &buf)
+                total += buf.len
+    playbuf_free(&buf)
+    if rc:
+        raise MemoryError("the play buffer could not grow")
+    return total

@@ -1,0 +1,67 @@
+"""Recognition of captures, independent of the generator (used by the brute-force tests).
+
+``classify(card, captured)`` reads the capture rule of ``spec/chinese_ten.md`` directly:
+a card A(=1)..9 takes one card making exactly ten with it, T/J/Q/K take one card of
+their own rank, and the fourth card of a rank that captures itself (5, T, J, Q, K)
+takes three of that rank at once.  Whether the play is legal in a position (the
+triple must be the whole of that rank on the layout, forced capture) is the
+generator's and the reference's business.
+
+>>> classify("7S", "3H"), classify("QD", "QS"), classify("AS", "AD")
+(<PlayType.CAPTURE: 1>, <PlayType.CAPTURE: 1>, None)
+>>> classify("5C", "5S 5H 5D"), classify("9H", "")
+(<PlayType.TRIPLE: 2>, <PlayType.DISCARD: 3>)
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from chupai._core import BITS_PER_RANK
+from chupai.cards import RANKS
+from chupai.chinese_ten.play import PlayType, parse_card, parse_cards
+
+__all__ = ["classify", "classify_faces", "pip_value", "MAX_CAPTURED", "SELF_CAPTURING", "SUM"]
+
+#: a numeral capture makes exactly this sum
+SUM = 10
+#: the ranks that capture a card of their own rank (and so can form the opening triple)
+SELF_CAPTURING = frozenset(RANKS.index(r) for r in "5TJQK")
+_PICTURES = frozenset(RANKS.index(r) for r in "TJQK")
+_TRIPLE = 3
+#: no card captures more than this many cards (the triple)
+MAX_CAPTURED = _TRIPLE
+
+
+def pip_value(rank: int) -> int:
+    """The capturing value of a rank index: A 1, 2..9 their pips, T 10, J 11, Q 12, K 13."""
+    name = RANKS[rank]
+    if name == "A":
+        return 1
+    return "TJQK".index(name) + 10 if rank in _PICTURES else int(name)
+
+
+def classify(card: Any, captured: Any) -> PlayType | None:
+    """The type of the play of ``card`` taking ``captured`` (cards or a string), or
+    ``None`` if that card cannot take those cards."""
+    face = parse_card(card)
+    taken = parse_cards(captured, "captured")
+    if (taken >> face) & 1:
+        raise ValueError(f"card {card!r} cannot capture itself")
+    return classify_faces(face, [f for f in range(taken.bit_length()) if taken >> f & 1])
+
+
+def classify_faces(face: int, captured: Sequence[int]) -> PlayType | None:
+    """:func:`classify` on face numbers (distinct, not ``face``), for the brute force."""
+    rank = face // BITS_PER_RANK
+    ranks = [f // BITS_PER_RANK for f in captured]
+    if not ranks:
+        return PlayType.DISCARD
+    if len(ranks) == 1:
+        (other,) = ranks
+        if rank in _PICTURES or other in _PICTURES:
+            return PlayType.CAPTURE if other == rank else None
+        return PlayType.CAPTURE if pip_value(rank) + pip_value(other) == SUM else None
+    if len(ranks) == _TRIPLE and rank in SELF_CAPTURING and all(r == rank for r in ranks):
+        return PlayType.TRIPLE
+    return None

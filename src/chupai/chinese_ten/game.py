@@ -1,0 +1,599 @@
+"""Chinese Ten state machines: one deal (:class:`Deal`) and a game of deals (:class:`Match`).
+
+The surface is the library's common one (see ``chupai.guandan.game``):
+``current_player``, ``legal_actions()``, ``apply(action)``, ``clone()``,
+``is_terminal()``, ``returns()``, ``history``, ``observation(player)``,
+``determinize(player, rng)``, and ``card_play()`` (the compiled engine the bots use).
+The play itself runs in C (:class:`chupai.chinese_ten._engine.DealCore`).
+
+>>> deal = Deal(seed=7, players=2)
+>>> deal.phase, deal.hand_sizes(), len(deal.layout), deal.stock_size
+('play', (12, 12), 4, 24)
+>>> while not deal.is_terminal():
+...     deal.apply(deal.legal_actions()[0])
+>>> sum(deal.scores()), sum(deal.returns())
+(210, 0.0)
+
+A turn (``spec/chinese_ten.md``, "A turn"), exactly as implemented
+-------------------------------------------------------------------
+* Phase ``"play"``: the current player plays a card from the hand; the actions are
+  the :class:`~chupai.chinese_ten.Play` objects of ``legal_plays`` (the card and the
+  layout card it captures, or none).  The top stock card is then turned at once.
+* If the turned card has one possible outcome (nothing to capture; under forced
+  capture, one target, or the opening triple) it is resolved automatically (an
+  ``automatic`` event in ``history``).  Otherwise the phase becomes ``"turn"`` and the
+  same player chooses among the turned card's :func:`~chupai.chinese_ten.captures`.
+* Then the next seat plays; the deal ends when the hands and the stock are empty.
+* Nobody ever passes: there is no pass action.
+
+The opening: with four of a kind of K, Q, J, T or 5 on the layout the dealer captures
+them before play (:attr:`Deal.opening`); a triple of those ranks is taken whole by the
+fourth card.  In ``main_merah`` a layout with three or four of those ranks, or with
+five or more cards of one capture group, is thrown in and the cards are dealt again
+(:attr:`Deal.redeals`).
+
+Anything not legal now raises :class:`chupai.errors.IllegalActionError` (a
+``ValueError``) naming the action; the state is unchanged.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from chupai.cards import Cards
+from chupai.chinese_ten._engine import DealCore, first_player, redeal_needed
+from chupai.chinese_ten.play import Play
+from chupai.chinese_ten.rules import Rules
+from chupai.errors import IllegalActionError
+
+__all__ = ["Deal", "Event", "IllegalActionError", "Match"]
+
+_SEED_MASK = (1 << 63) - 1
+
+
+class Event(NamedTuple):
+    """One public event of a deal.
+
+    Attributes:
+        seat: the player whose turn it was.
+        step: ``"play"`` (a card from the hand) or ``"turn"`` (the turned stock card).
+        play: the card and what it captured.
+        automatic: a turned card with a single outcome, resolved without a decision.
+    """
+
+    seat: int
+    step: str
+    play: Play
+    automatic: bool = False
+
+
+def _check_rules(rules: Any) -> Rules:
+    if rules is None:
+        return Rules()
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules must be a chinese_ten.Rules, not {type(rules).__name__}")
+    return rules
+
+
+def _check_seed(seed: Any) -> int:
+    if seed is None:
+        return int(np.random.default_rng().integers(0, _SEED_MASK))
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise ValueError(f"seed must be an int or None, not {seed!r}")
+    return int(seed)
+
+
+def _rng(rng: Any) -> np.random.Generator:
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if rng is None or (isinstance(rng, (int, np.integer)) and not isinstance(rng, bool)):
+        return np.random.default_rng(rng)
+    raise ValueError(f"rng must be a numpy Generator, an int seed or None, not {rng!r}")
+
+
+# --- one deal -------------------------------------------------------------------------------
+class Deal:
+    """One Chinese Ten deal for 2-4 players (``spec/chinese_ten.md``).
+
+    ``Deal(seed, rules=..., players=..., dealer=...)`` shuffles and deals (the same seed
+    gives the same deal as the first of ``playouts``, dealer 0); :meth:`from_cards`
+    deals given cards.  See the module docstring for the turn.
+
+    Attributes (read-only): ``phase`` (``"play"``, ``"turn"``, ``"over"``),
+    ``current_player``, ``players``, ``dealer``, ``first_player``, ``layout``,
+    ``stock_size``, ``turned``, ``opening``, ``redeals``, ``history``, ``rules``, ``seed``.
+    """
+
+    __slots__ = ("_rules", "_core", "_history", "_seed", "_opening", "_first", "_legal")
+
+    def __init__(self, seed: int | None = None, *, rules: Rules | None = None, players: int = 4,
+                 dealer: int = 0) -> None:
+        seed = _check_seed(seed)
+        rules = _check_rules(rules)
+        core = DealCore.random(seed, players=players, rules=rules, dealer=dealer)
+        self._setup(core, rules, seed)
+
+    @classmethod
+    def from_cards(
+        cls,
+        hands: Sequence[Cards | str | Iterable[str]],
+        layout: Cards | str | Iterable[str],
+        stock: str | Iterable[str],
+        *,
+        rules: Rules | None = None,
+        dealer: int = 0,
+    ) -> Deal:
+        """A fresh deal of these cards: one hand per player, the opening layout, the stock
+        in turning order (top card first).
+
+        The sizes must be the rules' (:meth:`Rules.deal_sizes`) and the 52 cards all
+        there; the opening rule applies (the dealer takes four of a kind); in
+        ``main_merah`` a layout that would be thrown in is a ``ValueError``.
+        """
+        rules = _check_rules(rules)
+        if isinstance(hands, (str, Cards)):
+            raise ValueError(f"hands must be a sequence of hands, not {hands!r}")
+        players = rules.check_players(len(hands))
+        hand_size, layout_size, stock_size = rules.deal_sizes(players)
+        hands = [h if isinstance(h, Cards) else Cards(h, decks=1) for h in hands]
+        layout = layout if isinstance(layout, Cards) else Cards(layout, decks=1)
+        stock = stock.split() if isinstance(stock, str) else list(stock)
+        for s, h in enumerate(hands):
+            if len(h) != hand_size:
+                raise ValueError(f"hand {s} has {len(h)} cards; {rules.variant} with {players} players deals {hand_size}")
+        if len(layout) != layout_size:
+            raise ValueError(f"the layout has {len(layout)} cards; {rules.variant} with {players} players "
+                             f"lays out {layout_size}")
+        if len(stock) != stock_size:
+            raise ValueError(f"the stock has {len(stock)} cards; {rules.variant} with {players} players "
+                             f"leaves {stock_size}")
+        if rules.variant == "main_merah" and redeal_needed(layout):
+            raise ValueError(f"the layout {layout} would be thrown in and redealt in main_merah")
+        self = object.__new__(cls)
+        core = DealCore.from_cards(hands, layout, stock, current=first_player(rules, players, dealer),
+                                   rules=rules, dealer=dealer, opening=True)
+        self._setup(core, rules, None)
+        return self
+
+    @classmethod
+    def from_position(
+        cls,
+        hands: Sequence[Cards | str | Iterable[str]],
+        layout: Cards | str | Iterable[str],
+        stock: str | Iterable[str],
+        *,
+        current: int,
+        rules: Rules | None = None,
+        dealer: int = 0,
+        piles: Sequence[Cards | str | Iterable[str]] | None = None,
+        turned: str | None = None,
+        bonus: int | None = None,
+    ) -> Deal:
+        """A deal in progress (for analysis and tests): see ``DealCore.from_cards`` for the
+        arguments and what they must satisfy.  No opening rule is applied; ``history``
+        starts empty and ``opening`` is empty."""
+        rules = _check_rules(rules)
+        self = object.__new__(cls)
+        core = DealCore.from_cards(hands, layout, stock, current=current, rules=rules, dealer=dealer,
+                                   piles=piles, turned=turned, bonus=bonus)
+        self._setup(core, rules, None)
+        self._opening = Cards()
+        return self
+
+    def _setup(self, core: DealCore, rules: Rules, seed: int | None) -> None:
+        self._rules = rules
+        self._core = core
+        self._history: list[Event] = []
+        self._seed = seed
+        self._opening = core.pile(core.dealer)
+        self._first = core.current
+        self._legal: list[Play] | None = None
+
+    # -- state -------------------------------------------------------------------------------
+    @property
+    def rules(self) -> Rules:
+        return self._rules
+
+    @property
+    def seed(self) -> int | None:
+        """The seed of a random deal (``None`` for :meth:`from_cards`)."""
+        return self._seed
+
+    @property
+    def players(self) -> int:
+        return self._core.players
+
+    @property
+    def dealer(self) -> int:
+        return self._core.dealer
+
+    @property
+    def first_player(self) -> int:
+        """The seat that played first (``Rules.order``)."""
+        return self._first
+
+    @property
+    def phase(self) -> str:
+        """``"play"`` (a card from the hand), ``"turn"`` (the turned card's capture), ``"over"``."""
+        return self._core.phase
+
+    @property
+    def current_player(self) -> int:
+        """The seat to decide now; -1 once the deal is over."""
+        return self._core.current
+
+    def is_terminal(self) -> bool:
+        return self._core.phase == "over"
+
+    @property
+    def history(self) -> list[Event]:
+        """Every public event in order: each card played and each stock card turned."""
+        return list(self._history)
+
+    @property
+    def layout(self) -> Cards:
+        return self._core.layout
+
+    @property
+    def stock_size(self) -> int:
+        return self._core.stock_size
+
+    @property
+    def turned(self) -> str | None:
+        """The turned stock card whose capture the current player chooses (phase ``"turn"``)."""
+        return self._core.turned
+
+    @property
+    def opening(self) -> Cards:
+        """The four of a kind the dealer captured from the opening layout (usually none)."""
+        return self._opening
+
+    @property
+    def redeals(self) -> int:
+        """Layouts thrown in before this deal (main_merah)."""
+        return self._core.redeals
+
+    @property
+    def bonus_player(self) -> int | None:
+        """Who captured a red 5 with the other red 5 (counted in returns only with
+        ``red_five_bonus``)."""
+        return self._core.bonus_player
+
+    def hand(self, seat: int) -> Cards:
+        """The cards ``seat`` holds now (full information; see :meth:`observation`)."""
+        return self._core.hand(seat)
+
+    @property
+    def hands(self) -> tuple[Cards, ...]:
+        return tuple(self._core.hand(s) for s in range(self.players))
+
+    def hand_sizes(self) -> tuple[int, ...]:
+        return self._core.hand_sizes()
+
+    def pile(self, seat: int) -> Cards:
+        """The cards ``seat`` has captured."""
+        return self._core.pile(seat)
+
+    @property
+    def piles(self) -> tuple[Cards, ...]:
+        return tuple(self._core.pile(s) for s in range(self.players))
+
+    def scores(self) -> tuple[int, ...]:
+        """The points of each player's captured cards so far."""
+        return self._core.scores()
+
+    def returns(self) -> list[float]:
+        """Once over, each player's result: score - par (par = total / players), plus the
+        red five bonus when on; zeros while the deal is not over."""
+        if not self.is_terminal():
+            return [0.0] * self.players
+        return self._core.returns()
+
+    def card_play(self) -> DealCore | None:
+        """The compiled engine of this deal (for bots and playouts), None once over."""
+        return None if self.is_terminal() else self._core
+
+    # -- actions -----------------------------------------------------------------------------
+    def legal_actions(self) -> list[Play]:
+        """The current player's choices in the current step (every target a separate
+        play); ``[]`` when over."""
+        if self.is_terminal():
+            return []
+        if self._legal is None:
+            self._legal = list(self._core.legal_plays())
+        return list(self._legal)
+
+    def apply(self, action: Any) -> None:
+        """Make ``action`` for the current player; ``IllegalActionError`` (state unchanged)
+        if it is not legal now."""
+        core = self._core
+        seat, step, stock = core.current, core.phase, core.stock_size
+        core.play(action)  # checks legality, raises IllegalActionError with the state unchanged
+        self._legal = None
+        self._history.append(Event(seat, step, action))
+        if step == "play" and core.phase != "turn" and core.stock_size < stock:
+            self._history.append(Event(seat, "turn", core.last_turn, True))
+
+    # -- copies, views -----------------------------------------------------------------------
+    def clone(self) -> Deal:
+        """An independent copy (the engine is copied in C; plays are immutable and shared)."""
+        other = object.__new__(Deal)
+        other._rules = self._rules
+        other._core = self._core.clone()
+        other._history = list(self._history)
+        other._seed = self._seed
+        other._opening = self._opening
+        other._first = self._first
+        other._legal = self._legal
+        return other
+
+    def unseen(self, player: int) -> Cards:
+        """The cards ``player`` cannot see: the other hands and the stock."""
+        p = self._seat(player)
+        faces = [c for s in range(self.players) if s != p for c in self._core.hand(s)]
+        return Cards(faces + self._core.stock(), decks=1)
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """What seat ``player`` knows: their hand and everything public (every capture is
+        made face up), nothing hidden.
+
+        Keys: ``player``, ``players``, ``dealer``, ``first_player``, ``phase``,
+        ``current_player``, ``hand``, ``layout``, ``turned``, ``piles`` (cards captured
+        per seat), ``scores``, ``hand_sizes``, ``stock_size``, ``unseen`` (the cards in
+        the other hands and the stock, as a set), ``opening``, ``bonus_player``,
+        ``history`` (all public events), ``returns`` (``None`` until over).
+        """
+        p = self._seat(player)
+        return {
+            "player": p,
+            "players": self.players,
+            "dealer": self.dealer,
+            "first_player": self._first,
+            "phase": self.phase,
+            "current_player": self.current_player,
+            "hand": self.hand(p),
+            "layout": self.layout,
+            "turned": self.turned,
+            "piles": self.piles,
+            "scores": self.scores(),
+            "hand_sizes": self.hand_sizes(),
+            "stock_size": self.stock_size,
+            "unseen": self.unseen(p),
+            "opening": self._opening,
+            "bonus_player": self.bonus_player,
+            "history": tuple(self._history),
+            "returns": self.returns() if self.is_terminal() else None,
+        }
+
+    def determinize(self, player: int, rng: Any = None) -> Deal:
+        """A full deal consistent with what ``player`` knows: the other hands and the stock
+        re-dealt uniformly from the unseen cards, with their sizes (nothing that is public
+        constrains them: any card may be played whatever else is held)."""
+        p = self._seat(player)
+        if self.is_terminal():
+            return self.clone()
+        seed = int(_rng(rng).integers(0, _SEED_MASK))
+        new = object.__new__(Deal)
+        new._rules = self._rules
+        new._core = self._core.determinize(p, seed)
+        new._history = list(self._history)
+        new._seed = self._seed
+        new._opening = self._opening
+        new._first = self._first
+        new._legal = None
+        return new
+
+    def _seat(self, player: Any) -> int:
+        n = self.players
+        if isinstance(player, bool) or not isinstance(player, (int, np.integer)) or not 0 <= player < n:
+            raise ValueError(f"player must be a seat 0-{n - 1}, not {player!r}")
+        return int(player)
+
+    def __str__(self) -> str:
+        r = self._rules
+        bonus = ", red five bonus" if r.red_five_bonus else ""
+        lines = [f"Chinese Ten deal, {self.players} players ({r.variant}{bonus}), dealer {self.dealer}, phase {self.phase}"]
+        if self._opening:
+            lines.append(f"  opening: the dealer took {self._opening}")
+        cur = self.current_player
+        scores = self.scores()
+        for s in range(self.players):
+            mark = ">" if s == cur else " "
+            lines.append(f" {mark}seat {s} [{len(self.hand(s)):2d}]: {self.hand(s)}  | "
+                         f"captured {scores[s]} pts: {self.pile(s)}")
+        lines.append(f"  layout: {self.layout}; stock: {self.stock_size} cards")
+        if self.phase == "over":
+            lines.append(f"  over: returns {self.returns()}")
+        elif self.phase == "turn":
+            lines.append(f"  seat {cur} turned {self.turned}: choose its capture")
+        else:
+            lines.append(f"  seat {cur} to play")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<chinese_ten.Deal {self.players} players phase {self.phase} sizes {self.hand_sizes()}>"
+
+
+# --- a game of deals ------------------------------------------------------------------------
+def _derive_seed(seed: int, index: int) -> int:
+    """The seed of deal ``index`` of a match with ``seed`` (deterministic)."""
+    ss = np.random.SeedSequence([seed & ((1 << 64) - 1), index])
+    return int(ss.generate_state(1, np.uint64)[0] & np.uint64(_SEED_MASK))
+
+
+def next_dealer(rules: Rules, deal: Deal) -> int:
+    """Who deals after ``deal``: the next seat; in ``main_merah`` the worst scorer of
+    ``deal`` (ties: the first of them in play order from ``deal``'s first player), who
+    then plays first (the variant's ``dealer_first`` order)."""
+    n = deal.players
+    if rules.variant != "main_merah":
+        return (deal.dealer + 1) % n
+    scores = deal.scores()
+    worst = min(scores)
+    return next(s % n for s in range(deal.first_player, deal.first_player + n) if scores[s % n] == worst)
+
+
+class Match:
+    """A game of Chinese Ten: ``rules.deals_in_match(players)`` deals (by default one per
+    player), each player's results added up.
+
+    Args:
+        seed: the match seed (``None``: drawn from ``np.random.default_rng()``); deal ``i``
+            is dealt from a seed derived from it.
+        rules: a :class:`~chupai.chinese_ten.Rules` (default: pagat).
+        players: 2 to 4, as the variant allows.
+
+    The first deal is dealt by seat 0; the deal passes to the next seat, except in
+    ``main_merah`` (see :func:`next_dealer`).  The match moves to the next deal by itself
+    when a deal ends, so ``current_player`` always names a decision unless it is over.
+    """
+
+    __slots__ = ("_rules", "_seed", "_players", "_deal", "_deals_played", "_totals", "_over",
+                 "_past", "_summaries")
+
+    def __init__(self, seed: int | None = None, *, rules: Rules | None = None, players: int = 4) -> None:
+        self._rules = _check_rules(rules)
+        self._players = self._rules.check_players(players)
+        self._seed = _check_seed(seed)
+        self._deals_played = 0
+        self._totals = [0.0] * players
+        self._over = False
+        self._past: tuple[Event, ...] = ()
+        self._summaries: tuple[dict[str, Any], ...] = ()
+        self._deal = self._new_deal(0)
+
+    def _new_deal(self, dealer: int) -> Deal:
+        seed = _derive_seed(self._seed, self._deals_played)
+        return Deal(seed, rules=self._rules, players=self._players, dealer=dealer)
+
+    def _after_deal(self) -> None:
+        deal = self._deal
+        returns = deal.returns()
+        self._totals = [t + r for t, r in zip(self._totals, returns)]
+        self._deals_played += 1
+        self._past = self._past + tuple(deal.history)
+        self._summaries = self._summaries + ({
+            "deal": self._deals_played - 1,
+            "dealer": deal.dealer,
+            "first_player": deal.first_player,
+            "redeals": deal.redeals,
+            "opening": deal.opening,
+            "scores": deal.scores(),
+            "bonus_player": deal.bonus_player,
+            "returns": tuple(returns),
+            "totals": tuple(self._totals),
+        },)
+        if self._deals_played >= self._rules.deals_in_match(self._players):
+            self._over = True
+        else:
+            self._deal = self._new_deal(next_dealer(self._rules, deal))
+
+    # -- the common surface -------------------------------------------------------------------
+    @property
+    def rules(self) -> Rules:
+        return self._rules
+
+    @property
+    def seed(self) -> int:
+        return self._seed
+
+    @property
+    def players(self) -> int:
+        return self._players
+
+    @property
+    def current_player(self) -> int:
+        return -1 if self._over else self._deal.current_player
+
+    def is_terminal(self) -> bool:
+        return self._over
+
+    def legal_actions(self) -> list[Play]:
+        return [] if self._over else self._deal.legal_actions()
+
+    def apply(self, action: Any) -> None:
+        """Apply ``action`` to the current deal (``IllegalActionError``, state unchanged, if
+        not legal); a deal that ends is scored and the next one dealt."""
+        if self._over:
+            raise IllegalActionError(f"{action!r}: the match is over")
+        self._deal.apply(action)
+        if self._deal.is_terminal():
+            self._after_deal()
+
+    def returns(self) -> list[float]:
+        """Once over, each player's total result over the deals; zeros before."""
+        return list(self._totals) if self._over else [0.0] * self._players
+
+    @property
+    def totals(self) -> tuple[float, ...]:
+        """Each player's total result over the deals finished so far."""
+        return tuple(self._totals)
+
+    def card_play(self) -> DealCore | None:
+        """The compiled engine of the current deal, None once the match is over."""
+        return None if self._over else self._deal.card_play()
+
+    @property
+    def history(self) -> list[Event]:
+        """Every public event of every deal, in order."""
+        if self._over:
+            return list(self._past)
+        return list(self._past) + self._deal.history
+
+    @property
+    def deal(self) -> Deal:
+        """The current deal (the last one once over).  Apply actions through the match."""
+        return self._deal
+
+    @property
+    def deals_played(self) -> int:
+        return self._deals_played
+
+    @property
+    def deals(self) -> tuple[dict[str, Any], ...]:
+        """A summary of each finished deal (dealer, scores, returns, running totals)."""
+        return self._summaries
+
+    def clone(self) -> Match:
+        other = object.__new__(Match)
+        other._rules = self._rules
+        other._seed = self._seed
+        other._players = self._players
+        other._deal = self._deal.clone()
+        other._deals_played = self._deals_played
+        other._totals = list(self._totals)
+        other._over = self._over
+        other._past = self._past
+        other._summaries = self._summaries
+        return other
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """The current deal's observation plus ``"match"``: ``deals_played``, ``deals``
+        (summaries), ``totals``, ``over``."""
+        obs = self._deal.observation(player)
+        obs["match"] = {
+            "deals_played": self._deals_played,
+            "deals": self._summaries,
+            "totals": self.totals,
+            "over": self._over,
+        }
+        return obs
+
+    def determinize(self, player: int, rng: Any = None) -> Match:
+        """A copy whose current deal is :meth:`Deal.determinize`\\ d (the match kept)."""
+        other = self.clone()
+        if not self._over:
+            other._deal = self._deal.determinize(player, rng)
+        return other
+
+    def __str__(self) -> str:
+        state = "over" if self._over else "in progress"
+        totals = ", ".join(f"{t:+g}" for t in self._totals)
+        head = (f"Chinese Ten match, {self._players} players: {self._deals_played} of "
+                f"{self._rules.deals_in_match(self._players)} deal(s) played, {state}; totals {totals}")
+        return head + "\n" + str(self._deal)
+
+    def __repr__(self) -> str:
+        return f"<chinese_ten.Match seed {self._seed} deals {self._deals_played}>"
