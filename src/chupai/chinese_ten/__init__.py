@@ -9,6 +9,7 @@ from chupai.chinese_ten._movegen import captures, legal_plays
 from chupai.chinese_ten.classify import classify
 from chupai.chinese_ten.game import Deal, Event, IllegalActionError, Match
 from chupai.chinese_ten.play import Play, PlayType
+from chupai.chinese_ten.playouts import PlayoutResult, PlayoutResults, playout, playouts
 from chupai.chinese_ten.rules import Rules
 
 __all__ = [
@@ -19,8 +20,12 @@ __all__ = [
     "Play",
     "PlayList",
     "PlayType",
+    "PlayoutResult",
+    "PlayoutResults",
     "Rules",
     "captures",
     "classify",
     "legal_plays",
+    "playout",
+    "playouts",
 ]
