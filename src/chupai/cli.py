@@ -2,10 +2,12 @@
 
     chupai plays guandan "<hand>" --level 7 [--previous "<cards>"] [--collapse] [--json]
     chupai plays chinese_ten "<hand>" --layout "<cards>" [--turned] [--free] [--collapse] [--json]
+    chupai plays gandengyan "<hand>" [--previous "<cards>"] [--decks 2] [--collapse] [--json]
     chupai playout guandan --deals 100000 --seed 1 [--policy random] [--threads 1]
     chupai playout chinese_ten --deals 100000 [--players 4] [--variant pagat] [--policy random]
-    chupai arena guandan|chinese_ten --bots mc,random --deals 200 [--seed 0] [--workers 1] [--players 4]
-    chupai bench [--game guandan|chinese_ten] [--deals 1000]
+    chupai playout gandengyan --deals 100000 [--players 4] [--decks 1] [--policy random]
+    chupai arena guandan|chinese_ten|gandengyan --bots mc,random --deals 200 [--seed 0] [--workers 1] [--players 4]
+    chupai bench [--game guandan|chinese_ten|gandengyan] [--deals 1000]
 """
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ import argparse
 import json
 import sys
 
-from chupai import chinese_ten, guandan
+from chupai import chinese_ten, gandengyan, guandan
 from chupai.cards import Cards
 from chupai.chinese_ten.rules import VARIANTS
 
@@ -59,9 +61,37 @@ def _cmd_plays_chinese_ten(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_plays_gandengyan(args: argparse.Namespace) -> int:
+    rules = gandengyan.Rules(decks=args.decks)
+    previous = None
+    if args.previous:
+        readings = gandengyan.classify(args.previous, rules=rules)
+        if args.previous_type is not None:
+            wanted = args.previous_type.upper().replace("-", "_").replace(" ", "_")
+            readings = [p for p in readings if p.type.name == wanted]
+        if len(readings) != 1:
+            listed = "; ".join(str(p) for p in readings) or "none"
+            raise ValueError(f"{args.previous!r} must be one play (readings: {listed}); say which with --previous-type")
+        previous = readings[0]
+    plays = gandengyan.legal_plays(args.hand, previous, rules=rules, collapse_suits=args.collapse)
+    if args.json:
+        json.dump(plays.to_protocol(), sys.stdout)
+        print()
+        return 0
+    what = f"that may follow {previous}" if previous else "to lead"
+    print(f"{len(plays)} plays {what} ({args.decks} deck(s){', suits collapsed' if args.collapse else ''}):")
+    for p in plays:
+        print(f"  {p}")
+    if previous:
+        print("  (or pass)")
+    return 0
+
+
 def _cmd_plays(args: argparse.Namespace) -> int:
     if args.game == "chinese_ten":
         return _cmd_plays_chinese_ten(args)
+    if args.game == "gandengyan":
+        return _cmd_plays_gandengyan(args)
     if args.level is None:
         raise ValueError("guandan needs --level (the level rank, 2..A)")
     rules = guandan.Rules.competition() if args.rules == "competition" else guandan.Rules.pagat()
@@ -102,6 +132,27 @@ def _cmd_playout_chinese_ten(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_playout_gandengyan(args: argparse.Namespace) -> int:
+    import time
+
+    import numpy as np
+
+    rules = gandengyan.Rules(decks=args.decks)
+    players = 4 if args.players is None else args.players
+    t0 = time.perf_counter()
+    r = gandengyan.playouts(args.deals, seed=args.seed, policy=args.policy, threads=args.threads, rules=rules,
+                            players=players, progress=not args.quiet)
+    dt = time.perf_counter() - t0
+    print(f"{args.deals} deals ({players} players, {args.decks} deck(s)), {args.policy} policy, {args.threads} "
+          f"thread(s): {dt:.2f} s, {args.deals / dt:,.0f} deals/s")
+    if args.deals:
+        wins = np.bincount(r.winner + 1, minlength=players + 1)
+        for s in range(players):
+            print(f"  seat {s}: won {wins[s + 1]} ({wins[s + 1] / args.deals:.1%}), mean score {r.returns[:, s].mean():+6.2f}")
+        print(f"  mean tricks {r.tricks.mean():.1f}; no winner in {wins[0]} deal(s)")
+    return 0
+
+
 def _cmd_playout(args: argparse.Namespace) -> int:
     import time
 
@@ -109,6 +160,8 @@ def _cmd_playout(args: argparse.Namespace) -> int:
 
     if args.game == "chinese_ten":
         return _cmd_playout_chinese_ten(args)
+    if args.game == "gandengyan":
+        return _cmd_playout_gandengyan(args)
     if args.players not in (None, 4):
         raise ValueError("guandan is played by 4 players")
 
@@ -146,7 +199,11 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     if len(names) != 2:
         raise ValueError(f"--bots takes two bots separated by a comma, not {args.bots!r}")
     pair = [_make_bot(n.strip(), args.playouts) for n in names]
-    rules = _chinese_ten_rules(args) if args.game == "chinese_ten" else None
+    rules = None
+    if args.game == "chinese_ten":
+        rules = _chinese_ten_rules(args)
+    elif args.game == "gandengyan":
+        rules = gandengyan.Rules(decks=args.decks)
     result = arena(args.game, pair, args.deals, args.seed, args.workers, matches=args.matches, rules=rules,
                    players=args.players)
     print(result)
@@ -154,6 +211,10 @@ def _cmd_arena(args: argparse.Namespace) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
+    if args.game == "gandengyan":
+        from chupai.gandengyan import bench as gdy_bench
+
+        return gdy_bench.main(["--repeat", str(args.repeat), "--playouts", str(args.playouts)])
     if args.game == "chinese_ten":
         from chupai.chinese_ten import _bench as ct_bench
 
@@ -168,7 +229,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="chupai", description="Legal plays of Chinese card games.")
     sub = ap.add_subparsers(dest="command", required=True)
     p = sub.add_parser("plays", help="list the legal plays of a hand")
-    p.add_argument("game", choices=["guandan", "chinese_ten"])
+    p.add_argument("game", choices=["guandan", "chinese_ten", "gandengyan"])
+    p.add_argument("--decks", type=int, choices=[1, 2], default=1, help="gandengyan: one or two decks")
     p.add_argument("hand", help='cards, e.g. "7S 7S 2H BJ" (chinese_ten with --turned: the turned card)')
     p.add_argument("--level", help="guandan: the level rank, 2..A")
     p.add_argument("--layout", help='chinese_ten: the face-up cards, e.g. "QD 3S 3H 6C"')
@@ -182,8 +244,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", action="store_true", help="print the competition protocol form")
     p.set_defaults(run=_cmd_plays)
     po = sub.add_parser("playout", help="play random deals to the end in C")
-    po.add_argument("game", choices=["guandan", "chinese_ten"])
-    po.add_argument("--players", type=int, help="chinese_ten: 2-4 players (default 4)")
+    po.add_argument("game", choices=["guandan", "chinese_ten", "gandengyan"])
+    po.add_argument("--players", type=int, help="chinese_ten: 2-4 players, gandengyan: 2-6 (default 4)")
+    po.add_argument("--decks", type=int, choices=[1, 2], default=1, help="gandengyan: one or two decks")
     po.add_argument("--variant", choices=VARIANTS, default="pagat", help="chinese_ten variant")
     po.add_argument("--deals", type=int, default=100000)
     po.add_argument("--seed", type=int, default=1)
@@ -192,8 +255,10 @@ def main(argv: list[str] | None = None) -> int:
     po.add_argument("--quiet", action="store_true", help="no progress bar")
     po.set_defaults(run=_cmd_playout)
     ar = sub.add_parser("arena", help="play deals between two bots")
-    ar.add_argument("game", choices=["guandan", "chinese_ten"])
-    ar.add_argument("--players", type=int, help="chinese_ten: 2-4 players (default 4); bots alternate seats")
+    ar.add_argument("game", choices=["guandan", "chinese_ten", "gandengyan"])
+    ar.add_argument("--players", type=int,
+                    help="chinese_ten: 2-4 players, gandengyan: 2-6 (default 4); bots alternate seats")
+    ar.add_argument("--decks", type=int, choices=[1, 2], default=1, help="gandengyan: one or two decks")
     ar.add_argument("--variant", choices=VARIANTS, default="pagat", help="chinese_ten variant")
     ar.add_argument("--bots", default="mc,random", help="two of random, greedy, mc (first,second)")
     ar.add_argument("--deals", type=int, default=200)
@@ -203,7 +268,7 @@ def main(argv: list[str] | None = None) -> int:
     ar.add_argument("--matches", action="store_true", help="play whole matches instead of deals")
     ar.set_defaults(run=_cmd_arena)
     b = sub.add_parser("bench", help="time the generators on seeded deals")
-    b.add_argument("--game", choices=["guandan", "chinese_ten"], default="guandan")
+    b.add_argument("--game", choices=["guandan", "chinese_ten", "gandengyan"], default="guandan")
     b.add_argument("--deals", type=int, default=1000)
     b.add_argument("--repeat", type=int, default=5)
     b.add_argument("--playouts", type=int, default=20000, help="deals per C playout measurement")

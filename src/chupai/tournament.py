@@ -11,7 +11,9 @@ from tqdm import tqdm
 
 __all__ = ["ArenaResult", "arena", "wilson_interval"]
 
-_GAMES = ("guandan", "chinese_ten")
+_GAMES = ("guandan", "chinese_ten", "gandengyan")
+#: games where each player scores alone (a bot's seats are added up)
+_SOLO_GAMES = ("chinese_ten", "gandengyan")
 
 
 def wilson_interval(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -61,10 +63,11 @@ class ArenaResult:
 
 
 def _new_state(game: str, seed: int, matches: bool, rules: Any, players: int | None) -> Any:
-    from chupai import chinese_ten, guandan
+    from chupai import chinese_ten, gandengyan, guandan
 
-    if game == "chinese_ten":
-        cls = chinese_ten.Match if matches else chinese_ten.Deal
+    if game in _SOLO_GAMES:
+        module = chinese_ten if game == "chinese_ten" else gandengyan
+        cls = module.Match if matches else module.Deal
         return cls(seed, rules=rules, players=4 if players is None else players)
     if players not in (None, 4):
         raise ValueError(f"{game} is played by 4 players, not {players!r}")
@@ -85,7 +88,7 @@ def _play_one(args: tuple[str, tuple[Any, Any], int, int, bool, Any, int | None]
         bot = bots[0] if seat % 2 == team_a else bots[1]
         state.apply(bot.choose(state, rng))
     returns = state.returns()
-    if game == "chinese_ten":  # each player scores alone: the bot's seats together
+    if game in _SOLO_GAMES:  # each player scores alone: the bot's seats together
         return float(sum(r for s, r in enumerate(returns) if s % 2 == team_a))
     return float(returns[team_a])
 

@@ -1,0 +1,65 @@
+# The Gan Deng Yan deal engine: one deal's card play as a C struct (hands, talon, trick,
+# bombs played), shared by the Python state machine (chupai.gandengyan.game) and the
+# playouts, so both follow one rule text.
+from libc.stdint cimport uint8_t
+
+from chupai._core cimport mask_t, play_t, playbuf_t, rng_t
+
+cdef enum:
+    GDY_MIN_PLAYERS = 2
+    GDY_MAX_PLAYERS = 6
+    GDY_DECK = 54                # cards in one deck
+    GDY_MAX_CARDS = 108          # two decks
+    GDY_DEALER_CARDS = 6
+    GDY_HAND_CARDS = 5
+    GDY_NO_LIMIT = -1            # min_talon_to_win off
+
+# bombs played, by kind (general multiplier)
+cdef enum:
+    GDY_BOMB_THREE = 0
+    GDY_BOMB_THREE_SOFT = 1
+    GDY_BOMB_FOUR = 2
+    GDY_BOMB_FOUR_SOFT = 3
+    GDY_BOMB_JOKERS = 4
+    GDY_BOMB_KINDS = 5
+
+cdef enum:
+    GDY_POLICY_RANDOM = 0
+    GDY_POLICY_GREEDY = 1
+
+# the options of the deal (chupai.gandengyan.rules)
+ctypedef struct gdy_opts_t:
+    int flags                    # generator flags
+    int max_ranks
+    int decks
+    int min_talon                # GDY_NO_LIMIT or the most cards in the talon to win
+    int multipliers
+    int soft_bombs
+    int ace_multiplier           # 0: off
+    int positive_only
+
+ctypedef struct gdy_deal_t:
+    gdy_opts_t o
+    int n                        # players
+    mask_t lo[GDY_MAX_PLAYERS]   # each seat's hand (two-deck masks)
+    mask_t hi[GDY_MAX_PLAYERS]
+    uint8_t talon[GDY_MAX_CARDS] # faces in drawing order: talon[top .. end - 1]
+    int top
+    int end
+    int dealer
+    int current                  # the seat to act; -1 once the deal is over
+    int last_player              # who made the trick's last play; -1 when leading
+    play_t last                  # that play
+    int npass                    # passes since the last play
+    int lead_passes              # leaders in a row who could not lead
+    int winner                   # -1: none (yet, or nobody could finish)
+    int tricks                   # tricks completed
+    int bombs[GDY_BOMB_KINDS]
+
+cdef void gdy_start(gdy_deal_t *d, int dealer) noexcept nogil
+cdef void gdy_deal_random(gdy_deal_t *d, rng_t *rng, int dealer) noexcept nogil
+cdef int gdy_legal(const gdy_deal_t *d, int collapse, playbuf_t *out) noexcept nogil
+cdef void gdy_play(gdy_deal_t *d, const play_t *p) noexcept nogil
+cdef void gdy_pass(gdy_deal_t *d) noexcept nogil
+cdef void gdy_returns(const gdy_deal_t *d, double *out) noexcept nogil
+cdef int gdy_playout(gdy_deal_t *d, rng_t *rng, int policy, playbuf_t *buf) noexcept nogil

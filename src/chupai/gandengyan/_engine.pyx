@@ -1,0 +1,786 @@
+"""The Gan Deng Yan deal engine and the playouts (``spec/gandengyan.md``, "Table and
+deal", "Play, drawing, end and scoring").
+
+A deal's card play is the C struct ``gdy_deal_t``: hands, the talon in drawing order,
+the trick (last play, who made it, passes since), the bombs played and the winner.
+``DealCore`` wraps it for Python (``chupai.gandengyan.game`` builds the state machine
+on it); the playouts run it to the end inside C with the GIL released.
+
+How the engine reads the spec where it is silent:
+
+* Players without cards (possible only with ``min_talon_to_win``, between going out
+  and the end of the trick) are skipped in turn; they cannot follow.
+* A leader with no legal play (a lone joker with ``joker_lead_out=False``) passes the
+  lead to the next player holding cards; if every player holding cards passes the
+  lead in a row, the deal ends with no winner and nobody pays.
+* With ``min_talon_to_win``, a player who has no cards after the draw at the end of a
+  trick (the talon ran out before their turn to draw) wins at once; the first such
+  player in drawing order if there are several.
+"""
+import numpy as np
+
+from libc.stdint cimport int8_t, int16_t, uint8_t, uint64_t
+
+from chupai._core cimport (
+    BJ_BIT,
+    N_RANKS,
+    RANK_A,
+    RJ_BIT,
+    PlayList,
+    bit,
+    mask_t,
+    play_t,
+    playbuf_free,
+    playbuf_init,
+    playbuf_t,
+    popcount,
+    rank_nibble,
+    rng_below,
+    rng_seed,
+    rng_t,
+)
+from chupai.gandengyan._movegen cimport (
+    GDY_FLAG_TRIPLES_ARE_BOMBS,
+    GDY_FOUR_BOMB,
+    GDY_THREE_BOMB,
+    gdy_generate,
+    gdy_target,
+)
+
+from chupai.cards import Cards, face_name, parse_face
+from chupai.errors import IllegalActionError
+from chupai.gandengyan.play import Play
+from chupai.gandengyan.rules import PAGAT, Rules
+
+POLICIES = {"random": GDY_POLICY_RANDOM, "greedy": GDY_POLICY_GREEDY}
+#: the kinds of bombs counted in ``DealCore.bombs`` (indexes), for the general multiplier
+BOMB_KINDS = ("three", "three_soft", "four", "four_soft", "jokers")
+MIN_PLAYERS = GDY_MIN_PLAYERS
+MAX_PLAYERS = GDY_MAX_PLAYERS
+
+# scoring factors (chupai.gandengyan.scoring)
+cdef enum:
+    THREE_FACTOR = 2
+    FOUR_FACTOR = 4
+    JOKER_BOMB_FACTOR = 8
+    SOFT_FACTOR = 2
+    HARD_FACTOR = 4
+    HELD_FACTOR = 2              # each joker (and ace, without ace_multiplier) left in hand
+    MAX_BOMB = 4
+    MIN_BOMB = 3
+    MAX_NATURALS = 8             # natural cards of one rank with two decks
+
+# a greedy player spends a bomb only on a player holding at most this many cards
+cdef int GREEDY_BOMB_THREAT = 3
+cdef mask_t JOKERS = (<mask_t>1 << BJ_BIT) | (<mask_t>1 << RJ_BIT)
+
+
+# --- the rules of play ------------------------------------------------------------------
+cdef inline int hand_size(const gdy_deal_t *d, int s) noexcept nogil:
+    return popcount(d.lo[s]) + popcount(d.hi[s])
+
+
+cdef inline void give(gdy_deal_t *d, int s, int face) noexcept nogil:
+    cdef mask_t b = bit(face)
+    if d.lo[s] & b:
+        d.hi[s] |= b
+    else:
+        d.lo[s] |= b
+
+
+cdef void gdy_start(gdy_deal_t *d, int dealer) noexcept nogil:
+    """Start the card play: the hands and talon are set, the dealer leads."""
+    cdef int k
+    d.dealer = dealer
+    d.current = dealer
+    d.last_player = -1
+    d.npass = 0
+    d.lead_passes = 0
+    d.winner = -1
+    d.tricks = 0
+    for k in range(GDY_BOMB_KINDS):
+        d.bombs[k] = 0
+
+
+cdef void gdy_deal_random(gdy_deal_t *d, rng_t *rng, int dealer) noexcept nogil:
+    """Shuffle the deck(s) and deal: starting with the dealer and going round, each player
+    takes a card until the dealer has six and the others five; the rest is the talon.
+    `d.n` and `d.o` are set; a negative `dealer` is drawn at random."""
+    cdef uint8_t deck[GDY_MAX_CARDS]
+    cdef int i, j, k, s, ncards = GDY_DECK * d.o.decks
+    cdef uint8_t t
+    for i in range(ncards):
+        deck[i] = i % GDY_DECK
+    for i in range(ncards - 1, 0, -1):
+        j = rng_below(rng, i + 1)
+        t = deck[i]
+        deck[i] = deck[j]
+        deck[j] = t
+    if dealer < 0:
+        dealer = rng_below(rng, d.n)
+    for s in range(d.n):
+        d.lo[s] = 0
+        d.hi[s] = 0
+    k = 0
+    for i in range(GDY_HAND_CARDS):
+        for j in range(d.n):
+            give(d, (dealer + j) % d.n, deck[k])
+            k += 1
+    give(d, dealer, deck[k])
+    k += 1
+    d.top = 0
+    d.end = ncards - k
+    for i in range(d.end):
+        d.talon[i] = deck[k + i]
+    gdy_start(d, dealer)
+
+
+cdef int gdy_legal(const gdy_deal_t *d, int collapse, playbuf_t *out) noexcept nogil:
+    """Append the current player's legal plays (passing, when allowed, is not listed)."""
+    cdef gdy_target tg
+    cdef int s = d.current
+    if s < 0:
+        return 0
+    tg.type = 0
+    if d.last_player >= 0:
+        tg.type = d.last.type
+        tg.key = d.last.key
+        tg.length = d.last.length
+        tg.cls = d.last.cls
+    return gdy_generate(d.lo[s], d.hi[s], d.o.flags, d.o.max_ranks, collapse, &tg, out)
+
+
+cdef void end_trick(gdy_deal_t *d) noexcept nogil:
+    """Everyone else passed: from the last player round, each draws a card while the
+    talon lasts; the last player leads (or a player left without cards wins)."""
+    cdef int k = d.last_player, i, t
+    d.tricks += 1
+    for i in range(d.n):
+        if d.top >= d.end:
+            break
+        give(d, (k + i) % d.n, d.talon[d.top])
+        d.top += 1
+    for i in range(d.n):
+        t = (k + i) % d.n
+        if not d.lo[t]:
+            d.winner = t
+            d.current = -1
+            return
+    d.current = k
+    d.last_player = -1
+    d.npass = 0
+
+
+cdef void advance(gdy_deal_t *d, int s) noexcept nogil:
+    """The turn passes from s to the next player holding cards; back at the last player
+    the trick ends."""
+    cdef int k, t
+    for k in range(1, d.n + 1):
+        t = (s + k) % d.n
+        if t == d.last_player:
+            end_trick(d)
+            return
+        if d.lo[t]:
+            d.current = t
+            return
+
+
+cdef inline int bomb_kind(const play_t *p) noexcept nogil:
+    cdef bint soft = (p.lo & JOKERS) != 0
+    if p.type == GDY_THREE_BOMB:
+        return GDY_BOMB_THREE_SOFT if soft else GDY_BOMB_THREE
+    if p.type == GDY_FOUR_BOMB:
+        return GDY_BOMB_FOUR_SOFT if soft else GDY_BOMB_FOUR
+    return GDY_BOMB_JOKERS
+
+
+cdef void gdy_play(gdy_deal_t *d, const play_t *p) noexcept nogil:
+    """The current player plays `p` (which the caller has checked is legal)."""
+    cdef int s = d.current
+    # remove the play: a face held twice and played once stays held once
+    d.lo[s] = (d.lo[s] & ~p.lo) | (d.hi[s] & ~p.hi)
+    d.hi[s] = d.hi[s] & ~p.lo
+    if p.cls:
+        d.bombs[bomb_kind(p)] += 1
+    d.last = p[0]
+    d.last_player = s
+    d.npass = 0
+    d.lead_passes = 0
+    if not d.lo[s] and (d.o.min_talon == GDY_NO_LIMIT or d.end - d.top <= d.o.min_talon):
+        d.winner = s
+        d.current = -1
+        return
+    advance(d, s)
+
+
+cdef void gdy_pass(gdy_deal_t *d) noexcept nogil:
+    """The current player passes: following, or on lead without a legal play."""
+    cdef int s = d.current, k, t, holders = 0
+    if d.last_player >= 0:
+        d.npass += 1
+        advance(d, s)
+        return
+    # the lead passes to the next player holding cards
+    for t in range(d.n):
+        if d.lo[t]:
+            holders += 1
+    d.lead_passes += 1
+    if d.lead_passes >= holders:
+        d.current = -1  # nobody can lead: the deal ends without a winner
+        return
+    for k in range(1, d.n + 1):
+        t = (s + k) % d.n
+        if d.lo[t]:
+            d.current = t
+            return
+
+
+# --- scoring ------------------------------------------------------------------------------
+cdef inline double bomb_factor(const gdy_opts_t *o, int kind) noexcept nogil:
+    if not o.multipliers:
+        return 1.0
+    if kind == GDY_BOMB_JOKERS:
+        return JOKER_BOMB_FACTOR
+    if o.soft_bombs:
+        return SOFT_FACTOR if kind == GDY_BOMB_THREE_SOFT or kind == GDY_BOMB_FOUR_SOFT else HARD_FACTOR
+    return THREE_FACTOR if kind == GDY_BOMB_THREE or kind == GDY_BOMB_THREE_SOFT else FOUR_FACTOR
+
+
+cdef inline double power(double x, int k) noexcept nogil:
+    cdef double out = 1.0
+    while k > 0:
+        out *= x
+        k -= 1
+    return out
+
+
+cdef double own_multiplier(const gdy_opts_t *o, mask_t lo, mask_t hi) noexcept nogil:
+    """A loser's own multiplier (chupai.gandengyan.scoring.own_multiplier)."""
+    cdef double out = 1.0, best, f, four, three
+    cdef int r, c, fours
+    cdef int aces = popcount(rank_nibble(lo, RANK_A)) + popcount(rank_nibble(hi, RANK_A))
+    if o.ace_multiplier:
+        out *= power(o.ace_multiplier, aces)
+    elif o.multipliers:
+        out *= power(HELD_FACTOR, aces)
+    if not o.multipliers:
+        return out
+    out *= power(HELD_FACTOR, popcount(lo & JOKERS) + popcount(hi & JOKERS))
+    four = bomb_factor(o, GDY_BOMB_FOUR)
+    three = bomb_factor(o, GDY_BOMB_THREE) if o.flags & GDY_FLAG_TRIPLES_ARE_BOMBS else 1.0
+    for r in range(N_RANKS):
+        c = popcount(rank_nibble(lo, r)) + popcount(rank_nibble(hi, r))
+        if c < MIN_BOMB:
+            continue
+        best = 1.0
+        for fours in range(c // MAX_BOMB + 1):
+            f = power(four, fours) * power(three, (c - MAX_BOMB * fours) // MIN_BOMB)
+            if f > best:
+                best = f
+        out *= best
+    return out
+
+
+cdef void gdy_returns(const gdy_deal_t *d, double *out) noexcept nogil:
+    """Each seat's score for the deal (all 0 while it goes on or without a winner)."""
+    cdef double general = 1.0, pay, total = 0.0
+    cdef int s, k
+    for s in range(d.n):
+        out[s] = 0.0
+    if d.winner < 0:
+        return
+    for k in range(GDY_BOMB_KINDS):
+        general *= power(bomb_factor(&d.o, k), d.bombs[k])
+    for s in range(d.n):
+        if s == d.winner:
+            continue
+        pay = hand_size(d, s) * general * own_multiplier(&d.o, d.lo[s], d.hi[s])
+        total += pay
+        out[s] = 0.0 if d.o.positive_only else -pay
+    out[d.winner] = total
+
+
+# --- playout policies -------------------------------------------------------------------
+cdef inline bint cheaper(const play_t *a, const play_t *b) noexcept nogil:
+    """Greedy preference among plays of one kind: fewer jokers, then the lower key."""
+    if a.nwild != b.nwild:
+        return a.nwild < b.nwild
+    return a.key < b.key
+
+
+cdef int choose_greedy(const gdy_deal_t *d, const playbuf_t *buf) noexcept nogil:
+    """Go out if a play empties the hand; lead the longest ordinary play; follow with the
+    cheapest ordinary play; a bomb only on a player about to go out (or when nothing
+    else can be led).  -1 = pass."""
+    cdef Py_ssize_t i
+    cdef int best = -1, bomb = -1, size = hand_size(d, d.current)
+    cdef const play_t *p
+    for i in range(buf.len):
+        p = &buf.data[i]
+        if p.length == size:
+            return <int>i
+        if p.cls:
+            if bomb < 0 or p.cls < buf.data[bomb].cls or (p.cls == buf.data[bomb].cls and cheaper(p, &buf.data[bomb])):
+                bomb = <int>i
+        elif best < 0:
+            best = <int>i
+        elif d.last_player < 0 and p.length != buf.data[best].length:
+            if p.length > buf.data[best].length:
+                best = <int>i
+        elif cheaper(p, &buf.data[best]):
+            best = <int>i
+    if d.last_player < 0:
+        return best if best >= 0 else bomb
+    if best >= 0:
+        return best
+    if bomb >= 0 and hand_size(d, d.last_player) <= GREEDY_BOMB_THREAT:
+        return bomb
+    return -1
+
+
+cdef int choose(const gdy_deal_t *d, rng_t *rng, int policy, playbuf_t *buf) noexcept nogil:
+    """The policy's choice among the current player's suit-collapsed plays, which it
+    leaves in `buf`: an index into `buf`, -1 to pass, -2 if memory ran out."""
+    cdef int k, n
+    buf.len = 0
+    if gdy_legal(d, 1, buf) != 0:
+        return -2
+    n = <int>buf.len
+    if n == 0:
+        return -1
+    if policy == GDY_POLICY_GREEDY:
+        return choose_greedy(d, buf)
+    # uniform over the suit-collapsed plays, and passing when following
+    k = rng_below(rng, n + (1 if d.last_player >= 0 else 0))
+    return -1 if k == n else k
+
+
+cdef int gdy_playout(gdy_deal_t *d, rng_t *rng, int policy, playbuf_t *buf) noexcept nogil:
+    """Play to the end of the deal; 0, or -1 if memory ran out."""
+    cdef int k
+    while d.current >= 0:
+        k = choose(d, rng, policy, buf)
+        if k == -2:
+            return -1
+        if k < 0:
+            gdy_pass(d)
+        else:
+            gdy_play(d, &buf.data[k])
+    return 0
+
+
+cdef int evaluate(const gdy_deal_t *d, const playbuf_t *cands, int include_pass, int n,
+                  rng_t *rng, int policy, double *sums, playbuf_t *buf) noexcept nogil:
+    """For each candidate (and passing), add up the current player's score over `n`
+    playouts after it."""
+    cdef gdy_deal_t x
+    cdef double ret[GDY_MAX_PLAYERS]
+    cdef int c, k, me = d.current
+    cdef Py_ssize_t ncand = cands.len
+    for c in range(ncand + include_pass):
+        for k in range(n):
+            x = d[0]
+            if c < ncand:
+                gdy_play(&x, &cands.data[c])
+            else:
+                gdy_pass(&x)
+            if gdy_playout(&x, rng, policy, buf) < 0:
+                return -1
+            gdy_returns(&x, ret)
+            sums[c] += ret[me]
+    return 0
+
+
+# --- Python surface ---------------------------------------------------------------------
+cdef int _opts_of(object rules, gdy_opts_t *o) except -1:
+    if rules is None:
+        rules = PAGAT
+    elif not isinstance(rules, Rules):
+        raise ValueError(f"rules must be a gandengyan.Rules, not {type(rules).__name__}")
+    o.flags = rules._flags
+    o.max_ranks = rules._max_ranks
+    o.decks = rules.decks
+    o.min_talon = GDY_NO_LIMIT if rules.min_talon_to_win is None else rules.min_talon_to_win
+    o.multipliers = rules.multipliers
+    o.soft_bombs = rules.soft_bombs
+    o.ace_multiplier = 0 if rules.ace_multiplier is None else rules.ace_multiplier
+    o.positive_only = rules.positive_only
+    return 0
+
+
+cdef int _policy_of(object policy) except -1:
+    if policy not in POLICIES:
+        raise ValueError(f"unknown policy {policy!r}; expected one of {sorted(POLICIES)}")
+    return POLICIES[policy]
+
+
+cdef inline uint64_t _seed_of(object seed) except? 0:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise ValueError(f"seed must be an int, not {seed!r}")
+    return <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+
+
+cdef int _players_of(object players) except -1:
+    if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or not (
+        GDY_MIN_PLAYERS <= players <= GDY_MAX_PLAYERS
+    ):
+        raise ValueError(f"players must be an int {GDY_MIN_PLAYERS}..{GDY_MAX_PLAYERS}, not {players!r}")
+    return players
+
+
+cdef object _play_of(const play_t *p):
+    return Play._from_record(p.lo, p.hi, p.type, p.key, p.length, p.cls,
+                             bytes([p.decl[i] for i in range(p.nwild)]), None)
+
+
+cdef class DealCore:
+    """One deal's card play: hands, talon, trick, bombs played, winner.
+
+    The building block of ``chupai.gandengyan.Deal``; also usable alone for analysis.
+    Seats ``0 .. players - 1``, turn order ``s -> (s + 1) % players``.
+    """
+    cdef gdy_deal_t d
+
+    @staticmethod
+    def from_hands(hands, talon=(), int dealer=0, rules=None):
+        """A deal from explicit hands (``Cards`` or strings; 2-6 of them, any sizes) and a
+        talon (card tokens in drawing order, or a string), ``dealer`` on lead."""
+        cdef DealCore self = DealCore.__new__(DealCore)
+        cdef int s, n
+        _opts_of(rules, &self.d.o)
+        if isinstance(hands, (str, Cards)):
+            raise ValueError(f"hands must be a sequence of hands, not {hands!r}")
+        n = _players_of(len(hands))
+        if not 0 <= dealer < n:
+            raise ValueError(f"dealer must be a seat 0..{n - 1}, not {dealer}")
+        faces = [parse_face(t) for t in (talon.split() if isinstance(talon, str) else talon)]
+        total = [0] * GDY_DECK
+        for f in faces:
+            total[f] += 1
+        parsed = []
+        for s in range(n):
+            hand = hands[s] if isinstance(hands[s], Cards) else Cards(hands[s], decks=self.d.o.decks)
+            for f, c in enumerate(hand.counts()):
+                total[f] += c
+            parsed.append(hand)
+        for f, c in enumerate(total):
+            if c > self.d.o.decks:
+                raise ValueError(f"card {face_name(f)} is dealt {c} times; {self.d.o.decks} deck(s) hold it "
+                                 f"{self.d.o.decks} time(s)")
+        for s in range(n):
+            if not parsed[s]:
+                raise ValueError(f"hand {s} is empty; every seat needs cards")
+        self.d.n = n
+        for s in range(n):
+            self.d.lo[s] = parsed[s].lo
+            self.d.hi[s] = parsed[s].hi
+        self.d.top = 0
+        self.d.end = len(faces)
+        for s in range(len(faces)):
+            self.d.talon[s] = faces[s]
+        gdy_start(&self.d, dealer)
+        return self
+
+    @staticmethod
+    def random(seed, players=4, rules=None, dealer=None):
+        """A fresh deal from a seed (the same seed gives the same deal as ``playouts``'
+        first); ``dealer`` ``None`` draws the dealer at random."""
+        cdef DealCore self = DealCore.__new__(DealCore)
+        cdef rng_t rng
+        cdef int dl = -1
+        self.d.n = _players_of(players)
+        _opts_of(rules, &self.d.o)
+        if dealer is not None:
+            if isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) or not 0 <= dealer < self.d.n:
+                raise ValueError(f"dealer must be a seat 0..{self.d.n - 1} or None, not {dealer!r}")
+            dl = dealer
+        rng_seed(&rng, _seed_of(seed), 0)
+        gdy_deal_random(&self.d, &rng, dl)
+        return self
+
+    def clone(self):
+        """An independent copy."""
+        cdef DealCore other = DealCore.__new__(DealCore)
+        other.d = self.d
+        return other
+
+    def with_cards(self, hands, talon):
+        """A copy holding other cards: ``hands`` (one ``Cards`` per seat, each of the
+        size held now) and ``talon`` (face numbers in drawing order, as many as now);
+        the trick, turn and bombs are kept.  The cards must be those of this deal
+        (the same multiset, hands and talon together)."""
+        cdef DealCore other = self.clone()
+        cdef int s, i
+        if len(hands) != self.d.n or len(talon) != self.d.end - self.d.top:
+            raise ValueError(f"expected {self.d.n} hands and {self.d.end - self.d.top} talon cards")
+        before = [0] * GDY_DECK
+        after = [0] * GDY_DECK
+        for s in range(self.d.n):
+            if not isinstance(hands[s], Cards) or len(hands[s]) != hand_size(&self.d, s):
+                raise ValueError(f"hand {s} must be Cards of {hand_size(&self.d, s)} cards")
+            for f, c in enumerate(self.hand(s).counts()):
+                before[f] += c
+            for f, c in enumerate(hands[s].counts()):
+                after[f] += c
+        for i in range(self.d.top, self.d.end):
+            before[self.d.talon[i]] += 1
+        for f in talon:
+            if not 0 <= f < GDY_DECK:
+                raise ValueError(f"talon face {f!r} out of range")
+            after[f] += 1
+        if before != after:
+            raise ValueError("the new hands and talon are not the cards of this deal")
+        for s in range(self.d.n):
+            other.d.lo[s] = hands[s].lo
+            other.d.hi[s] = hands[s].hi
+        for i, f in enumerate(talon):
+            other.d.talon[self.d.top + i] = f
+        return other
+
+    # -- state ----------------------------------------------------------------------
+    @property
+    def players(self):
+        return self.d.n
+
+    @property
+    def dealer(self):
+        return self.d.dealer
+
+    @property
+    def current(self):
+        """The seat to act, or -1 once the deal is over."""
+        return self.d.current
+
+    @property
+    def last_player(self):
+        """The seat that made the trick's last play, or -1 when the current player leads."""
+        return self.d.last_player
+
+    @property
+    def last_play(self):
+        """The play to follow, or None when leading."""
+        if self.d.last_player < 0:
+            return None
+        return _play_of(&self.d.last)
+
+    @property
+    def passes(self):
+        """Passes since the last play."""
+        return self.d.npass
+
+    @property
+    def lead_passes(self):
+        """Leaders in a row who could not lead (``joker_lead_out=False``)."""
+        return self.d.lead_passes
+
+    @property
+    def talon_size(self):
+        return self.d.end - self.d.top
+
+    @property
+    def talon(self):
+        """The talon's cards in drawing order (full information)."""
+        return [face_name(self.d.talon[i]) for i in range(self.d.top, self.d.end)]
+
+    @property
+    def winner(self):
+        """The seat that went out, or -1 (deal on, or ended without a winner)."""
+        return self.d.winner
+
+    @property
+    def over(self):
+        return self.d.current < 0
+
+    @property
+    def tricks(self):
+        """Tricks completed."""
+        return self.d.tricks
+
+    @property
+    def bombs(self):
+        """Bombs played so far by kind (see ``BOMB_KINDS``)."""
+        return tuple(self.d.bombs[k] for k in range(GDY_BOMB_KINDS))
+
+    def hand(self, int seat):
+        """The cards seat ``seat`` holds."""
+        if not 0 <= seat < self.d.n:
+            raise ValueError(f"seat must be 0..{self.d.n - 1}, not {seat}")
+        return Cards.from_masks(self.d.lo[seat], self.d.hi[seat])
+
+    def hand_sizes(self):
+        return tuple(hand_size(&self.d, s) for s in range(self.d.n))
+
+    def returns(self):
+        """Each seat's score (``chupai.gandengyan.scoring``, as floats); zeros until a win."""
+        cdef double out[GDY_MAX_PLAYERS]
+        gdy_returns(&self.d, out)
+        return tuple(out[s] for s in range(self.d.n))
+
+    # -- actions --------------------------------------------------------------------
+    def legal_plays(self, *, collapse_suits=False):
+        """The current player's legal plays (a ``PlayList``; see ``can_pass``)."""
+        cdef PlayList out = PlayList.__new__(PlayList)
+        out.factory = Play._from_record
+        if playbuf_init(&out.buf, 64) != 0:
+            raise MemoryError("cannot allocate the play buffer")
+        if self.d.current >= 0 and gdy_legal(&self.d, 1 if collapse_suits else 0, &out.buf) != 0:
+            raise MemoryError("the play buffer could not grow")
+        return out
+
+    def can_pass(self):
+        """True when the current player follows, or leads without a legal play."""
+        if self.d.current < 0:
+            return False
+        return self.d.last_player >= 0 or len(self.legal_plays(collapse_suits=True)) == 0
+
+    def play(self, play):
+        """The current player makes ``play``; ``IllegalActionError`` (state unchanged) if illegal."""
+        cdef play_t p
+        cdef PlayList legal
+        cdef Py_ssize_t i
+        cdef int s = self.d.current
+        if s < 0:
+            raise IllegalActionError("the deal is over")
+        if not isinstance(play, Play):
+            raise IllegalActionError(f"{play!r} is not a Play")
+        if (play._lo & ~self.d.lo[s]) or (play._hi & ~self.d.hi[s]):
+            raise IllegalActionError(f"seat {s} does not hold the cards of {play}")
+        legal = self.legal_plays()
+        for i in range(legal.buf.len):
+            p = legal.buf.data[i]
+            if p.lo == play._lo and p.hi == play._hi and p.type == play._type and p.key == play._key:
+                gdy_play(&self.d, &p)
+                return
+        if self.d.last_player >= 0:
+            raise IllegalActionError(f"{play} may not follow {self.last_play}")
+        raise IllegalActionError(f"{play} may not be led from this hand under these rules")
+
+    def pass_turn(self):
+        """The current player passes; ``IllegalActionError`` on lead with a legal play."""
+        if self.d.current < 0:
+            raise IllegalActionError("the deal is over")
+        if not self.can_pass():
+            raise IllegalActionError(f"seat {self.d.current} is on lead and may not pass")
+        gdy_pass(&self.d)
+
+    def playout(self, seed, policy="random"):
+        """Play a copy of this deal to the end (``self`` is unchanged): (winner, returns, hand sizes)."""
+        cdef DealCore c = self.clone()
+        cdef rng_t rng
+        cdef playbuf_t buf
+        cdef int pol = _policy_of(policy), rc
+        rng_seed(&rng, _seed_of(seed), 0)
+        if playbuf_init(&buf, 64) != 0:
+            raise MemoryError("cannot allocate the play buffer")
+        with nogil:
+            rc = gdy_playout(&c.d, &rng, pol, &buf)
+        playbuf_free(&buf)
+        if rc < 0:
+            raise MemoryError("the play buffer could not grow")
+        return c.d.winner, c.returns(), c.hand_sizes()
+
+    def policy_choice(self, policy="random", seed=0):
+        """The play the C policy would make now, or None to pass (see ``playouts``)."""
+        cdef rng_t rng
+        cdef playbuf_t buf
+        cdef int k
+        if self.d.current < 0:
+            raise IllegalActionError("the deal is over")
+        rng_seed(&rng, _seed_of(seed), 0)
+        if playbuf_init(&buf, 64) != 0:
+            raise MemoryError("cannot allocate the play buffer")
+        k = choose(&self.d, &rng, _policy_of(policy), &buf)
+        play = _play_of(&buf.data[k]) if k >= 0 else None
+        playbuf_free(&buf)
+        if k == -2:
+            raise MemoryError("the play buffer could not grow")
+        return play
+
+    def evaluate(self, PlayList candidates, bint include_pass, int n, seed, policy="random"):
+        """The current player's total score over ``n`` playouts after each candidate.
+
+        ``candidates`` must be plays the current player may make (e.g. from
+        ``legal_plays``); with ``include_pass`` the last entry is for passing.  Returns a
+        float64 array of sums (divide by ``n`` for means).
+        """
+        cdef rng_t rng
+        cdef playbuf_t buf
+        cdef int rc, pol = _policy_of(policy)
+        cdef Py_ssize_t i
+        cdef play_t c
+        cdef PlayList legal
+        if self.d.current < 0:
+            raise IllegalActionError("the deal is over")
+        if include_pass and not self.can_pass():
+            raise IllegalActionError("the current player leads and may not pass")
+        if n < 1:
+            raise ValueError(f"n must be positive, not {n}")
+        legal = self.legal_plays()
+        allowed = {(legal.buf.data[i].lo, legal.buf.data[i].hi, legal.buf.data[i].type, legal.buf.data[i].key)
+                   for i in range(legal.buf.len)}
+        for i in range(candidates.buf.len):
+            c = candidates.buf.data[i]
+            if (c.lo, c.hi, c.type, c.key) not in allowed:
+                raise IllegalActionError(f"candidate {i} is not a legal play of the current player")
+        sums = np.zeros(candidates.buf.len + (1 if include_pass else 0), dtype=np.float64)
+        cdef double[::1] view = sums
+        rng_seed(&rng, _seed_of(seed), 0)
+        if playbuf_init(&buf, 64) != 0:
+            raise MemoryError("cannot allocate the play buffer")
+        with nogil:
+            rc = evaluate(&self.d, &candidates.buf, include_pass, n, &rng, pol,
+                          &view[0] if view.shape[0] else NULL, &buf)
+        playbuf_free(&buf)
+        if rc:
+            raise MemoryError("the play buffer could not grow")
+        return sums
+
+    def __repr__(self):
+        return (f"<gandengyan.DealCore {self.d.n} players current {self.d.current} "
+                f"sizes {self.hand_sizes()} talon {self.d.end - self.d.top} winner {self.d.winner}>")
+
+
+# --- batch playouts ---------------------------------------------------------------------
+cdef int _run(uint64_t seed, Py_ssize_t start, Py_ssize_t stop, int players, const gdy_opts_t *o,
+              int policy, int8_t[::1] winner, double[:, ::1] returns, int16_t[:, ::1] cards,
+              int[::1] tricks) noexcept nogil:
+    cdef gdy_deal_t d
+    cdef rng_t rng
+    cdef playbuf_t buf
+    cdef double ret[GDY_MAX_PLAYERS]
+    cdef Py_ssize_t i
+    cdef int s
+    if playbuf_init(&buf, 64) != 0:
+        return -1
+    d.n = players
+    d.o = o[0]
+    for i in range(start, stop):
+        rng_seed(&rng, seed, <uint64_t>i)
+        gdy_deal_random(&d, &rng, -1)
+        if gdy_playout(&d, &rng, policy, &buf) < 0:
+            playbuf_free(&buf)
+            return -1
+        gdy_returns(&d, ret)
+        winner[i] = d.winner
+        tricks[i] = d.tricks
+        for s in range(players):
+            returns[i, s] = ret[s]
+            cards[i, s] = hand_size(&d, s)
+    playbuf_free(&buf)
+    return 0
+
+
+def _run_chunk(uint64_t seed, Py_ssize_t start, Py_ssize_t stop, int players, rules, int policy,
+               int8_t[::1] winner, double[:, ::1] returns, int16_t[:, ::1] cards, int[::1] tricks):
+    """Deals ``start .. stop - 1`` of a batch into the output arrays (GIL released)."""
+    cdef gdy_opts_t o
+    cdef int rc
+    _opts_of(rules, &o)
+    _players_of(players)
+    if not (0 <= start <= stop <= winner.shape[0] and returns.shape[0] == cards.shape[0] == tricks.shape[0]
+            == winner.shape[0] and returns.shape[1] == cards.shape[1] == players):
+        raise ValueError("output arrays do not match the batch")
+    with nogil:
+        rc = _run(seed, start, stop, players, &o, policy, winner, returns, cards, tricks)
+    if rc:
+        raise MemoryError("the play buffer could not grow")

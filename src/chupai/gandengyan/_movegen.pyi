@@ -1,0 +1,26 @@
+"""Type stubs for the compiled Gan Deng Yan generator."""
+from collections.abc import Iterable
+
+import numpy as np
+
+from chupai._core import PlayList
+from chupai.cards import Cards
+from chupai.gandengyan.play import Play
+from chupai.gandengyan.rules import Rules
+
+def legal_plays(
+    hand: Cards | str | Iterable[str],
+    previous: Play | None = None,
+    *,
+    rules: Rules | None = None,
+    collapse_suits: bool = False,
+) -> PlayList: ...
+def kernel_count(
+    los: np.ndarray,
+    his: np.ndarray,
+    targets: np.ndarray | None = None,
+    *,
+    rules: Rules | None = None,
+    collapse_suits: bool = False,
+    repeat: int = 1,
+) -> int: ...

@@ -1,0 +1,601 @@
+"""Gan Deng Yan state machines: one deal (:class:`Deal`) and a series of deals (:class:`Match`).
+
+The surface is the same for every game of the library (close to OpenSpiel's):
+``current_player``, ``legal_actions()``, ``apply(action)``, ``clone()``,
+``is_terminal()``, ``returns()``, ``history``, ``observation(player)``,
+``determinize(player, rng)``.  The card play runs in C
+(:class:`chupai.gandengyan._engine.DealCore`, whose docstring lists how it reads the
+spec where the spec is silent); this module adds the record of the deal, scoring
+(:mod:`chupai.gandengyan.scoring`), observations and determinization.
+
+>>> deal = Deal(seed=7, players=3)
+>>> deal.hand_sizes(), deal.talon_size, deal.current_player == deal.dealer
+((5, 5, 6), 38, True)
+>>> while not deal.is_terminal():
+...     deal.apply(deal.legal_actions()[0])
+>>> sum(deal.returns()), deal.winner is not None
+(0.0, True)
+
+Actions: a :class:`~chupai.gandengyan.Play` (from ``legal_actions()`` or
+:func:`chupai.gandengyan.legal_plays`) or :data:`PASS`.  ``PASS`` is legal when
+following, and for a leader without a legal play (a lone joker with
+``joker_lead_out=False``: the lead passes to the next player).  Anything else raises
+:class:`chupai.errors.IllegalActionError` (a ``ValueError``) naming the action; the
+state is unchanged.
+
+What is public: every play and pass, the number of cards in each hand and in the
+talon.  What is hidden: the other hands and the talon (its order too).  A leader who
+passes the lead shows their hand (only jokers): those cards stay publicly known until
+played (:attr:`Deal.known_cards`).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from chupai._core import NUM_FACES
+from chupai.actions import PASS
+from chupai.cards import Cards, parse_face
+from chupai.errors import IllegalActionError
+from chupai.gandengyan._engine import MAX_PLAYERS, MIN_PLAYERS, DealCore
+from chupai.gandengyan.play import Play
+from chupai.gandengyan.rules import Rules
+from chupai.gandengyan.scoring import deal_returns, general_multiplier
+
+__all__ = ["PASS", "Deal", "IllegalActionError", "Match"]
+
+_SEED_MASK = (1 << 63) - 1
+
+
+def _check_rules(rules: Any) -> Rules:
+    if rules is None:
+        return Rules()
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules must be a gandengyan.Rules, not {type(rules).__name__}")
+    return rules
+
+
+def _int(x: Any) -> bool:
+    return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
+
+
+def _check_seed(seed: Any) -> int:
+    if seed is None:
+        return int(np.random.default_rng().integers(0, _SEED_MASK))
+    if not _int(seed):
+        raise ValueError(f"seed must be an int or None, not {seed!r}")
+    return int(seed)
+
+
+def _check_players(players: Any) -> int:
+    if not _int(players) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ValueError(f"players must be an int {MIN_PLAYERS}..{MAX_PLAYERS}, not {players!r}")
+    return int(players)
+
+
+def _rng(rng: Any) -> np.random.Generator:
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if rng is None or _int(rng):
+        return np.random.default_rng(rng)
+    raise ValueError(f"rng must be a numpy Generator, an int seed or None, not {rng!r}")
+
+
+def _minus(cards: Cards, taken: Cards) -> Cards:
+    """``cards`` less whatever of ``taken`` it holds."""
+    counts = cards.counts()
+    for f, n in enumerate(taken.counts()):
+        counts[f] -= min(n, counts[f])
+    return Cards.from_counts(counts)
+
+
+def _faces(cards: Iterable[Cards]) -> list[int]:
+    return [f for c in cards for f in c.faces()]
+
+
+def _cards(faces: Iterable[int]) -> Cards:
+    counts = [0] * NUM_FACES
+    for f in faces:
+        counts[f] += 1
+    return Cards.from_counts(counts)
+
+
+class Deal:
+    """One Gan Deng Yan deal (``spec/gandengyan.md``).
+
+    ``Deal(seed, players=n)`` shuffles and deals: starting with the dealer (random, or
+    ``dealer``) and going round, each player takes a card until the dealer has six and
+    the others five; the rest is the face-down talon; the dealer leads.  After each
+    trick, starting with the player who played last and going round, each player
+    draws a card while the talon lasts, and that player leads.  The deal ends the
+    moment a player plays their last card (``min_talon_to_win``: once the talon is
+    short enough).  :meth:`from_hands` builds any deal.
+
+    Attributes (read-only): ``players``, ``dealer``, ``current_player``, ``rules``,
+    ``seed``, ``history``, ``talon_size``, ``winner``, ``trick``, ``known_cards``.
+    """
+
+    __slots__ = ("_bombs", "_core", "_history", "_known", "_last_play", "_legal", "_rules", "_seed", "_trick_start")
+
+    def __init__(
+        self, seed: int | None = None, *, rules: Rules | None = None, players: int = 4, dealer: int | None = None
+    ) -> None:
+        seed = _check_seed(seed)
+        rules = _check_rules(rules)
+        players = _check_players(players)
+        self._setup(DealCore.random(seed, players, rules, dealer), rules)
+        self._seed = seed
+
+    @classmethod
+    def from_hands(
+        cls,
+        hands: Sequence[Cards | str | Iterable[str]],
+        talon: str | Sequence[str] = (),
+        *,
+        dealer: int = 0,
+        rules: Rules | None = None,
+    ) -> Deal:
+        """An explicit deal: 2-6 hands (any non-empty sizes, for tests and analysis), the
+        talon (card tokens in drawing order: the first is drawn first) and the dealer,
+        who leads."""
+        rules = _check_rules(rules)
+        if not _int(dealer):
+            raise ValueError(f"dealer must be a seat number, not {dealer!r}")
+        self = object.__new__(cls)
+        self._setup(DealCore.from_hands(hands, talon, int(dealer), rules), rules)
+        self._seed = None
+        return self
+
+    def _setup(self, core: DealCore, rules: Rules) -> None:
+        self._core = core
+        self._rules = rules
+        self._history: list[tuple[int, Any]] = []
+        self._legal: list[Any] | None = None
+        self._trick_start = 0
+        self._last_play: Play | None = None
+        self._known: tuple[Cards, ...] = (Cards(),) * core.players
+        self._bombs: tuple[Play, ...] = ()
+
+    # -- state ---------------------------------------------------------------------------
+    @property
+    def rules(self) -> Rules:
+        return self._rules
+
+    @property
+    def seed(self) -> int | None:
+        """The seed of a random deal (``None`` for :meth:`from_hands`)."""
+        return self._seed
+
+    @property
+    def players(self) -> int:
+        return self._core.players
+
+    @property
+    def dealer(self) -> int:
+        return self._core.dealer
+
+    @property
+    def current_player(self) -> int:
+        """The seat to act now; -1 once the deal is over."""
+        return self._core.current
+
+    def is_terminal(self) -> bool:
+        return self._core.over
+
+    @property
+    def winner(self) -> int | None:
+        """The seat that went out; ``None`` while playing or for a deal nobody could finish."""
+        w = self._core.winner
+        return None if w < 0 else w
+
+    @property
+    def history(self) -> list[tuple[int, Any]]:
+        """Every play and pass as ``(seat, action)``, in order."""
+        return list(self._history)
+
+    def hand(self, seat: int) -> Cards:
+        """The cards ``seat`` holds now (full information; see :meth:`observation`)."""
+        return self._core.hand(self._seat(seat))
+
+    @property
+    def hands(self) -> tuple[Cards, ...]:
+        return tuple(self._core.hand(s) for s in range(self.players))
+
+    def hand_sizes(self) -> tuple[int, ...]:
+        return self._core.hand_sizes()
+
+    @property
+    def talon_size(self) -> int:
+        return self._core.talon_size
+
+    @property
+    def talon(self) -> list[str]:
+        """The talon in drawing order (full information: hidden from every player)."""
+        return self._core.talon
+
+    @property
+    def tricks(self) -> int:
+        """Tricks completed."""
+        return self._core.tricks
+
+    @property
+    def trick(self) -> tuple[Play | None, int, int]:
+        """``(last play, who made it, passes since)``; ``(None, -1, 0)`` when leading."""
+        core = self._core
+        if core.last_player < 0:
+            return None, -1, 0
+        return self._last_play, core.last_player, core.passes
+
+    @property
+    def known_cards(self) -> tuple[Cards, ...]:
+        """Per seat, the cards publicly known to be in that hand (shown by passing the lead)."""
+        return self._known
+
+    @property
+    def bombs_played(self) -> tuple[Play, ...]:
+        """The bombs played so far, in order."""
+        return self._bombs
+
+    @property
+    def general_multiplier(self) -> int:
+        """The product of the factors of the bombs played (1 without ``multipliers``)."""
+        return general_multiplier(self._bombs, self._rules)
+
+    @property
+    def announced(self) -> tuple[int, ...] | None:
+        """Seats holding at most ``rules.announce_at`` cards (``None`` when the option is off)."""
+        limit = self._rules.announce_at
+        if limit is None:
+            return None
+        return tuple(s for s, n in enumerate(self.hand_sizes()) if n <= limit)
+
+    def scores(self) -> tuple[int, ...]:
+        """Each seat's exact score (integers); zeros until a player goes out."""
+        return deal_returns(self.hands, self.winner, self.general_multiplier, self._rules)
+
+    def returns(self) -> list[float]:
+        """Each seat's score (``chupai.gandengyan.scoring``); zeros until a player goes out."""
+        return [float(x) for x in self.scores()]
+
+    def played_cards(self) -> tuple[Cards, ...]:
+        """The cards each seat has played so far."""
+        played = [[0] * NUM_FACES for _ in range(self.players)]
+        for seat, action in self._history:
+            if isinstance(action, Play):
+                for f in action.cards.faces():
+                    played[seat][f] += 1
+        return tuple(Cards.from_counts(c) for c in played)
+
+    # -- actions -------------------------------------------------------------------------
+    def legal_actions(self) -> list[Any]:
+        """The current player's actions: every legal play, and ``PASS`` when allowed;
+        ``[]`` once over."""
+        if self._core.over:
+            return []
+        if self._legal is None:
+            acts: list[Any] = list(self._core.legal_plays())
+            if self._core.last_player >= 0 or not acts:
+                acts.append(PASS)
+            self._legal = acts
+        return list(self._legal)
+
+    def apply(self, action: Any) -> None:
+        """Make ``action`` for the current player; ``IllegalActionError`` (state unchanged)
+        if it is not legal now."""
+        core = self._core
+        if core.over:
+            raise IllegalActionError(f"{action!r}: the deal is over")
+        seat = core.current
+        if action is PASS:
+            leading = core.last_player < 0
+            core.pass_turn()  # IllegalActionError on lead with a legal play
+            if leading:
+                # passing the lead shows a hand of jokers only
+                known = list(self._known)
+                known[seat] = core.hand(seat)
+                self._known = tuple(known)
+        elif isinstance(action, Play):
+            core.play(action)  # IllegalActionError, state unchanged, if not legal
+            self._last_play = action
+            if action.is_bomb:
+                self._bombs = self._bombs + (action,)
+            if self._known[seat]:
+                known = list(self._known)
+                known[seat] = _minus(known[seat], action.cards)
+                self._known = tuple(known)
+        else:
+            raise IllegalActionError(f"{action!r} is not an action of this game (a Play or PASS)")
+        self._history.append((seat, action))
+        self._legal = None
+        if core.last_player < 0:
+            self._trick_start = len(self._history)
+
+    def card_play(self) -> DealCore | None:
+        """A copy of the compiled engine of this deal (for bots and playouts), or ``None``
+        once over."""
+        return None if self._core.over else self._core.clone()
+
+    # -- copies, views -------------------------------------------------------------------
+    def clone(self) -> Deal:
+        """An independent copy (the core is copied in C; plays are shared, being immutable)."""
+        other = object.__new__(Deal)
+        other._core = self._core.clone()
+        other._rules = self._rules
+        other._seed = self._seed
+        other._history = list(self._history)
+        other._legal = self._legal
+        other._trick_start = self._trick_start
+        other._last_play = self._last_play
+        other._known = self._known
+        other._bombs = self._bombs
+        return other
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """What seat ``player`` knows: their hand and everything public, nothing hidden.
+
+        Keys: ``player``, ``players``, ``dealer``, ``hand``, ``hand_sizes``,
+        ``talon_size``, ``current_player``, ``trick`` (``last_play``, ``last_player``,
+        ``passes``, ``plays``: the trick's events), ``history``, ``played`` (cards played
+        per seat), ``known`` (:attr:`known_cards`), ``bombs`` (the bombs played),
+        ``general_multiplier``, ``announced`` (seats at or below ``announce_at`` cards,
+        ``None`` when off), ``tricks``, ``winner``, ``over``.
+        """
+        p = self._seat(player)
+        last, last_player, passes = self.trick
+        return {
+            "player": p,
+            "players": self.players,
+            "dealer": self.dealer,
+            "hand": self.hand(p),
+            "hand_sizes": self.hand_sizes(),
+            "talon_size": self.talon_size,
+            "current_player": self.current_player,
+            "trick": {
+                "last_play": last,
+                "last_player": last_player,
+                "passes": passes,
+                "plays": tuple(self._history[self._trick_start :]),
+            },
+            "history": tuple(self._history),
+            "played": self.played_cards(),
+            "known": self._known,
+            "bombs": self._bombs,
+            "general_multiplier": self.general_multiplier,
+            "announced": self.announced,
+            "tricks": self.tricks,
+            "winner": self.winner,
+            "over": self.is_terminal(),
+        }
+
+    def determinize(self, player: int, rng: Any = None) -> Deal:
+        """A full deal consistent with what ``player`` knows: the cards hidden from them
+        (the other hands but their publicly known cards, and the talon) dealt again
+        uniformly, each hand keeping its size, the talon in a random order.
+
+        Nothing else in a Gan Deng Yan history constrains where a hidden card is
+        (passing is free; draws are private), so this is uniform over the consistent
+        deals.  ``rng``: a numpy ``Generator``, an int seed or ``None``.
+        """
+        p = self._seat(player)
+        g = _rng(rng)
+        core = self._core
+        others = [s for s in range(self.players) if s != p]
+        hidden = [_minus(core.hand(s), self._known[s]) for s in others]
+        pool = _faces(hidden) + [parse_face(c) for c in core.talon]
+        pool = [pool[i] for i in g.permutation(len(pool))]
+        hands = [core.hand(s) for s in range(self.players)]
+        at = 0
+        for s, h in zip(others, hidden):
+            hands[s] = self._known[s] + _cards(pool[at : at + len(h)])
+            at += len(h)
+        other = self.clone()
+        other._core = core.with_cards(hands, pool[at:])
+        other._legal = None
+        return other
+
+    def _seat(self, player: Any) -> int:
+        if not _int(player) or not 0 <= player < self.players:
+            raise ValueError(f"player must be a seat 0..{self.players - 1}, not {player!r}")
+        return int(player)
+
+    # -- printing ------------------------------------------------------------------------
+    def __str__(self) -> str:
+        head = f"Gan Deng Yan deal, {self.players} players, dealer {self.dealer}, talon {self.talon_size}, "
+        lines = [head + f"{self.tricks} trick(s)"]
+        cur = self.current_player
+        for s in range(self.players):
+            h = self.hand(s)
+            mark = ">" if s == cur else " "
+            lines.append(f" {mark}seat {s} [{len(h):2d}]: {h}")
+        last, last_player, passes = self.trick
+        if self.is_terminal():
+            w = self.winner
+            lines.append(f"  over: {'no winner' if w is None else f'seat {w} went out'}, scores {self.scores()}")
+        elif last is None:
+            lines.append(f"  seat {cur} leads")
+        else:
+            lines.append(f"  trick: seat {last_player} played {last} ({passes} pass(es)); seat {cur} to act")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<gandengyan.Deal {self.players} players sizes {self.hand_sizes()} talon {self.talon_size}>"
+
+
+def _derive_seed(seed: int, index: int) -> int:
+    """The seed of deal ``index`` of a match with ``seed`` (deterministic)."""
+    ss = np.random.SeedSequence([seed & ((1 << 64) - 1), index])
+    return int(ss.generate_state(1, np.uint64)[0] & np.uint64(_SEED_MASK))
+
+
+class Match:
+    """A series of Gan Deng Yan deals: the winner of each deal deals the next.
+
+    Args:
+        seed: the match seed (``None``: drawn from ``np.random.default_rng()``); deal
+            ``i`` is dealt from a seed derived from it.
+        rules: a :class:`~chupai.gandengyan.Rules` (default: the base game).
+        players: 2 to 6.
+        deals: the number of deals to play (the spec leaves the length of a game to
+            the players).
+        dealer: the first dealer (``None``: random from the seed).
+
+    A deal nobody could finish (no winner) is dealt again by the same dealer.  The
+    match moves to the next deal by itself, so ``current_player`` always names a
+    decision unless the match is over.  ``returns()`` are the total scores.
+    """
+
+    __slots__ = ("_deal", "_deals", "_past", "_players", "_rules", "_scores", "_seed", "_summaries")
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        rules: Rules | None = None,
+        players: int = 4,
+        deals: int = 10,
+        dealer: int | None = None,
+    ) -> None:
+        if not _int(deals) or deals < 1:
+            raise ValueError(f"deals must be a positive int, not {deals!r}")
+        self._seed = _check_seed(seed)
+        self._rules = _check_rules(rules)
+        self._players = _check_players(players)
+        self._deals = int(deals)
+        self._scores = (0,) * self._players
+        self._past: tuple[tuple[int, Any], ...] = ()
+        self._summaries: tuple[dict[str, Any], ...] = ()
+        self._deal = Deal(_derive_seed(self._seed, 0), rules=self._rules, players=self._players, dealer=dealer)
+
+    def _after_deal(self) -> None:
+        deal = self._deal
+        scores = deal.scores()
+        self._scores = tuple(a + b for a, b in zip(self._scores, scores))
+        self._past = self._past + tuple(deal._history)
+        self._summaries = self._summaries + (
+            {
+                "deal": len(self._summaries),
+                "dealer": deal.dealer,
+                "winner": deal.winner,
+                "scores": scores,
+                "cards_left": deal.hand_sizes(),
+                "bombs": len(deal.bombs_played),
+                "tricks": deal.tricks,
+            },
+        )
+        if len(self._summaries) < self._deals:
+            dealer = deal.dealer if deal.winner is None else deal.winner
+            seed = _derive_seed(self._seed, len(self._summaries))
+            self._deal = Deal(seed, rules=self._rules, players=self._players, dealer=dealer)
+
+    # -- the common surface -------------------------------------------------------------
+    @property
+    def rules(self) -> Rules:
+        return self._rules
+
+    @property
+    def seed(self) -> int:
+        return self._seed
+
+    @property
+    def players(self) -> int:
+        return self._players
+
+    @property
+    def deals(self) -> int:
+        """The number of deals the match lasts."""
+        return self._deals
+
+    @property
+    def deals_played(self) -> int:
+        return len(self._summaries)
+
+    @property
+    def summaries(self) -> tuple[dict[str, Any], ...]:
+        """One record per finished deal: dealer, winner, scores, cards left, bombs, tricks."""
+        return self._summaries
+
+    @property
+    def deal(self) -> Deal:
+        """The current deal (the last one once over).  Apply actions through the match."""
+        return self._deal
+
+    @property
+    def current_player(self) -> int:
+        return -1 if self.is_terminal() else self._deal.current_player
+
+    def is_terminal(self) -> bool:
+        return len(self._summaries) >= self._deals
+
+    def legal_actions(self) -> list[Any]:
+        return [] if self.is_terminal() else self._deal.legal_actions()
+
+    def apply(self, action: Any) -> None:
+        """Apply ``action`` to the current deal (``IllegalActionError``, state unchanged, if
+        not legal); a deal that ends is scored and the next one dealt by its winner."""
+        if self.is_terminal():
+            raise IllegalActionError(f"{action!r}: the match is over")
+        self._deal.apply(action)
+        if self._deal.is_terminal():
+            self._after_deal()
+
+    def card_play(self) -> DealCore | None:
+        """See :meth:`Deal.card_play` (``None`` once the match is over)."""
+        return None if self.is_terminal() else self._deal.card_play()
+
+    def scores(self) -> tuple[int, ...]:
+        """The total scores of the finished deals (exact integers)."""
+        return self._scores
+
+    def returns(self) -> list[float]:
+        """The total scores of the finished deals."""
+        return [float(x) for x in self._scores]
+
+    @property
+    def history(self) -> list[tuple[int, Any]]:
+        """Every play and pass of every deal, in order."""
+        if self.is_terminal():
+            return list(self._past)
+        return list(self._past) + self._deal._history
+
+    def clone(self) -> Match:
+        other = object.__new__(Match)
+        other._seed = self._seed
+        other._rules = self._rules
+        other._players = self._players
+        other._deals = self._deals
+        other._scores = self._scores
+        other._past = self._past
+        other._summaries = self._summaries
+        other._deal = self._deal.clone()
+        return other
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """The current deal's observation plus ``"match"``: ``scores``, ``deals``,
+        ``deals_played``, ``summaries``, ``over``."""
+        obs = self._deal.observation(player)
+        obs["match"] = {
+            "scores": self._scores,
+            "deals": self._deals,
+            "deals_played": len(self._summaries),
+            "summaries": self._summaries,
+            "over": self.is_terminal(),
+        }
+        return obs
+
+    def determinize(self, player: int, rng: Any = None) -> Match:
+        """A copy whose current deal is :meth:`Deal.determinize`\\ d (the match kept)."""
+        other = self.clone()
+        if not self.is_terminal():
+            other._deal = self._deal.determinize(player, rng)
+        return other
+
+    def __str__(self) -> str:
+        state = "over" if self.is_terminal() else "in progress"
+        head = (f"Gan Deng Yan match, {self._players} players, deal {len(self._summaries) + (0 if self.is_terminal() else 1)}"
+                f" of {self._deals} ({state}), scores {self._scores}")
+        return head + "\n" + str(self._deal)
+
+    def __repr__(self) -> str:
+        return f"<gandengyan.Match seed {self._seed} scores {self._scores} deals {len(self._summaries)}/{self._deals}>"

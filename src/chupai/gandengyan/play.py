@@ -1,0 +1,278 @@
+"""Gan Deng Yan plays: types, comparison keys and the ``Play`` object.
+
+The encoding of a play record (shared by the compiled generator, ``classify`` and
+``Play``):
+
+* ``type``: a :class:`PlayType` value.
+* ``key``: the *value* of the play's rank.  The ordinary ranks 3..A have the values
+  1..12 (their rank index), a 2 has the value 13 (:data:`TWO_VALUE`: above the ace, the
+  top of singles, pairs and triples), and the jokers played alone as a player's last
+  cards have 14 (:data:`JOKER_VALUE`).  Sequences, double and triple sequences take the
+  value of their top rank (3..A); the double-joker bomb has key 0.
+* ``length``: the number of cards (sequences compare only at equal length).
+* ``cls``: the bomb class, 0 for ordinary combinations (:data:`BOMB_CLASS`); a higher
+  class beats any lower one, within a class the higher key wins.
+* ``decl``: what each joker stands for, ascending, given to the jokers in the order of
+  their faces (``BJ`` before ``RJ``).  Suits never matter in this game: a joker is
+  declared as the spade of its rank.  A play is fixed by its cards, type and key: the
+  jokers always fill exactly the ranks the natural cards leave open.
+
+A joker stands in only together with at least one natural card (``spec/gandengyan.md``,
+"Ranks, 2s and jokers"); the only plays of jokers alone are the double-joker bomb and
+the lone joker (or, with two decks, two identical jokers) led as a player's last cards,
+a single (or pair) of :data:`JOKER_VALUE` that only a bomb follows.
+"""
+from __future__ import annotations
+
+import enum
+from typing import Any
+
+from chupai._core import BITS_PER_RANK, BLACK_JOKER_BIT, RANKS, RED_JOKER_BIT
+from chupai.cards import Cards, face_name
+from chupai.gandengyan.rules import PAGAT, Rules
+
+__all__ = [
+    "BOMB_CLASS",
+    "JOKER_VALUE",
+    "TWO_VALUE",
+    "Play",
+    "PlayType",
+    "rank_of_value",
+    "value_of_rank",
+]
+
+#: the value of a 2 (rank index 0): above the ace
+TWO_VALUE = 13
+#: the value of jokers led alone as a player's last cards
+JOKER_VALUE = 14
+#: the value of an ace, the highest ordinary rank
+ACE_VALUE = 12
+_TWO_RANK = 0
+
+
+class PlayType(enum.IntEnum):
+    """The Gan Deng Yan combination types (``spec/gandengyan.md``)."""
+
+    SINGLE = 1
+    PAIR = 2
+    SEQUENCE = 3
+    DOUBLE_SEQUENCE = 4
+    TRIPLE = 5
+    TRIPLE_SEQUENCE = 6
+    THREE_BOMB = 7
+    FOUR_BOMB = 8
+    JOKER_BOMB = 9
+
+    def __str__(self) -> str:
+        return self.name
+
+
+#: bomb class by type: any bomb of a higher class beats any lower one
+BOMB_CLASS: dict[PlayType, int] = {
+    PlayType.THREE_BOMB: 1,
+    PlayType.FOUR_BOMB: 2,
+    PlayType.JOKER_BOMB: 3,
+}
+
+#: cards of each rank in the sequence types
+SEQUENCE_WIDTH = {PlayType.SEQUENCE: 1, PlayType.DOUBLE_SEQUENCE: 2, PlayType.TRIPLE_SEQUENCE: 3}
+#: the types a 2 (of the same number of cards) follows whatever their rank
+TOPPED_BY_TWOS = frozenset({PlayType.SINGLE, PlayType.PAIR, PlayType.TRIPLE})
+
+_NAMES = {
+    PlayType.SINGLE: "single",
+    PlayType.PAIR: "pair",
+    PlayType.SEQUENCE: "sequence",
+    PlayType.DOUBLE_SEQUENCE: "double sequence",
+    PlayType.TRIPLE: "triple",
+    PlayType.TRIPLE_SEQUENCE: "triple sequence",
+    PlayType.THREE_BOMB: "three bomb",
+    PlayType.FOUR_BOMB: "four bomb",
+    PlayType.JOKER_BOMB: "joker bomb",
+}
+
+
+def value_of_rank(rank: int) -> int:
+    """The value (1..13) of a rank index 0..12: 3..A keep their index, a 2 is 13."""
+    return TWO_VALUE if rank == _TWO_RANK else rank
+
+
+def rank_of_value(value: int) -> int:
+    """The rank index of a value 1..13 (inverse of :func:`value_of_rank`)."""
+    return _TWO_RANK if value == TWO_VALUE else value
+
+
+def _value_name(value: int) -> str:
+    return "joker" if value == JOKER_VALUE else RANKS[rank_of_value(value)]
+
+
+class Play:
+    """One Gan Deng Yan play: cards, type, comparison key and joker declaration.
+
+    Immutable and hashable; equal plays are the same play in the sense of
+    ``spec/cards.md`` (same cards, type and key).
+
+    >>> from chupai.gandengyan import classify
+    >>> [str(p) for p in classify("9S TS BJ")]
+    ['sequence 8-T: 9S TS BJ(=8)', 'sequence 9-J: 9S TS BJ(=J)']
+    """
+
+    __slots__ = ("_cls", "_decl", "_hash", "_hi", "_key", "_length", "_lo", "_type")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("Play objects come from legal_plays() or classify()")
+
+    @classmethod
+    def _from_record(
+        cls, lo: int, hi: int, type_: int, key: int, length: int, bomb_cls: int, decl: bytes, context: Any
+    ) -> Play:
+        self = object.__new__(cls)
+        self._lo = lo
+        self._hi = hi
+        self._type = type_
+        self._key = key
+        self._length = length
+        self._cls = bomb_cls
+        self._decl = decl
+        self._hash = None
+        return self
+
+    # -- the public view -----------------------------------------------------------
+    @property
+    def type(self) -> PlayType:
+        """The combination type."""
+        return PlayType(self._type)
+
+    @property
+    def key(self) -> int:
+        """The comparison key (the value of the play's rank; see the module doc)."""
+        return self._key
+
+    @property
+    def length(self) -> int:
+        """The number of cards."""
+        return self._length
+
+    @property
+    def bomb_class(self) -> int:
+        """0 for ordinary combinations, else 1 (three), 2 (four) or 3 (double joker)."""
+        return self._cls
+
+    @property
+    def is_bomb(self) -> bool:
+        return self._cls > 0
+
+    @property
+    def cards(self) -> Cards:
+        """The physical cards, jokers as themselves."""
+        return Cards.from_masks(self._lo, self._hi)
+
+    @property
+    def jokers(self) -> int:
+        """How many jokers the play holds."""
+        joker_faces = (1 << BLACK_JOKER_BIT) | (1 << RED_JOKER_BIT)
+        return (self._lo & joker_faces).bit_count() + (self._hi & joker_faces).bit_count()
+
+    @property
+    def is_soft(self) -> bool:
+        """A bomb of three or four of a kind that holds a joker (``soft_bombs``)."""
+        return self._type in (PlayType.THREE_BOMB, PlayType.FOUR_BOMB) and self.jokers > 0
+
+    @property
+    def wilds(self) -> tuple[str, ...]:
+        """What each standing-in joker stands for (as the spade of its rank), in joker order."""
+        return tuple(face_name(f) for f in self._decl)
+
+    @property
+    def declared(self) -> Cards:
+        """The cards with each standing-in joker replaced by what it stands for."""
+        counts = self.cards.counts()
+        for i, joker in enumerate(self._joker_faces()[: len(self._decl)]):
+            counts[joker] -= 1
+            counts[self._decl[i]] += 1
+        return Cards.from_counts(counts)
+
+    @property
+    def rank(self) -> str:
+        """The rank that names the play ('3'..'A', '2', 'joker'), the top rank of a sequence."""
+        if self._type == PlayType.JOKER_BOMB:
+            return "joker"
+        return _value_name(self._key)
+
+    @property
+    def ranks(self) -> tuple[str, ...]:
+        """The ranks a sequence type spans, low to high; the one rank of other plays."""
+        width = SEQUENCE_WIDTH.get(PlayType(self._type))
+        if width is None:
+            return (self.rank,)
+        n = self._length // width
+        return tuple(RANKS[r] for r in range(self._key - n + 1, self._key + 1))
+
+    def beats(self, other: Play, *, rules: Rules | None = None) -> bool:
+        """True if this play may follow ``other`` (``spec/gandengyan.md``).
+
+        An ordinary combination follows one of the same type and length exactly one
+        rank higher (a 2 follows any ordinary single, pair or triple; with
+        ``rules.follow_same_rank`` also one of the same rank); a bomb follows any
+        ordinary combination and any lower bomb.
+        """
+        if not isinstance(other, Play):
+            raise TypeError(f"expected a Play, not {type(other).__name__}")
+        if self._cls or other._cls:
+            return self._cls > 0 and (self._cls, self._key) > (other._cls, other._key)
+        if self._type != other._type or self._length != other._length or other._key == JOKER_VALUE:
+            return False
+        if self._key == other._key + 1 and self._key <= ACE_VALUE:
+            return True
+        if self._key == TWO_VALUE and other._key <= ACE_VALUE and self._type in TOPPED_BY_TWOS:
+            return True
+        rules = PAGAT if rules is None else rules
+        return rules.follow_same_rank and self._key == other._key
+
+    def to_protocol(self) -> list[Any]:
+        """``[type, rank, cards]``: the type's name, :attr:`rank` and the card names."""
+        return [self.type.name, self.rank, list(self.cards)]
+
+    # -- identity -------------------------------------------------------------------
+    def _identity(self) -> tuple[int, int, int, int]:
+        return (self._lo, self._hi, self._type, self._key)
+
+    def _joker_faces(self) -> list[int]:
+        out = []
+        for face in (BLACK_JOKER_BIT, RED_JOKER_BIT):
+            out += [face] * ((self._lo >> face & 1) + (self._hi >> face & 1))
+        return out
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Play):
+            return NotImplemented
+        return self._identity() == other._identity()
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash(self._identity())
+        return self._hash
+
+    def __str__(self) -> str:
+        t = PlayType(self._type)
+        words = _NAMES[t]
+        if t == PlayType.JOKER_BOMB:
+            head = words
+        elif t in SEQUENCE_WIDTH:
+            ranks = self.ranks
+            head = f"{words} {ranks[0]}-{ranks[-1]}"
+        else:
+            head = f"{words} {self.rank}"
+        standing = list(self._joker_faces()[: len(self._decl)])
+        decl = list(self._decl)
+        parts = []
+        for f in self.cards.faces():
+            if standing and f == standing[0]:
+                standing.pop(0)
+                parts.append(f"{face_name(f)}(={RANKS[decl.pop(0) // BITS_PER_RANK]})")
+            else:
+                parts.append(face_name(f))
+        return f"{head}: {' '.join(parts)}"
+
+    def __repr__(self) -> str:
+        return f"<Play {self}>"

@@ -1,0 +1,149 @@
+"""Gan Deng Yan rule options (``spec/gandengyan.md``, "Variants").
+
+Every variant of the spec is a keyword of :class:`Rules`, by its name in the spec;
+``Rules()`` (also ``Rules.pagat()``) is the base game.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+__all__ = ["ACE_MULTIPLIERS", "PAGAT", "Rules"]
+
+# flag bits the compiled generator reads (see gandengyan/_movegen.pxd)
+FLAG_TRIPLES_ARE_BOMBS = 1
+FLAG_TRIPLE_SEQUENCES = 2
+FLAG_JOKER_AS_TWO = 4
+FLAG_JOKER_LEAD_OUT = 8
+FLAG_FOLLOW_SAME_RANK = 16
+
+#: the ordinary ranks 3..A: the most ranks a sequence can span
+MAX_RANKS = 12
+#: the least ranks of a sequence; ``max_sequence_ranks`` may not go below it
+MIN_SEQUENCE_RANKS = 3
+#: the values ``ace_multiplier`` may take
+ACE_MULTIPLIERS = (2, 3, 4)
+#: cards in one deck (52 and two jokers)
+DECK_CARDS = 54
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every option of ``spec/gandengyan.md``, validated; ``Rules()`` is the base game.
+
+    >>> Rules().decks, Rules(decks=2).decks
+    (1, 2)
+    >>> Rules(triple_sequences=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: triple_sequences=True needs triples_are_bombs=False (triple sequences are ordinary combinations)
+
+    Attributes:
+        decks: 1 (54 cards) or 2 (108 cards).
+        triples_are_bombs: three of a kind is a bomb (False: an ordinary "aeroplane",
+            followed one rank higher or by 2-2-2).
+        triple_sequences: 3-3-3-4-4-4(-5-5-5 ...) is a combination (needs
+            ``triples_are_bombs=False``).
+        max_sequence_ranks: the most ranks of a sequence or double sequence (3..12);
+            ``None``: no limit but the ranks 3..A.
+        joker_as_two: a joker may stand for a 2.
+        joker_lead_out: a player on lead whose only cards are a joker (or, with two
+            decks, two identical jokers) may lead them and go out; False: they may not,
+            and the lead passes to the next player.
+        follow_same_rank: an ordinary combination may also be followed by one of the
+            same type, length and rank.
+        min_talon_to_win: a player cannot win while more than this many cards remain in
+            the talon; ``None``: no limit.
+        ace_multiplier: each ace left in a loser's hand multiplies their payment by this
+            (2, 3 or 4), compounding; ``None``: aces are plain cards.
+        multipliers: the general (bombs played) and the loser's own multipliers.
+        soft_bombs: with ``multipliers``, a bomb containing a joker counts x2 and a
+            natural one x4 (the double-joker bomb stays x8).
+        positive_only: the winner scores what the losers would pay; nobody scores
+            negative.
+        announce_at: players holding at most this many cards are flagged in
+            observations; ``None``: no announcement.
+    """
+
+    decks: int = 1
+    triples_are_bombs: bool = True
+    triple_sequences: bool = False
+    max_sequence_ranks: int | None = None
+    joker_as_two: bool = True
+    joker_lead_out: bool = True
+    follow_same_rank: bool = False
+    min_talon_to_win: int | None = None
+    ace_multiplier: int | None = None
+    multipliers: bool = False
+    soft_bombs: bool = False
+    positive_only: bool = False
+    announce_at: int | None = None
+
+    def __post_init__(self) -> None:
+        if not _is_int(self.decks) or self.decks not in (1, 2):
+            raise ValueError(f"decks must be 1 or 2, not {self.decks!r}")
+        for name in (
+            "triples_are_bombs",
+            "triple_sequences",
+            "joker_as_two",
+            "joker_lead_out",
+            "follow_same_rank",
+            "multipliers",
+            "soft_bombs",
+            "positive_only",
+        ):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be True or False, not {getattr(self, name)!r}")
+        if self.triple_sequences and self.triples_are_bombs:
+            raise ValueError(
+                "triple_sequences=True needs triples_are_bombs=False (triple sequences are ordinary combinations)"
+            )
+        m = self.max_sequence_ranks
+        if m is not None and (not _is_int(m) or not MIN_SEQUENCE_RANKS <= m <= MAX_RANKS):
+            raise ValueError(
+                f"max_sequence_ranks must be None or an int {MIN_SEQUENCE_RANKS}..{MAX_RANKS}, not {m!r}"
+            )
+        t = self.min_talon_to_win
+        if t is not None and (not _is_int(t) or not 0 <= t <= DECK_CARDS * self.decks):
+            raise ValueError(
+                f"min_talon_to_win must be None or an int 0..{DECK_CARDS * self.decks}, not {t!r}"
+            )
+        a = self.ace_multiplier
+        if a is not None and (not _is_int(a) or a not in ACE_MULTIPLIERS):
+            raise ValueError(f"ace_multiplier must be None or one of {ACE_MULTIPLIERS}, not {a!r}")
+        if self.soft_bombs and not self.multipliers:
+            raise ValueError("soft_bombs=True needs multipliers=True (it changes the bomb multipliers)")
+        n = self.announce_at
+        if n is not None and (not _is_int(n) or n < 1):
+            raise ValueError(f"announce_at must be None or a positive int, not {n!r}")
+        # the options the compiled code reads
+        object.__setattr__(
+            self,
+            "_flags",
+            (FLAG_TRIPLES_ARE_BOMBS if self.triples_are_bombs else 0)
+            | (FLAG_TRIPLE_SEQUENCES if self.triple_sequences else 0)
+            | (FLAG_JOKER_AS_TWO if self.joker_as_two else 0)
+            | (FLAG_JOKER_LEAD_OUT if self.joker_lead_out else 0)
+            | (FLAG_FOLLOW_SAME_RANK if self.follow_same_rank else 0),
+        )
+        object.__setattr__(self, "_max_ranks", MAX_RANKS if m is None else m)
+
+    @classmethod
+    def pagat(cls, **overrides: Any) -> Rules:
+        """The base game of pagat.com (the default), with any options changed."""
+        return cls(**overrides)
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with some options changed (validated)."""
+        return replace(self, **changes)
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self))
+        return f"Rules({args})"
+
+
+PAGAT = Rules()
