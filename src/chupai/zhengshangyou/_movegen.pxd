@@ -1,0 +1,33 @@
+# The Zheng Shangyou play generator: nogil kernels over the one-deck masks of _core.
+from chupai._core cimport mask_t, playbuf_t
+
+# play types (chupai.zhengshangyou.play.PlayType)
+cdef enum:
+    ZS_SINGLE = 1
+    ZS_SET = 2
+    ZS_SEQUENCE = 3
+    ZS_MULTI = 4
+
+# the key encoding (chupai.zhengshangyou.play): SUITED_KEY * suited + 2 * value + pure
+cdef enum:
+    ZS_TWO_VALUE = 12
+    ZS_BJ_VALUE = 13
+    ZS_RJ_VALUE = 14
+    ZS_JOKER_PAIR_VALUE = 13
+    ZS_SUITED_KEY = 32
+    ZS_PURE = 1
+
+# option flags (chupai.zhengshangyou.rules)
+cdef enum:
+    ZS_FLAG_JOKER_PAIR = 1
+
+# What to generate: everything (lead), or what beats one play (follow): the plays of
+# the same shape (type, length, cls) with a greater key.
+ctypedef struct zs_target:
+    int type        # 0 when leading
+    int length
+    int cls
+    int key
+
+cdef int zs_generate(mask_t hand, int flags, int collapse, const zs_target *target,
+                     playbuf_t *out) noexcept nogil

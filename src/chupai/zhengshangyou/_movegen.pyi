@@ -1,0 +1,25 @@
+"""Type stubs for the compiled Zheng Shangyou generator."""
+from collections.abc import Iterable
+
+import numpy as np
+
+from chupai._core import PlayList
+from chupai.cards import Cards
+from chupai.zhengshangyou.play import Play
+from chupai.zhengshangyou.rules import Rules
+
+def legal_plays(
+    hand: Cards | str | Iterable[str],
+    previous: Play | None = None,
+    *,
+    rules: Rules | None = None,
+    collapse_suits: bool = False,
+) -> PlayList: ...
+def kernel_count(
+    hands: np.ndarray,
+    previous: np.ndarray | None = None,
+    *,
+    rules: Rules | None = None,
+    collapse_suits: bool = False,
+    repeat: int = 1,
+) -> int: ...

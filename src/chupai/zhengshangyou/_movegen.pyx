@@ -1,0 +1,696 @@
+"""The Zheng Shangyou legal-play generator (``spec/zhengshangyou.md``).
+
+A hand is one word of the card core (one deck: each face at most once).  Each rank's
+natural cards are a nibble; a table lists every sub-nibble of every nibble by size, so
+a set is a choice of natural cards times a choice of wild cards (2s and jokers, listed
+once per call by size), and sequences are depth-first walks up the ranks from each
+start rank that emit every prefix of three ranks or more: a single sequence takes one
+suit or a joker at each rank, a multiple sequence a sub-nibble of natural cards whose
+shortfall the 2s (one a rank) and jokers make up.  Each play is reached by exactly one
+path (its window, its natural cards, its wild cards), so nothing is listed twice.  The
+suit-collapsed view keeps one choice of natural cards per rank and size (and per
+suit for suited sequences, plus one mixed representative), exactly one
+representative per group of ``spec/cards.md``.
+"""
+from libc.stdint cimport uint8_t
+from libc.string cimport memset
+
+from chupai._core cimport (
+    BJ_BIT,
+    JOKER_MASK,
+    MAX_WILDS,
+    N_RANKS,
+    N_SUITS,
+    NIBBLE,
+    NO_FACE,
+    RANK_2,
+    RANK_BITS,
+    RJ_BIT,
+    SUIT_S,
+    SUIT_S_MASK,
+    PlayList,
+    bit,
+    face_of,
+    mask_t,
+    play_t,
+    playbuf_free,
+    playbuf_init,
+    playbuf_push,
+    playbuf_t,
+    popcount,
+    rank_nibble,
+)
+
+from chupai.cards import Cards
+from chupai.zhengshangyou.play import Play
+from chupai.zhengshangyou.rules import PAGAT, Rules
+
+cdef enum:
+    RANK_3 = 1                   # the lowest rank of a sequence (sequences run 3..A)
+    MIN_SEQ = 3                  # ranks in the shortest sequence
+    MAX_SET = 4
+    MAX_MULT = 4
+    N_NIBBLES = 16
+    N_NIBBLE_SUBS = 81           # sum over the nibbles of 2 ** popcount = 3 ** 4
+    MAX_WILD_SETS = 64           # subsets of four 2s times subsets of two jokers
+    N_JOKERS = 2
+    MAX_WILD_CARDS = 6           # four 2s and two jokers
+    PLAY_LIMIT = 20000000        # more plays than this in one list: an error, not gigabytes
+
+# SUBS[SUBS_OFF[nib][k] : SUBS_OFF[nib][k + 1]]: the size-k sub-nibbles of nib
+cdef uint8_t SUBS[N_NIBBLE_SUBS]
+cdef uint8_t SUBS_OFF[N_NIBBLES][N_SUITS + 2]
+# LOW_SUIT[nib]: the lowest suit of a non-empty nibble
+cdef uint8_t LOW_SUIT[N_NIBBLES]
+# VALUE[r]: the game-order value of rank index r (3..A -> 0..11, 2 -> 12)
+cdef uint8_t VALUE[N_RANKS]
+
+
+cdef void _build_tables() noexcept:
+    cdef int pos = 0, nib, k, sub, s
+    for nib in range(N_NIBBLES):
+        for k in range(N_SUITS + 1):
+            SUBS_OFF[nib][k] = pos
+            for sub in range(N_NIBBLES):
+                if not (sub & ~nib) and popcount(sub) == k:
+                    SUBS[pos] = sub
+                    pos += 1
+        SUBS_OFF[nib][N_SUITS + 1] = pos
+        LOW_SUIT[nib] = 0
+        for s in range(N_SUITS - 1, -1, -1):
+            if (nib >> s) & 1:
+                LOW_SUIT[nib] = s
+    assert pos == N_NIBBLE_SUBS
+    for k in range(N_RANKS):
+        VALUE[k] = ZS_TWO_VALUE if k == RANK_2 else k - 1
+
+
+_build_tables()
+
+
+# --- the kernel ------------------------------------------------------------------
+# the wild cards of the hand (2s and jokers), every subset once, grouped by size
+ctypedef struct wilds_t:
+    int off[MAX_WILD_CARDS + 2]
+    mask_t mask[MAX_WILD_SETS]
+    uint8_t ntwo[MAX_WILD_SETS]
+
+ctypedef struct ctx_t:
+    playbuf_t *out
+    int full                     # PLAY_LIMIT reached: stop
+    int flags
+    int collapse
+    int lead
+    zs_target tg
+    unsigned nib[N_RANKS]        # natural cards of each rank (suit bits)
+    int cnt[N_RANKS]
+    mask_t jokers                # joker bits held
+    int nj
+    int n2                       # 2s held
+    mask_t jsub[N_JOKERS + 1][N_JOKERS]  # the subsets of the jokers held, by size
+    int njsub[N_JOKERS + 1]
+    wilds_t wl
+
+# a single sequence walk from one start rank
+ctypedef struct seq_t:
+    int lmin                     # emit windows of lmin..lmax ranks
+    int lmax
+    int kmin                     # emit keys above this
+    int suited_only
+    int gap[N_JOKERS]            # the ranks the jokers stand for, lowest first
+
+# a multiple sequence walk from one start rank
+ctypedef struct multi_t:
+    int m
+    int start
+    int nmin
+    int nmax
+    int kmin
+    uint8_t nat[N_RANKS]         # natural cards taken at each rank of the window
+
+
+cdef inline unsigned low_bit(unsigned x) noexcept nogil:
+    return x & (~x + 1)
+
+
+cdef inline int shape_min(const ctx_t *c, int type_, int length, int cls) noexcept nogil:
+    """The key a play of this shape must exceed, or -2 if the shape is not wanted."""
+    if c.lead:
+        return -1
+    if c.tg.type == type_ and c.tg.length == length and c.tg.cls == cls:
+        return c.tg.key
+    return -2
+
+
+cdef inline play_t *push(ctx_t *c, mask_t lo, int type_, int key, int length, int cls,
+                         int nwild) noexcept nogil:
+    """A new record for a play (its declaration left blank), or NULL if out of memory
+    or past PLAY_LIMIT."""
+    cdef play_t *p
+    if c.out.len >= PLAY_LIMIT:
+        c.full = 1
+        return NULL
+    p = playbuf_push(c.out)
+    if p == NULL:
+        return NULL
+    memset(p.decl, NO_FACE, MAX_WILDS)
+    p.lo = lo
+    p.hi = 0
+    p.type = type_
+    p.key = key
+    p.length = length
+    p.cls = cls
+    p.nwild = nwild
+    p.flags = 0
+    return p
+
+
+cdef inline void sub_range(const ctx_t *c, unsigned nib, int k, int *begin, int *end) noexcept nogil:
+    """The size-k sub-nibbles of nib (only the first when collapsing)."""
+    begin[0] = SUBS_OFF[nib][k]
+    end[0] = SUBS_OFF[nib][k + 1]
+    if c.collapse and end[0] > begin[0]:
+        end[0] = begin[0] + 1
+
+
+cdef void build_wilds(ctx_t *c) noexcept nogil:
+    """Every choice of 2s and jokers (one choice of 2s per count when collapsing)."""
+    cdef int pos = 0, size, t, j, k, b, e, i
+    cdef wilds_t *w = &c.wl
+    for size in range(MAX_WILD_CARDS + 1):
+        w.off[size] = pos
+        for t in range((size if size < c.n2 else c.n2) + 1):
+            j = size - t
+            if j > c.nj:
+                continue
+            sub_range(c, c.nib[RANK_2], t, &b, &e)
+            for k in range(b, e):
+                for i in range(c.njsub[j]):
+                    w.mask[pos] = <mask_t>SUBS[k] | c.jsub[j][i]
+                    w.ntwo[pos] = t
+                    pos += 1
+    w.off[MAX_WILD_CARDS + 1] = pos
+
+
+cdef void gen_singles(ctx_t *c) noexcept nogil:
+    cdef int kmin = shape_min(c, ZS_SINGLE, 1, 1), r, key
+    cdef unsigned nib, b
+    if kmin == -2:
+        return
+    for r in range(N_RANKS):
+        key = 2 * VALUE[r] + ZS_PURE
+        if key <= kmin:
+            continue
+        nib = c.nib[r]
+        if c.collapse:
+            nib = low_bit(nib)
+        while nib:
+            b = low_bit(nib)
+            nib ^= b
+            push(c, <mask_t>b << (r * RANK_BITS), ZS_SINGLE, key, 1, 1, 0)
+    if (c.jokers & bit(BJ_BIT)) and 2 * ZS_BJ_VALUE + ZS_PURE > kmin:
+        push(c, bit(BJ_BIT), ZS_SINGLE, 2 * ZS_BJ_VALUE + ZS_PURE, 1, 1, 0)
+    if (c.jokers & bit(RJ_BIT)) and 2 * ZS_RJ_VALUE + ZS_PURE > kmin:
+        push(c, bit(RJ_BIT), ZS_SINGLE, 2 * ZS_RJ_VALUE + ZS_PURE, 1, 1, 0)
+
+
+cdef inline void declare_set(play_t *p, int rank, unsigned nat, int nwild) noexcept nogil:
+    """The wild cards of a set take the suits its natural cards lack, in suit order."""
+    cdef unsigned miss = ~nat & NIBBLE, b
+    cdef int q
+    for q in range(nwild):
+        b = low_bit(miss)
+        miss ^= b
+        p.decl[q] = face_of(rank, LOW_SUIT[b])
+
+
+cdef void gen_sets(ctx_t *c) noexcept nogil:
+    cdef int size, kmin, R, a, amax, w, key, k, b, e, i
+    cdef unsigned nat
+    cdef play_t *p
+    for size in range(2, MAX_SET + 1):
+        kmin = shape_min(c, ZS_SET, size, size)
+        if kmin == -2:
+            continue
+        # one rank 3..A, with 2s and jokers standing in
+        for R in range(RANK_3, N_RANKS):
+            amax = c.cnt[R] if c.cnt[R] < size else size
+            for a in range(1, amax + 1):
+                w = size - a
+                key = 2 * VALUE[R] + (ZS_PURE if w == 0 else 0)
+                if key <= kmin or c.wl.off[w] == c.wl.off[w + 1]:
+                    continue
+                sub_range(c, c.nib[R], a, &b, &e)
+                for k in range(b, e):
+                    nat = SUBS[k]
+                    for i in range(c.wl.off[w], c.wl.off[w + 1]):
+                        p = push(c, (<mask_t>nat << (R * RANK_BITS)) | c.wl.mask[i], ZS_SET, key,
+                                 size, size, w)
+                        if p == NULL:
+                            return
+                        declare_set(p, R, nat, w)
+        # 2s, with jokers standing in
+        amax = c.n2 if c.n2 < size else size
+        for a in range(1, amax + 1):
+            w = size - a
+            key = 2 * ZS_TWO_VALUE + (ZS_PURE if w == 0 else 0)
+            if w > c.nj or key <= kmin:
+                continue
+            sub_range(c, c.nib[RANK_2], a, &b, &e)
+            for k in range(b, e):
+                nat = SUBS[k]
+                for i in range(c.njsub[w]):
+                    p = push(c, <mask_t>nat | c.jsub[w][i], ZS_SET, key, size, size, w)
+                    if p == NULL:
+                        return
+                    declare_set(p, RANK_2, nat, w)
+        # the pair of jokers
+        key = 2 * ZS_JOKER_PAIR_VALUE + ZS_PURE
+        if size == N_JOKERS and (c.flags & ZS_FLAG_JOKER_PAIR) and c.nj == N_JOKERS and key > kmin:
+            push(c, c.jokers, ZS_SET, key, N_JOKERS, N_JOKERS, 0)
+
+
+cdef inline void emit_sequence(ctx_t *c, const seq_t *s, int top, int length, mask_t lo,
+                               int suited, int suit, int nju) noexcept nogil:
+    """A single sequence of natural cards lo and nju jokers at s.gap (every joker choice)."""
+    cdef int key = (ZS_SUITED_KEY if suited else 0) + 2 * VALUE[top] + (ZS_PURE if nju == 0 else 0)
+    cdef play_t *p
+    cdef int i
+    if key <= s.kmin:
+        return
+    if nju == 0:
+        push(c, lo, ZS_SEQUENCE, key, length, 1, 0)
+    elif nju == 1:
+        for i in range(c.njsub[1]):
+            p = push(c, lo | c.jsub[1][i], ZS_SEQUENCE, key, length, 1, 1)
+            if p == NULL:
+                return
+            p.decl[0] = face_of(s.gap[0], suit)
+    else:
+        p = push(c, lo | c.jokers, ZS_SEQUENCE, key, length, 1, 2)
+        if p == NULL:
+            return
+        p.decl[0] = face_of(s.gap[0], suit)
+        p.decl[1] = face_of(s.gap[1], suit)
+
+
+cdef void seq_walk(ctx_t *c, seq_t *s, int r, int depth, mask_t lo, unsigned su, int nju) noexcept nogil:
+    """Extend a single sequence at rank r: every suit held, or a joker.
+
+    `depth` ranks are filled (natural cards `lo`, `nju` jokers); `su` is the suit every
+    natural card so far has (all four suits before the first, 0 once they differ).
+    """
+    cdef unsigned nib, b
+    if c.out.oom or c.full:
+        return
+    if depth >= s.lmin:
+        emit_sequence(c, s, r - 1, depth, lo, su != 0, LOW_SUIT[su] if su else SUIT_S, nju)
+    if depth == s.lmax or r >= N_RANKS:
+        return
+    nib = c.nib[r]
+    while nib:
+        b = low_bit(nib)
+        nib ^= b
+        if s.suited_only and not (su & b):
+            continue
+        seq_walk(c, s, r + 1, depth + 1, lo | (<mask_t>b << (r * RANK_BITS)), su & b, nju)
+    if nju < c.nj:
+        s.gap[nju] = r
+        seq_walk(c, s, r + 1, depth + 1, lo, su, nju + 1)
+
+
+cdef void seq_walk_collapsed(ctx_t *c, seq_t *s, int r, int depth, mask_t rep, mask_t full,
+                             unsigned su, unsigned common, int swap_r, unsigned swap_b,
+                             int nju) noexcept nogil:
+    """Extend a collapsed single sequence at rank r: a natural card or a joker.
+
+    `rep` takes the lowest suit of each natural rank, `full` every face of those ranks,
+    `su` the suit all of rep's cards share (0 if they differ), `common` the suits held at
+    every natural rank; `swap_r`/`swap_b` the first natural rank where another suit than
+    rep's one suit is held, and that suit (to make a mixed representative).
+    """
+    cdef unsigned nib, b, s0
+    cdef int nat = depth - nju, shift
+    cdef mask_t mixed
+    if c.out.oom or c.full:
+        return
+    if depth >= s.lmin:
+        # one suited play per suit held at every natural rank
+        nib = common
+        while nib:
+            b = low_bit(nib)
+            nib ^= b
+            emit_sequence(c, s, r - 1, depth, full & (SUIT_S_MASK << LOW_SUIT[b]), 1, LOW_SUIT[b], nju)
+        # one mixed representative, if the natural cards can be of two suits
+        if not s.suited_only and nat >= 2 and (su == 0 or swap_r >= 0):
+            mixed = rep
+            if su:
+                shift = swap_r * RANK_BITS
+                mixed = (rep & ~(<mask_t>su << shift)) | (<mask_t>swap_b << shift)
+            emit_sequence(c, s, r - 1, depth, mixed, 0, SUIT_S, nju)
+    if depth == s.lmax or r >= N_RANKS:
+        return
+    nib = c.nib[r]
+    if nib and not (s.suited_only and not (common & nib)):
+        b = low_bit(nib)
+        s0 = su & b
+        if s0 and swap_r < 0 and nib != b:
+            seq_walk_collapsed(c, s, r + 1, depth + 1, rep | (<mask_t>b << (r * RANK_BITS)),
+                               full | (<mask_t>NIBBLE << (r * RANK_BITS)), s0, common & nib,
+                               r, low_bit(nib ^ b), nju)
+        else:
+            seq_walk_collapsed(c, s, r + 1, depth + 1, rep | (<mask_t>b << (r * RANK_BITS)),
+                               full | (<mask_t>NIBBLE << (r * RANK_BITS)), s0, common & nib,
+                               swap_r, swap_b, nju)
+    if nju < c.nj:
+        s.gap[nju] = r
+        seq_walk_collapsed(c, s, r + 1, depth + 1, rep, full, su, common, swap_r, swap_b, nju + 1)
+
+
+cdef void gen_sequences(ctx_t *c) noexcept nogil:
+    cdef seq_t s
+    cdef int start, top, length, r
+    cdef unsigned held = 0
+    if c.lead:
+        s.lmin = MIN_SEQ
+        s.lmax = N_RANKS - RANK_3
+        s.kmin = -1
+        s.suited_only = 0
+        for r in range(RANK_3, N_RANKS):
+            if c.cnt[r]:
+                held |= 1u << r
+        for start in range(RANK_3, N_RANKS - MIN_SEQ + 1):
+            # the jokers must make up for the ranks missing among the first three
+            if popcount(~(held >> start) & 7) > c.nj:
+                continue
+            if c.collapse:
+                seq_walk_collapsed(c, &s, start, 0, 0, 0, NIBBLE, NIBBLE, -1, 0, 0)
+            else:
+                seq_walk(c, &s, start, 0, 0, NIBBLE, 0)
+        return
+    length = c.tg.length
+    if c.tg.type != ZS_SEQUENCE or c.tg.cls != 1 or length < MIN_SEQ or length > N_RANKS - RANK_3:
+        return
+    s.lmin = length
+    s.lmax = length
+    s.kmin = c.tg.key
+    for start in range(RANK_3, N_RANKS - length + 1):
+        top = start + length - 1
+        if ZS_SUITED_KEY + 2 * VALUE[top] + ZS_PURE <= s.kmin:
+            continue
+        # a mixed sequence of this top cannot beat the target: walk the suited ones only
+        s.suited_only = 2 * VALUE[top] + ZS_PURE <= s.kmin
+        if c.collapse:
+            seq_walk_collapsed(c, &s, start, 0, 0, 0, NIBBLE, NIBBLE, -1, 0, 0)
+        else:
+            seq_walk(c, &s, start, 0, 0, NIBBLE, 0)
+
+
+cdef void emit_multi(ctx_t *c, const multi_t *s, int top, int n, mask_t lo, int short,
+                     int nshort) noexcept nogil:
+    """A multiple sequence of natural cards lo over n ranks, `short` cards short at
+    `nshort` ranks: every choice of 2s (at most one a rank) and jokers making them up."""
+    cdef int key = 2 * VALUE[top] + (ZS_PURE if short == 0 else 0)
+    cdef int i, t, q, d, tw, need
+    cdef unsigned miss, b
+    cdef play_t *p
+    if key <= s.kmin:
+        return
+    for i in range(c.wl.off[short], c.wl.off[short + 1]):
+        t = c.wl.ntwo[i]
+        if t > nshort:
+            continue
+        p = push(c, lo | c.wl.mask[i], ZS_MULTI, key, n * s.m, s.m, short)
+        if p == NULL:
+            return
+        if short == 0:
+            continue
+        # the 2s, one each to the short ranks from the lowest ...
+        q = 0
+        for d in range(n):
+            if q == t:
+                break
+            if popcount(s.nat[d]) < s.m:
+                p.decl[q] = face_of(s.start + d, LOW_SUIT[~s.nat[d] & NIBBLE])
+                q += 1
+        # ... then the jokers fill what is left, from the lowest rank
+        tw = 0
+        for d in range(n):
+            need = s.m - popcount(s.nat[d])
+            if need <= 0:
+                continue
+            miss = ~s.nat[d] & NIBBLE
+            if tw < t:
+                tw += 1
+                need -= 1
+                miss ^= low_bit(miss)
+            while need > 0:
+                b = low_bit(miss)
+                miss ^= b
+                p.decl[q] = face_of(s.start + d, LOW_SUIT[b])
+                q += 1
+                need -= 1
+
+
+cdef void multi_walk(ctx_t *c, multi_t *s, int r, int depth, mask_t lo, int short,
+                     int nshort) noexcept nogil:
+    """Extend a multiple sequence at rank r with each choice of natural cards."""
+    cdef int k, kmax, d, b, e, i
+    if c.out.oom or c.full:
+        return
+    if depth >= s.nmin:
+        emit_multi(c, s, r - 1, depth, lo, short, nshort)
+    if depth == s.nmax or r >= N_RANKS:
+        return
+    kmax = c.cnt[r] if c.cnt[r] < s.m else s.m
+    for k in range(kmax, -1, -1):
+        d = s.m - k
+        # a rank takes at most one 2 besides the jokers
+        if d > 1 + c.nj or short + d > c.n2 + c.nj:
+            break
+        sub_range(c, c.nib[r], k, &b, &e)
+        for i in range(b, e):
+            s.nat[depth] = SUBS[i]
+            multi_walk(c, s, r + 1, depth + 1, lo | (<mask_t>SUBS[i] << (r * RANK_BITS)),
+                       short + d, nshort + (1 if d else 0))
+
+
+cdef inline unsigned fillable(const ctx_t *c, int m) noexcept nogil:
+    """The ranks (bit r) that natural cards, one 2 and the jokers could fill m deep."""
+    cdef unsigned out = 0
+    cdef int r, extra = (1 if c.n2 else 0) + c.nj
+    for r in range(RANK_3, N_RANKS):
+        if c.cnt[r] + extra >= m:
+            out |= 1u << r
+    return out
+
+
+cdef void gen_multi(ctx_t *c) noexcept nogil:
+    cdef multi_t s
+    cdef int m, start, n
+    cdef unsigned ok
+    if c.lead:
+        s.nmin = MIN_SEQ
+        s.nmax = N_RANKS - RANK_3
+        s.kmin = -1
+        for m in range(2, MAX_MULT + 1):
+            s.m = m
+            # starts whose first three ranks can all be filled
+            ok = fillable(c, m)
+            ok &= (ok >> 1) & (ok >> 2)
+            for start in range(RANK_3, N_RANKS - MIN_SEQ + 1):
+                if (ok >> start) & 1:
+                    s.start = start
+                    multi_walk(c, &s, start, 0, 0, 0, 0)
+        return
+    if c.tg.type != ZS_MULTI or c.tg.cls < 2 or c.tg.cls > MAX_MULT:
+        return
+    s.m = c.tg.cls
+    n = c.tg.length // s.m
+    if n < MIN_SEQ or n * s.m != c.tg.length:
+        return
+    s.nmin = n
+    s.nmax = n
+    s.kmin = c.tg.key
+    for start in range(RANK_3, N_RANKS - n + 1):
+        if 2 * VALUE[start + n - 1] + ZS_PURE <= s.kmin:
+            continue
+        s.start = start
+        multi_walk(c, &s, start, 0, 0, 0, 0)
+
+
+cdef int zs_generate(mask_t hand, int flags, int collapse, const zs_target *target,
+                     playbuf_t *out) noexcept nogil:
+    """Append every legal play of the one-deck hand to `out`; -1 if memory ran out, -2
+    past PLAY_LIMIT plays."""
+    cdef ctx_t c
+    cdef int r, t
+    c.out = out
+    c.full = 0
+    c.flags = flags
+    c.collapse = collapse
+    c.lead = target == NULL or target.type == 0
+    t = 0 if c.lead else target.type
+    if not c.lead:
+        c.tg = target[0]
+    for r in range(N_RANKS):
+        c.nib[r] = rank_nibble(hand, r)
+        c.cnt[r] = popcount(c.nib[r])
+    c.n2 = c.cnt[RANK_2]
+    c.jokers = hand & JOKER_MASK
+    c.nj = popcount(c.jokers)
+    c.njsub[0] = 1
+    c.jsub[0][0] = 0
+    c.njsub[1] = 0
+    if c.jokers & bit(BJ_BIT):
+        c.jsub[1][c.njsub[1]] = bit(BJ_BIT)
+        c.njsub[1] += 1
+    if c.jokers & bit(RJ_BIT):
+        c.jsub[1][c.njsub[1]] = bit(RJ_BIT)
+        c.njsub[1] += 1
+    c.njsub[N_JOKERS] = 1 if c.nj == N_JOKERS else 0
+    c.jsub[N_JOKERS][0] = c.jokers
+    if c.lead or t == ZS_SINGLE:
+        gen_singles(&c)
+    if c.lead or t == ZS_SET or t == ZS_MULTI:
+        build_wilds(&c)
+    if c.lead or t == ZS_SET:
+        gen_sets(&c)
+    if c.lead or t == ZS_SEQUENCE:
+        gen_sequences(&c)
+    if c.lead or t == ZS_MULTI:
+        gen_multi(&c)
+    if c.full:
+        return -2
+    return -1 if out.oom else 0
+
+
+# --- the Python entry point ---------------------------------------------------------
+cdef object _make_play = Play._from_record
+cdef object _Cards = Cards
+cdef int _PAGAT_FLAGS = PAGAT._flags
+
+
+cdef mask_t hand_mask(object hand) except? 0xFFFFFFFFFFFFFFFF:
+    """The one-deck mask of a hand (``Cards``, string or iterable of card strings)."""
+    cdef tuple layers
+    if type(hand) is not _Cards:
+        if not isinstance(hand, _Cards):
+            hand = _Cards(hand, decks=1)
+    layers = (<object>hand)._layers
+    if len(layers) > 1:
+        raise ValueError(f"hand {hand} holds a card twice; Zheng Shangyou uses one deck")
+    return layers[0] if layers else 0
+
+
+cdef int rules_flags(object rules) except -1:
+    if rules is None:
+        return _PAGAT_FLAGS
+    if isinstance(rules, Rules):
+        return rules._flags
+    raise ValueError(f"rules must be a zhengshangyou.Rules, not {type(rules).__name__}")
+
+
+def legal_plays(hand, previous=None, *, rules=None, collapse_suits=False):
+    """Every legal play of a Zheng Shangyou hand (``spec/zhengshangyou.md``).
+
+    Args:
+        hand: a one-deck ``Cards`` or a card string such as ``"7S 2D BJ"``.
+        previous: the ``Play`` to beat, or ``None`` when leading.
+        rules: a ``Rules`` object (default ``Rules()``).
+        collapse_suits: one representative per suit-collapsed group
+            (``spec/cards.md``) instead of every concrete play.
+
+    Returns:
+        A ``PlayList``: leading, every combination the hand can form; following, every
+        play of the same shape with a higher key (passing is always allowed then and
+        is not listed).
+
+    Raises:
+        ValueError: a bad card, a card given twice, bad ``previous`` or ``rules``.
+        MemoryError: more than 20 million plays (a hand of most of the deck; the
+            suit-collapsed view stays small), or memory ran out.
+
+    >>> plays = legal_plays("6H 8H BJ")
+    >>> [str(p) for p in plays if p.length == 3]
+    ['sequence 6-8 suited impure: 6H 8H BJ(=7H)']
+    >>> previous = legal_plays("7C 8C 9S")[-1]
+    >>> str(previous)
+    'sequence 7-9 mixed: 7C 8C 9S'
+    >>> [str(p) for p in legal_plays("6H 8H BJ", previous)]
+    ['sequence 6-8 suited impure: 6H 8H BJ(=7H)']
+    """
+    cdef mask_t lo = hand_mask(hand)
+    cdef int flags = rules_flags(rules)
+    cdef zs_target tg
+    cdef PlayList out
+    cdef int rc
+    tg.type = 0
+    tg.length = 0
+    tg.cls = 0
+    tg.key = 0
+    if previous is not None:
+        if type(previous) is not Play:
+            raise ValueError(f"previous must be a zhengshangyou.Play or None, not {previous!r}")
+        tg.type = (<object>previous)._type
+        tg.length = (<object>previous)._length
+        tg.cls = (<object>previous)._cls
+        tg.key = (<object>previous)._key
+    out = PlayList.__new__(PlayList)
+    out.factory = _make_play
+    if playbuf_init(&out.buf, 32 if tg.type else 256) != 0:
+        raise MemoryError("cannot allocate the play buffer")
+    # a few microseconds of work: releasing the GIL would cost more than it frees
+    rc = zs_generate(lo, flags, 1 if collapse_suits else 0, &tg, &out.buf)
+    if rc != 0:
+        raise _overflow(rc)
+    return out
+
+
+cdef object _overflow(int rc):
+    if rc == -2:
+        return MemoryError(f"more than {PLAY_LIMIT} plays: use collapse_suits=True for so large a hand")
+    return MemoryError("the play buffer could not grow")
+
+
+def kernel_count(const unsigned long long[::1] hands, const unsigned char[:, ::1] previous=None, *,
+                 rules=None, bint collapse_suits=False, int repeat=1):
+    """Run the bare kernel on many hands, reusing one buffer; the total number of plays.
+
+    For throughput measurements (``bench/``): no Python object is created per hand or
+    per play.  ``hands`` are one-deck masks; ``previous``, if given, holds one row
+    ``(type, length, cls, key)`` per hand, the play to beat (type 0: leading).
+    """
+    cdef Py_ssize_t i, n = hands.shape[0]
+    cdef long long total = 0
+    cdef int rep, rc = 0, r
+    cdef int flags = rules_flags(rules)
+    cdef int collapse = collapse_suits
+    cdef playbuf_t buf
+    cdef zs_target tg
+    cdef bint follow = previous is not None
+    if follow and (previous.shape[0] != n or previous.shape[1] != 4):
+        raise ValueError("previous must have one row (type, length, cls, key) per hand")
+    for i in range(n):
+        if hands[i] >> 54:
+            raise ValueError(f"hand {i} has bits beyond the 54 faces")
+    tg.type = 0
+    if playbuf_init(&buf, 4096) != 0:
+        raise MemoryError("cannot allocate the play buffer")
+    with nogil:
+        for rep in range(repeat):
+            for i in range(n):
+                buf.len = 0
+                if follow:
+                    tg.type = previous[i, 0]
+                    tg.length = previous[i, 1]
+                    tg.cls = previous[i, 2]
+                    tg.key = previous[i, 3]
+                r = zs_generate(hands[i], flags, collapse, &tg, &buf)
+                if r < rc:
+                    rc = r
+                total += buf.len
+    playbuf_free(&buf)
+    if rc:
+        raise _overflow(rc)
+    return total

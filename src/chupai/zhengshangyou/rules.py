@@ -1,0 +1,61 @@
+"""Zheng Shangyou rule options (``spec/zhengshangyou.md``), validated."""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+__all__ = ["FLAG_JOKER_PAIR", "PAGAT", "Rules"]
+
+# flag bits the compiled generator reads (see zhengshangyou/_movegen.pxd)
+FLAG_JOKER_PAIR = 1
+
+#: the largest target the match accepts (a deal gives at most 2 points to one player)
+MAX_TARGET = 1000
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every option of ``spec/zhengshangyou.md``, validated; ``Rules()`` is the pagat preset.
+
+    >>> Rules().target
+    11
+    >>> Rules(joker_pair=False).joker_pair
+    False
+    >>> Rules(target=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: target must be an int from 1 to 1000, not 0
+
+    Attributes:
+        joker_pair: ``BJ RJ`` is a pair of jokers, above every pair of 2s (False: ``BJ RJ``
+            is not a pair at all).
+        target: the points that end the game at the end of a deal.
+    """
+
+    joker_pair: bool = True
+    target: int = 11
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.joker_pair, bool):
+            raise ValueError(f"joker_pair must be True or False, not {self.joker_pair!r}")
+        t = self.target
+        if isinstance(t, bool) or not isinstance(t, int) or not 1 <= t <= MAX_TARGET:
+            raise ValueError(f"target must be an int from 1 to {MAX_TARGET}, not {t!r}")
+        # the options the compiled generator reads, as its bit flags
+        object.__setattr__(self, "_flags", FLAG_JOKER_PAIR if self.joker_pair else 0)
+
+    @classmethod
+    def pagat(cls, **overrides: Any) -> Rules:
+        """The pagat.com rules (the default)."""
+        return cls(**overrides)
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with some options changed (validated)."""
+        return replace(self, **changes)
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self))
+        return f"Rules({args})"
+
+
+PAGAT = Rules()
