@@ -12,9 +12,11 @@ import argparse
 import statistics
 import time
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
+from chupai._timing import median_run, per_item
 from chupai.cards import Cards
 from chupai.guandan import Play, legal_plays
 from chupai.guandan._movegen import kernel_count
@@ -53,21 +55,6 @@ def kernel_arrays(pos: list[Position]) -> tuple[np.ndarray, np.ndarray, np.ndarr
     return los, his, levels
 
 
-def _loop(fn, items, repeat):
-    """Median over `repeat` runs of the mean µs per item, and the median single call."""
-    means, singles = [], []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        for it in items:
-            fn(it)
-        means.append((time.perf_counter() - t0) / len(items) * 1e6)
-    for it in items:
-        t0 = time.perf_counter()
-        fn(it)
-        singles.append((time.perf_counter() - t0) * 1e6)
-    return statistics.median(means), statistics.median(singles)
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="chupai bench", description="Time the Guan Dan generator and engine.")
     ap.add_argument("--deals", type=int, default=N_DEALS)
@@ -90,16 +77,11 @@ def main(argv: list[str] | None = None) -> int:
         ("lead + len() only", lambda p: len(legal_plays(p.hand, p.level)), n_lead),
     ]
     for name, fn, nplays in rows:
-        mean, median = _loop(fn, pos, args.repeat)
+        mean, median = per_item(fn, pos, args.repeat)
         print(f"{name:<34}{mean:>14.2f}{median:>12.2f}{nplays / len(pos) / mean * 1e6:>14.3g}")
     los, his, levels = kernel_arrays(pos)
     for name, coll in (("kernel only, lead", False), ("kernel only, collapsed lead", True)):
-        runs = []
-        for _ in range(args.repeat):
-            t0 = time.perf_counter()
-            total = kernel_count(los, his, levels, collapse_suits=coll, repeat=10)
-            runs.append(time.perf_counter() - t0)
-        dt = statistics.median(runs)
+        dt, total = median_run(partial(kernel_count, los, his, levels, collapse_suits=coll, repeat=10), args.repeat)
         print(f"{name:<34}{dt / (10 * len(pos)) * 1e6:>14.2f}{'':>12}{total / dt:>14.3g}")
     if not args.no_engine:
         engine(args.playouts, args.repeat)
@@ -114,12 +96,8 @@ def engine(n: int, repeat: int) -> None:
     print(f"\n{'engine':<34}{'median':>14}")
     for policy in ("random", "greedy"):
         for threads in (1, 2):
-            runs = []
-            for _ in range(repeat):
-                t0 = time.perf_counter()
-                playouts(n, seed=1, policy=policy, threads=threads)
-                runs.append(time.perf_counter() - t0)
-            print(f"{f'C playouts, {policy}, {threads} thread(s)':<34}{n / statistics.median(runs):>14,.0f} deals/s")
+            dt, _ = median_run(partial(playouts, n, seed=1, policy=policy, threads=threads), repeat)
+            print(f"{f'C playouts, {policy}, {threads} thread(s)':<34}{n / dt:>14,.0f} deals/s")
     bot, rng = RandomBot(), np.random.default_rng(1)
     t0, actions, deals = time.perf_counter(), 0, 0
     while time.perf_counter() - t0 < 1.0:

@@ -9,11 +9,11 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm
 
+from chupai._games import GAMES
+
 __all__ = ["ArenaResult", "arena", "wilson_interval"]
 
-_GAMES = ("guandan", "chinese_ten", "gandengyan")
-#: games where each player scores alone (a bot's seats are added up)
-_SOLO_GAMES = ("chinese_ten", "gandengyan")
+_GAMES = tuple(GAMES)
 
 
 def wilson_interval(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -63,15 +63,13 @@ class ArenaResult:
 
 
 def _new_state(game: str, seed: int, matches: bool, rules: Any, players: int | None) -> Any:
-    from chupai import chinese_ten, gandengyan, guandan
-
-    if game in _SOLO_GAMES:
-        module = chinese_ten if game == "chinese_ten" else gandengyan
-        cls = module.Match if matches else module.Deal
+    entry = GAMES[game]
+    module = entry.module()
+    cls = module.Match if matches else module.Deal
+    if not entry.fixed_players:  # the game checks the number of players
         return cls(seed, rules=rules, players=4 if players is None else players)
-    if players not in (None, 4):
-        raise ValueError(f"{game} is played by 4 players, not {players!r}")
-    cls = guandan.Match if matches else guandan.Deal
+    if players not in (None, entry.players[0]):
+        raise ValueError(f"{game} is played by {entry.players[0]} players, not {players!r}")
     return cls(seed, rules=rules)
 
 
@@ -88,7 +86,7 @@ def _play_one(args: tuple[str, tuple[Any, Any], int, int, bool, Any, int | None]
         bot = bots[0] if seat % 2 == team_a else bots[1]
         state.apply(bot.choose(state, rng))
     returns = state.returns()
-    if game in _SOLO_GAMES:  # each player scores alone: the bot's seats together
+    if GAMES[game].solo:  # each player scores alone: the bot's seats together
         return float(sum(r for s, r in enumerate(returns) if s % 2 == team_a))
     return float(returns[team_a])
 

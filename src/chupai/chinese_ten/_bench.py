@@ -11,13 +11,12 @@ call.  Playouts are timed as whole batches, one thread and more.
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
-from collections.abc import Callable
-from typing import Any, NamedTuple
+from functools import partial
+from typing import NamedTuple
 
 import numpy as np
 
+from chupai._timing import median_run, per_item
 from chupai.cards import Cards
 from chupai.chinese_ten._engine import DealCore
 from chupai.chinese_ten._movegen import kernel_count, legal_plays
@@ -55,21 +54,6 @@ def kernel_arrays(pos: list[Position]) -> tuple[np.ndarray, np.ndarray]:
             np.array([p.layout.lo for p in pos], dtype=np.uint64))
 
 
-def _loop(fn: Callable[[Any], Any], items: list[Any], repeat: int) -> tuple[float, float]:
-    """Median over `repeat` runs of the mean µs per item, and the median single call."""
-    means, singles = [], []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        for it in items:
-            fn(it)
-        means.append((time.perf_counter() - t0) / len(items) * 1e6)
-    for it in items:
-        t0 = time.perf_counter()
-        fn(it)
-        singles.append((time.perf_counter() - t0) * 1e6)
-    return statistics.median(means), statistics.median(singles)
-
-
 def _api_game(seed: int) -> None:
     deal = Deal(seed)
     while not deal.is_terminal():
@@ -94,29 +78,20 @@ def main(argv: list[str] | None = None) -> int:
         ("legal_plays + every Play", lambda p: list(legal_plays(p.hand, p.layout)), n_conc),
     ]
     for name, fn, nplays in rows:
-        mean, median = _loop(fn, pos, args.repeat)
+        mean, median = per_item(fn, pos, args.repeat)
         print(f"{name:<34}{mean:>14.2f}{median:>12.2f}{nplays / len(pos) / mean * 1e6:>14.3g}")
     hands, layouts = kernel_arrays(pos)
     for name, coll in (("kernel only (concrete)", False), ("kernel only (collapsed)", True)):
-        runs = []
-        for _ in range(args.repeat):
-            t0 = time.perf_counter()
-            total = kernel_count(hands, layouts, collapse_suits=coll, repeat=10)
-            runs.append(time.perf_counter() - t0)
-        dt = statistics.median(runs)
+        dt, total = median_run(partial(kernel_count, hands, layouts, collapse_suits=coll, repeat=10), args.repeat)
         print(f"{name:<34}{dt / (10 * len(pos)) * 1e6:>14.2f}{'':>12}{total / dt:>14.3g}")
     n = args.playouts
     print(f"\n{'playouts of 4-player deals':<34}{'deals/s':>14}")
     for policy in ("random", "greedy"):
         for threads in (1, 2):
-            runs = []
-            for _ in range(args.repeat):
-                t0 = time.perf_counter()
-                playouts(n, seed=SEED, policy=policy, threads=threads)
-                runs.append(time.perf_counter() - t0)
-            print(f"{f'{policy}, {threads} thread(s)':<34}{n / statistics.median(runs):>14,.0f}")
+            dt, _ = median_run(partial(playouts, n, seed=SEED, policy=policy, threads=threads), args.repeat)
+            print(f"{f'{policy}, {threads} thread(s)':<34}{n / dt:>14,.0f}")
     games = max(1, args.deals // 5)
-    mean, _ = _loop(_api_game, list(range(games)), args.repeat)
+    mean, _ = per_item(_api_game, list(range(games)), args.repeat)
     print(f"{'Python Deal API, whole deal':<34}{mean:>14.1f} µs per deal ({1e6 / mean:,.0f} deals/s)")
     return 0
 

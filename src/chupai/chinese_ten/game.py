@@ -40,8 +40,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
-import numpy as np
-
+from chupai._state import (
+    SEED_MASK,
+    MatchSurface,
+    as_rng,
+    check_rules,
+    check_seat,
+    check_seed,
+    derive_seed,
+)
 from chupai.cards import Cards
 from chupai.chinese_ten._engine import DealCore, first_player, redeal_needed
 from chupai.chinese_ten.play import Play
@@ -49,9 +56,6 @@ from chupai.chinese_ten.rules import Rules
 from chupai.errors import IllegalActionError
 
 __all__ = ["Deal", "Event", "IllegalActionError", "Match"]
-
-_SEED_MASK = (1 << 63) - 1
-
 
 class Event(NamedTuple):
     """One public event of a deal.
@@ -70,27 +74,7 @@ class Event(NamedTuple):
 
 
 def _check_rules(rules: Any) -> Rules:
-    if rules is None:
-        return Rules()
-    if not isinstance(rules, Rules):
-        raise ValueError(f"rules must be a chinese_ten.Rules, not {type(rules).__name__}")
-    return rules
-
-
-def _check_seed(seed: Any) -> int:
-    if seed is None:
-        return int(np.random.default_rng().integers(0, _SEED_MASK))
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise ValueError(f"seed must be an int or None, not {seed!r}")
-    return int(seed)
-
-
-def _rng(rng: Any) -> np.random.Generator:
-    if isinstance(rng, np.random.Generator):
-        return rng
-    if rng is None or (isinstance(rng, (int, np.integer)) and not isinstance(rng, bool)):
-        return np.random.default_rng(rng)
-    raise ValueError(f"rng must be a numpy Generator, an int seed or None, not {rng!r}")
+    return check_rules(rules, Rules, "chinese_ten")
 
 
 # --- one deal -------------------------------------------------------------------------------
@@ -110,7 +94,7 @@ class Deal:
 
     def __init__(self, seed: int | None = None, *, rules: Rules | None = None, players: int = 4,
                  dealer: int = 0) -> None:
-        seed = _check_seed(seed)
+        seed = check_seed(seed)
         rules = _check_rules(rules)
         core = DealCore.random(seed, players=players, rules=rules, dealer=dealer)
         self._setup(core, rules, seed)
@@ -374,7 +358,7 @@ class Deal:
         p = self._seat(player)
         if self.is_terminal():
             return self.clone()
-        seed = int(_rng(rng).integers(0, _SEED_MASK))
+        seed = int(as_rng(rng).integers(0, SEED_MASK))
         new = object.__new__(Deal)
         new._rules = self._rules
         new._core = self._core.determinize(p, seed)
@@ -386,10 +370,7 @@ class Deal:
         return new
 
     def _seat(self, player: Any) -> int:
-        n = self.players
-        if isinstance(player, bool) or not isinstance(player, (int, np.integer)) or not 0 <= player < n:
-            raise ValueError(f"player must be a seat 0-{n - 1}, not {player!r}")
-        return int(player)
+        return check_seat(player, self._core.players)
 
     def __str__(self) -> str:
         r = self._rules
@@ -417,12 +398,6 @@ class Deal:
 
 
 # --- a game of deals ------------------------------------------------------------------------
-def _derive_seed(seed: int, index: int) -> int:
-    """The seed of deal ``index`` of a match with ``seed`` (deterministic)."""
-    ss = np.random.SeedSequence([seed & ((1 << 64) - 1), index])
-    return int(ss.generate_state(1, np.uint64)[0] & np.uint64(_SEED_MASK))
-
-
 def next_dealer(rules: Rules, deal: Deal) -> int:
     """Who deals after ``deal``: the next seat; in ``main_merah`` the worst scorer of
     ``deal`` (ties: the first of them in play order from ``deal``'s first player), who
@@ -435,7 +410,7 @@ def next_dealer(rules: Rules, deal: Deal) -> int:
     return next(s % n for s in range(deal.first_player, deal.first_player + n) if scores[s % n] == worst)
 
 
-class Match:
+class Match(MatchSurface):
     """A game of Chinese Ten: ``rules.deals_in_match(players)`` deals (by default one per
     player), each player's results added up.
 
@@ -456,7 +431,7 @@ class Match:
     def __init__(self, seed: int | None = None, *, rules: Rules | None = None, players: int = 4) -> None:
         self._rules = _check_rules(rules)
         self._players = self._rules.check_players(players)
-        self._seed = _check_seed(seed)
+        self._seed = check_seed(seed)
         self._deals_played = 0
         self._totals = [0.0] * players
         self._over = False
@@ -465,7 +440,7 @@ class Match:
         self._deal = self._new_deal(0)
 
     def _new_deal(self, dealer: int) -> Deal:
-        seed = _derive_seed(self._seed, self._deals_played)
+        seed = derive_seed(self._seed, self._deals_played)
         return Deal(seed, rules=self._rules, players=self._players, dealer=dealer)
 
     def _after_deal(self) -> None:
@@ -492,35 +467,11 @@ class Match:
 
     # -- the common surface -------------------------------------------------------------------
     @property
-    def rules(self) -> Rules:
-        return self._rules
-
-    @property
-    def seed(self) -> int:
-        return self._seed
-
-    @property
     def players(self) -> int:
         return self._players
 
-    @property
-    def current_player(self) -> int:
-        return -1 if self._over else self._deal.current_player
-
     def is_terminal(self) -> bool:
         return self._over
-
-    def legal_actions(self) -> list[Play]:
-        return [] if self._over else self._deal.legal_actions()
-
-    def apply(self, action: Any) -> None:
-        """Apply ``action`` to the current deal (``IllegalActionError``, state unchanged, if
-        not legal); a deal that ends is scored and the next one dealt."""
-        if self._over:
-            raise IllegalActionError(f"{action!r}: the match is over")
-        self._deal.apply(action)
-        if self._deal.is_terminal():
-            self._after_deal()
 
     def returns(self) -> list[float]:
         """Once over, each player's total result over the deals; zeros before."""
@@ -530,22 +481,6 @@ class Match:
     def totals(self) -> tuple[float, ...]:
         """Each player's total result over the deals finished so far."""
         return tuple(self._totals)
-
-    def card_play(self) -> DealCore | None:
-        """The compiled engine of the current deal, None once the match is over."""
-        return None if self._over else self._deal.card_play()
-
-    @property
-    def history(self) -> list[Event]:
-        """Every public event of every deal, in order."""
-        if self._over:
-            return list(self._past)
-        return list(self._past) + self._deal.history
-
-    @property
-    def deal(self) -> Deal:
-        """The current deal (the last one once over).  Apply actions through the match."""
-        return self._deal
 
     @property
     def deals_played(self) -> int:
@@ -580,13 +515,6 @@ class Match:
             "over": self._over,
         }
         return obs
-
-    def determinize(self, player: int, rng: Any = None) -> Match:
-        """A copy whose current deal is :meth:`Deal.determinize`\\ d (the match kept)."""
-        other = self.clone()
-        if not self._over:
-            other._deal = self._deal.determinize(player, rng)
-        return other
 
     def __str__(self) -> str:
         state = "over" if self._over else "in progress"

@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from chupai._core import BITS_PER_RANK, JOKER_FACES
+from chupai._play import PlayBase
 from chupai.cards import RANKS, SUITS, Cards, face_name, parse_face
 
 __all__ = ["PlayType", "Play", "parse_card", "parse_cards", "score_class"]
@@ -95,7 +96,7 @@ def parse_cards(cards: Any, what: str = "cards") -> int:
     return mask
 
 
-class Play:
+class Play(PlayBase):
     """One Chinese Ten play: the card played (or turned) and the layout cards it captures.
 
     Immutable and hashable.
@@ -106,9 +107,8 @@ class Play:
     """
 
     __slots__ = ("_card", "_captured", "_type", "_hash")
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        raise TypeError("Play objects come from legal_plays(), captures() or a game state's legal_actions()")
+    _TYPES = PlayType
+    _ORIGIN = "legal_plays(), captures() or a game state's legal_actions()"
 
     @classmethod
     def _from_record(
@@ -120,10 +120,6 @@ class Play:
         self._type = type_
         self._hash = None
         return self
-
-    @property
-    def type(self) -> PlayType:
-        return PlayType(self._type)
 
     @property
     def card(self) -> str:
@@ -150,20 +146,10 @@ class Play:
         return Cards.from_masks((1 << self._card) | self._captured) if self._captured else Cards()
 
     # -- identity -------------------------------------------------------------------------
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Play):
-            return NotImplemented
-        return self._card == other._card and self._captured == other._captured
-
-    def __hash__(self) -> int:
-        if self._hash is None:
-            self._hash = hash(("chinese_ten.Play", self._card, self._captured))
-        return self._hash
+    def _identity(self) -> tuple[int, int]:
+        return (self._card, self._captured)
 
     def __str__(self) -> str:
         if not self._captured:
             return f"{self.card} to the layout"
         return f"{self.card} takes {self.captured}"
-
-    def __repr__(self) -> str:
-        return f"<Play {self}>"

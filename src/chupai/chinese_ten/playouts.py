@@ -1,12 +1,12 @@
 """Playouts in C: whole Chinese Ten deals played to the end with the GIL released."""
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple
 
 import numpy as np
-from tqdm import tqdm
 
+from chupai._batch import check_batch, check_policy, check_seed, run_chunks, seed64
+from chupai._state import check_rules
 from chupai.chinese_ten._engine import POLICIES, _run_chunk
 from chupai.chinese_ten.rules import RED_FIVE_BONUS, Rules
 
@@ -59,10 +59,8 @@ def playout(state: Any, *, seed: int, policy: str = "random") -> PlayoutResult:
 
     ``state`` is not changed; ``policy`` as in :func:`playouts`.
     """
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError(f"seed must be an int, not {seed!r}")
-    if policy not in POLICIES:
-        raise ValueError(f"unknown policy {policy!r}; expected one of {sorted(POLICIES)}")
+    check_seed(seed)
+    check_policy(policy, POLICIES)
     if state.is_terminal():
         raise ValueError("the state is terminal: there is nothing to play out")
     scores, returns, bonus = state.card_play().playout(seed, policy)
@@ -91,34 +89,16 @@ def playouts(
     >>> r.scores.shape, bool((r.scores.sum(axis=1) == 280).all())
     ((100, 4), True)
     """
-    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        raise ValueError(f"n must be a non-negative int, not {n!r}")
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise ValueError(f"threads must be a positive int, not {threads!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError(f"seed must be an int, not {seed!r}")
-    if policy not in POLICIES:
-        raise ValueError(f"unknown policy {policy!r}; expected one of {sorted(POLICIES)}")
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise ValueError(f"rules must be a chinese_ten.Rules, not {type(rules).__name__}")
+    check_batch(n, seed, policy, threads, POLICIES)
+    rules = check_rules(rules, Rules, "chinese_ten")
     rules.check_players(players)
     scores = np.zeros((n, players), dtype=np.int16)
     bonus = np.full(n, -1, dtype=np.int8)
     redeals = np.zeros(n, dtype=np.int16)
-    seed64 = seed & 0xFFFFFFFFFFFFFFFF
-    bounds = [(a, min(a + _CHUNK, n)) for a in range(0, n, _CHUNK)]
+    s64, pol = seed64(seed), POLICIES[policy]
 
-    def task(b: tuple[int, int]) -> int:
-        _run_chunk(seed64, b[0], b[1], rules, players, POLICIES[policy], scores, bonus, redeals)
-        return b[1] - b[0]
+    def run(start: int, stop: int) -> None:
+        _run_chunk(s64, start, stop, rules, players, pol, scores, bonus, redeals)
 
-    with tqdm(total=n, unit="deal", disable=not progress) as bar:
-        if threads == 1:
-            for b in bounds:
-                bar.update(task(b))
-        else:
-            with ThreadPoolExecutor(max_workers=threads) as pool:
-                for done in pool.map(task, bounds):
-                    bar.update(done)
+    run_chunks(n, _CHUNK, run, threads=threads, progress=progress)
     return PlayoutResults(scores, results_of(scores, bonus, rules, players), bonus, redeals)

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from chupai._timing import mean_per_item, median_run
 from chupai.cards import Cards
 from chupai.gandengyan import legal_plays
 from chupai.gandengyan._engine import DealCore
@@ -78,17 +79,6 @@ def kernel_arrays(pos: Sequence[Position]) -> tuple[np.ndarray, np.ndarray, np.n
     return los, his, targets
 
 
-def _loop(fn: Callable[[Position], Any], items: Sequence[Position], repeat: int) -> float:
-    """Median over ``repeat`` runs of the mean µs per item."""
-    means = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        for it in items:
-            fn(it)
-        means.append((time.perf_counter() - t0) / len(items) * 1e6)
-    return statistics.median(means)
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m chupai.gandengyan.bench", description=__doc__.splitlines()[0])
     ap.add_argument("--positions", type=int, default=N_POSITIONS)
@@ -114,14 +104,10 @@ def main(argv: list[str] | None = None) -> int:
         ("empty loop (for reference)", lambda p: None, pos),
     ]
     for name, fn, items in rows:
-        print(f"{name:<40}{_loop(fn, items, args.repeat):>14.3f}")
+        print(f"{name:<40}{mean_per_item(fn, items, args.repeat):>14.3f}")
     los, his, targets = kernel_arrays(pos)
-    runs = []
-    for _ in range(args.repeat):
-        t0 = time.perf_counter()
-        kernel_count(los, his, targets, repeat=10)
-        runs.append(time.perf_counter() - t0)
-    print(f"{'kernel only, every position':<40}{statistics.median(runs) / (10 * len(pos)) * 1e6:>14.3f}")
+    dt, _ = median_run(lambda: kernel_count(los, his, targets, repeat=10), args.repeat)
+    print(f"{'kernel only, every position':<40}{dt / (10 * len(pos)) * 1e6:>14.3f}")
     print(f"{'playouts (4 players, 1 thread)':<40}{'deals/s':>14}")
     for policy in ("random", "greedy"):
         runs = []

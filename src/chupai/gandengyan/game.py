@@ -33,9 +33,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-import numpy as np
-
 from chupai._core import NUM_FACES
+from chupai._state import (
+    MatchSurface,
+    as_rng,
+    check_players,
+    check_rules,
+    check_seat,
+    check_seed,
+    derive_seed,
+    is_int,
+)
 from chupai.actions import PASS
 from chupai.cards import Cards, parse_face
 from chupai.errors import IllegalActionError
@@ -45,43 +53,6 @@ from chupai.gandengyan.rules import Rules
 from chupai.gandengyan.scoring import deal_returns, general_multiplier
 
 __all__ = ["PASS", "Deal", "IllegalActionError", "Match"]
-
-_SEED_MASK = (1 << 63) - 1
-
-
-def _check_rules(rules: Any) -> Rules:
-    if rules is None:
-        return Rules()
-    if not isinstance(rules, Rules):
-        raise ValueError(f"rules must be a gandengyan.Rules, not {type(rules).__name__}")
-    return rules
-
-
-def _int(x: Any) -> bool:
-    return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
-
-
-def _check_seed(seed: Any) -> int:
-    if seed is None:
-        return int(np.random.default_rng().integers(0, _SEED_MASK))
-    if not _int(seed):
-        raise ValueError(f"seed must be an int or None, not {seed!r}")
-    return int(seed)
-
-
-def _check_players(players: Any) -> int:
-    if not _int(players) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise ValueError(f"players must be an int {MIN_PLAYERS}..{MAX_PLAYERS}, not {players!r}")
-    return int(players)
-
-
-def _rng(rng: Any) -> np.random.Generator:
-    if isinstance(rng, np.random.Generator):
-        return rng
-    if rng is None or _int(rng):
-        return np.random.default_rng(rng)
-    raise ValueError(f"rng must be a numpy Generator, an int seed or None, not {rng!r}")
-
 
 def _minus(cards: Cards, taken: Cards) -> Cards:
     """``cards`` less whatever of ``taken`` it holds."""
@@ -122,9 +93,9 @@ class Deal:
     def __init__(
         self, seed: int | None = None, *, rules: Rules | None = None, players: int = 4, dealer: int | None = None
     ) -> None:
-        seed = _check_seed(seed)
-        rules = _check_rules(rules)
-        players = _check_players(players)
+        seed = check_seed(seed)
+        rules = check_rules(rules, Rules, "gandengyan")
+        players = check_players(players, MIN_PLAYERS, MAX_PLAYERS)
         self._setup(DealCore.random(seed, players, rules, dealer), rules)
         self._seed = seed
 
@@ -140,8 +111,8 @@ class Deal:
         """An explicit deal: 2-6 hands (any non-empty sizes, for tests and analysis), the
         talon (card tokens in drawing order: the first is drawn first) and the dealer,
         who leads."""
-        rules = _check_rules(rules)
-        if not _int(dealer):
+        rules = check_rules(rules, Rules, "gandengyan")
+        if not is_int(dealer):
             raise ValueError(f"dealer must be a seat number, not {dealer!r}")
         self = object.__new__(cls)
         self._setup(DealCore.from_hands(hands, talon, int(dealer), rules), rules)
@@ -379,7 +350,7 @@ class Deal:
         deals.  ``rng``: a numpy ``Generator``, an int seed or ``None``.
         """
         p = self._seat(player)
-        g = _rng(rng)
+        g = as_rng(rng)
         core = self._core
         others = [s for s in range(self.players) if s != p]
         hidden = [_minus(core.hand(s), self._known[s]) for s in others]
@@ -396,9 +367,7 @@ class Deal:
         return other
 
     def _seat(self, player: Any) -> int:
-        if not _int(player) or not 0 <= player < self.players:
-            raise ValueError(f"player must be a seat 0..{self.players - 1}, not {player!r}")
-        return int(player)
+        return check_seat(player, self._core.players)
 
     # -- printing ------------------------------------------------------------------------
     def __str__(self) -> str:
@@ -423,13 +392,7 @@ class Deal:
         return f"<gandengyan.Deal {self.players} players sizes {self.hand_sizes()} talon {self.talon_size}>"
 
 
-def _derive_seed(seed: int, index: int) -> int:
-    """The seed of deal ``index`` of a match with ``seed`` (deterministic)."""
-    ss = np.random.SeedSequence([seed & ((1 << 64) - 1), index])
-    return int(ss.generate_state(1, np.uint64)[0] & np.uint64(_SEED_MASK))
-
-
-class Match:
+class Match(MatchSurface):
     """A series of Gan Deng Yan deals: the winner of each deal deals the next.
 
     Args:
@@ -457,16 +420,16 @@ class Match:
         deals: int = 10,
         dealer: int | None = None,
     ) -> None:
-        if not _int(deals) or deals < 1:
+        if not is_int(deals) or deals < 1:
             raise ValueError(f"deals must be a positive int, not {deals!r}")
-        self._seed = _check_seed(seed)
-        self._rules = _check_rules(rules)
-        self._players = _check_players(players)
+        self._seed = check_seed(seed)
+        self._rules = check_rules(rules, Rules, "gandengyan")
+        self._players = check_players(players, MIN_PLAYERS, MAX_PLAYERS)
         self._deals = int(deals)
         self._scores = (0,) * self._players
         self._past: tuple[tuple[int, Any], ...] = ()
         self._summaries: tuple[dict[str, Any], ...] = ()
-        self._deal = Deal(_derive_seed(self._seed, 0), rules=self._rules, players=self._players, dealer=dealer)
+        self._deal = Deal(derive_seed(self._seed, 0), rules=self._rules, players=self._players, dealer=dealer)
 
     def _after_deal(self) -> None:
         deal = self._deal
@@ -486,18 +449,10 @@ class Match:
         )
         if len(self._summaries) < self._deals:
             dealer = deal.dealer if deal.winner is None else deal.winner
-            seed = _derive_seed(self._seed, len(self._summaries))
+            seed = derive_seed(self._seed, len(self._summaries))
             self._deal = Deal(seed, rules=self._rules, players=self._players, dealer=dealer)
 
     # -- the common surface -------------------------------------------------------------
-    @property
-    def rules(self) -> Rules:
-        return self._rules
-
-    @property
-    def seed(self) -> int:
-        return self._seed
-
     @property
     def players(self) -> int:
         return self._players
@@ -516,33 +471,8 @@ class Match:
         """One record per finished deal: dealer, winner, scores, cards left, bombs, tricks."""
         return self._summaries
 
-    @property
-    def deal(self) -> Deal:
-        """The current deal (the last one once over).  Apply actions through the match."""
-        return self._deal
-
-    @property
-    def current_player(self) -> int:
-        return -1 if self.is_terminal() else self._deal.current_player
-
     def is_terminal(self) -> bool:
         return len(self._summaries) >= self._deals
-
-    def legal_actions(self) -> list[Any]:
-        return [] if self.is_terminal() else self._deal.legal_actions()
-
-    def apply(self, action: Any) -> None:
-        """Apply ``action`` to the current deal (``IllegalActionError``, state unchanged, if
-        not legal); a deal that ends is scored and the next one dealt by its winner."""
-        if self.is_terminal():
-            raise IllegalActionError(f"{action!r}: the match is over")
-        self._deal.apply(action)
-        if self._deal.is_terminal():
-            self._after_deal()
-
-    def card_play(self) -> DealCore | None:
-        """See :meth:`Deal.card_play` (``None`` once the match is over)."""
-        return None if self.is_terminal() else self._deal.card_play()
 
     def scores(self) -> tuple[int, ...]:
         """The total scores of the finished deals (exact integers)."""
@@ -551,13 +481,6 @@ class Match:
     def returns(self) -> list[float]:
         """The total scores of the finished deals."""
         return [float(x) for x in self._scores]
-
-    @property
-    def history(self) -> list[tuple[int, Any]]:
-        """Every play and pass of every deal, in order."""
-        if self.is_terminal():
-            return list(self._past)
-        return list(self._past) + self._deal._history
 
     def clone(self) -> Match:
         other = object.__new__(Match)
@@ -583,13 +506,6 @@ class Match:
             "over": self.is_terminal(),
         }
         return obs
-
-    def determinize(self, player: int, rng: Any = None) -> Match:
-        """A copy whose current deal is :meth:`Deal.determinize`\\ d (the match kept)."""
-        other = self.clone()
-        if not self.is_terminal():
-            other._deal = self._deal.determinize(player, rng)
-        return other
 
     def __str__(self) -> str:
         state = "over" if self.is_terminal() else "in progress"

@@ -28,7 +28,7 @@ import enum
 from typing import Any
 
 from chupai._core import BITS_PER_RANK, BLACK_JOKER_BIT, RANKS, RED_JOKER_BIT
-from chupai.cards import Cards, face_name
+from chupai._play import RecordPlay
 from chupai.gandengyan.rules import PAGAT, Rules
 
 __all__ = [
@@ -106,66 +106,26 @@ def _value_name(value: int) -> str:
     return "joker" if value == JOKER_VALUE else RANKS[rank_of_value(value)]
 
 
-class Play:
+class Play(RecordPlay):
     """One Gan Deng Yan play: cards, type, comparison key and joker declaration.
 
     Immutable and hashable; equal plays are the same play in the sense of
-    ``spec/cards.md`` (same cards, type and key).
+    ``spec/cards.md`` (same cards, type and key).  The jokers are the wild cards; a
+    standing-in joker is declared as the spade of its rank.
 
     >>> from chupai.gandengyan import classify
     >>> [str(p) for p in classify("9S TS BJ")]
     ['sequence 8-T: 9S TS BJ(=8)', 'sequence 9-J: 9S TS BJ(=J)']
     """
 
-    __slots__ = ("_cls", "_decl", "_hash", "_hi", "_key", "_length", "_lo", "_type")
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        raise TypeError("Play objects come from legal_plays() or classify()")
-
-    @classmethod
-    def _from_record(
-        cls, lo: int, hi: int, type_: int, key: int, length: int, bomb_cls: int, decl: bytes, context: Any
-    ) -> Play:
-        self = object.__new__(cls)
-        self._lo = lo
-        self._hi = hi
-        self._type = type_
-        self._key = key
-        self._length = length
-        self._cls = bomb_cls
-        self._decl = decl
-        self._hash = None
-        return self
+    __slots__ = ()
+    _TYPES = PlayType
 
     # -- the public view -----------------------------------------------------------
-    @property
-    def type(self) -> PlayType:
-        """The combination type."""
-        return PlayType(self._type)
-
-    @property
-    def key(self) -> int:
-        """The comparison key (the value of the play's rank; see the module doc)."""
-        return self._key
-
     @property
     def length(self) -> int:
         """The number of cards."""
         return self._length
-
-    @property
-    def bomb_class(self) -> int:
-        """0 for ordinary combinations, else 1 (three), 2 (four) or 3 (double joker)."""
-        return self._cls
-
-    @property
-    def is_bomb(self) -> bool:
-        return self._cls > 0
-
-    @property
-    def cards(self) -> Cards:
-        """The physical cards, jokers as themselves."""
-        return Cards.from_masks(self._lo, self._hi)
 
     @property
     def jokers(self) -> int:
@@ -177,20 +137,6 @@ class Play:
     def is_soft(self) -> bool:
         """A bomb of three or four of a kind that holds a joker (``soft_bombs``)."""
         return self._type in (PlayType.THREE_BOMB, PlayType.FOUR_BOMB) and self.jokers > 0
-
-    @property
-    def wilds(self) -> tuple[str, ...]:
-        """What each standing-in joker stands for (as the spade of its rank), in joker order."""
-        return tuple(face_name(f) for f in self._decl)
-
-    @property
-    def declared(self) -> Cards:
-        """The cards with each standing-in joker replaced by what it stands for."""
-        counts = self.cards.counts()
-        for i, joker in enumerate(self._joker_faces()[: len(self._decl)]):
-            counts[joker] -= 1
-            counts[self._decl[i]] += 1
-        return Cards.from_counts(counts)
 
     @property
     def rank(self) -> str:
@@ -233,25 +179,12 @@ class Play:
         """``[type, rank, cards]``: the type's name, :attr:`rank` and the card names."""
         return [self.type.name, self.rank, list(self.cards)]
 
-    # -- identity -------------------------------------------------------------------
-    def _identity(self) -> tuple[int, int, int, int]:
-        return (self._lo, self._hi, self._type, self._key)
-
-    def _joker_faces(self) -> list[int]:
+    def _standing_faces(self) -> list[int]:
+        """The jokers that stand in, in face order (``BJ`` before ``RJ``)."""
         out = []
         for face in (BLACK_JOKER_BIT, RED_JOKER_BIT):
             out += [face] * ((self._lo >> face & 1) + (self._hi >> face & 1))
-        return out
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Play):
-            return NotImplemented
-        return self._identity() == other._identity()
-
-    def __hash__(self) -> int:
-        if self._hash is None:
-            self._hash = hash(self._identity())
-        return self._hash
+        return out[: len(self._decl)]
 
     def __str__(self) -> str:
         t = PlayType(self._type)
@@ -263,16 +196,4 @@ class Play:
             head = f"{words} {ranks[0]}-{ranks[-1]}"
         else:
             head = f"{words} {self.rank}"
-        standing = list(self._joker_faces()[: len(self._decl)])
-        decl = list(self._decl)
-        parts = []
-        for f in self.cards.faces():
-            if standing and f == standing[0]:
-                standing.pop(0)
-                parts.append(f"{face_name(f)}(={RANKS[decl.pop(0) // BITS_PER_RANK]})")
-            else:
-                parts.append(face_name(f))
-        return f"{head}: {' '.join(parts)}"
-
-    def __repr__(self) -> str:
-        return f"<Play {self}>"
+        return f"{head}: {self._cards_text(lambda face: RANKS[face // BITS_PER_RANK])}"

@@ -1,12 +1,12 @@
 """Playouts in C: whole Gan Deng Yan deals played to the end with the GIL released."""
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple
 
 import numpy as np
-from tqdm import tqdm
 
+from chupai._batch import check_batch, check_policy, check_seed, run_chunks, seed64
+from chupai._state import check_players, check_rules
 from chupai.gandengyan._engine import MAX_PLAYERS, MIN_PLAYERS, POLICIES, _run_chunk
 from chupai.gandengyan.rules import Rules
 
@@ -41,19 +41,13 @@ class PlayoutResult(NamedTuple):
     cards: tuple[int, ...]
 
 
-def _check(seed: Any, policy: Any) -> None:
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError(f"seed must be an int, not {seed!r}")
-    if policy not in POLICIES:
-        raise ValueError(f"unknown policy {policy!r}; expected one of {sorted(POLICIES)}")
-
-
 def playout(state: Any, *, seed: int, policy: str = "random") -> PlayoutResult:
     """Play the current deal of ``state`` (a ``Deal`` or ``Match``) to its end in C.
 
     ``state`` is not changed; ``policy`` as in :func:`playouts`.
     """
-    _check(seed, policy)
+    check_seed(seed)
+    check_policy(policy, POLICIES)
     if state.is_terminal():
         raise ValueError("the state is terminal: there is nothing to play out")
     winner, returns, cards = state.card_play().playout(seed, policy)
@@ -83,33 +77,17 @@ def playouts(
     >>> r.returns.shape, bool((r.returns.sum(axis=1) == 0).all())
     ((100, 5), True)
     """
-    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        raise ValueError(f"n must be a non-negative int, not {n!r}")
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise ValueError(f"threads must be a positive int, not {threads!r}")
-    _check(seed, policy)
-    if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise ValueError(f"players must be an int {MIN_PLAYERS}..{MAX_PLAYERS}, not {players!r}")
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise ValueError(f"rules must be a gandengyan.Rules, not {type(rules).__name__}")
+    check_batch(n, seed, policy, threads, POLICIES)
+    players = check_players(players, MIN_PLAYERS, MAX_PLAYERS)
+    rules = check_rules(rules, Rules, "gandengyan")
     winner = np.full(n, -1, dtype=np.int8)
     returns = np.zeros((n, players), dtype=np.float64)
     cards = np.zeros((n, players), dtype=np.int16)
     tricks = np.zeros(n, dtype=np.int32)
-    seed64 = seed & 0xFFFFFFFFFFFFFFFF
-    bounds = [(a, min(a + _CHUNK, n)) for a in range(0, n, _CHUNK)]
+    s64, pol = seed64(seed), POLICIES[policy]
 
-    def task(b: tuple[int, int]) -> int:
-        _run_chunk(seed64, b[0], b[1], players, rules, POLICIES[policy], winner, returns, cards, tricks)
-        return b[1] - b[0]
+    def run(start: int, stop: int) -> None:
+        _run_chunk(s64, start, stop, players, rules, pol, winner, returns, cards, tricks)
 
-    with tqdm(total=n, unit="deal", disable=not progress) as bar:
-        if threads == 1:
-            for b in bounds:
-                bar.update(task(b))
-        else:
-            with ThreadPoolExecutor(max_workers=threads) as pool:
-                for done in pool.map(task, bounds):
-                    bar.update(done)
+    run_chunks(n, _CHUNK, run, threads=threads, progress=progress)
     return PlayoutResults(winner, returns, cards, tricks)

@@ -69,6 +69,14 @@ from typing import Any
 import numpy as np
 
 from chupai._core import BITS_PER_RANK, NUM_FACES, RED_JOKER_BIT
+from chupai._state import (
+    MatchSurface,
+    as_rng,
+    check_rules,
+    check_seat,
+    check_seed,
+    derive_seed,
+)
 from chupai.actions import PASS
 from chupai.cards import RANKS, Cards, face_name, parse_face
 from chupai.errors import IllegalActionError
@@ -96,7 +104,6 @@ __all__ = [
 SEATS = 4
 ACE = RANKS.index("A")  # level index of A
 _RESULT_NAMES = {RESULT_12: "1-2", RESULT_13: "1-3", RESULT_14: "1-4"}
-_SEED_MASK = (1 << 63) - 1
 
 
 # --- actions ------------------------------------------------------------------------------
@@ -180,17 +187,7 @@ _VALUES = tuple(_values(lv) for lv in range(len(RANKS)))
 
 
 def _seat(player: Any) -> int:
-    if isinstance(player, bool) or not isinstance(player, (int, np.integer)) or not 0 <= player < SEATS:
-        raise ValueError(f"player must be a seat 0-3, not {player!r}")
-    return int(player)
-
-
-def _rng(rng: Any) -> np.random.Generator:
-    if isinstance(rng, np.random.Generator):
-        return rng
-    if rng is None or (isinstance(rng, (int, np.integer)) and not isinstance(rng, bool)):
-        return np.random.default_rng(rng)
-    raise ValueError(f"rng must be a numpy Generator, an int seed or None, not {rng!r}")
+    return check_seat(player, SEATS)
 
 
 def _level_char(level: Any) -> str:
@@ -393,15 +390,12 @@ class Deal:
     )
 
     def __init__(self, seed: int | None = None, *, rules: Rules | None = None) -> None:
-        if seed is None:
-            seed = int(np.random.default_rng().integers(0, _SEED_MASK))
-        elif isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-            raise ValueError(f"seed must be an int or None, not {seed!r}")
+        seed = check_seed(seed)
         rules = _check_rules(rules)
-        core = DealCore.random(int(seed), "2", rules)
+        core = DealCore.random(seed, "2", rules)
         hands = [core.hand(s) for s in range(SEATS)]
         self._setup(hands, ("2", "2"), None, None, core.current, rules)
-        self._seed = int(seed)
+        self._seed = seed
 
     @classmethod
     def from_hands(
@@ -953,7 +947,7 @@ class Deal:
         ``rng``: a numpy ``Generator``, an int seed or ``None``.
         """
         p = _seat(player)
-        g = _rng(rng)
+        g = as_rng(rng)
         played = _played_counts(self._history)
         mine = self.hand(p).counts()
         known = [k.counts() for k in self._known]
@@ -1083,11 +1077,7 @@ class Deal:
 
 
 def _check_rules(rules: Any) -> Rules:
-    if rules is None:
-        return Rules()
-    if not isinstance(rules, Rules):
-        raise ValueError(f"rules must be a guandan.Rules, not {type(rules).__name__}")
-    return rules
+    return check_rules(rules, Rules, "guandan")
 
 
 # --- a whole game --------------------------------------------------------------------------
@@ -1133,13 +1123,7 @@ def settle(
     return levels, w, fails, None
 
 
-def _derive_seed(seed: int, index: int) -> int:
-    """The seed of deal ``index`` of a match with ``seed`` (deterministic)."""
-    ss = np.random.SeedSequence([seed & ((1 << 64) - 1), index])
-    return int(ss.generate_state(1, np.uint64)[0] & np.uint64(_SEED_MASK))
-
-
-class Match:
+class Match(MatchSurface):
     """A whole Guan Dan game: deals until a team wins at A.
 
     Args:
@@ -1187,10 +1171,7 @@ class Match:
         declarers: int | None = None,
         dealer: Callable[[int], Any] | None = None,
     ) -> None:
-        if seed is None:
-            seed = int(np.random.default_rng().integers(0, _SEED_MASK))
-        elif isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-            raise ValueError(f"seed must be an int or None, not {seed!r}")
+        seed = check_seed(seed)
         if max_deals is not None and (isinstance(max_deals, bool) or not isinstance(max_deals, int) or max_deals < 1):
             raise ValueError(f"max_deals must be a positive int or None, not {max_deals!r}")
         if isinstance(levels, str) or len(levels) != 2:
@@ -1201,7 +1182,7 @@ class Match:
         if declarers is None and lv[0] != lv[1]:
             raise ValueError(f"levels {tuple(levels)} differ: say which team are declarers")
         self._rules = _check_rules(rules)
-        self._seed = int(seed)
+        self._seed = seed
         self._max_deals = max_deals
         self._levels = lv
         self._declarers = declarers
@@ -1216,7 +1197,7 @@ class Match:
 
     def _new_deal(self, previous: tuple[int, ...] | None) -> Deal:
         index = self._deals_played
-        seed = _derive_seed(self._seed, index)
+        seed = derive_seed(self._seed, index)
         level_chars = (RANKS[self._levels[0]], RANKS[self._levels[1]])
         leader = None
         if self._dealer is not None:
@@ -1269,36 +1250,8 @@ class Match:
             self._deal = self._new_deal(order)
 
     # -- the common surface -----------------------------------------------------------------
-    @property
-    def rules(self) -> Rules:
-        return self._rules
-
-    @property
-    def seed(self) -> int:
-        return self._seed
-
-    @property
-    def current_player(self) -> int:
-        return -1 if self._over else self._deal.current_player
-
     def is_terminal(self) -> bool:
         return self._over
-
-    def legal_actions(self) -> list[Any]:
-        return [] if self._over else self._deal.legal_actions()
-
-    def apply(self, action: Any) -> None:
-        """Apply ``action`` to the current deal (``IllegalActionError``, state unchanged, if
-        not legal); a deal that ends is scored and the next one dealt."""
-        if self._over:
-            raise IllegalActionError(f"{action!r}: the match is over")
-        self._deal.apply(action)
-        if self._deal.is_terminal():
-            self._after_deal()
-
-    def card_play(self) -> DealCore | None:
-        """See :meth:`Deal.card_play` (``None`` once the match is over)."""
-        return None if self._over else self._deal.card_play()
 
     def returns(self) -> list[float]:
         """+1 for both players of the winning team, -1 for the others; zeros before the
@@ -1306,18 +1259,6 @@ class Match:
         if self._winner is None:
             return [0.0] * SEATS
         return [1.0 if s % 2 == self._winner else -1.0 for s in range(SEATS)]
-
-    @property
-    def history(self) -> list[tuple[int, Any]]:
-        """Every public event of every deal, in order (see :attr:`Deal.history`)."""
-        if self._over:
-            return list(self._past)
-        return list(self._past) + self._deal._history
-
-    @property
-    def deal(self) -> Deal:
-        """The current deal (the last one once over).  Apply actions through the match."""
-        return self._deal
 
     @property
     def levels(self) -> tuple[str, str]:
@@ -1389,13 +1330,6 @@ class Match:
             "over": self._over,
         }
         return obs
-
-    def determinize(self, player: int, rng: Any = None) -> Match:
-        """A copy whose current deal is :meth:`Deal.determinize`\\ d (the match context kept)."""
-        other = self.clone()
-        if not self._over:
-            other._deal = self._deal.determinize(player, rng)
-        return other
 
     def __str__(self) -> str:
         state = (f"won by team {self._winner}" if self._winner is not None

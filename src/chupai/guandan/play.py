@@ -25,7 +25,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from chupai._core import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_FACES, RED_JOKER_BIT
-from chupai.cards import RANKS, SUITS, Cards, face_name, parse_face
+from chupai._play import RecordPlay
+from chupai.cards import RANKS, SUITS, Cards, parse_face
 from chupai.guandan.rules import Rules, parse_rank
 
 __all__ = [
@@ -141,80 +142,35 @@ def parse_protocol_card(token: Any) -> int:
     raise ValueError(f"unknown protocol card {token!r}; expected suit then rank, e.g. 'S2', 'HT', or SB/HR")
 
 
-class Play:
+class Play(RecordPlay):
     """One Guan Dan play: cards, type, comparison key and wild declaration.
 
     Immutable and hashable; equal plays are the same play in the sense of
-    ``spec/cards.md`` (same cards, type and key) at the same level.
+    ``spec/cards.md`` (same cards, type and key) at the same level.  The record's
+    context is the level index (``_level``).
 
     >>> from chupai.guandan import classify
     >>> [str(p) for p in classify("3D 4S 7H 6C 7S", "7")]
     ['straight 3-7: 3D 4S 6C 7S 7H(=5H)']
     """
 
-    __slots__ = ("_lo", "_hi", "_type", "_key", "_cls", "_decl", "_level", "_hash")
+    __slots__ = ()
+    _TYPES = PlayType
+    _ORIGIN = "legal_plays(), classify() or Play.from_protocol()"
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        raise TypeError("Play objects come from legal_plays(), classify() or Play.from_protocol()")
-
-    @classmethod
-    def _from_record(
-        cls, lo: int, hi: int, type_: int, key: int, length: int, bomb_cls: int, decl: bytes, level: int
-    ) -> Play:
-        self = object.__new__(cls)
-        self._lo = lo
-        self._hi = hi
-        self._type = type_
-        self._key = key
-        self._cls = bomb_cls
-        self._decl = decl
-        self._level = level
-        self._hash = None
-        return self
+    @property
+    def _level(self) -> int:
+        """The level index (0..12) the play was formed at: the generator's context."""
+        return self._context
 
     # -- the public view -----------------------------------------------------------
     @property
-    def type(self) -> PlayType:
-        """The combination type."""
-        return PlayType(self._type)
-
-    @property
-    def key(self) -> int:
-        """The comparison key: within one type, higher beats lower (encoding in the module doc)."""
-        return self._key
-
-    @property
-    def bomb_class(self) -> int:
-        """0 for ordinary combinations, else the bomb class 1..9 (:data:`BOMB_CLASS`)."""
-        return self._cls
-
-    @property
-    def is_bomb(self) -> bool:
-        return self._cls > 0
-
-    @property
     def level(self) -> str:
         """The level rank this play was formed at."""
-        return RANKS[self._level]
+        return RANKS[self._context]
 
-    @property
-    def cards(self) -> Cards:
-        """The physical cards, wild cards as themselves."""
-        return Cards.from_masks(self._lo, self._hi)
-
-    @property
-    def wilds(self) -> tuple[str, ...]:
-        """What each wild card stands for, as card names."""
-        return tuple(face_name(f) for f in self._decl)
-
-    @property
-    def declared(self) -> Cards:
-        """The cards with each wild replaced by the card it stands for."""
-        counts = self.cards.counts()
-        counts[wild_face(self._level)] -= len(self._decl)
-        for f in self._decl:
-            counts[f] += 1
-        return Cards.from_counts(counts)
+    def _standing_faces(self) -> list[int]:
+        return [wild_face(self._context)] * len(self._decl)
 
     @property
     def rank(self) -> str:
@@ -228,7 +184,7 @@ class Play:
             return "BJ"
         if self._key == JOKER_RED_VALUE:
             return "RJ"
-        return RANKS[value_rank(self._key, self._level)]
+        return RANKS[value_rank(self._key, self._context)]
 
     def beats(self, other: Play) -> bool:
         """True if this play may be played on ``other`` (``spec/guandan.md``, "Who may play what")."""
@@ -237,20 +193,6 @@ class Play:
         if self._cls or other._cls:
             return (self._cls, self._key) > (other._cls, other._key)
         return self._type == other._type and self._key > other._key
-
-    # -- identity -------------------------------------------------------------------
-    def _identity(self) -> tuple[int, int, int, int, int]:
-        return (self._lo, self._hi, self._type, self._key, self._level)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Play):
-            return NotImplemented
-        return self._identity() == other._identity()
-
-    def __hash__(self) -> int:
-        if self._hash is None:
-            self._hash = hash(self._identity())
-        return self._hash
 
     def __str__(self) -> str:
         t = self.type
@@ -262,15 +204,7 @@ class Play:
             head = words
         else:
             head = f"{words} {self.rank}"
-        wild = wild_face(self._level)
-        decl = list(self._decl)
-        parts = []
-        for f in self.cards.faces():
-            if f == wild and decl:
-                parts.append(f"{face_name(f)}(={face_name(decl.pop(0))})")
-            else:
-                parts.append(face_name(f))
-        return f"{head}: {' '.join(parts)}"
+        return f"{head}: {self._cards_text()}"
 
     def __repr__(self) -> str:
         return f"<Play {self} level {self.level}>"
@@ -286,7 +220,7 @@ class Play:
         elif self._key >= JOKER_BLACK_VALUE:
             rank = "B" if self._key == JOKER_BLACK_VALUE else "R"
         else:
-            rank = RANKS[value_rank(self._key, self._level)]
+            rank = RANKS[value_rank(self._key, self._context)]
         return [_PROTOCOL_TYPE[t], rank, [protocol_card(f) for f in self.cards.faces()]]
 
     @classmethod

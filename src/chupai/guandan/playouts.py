@@ -1,12 +1,12 @@
 """Playouts in C: whole Guan Dan deals played to the end with the GIL released."""
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple
 
 import numpy as np
-from tqdm import tqdm
 
+from chupai._batch import check_batch, check_policy, check_seed, run_chunks, seed64
+from chupai._state import check_rules
 from chupai.guandan._engine import POLICIES, _run_chunk
 from chupai.guandan.rules import Rules, parse_rank
 
@@ -48,10 +48,8 @@ def playout(state: Any, *, seed: int, policy: str = "random") -> PlayoutResult:
     engine plays the deal out with ``policy`` (see :func:`playouts`) with the GIL
     released.
     """
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError(f"seed must be an int, not {seed!r}")
-    if policy not in POLICIES:
-        raise ValueError(f"unknown policy {policy!r}; expected one of {sorted(POLICIES)}")
+    check_seed(seed)
+    check_policy(policy, POLICIES)
     if state.is_terminal():
         raise ValueError("the state is terminal: there is nothing to play out")
     core = state.card_play()
@@ -88,33 +86,15 @@ def playouts(
     >>> r.order.shape, bool(((r.result >= 1) & (r.result <= 3)).all())
     ((100, 4), True)
     """
-    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        raise ValueError(f"n must be a non-negative int, not {n!r}")
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise ValueError(f"threads must be a positive int, not {threads!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError(f"seed must be an int, not {seed!r}")
-    if policy not in POLICIES:
-        raise ValueError(f"unknown policy {policy!r}; expected one of {sorted(POLICIES)}")
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise ValueError(f"rules must be a guandan.Rules, not {type(rules).__name__}")
+    check_batch(n, seed, policy, threads, POLICIES)
+    rules = check_rules(rules, Rules, "guandan")
     lv = parse_rank(level, "level")
     order = np.full((n, 4), -1, dtype=np.int8)
     result = np.zeros(n, dtype=np.int8)
-    seed64 = seed & 0xFFFFFFFFFFFFFFFF
-    bounds = [(a, min(a + _CHUNK, n)) for a in range(0, n, _CHUNK)]
+    s64, flags, pol = seed64(seed), rules._flags, POLICIES[policy]
 
-    def task(b: tuple[int, int]) -> int:
-        _run_chunk(seed64, b[0], b[1], lv, rules._flags, POLICIES[policy], order, result)
-        return b[1] - b[0]
+    def run(start: int, stop: int) -> None:
+        _run_chunk(s64, start, stop, lv, flags, pol, order, result)
 
-    with tqdm(total=n, unit="deal", disable=not progress) as bar:
-        if threads == 1:
-            for b in bounds:
-                bar.update(task(b))
-        else:
-            with ThreadPoolExecutor(max_workers=threads) as pool:
-                for done in pool.map(task, bounds):
-                    bar.update(done)
+    run_chunks(n, _CHUNK, run, threads=threads, progress=progress)
     return PlayoutResults(order, result, (order[:, 0] % 2).astype(np.int8))

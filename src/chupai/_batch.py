@@ -1,0 +1,81 @@
+"""Batch playouts shared by every game: the argument checks and the threaded runner.
+
+Each game's ``playouts(n, *, seed, policy, threads, rules, ...)`` checks its arguments
+here, allocates its result arrays, and hands :func:`run_chunks` a function that plays
+deals ``start..stop`` into them in C (the GIL released).  Deal ``i`` draws from its own
+stream of the seed, so the arrays are the same whatever the number of threads.
+
+>>> filled = []
+>>> run_chunks(5, 2, lambda a, b: filled.extend(range(a, b)), threads=2)
+>>> sorted(filled)
+[0, 1, 2, 3, 4]
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from tqdm import tqdm
+
+__all__ = ["check_batch", "check_policy", "check_seed", "run_chunks", "seed64"]
+
+_MASK64 = 0xFFFFFFFFFFFFFFFF
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def check_seed(seed: Any) -> None:
+    """``ValueError`` unless ``seed`` is an int (a playout seed: no ``None``)."""
+    if not _is_int(seed):
+        raise ValueError(f"seed must be an int, not {seed!r}")
+
+
+def check_policy(policy: Any, policies: Mapping[str, int]) -> None:
+    """``ValueError`` unless ``policy`` names one of the engine's ``policies``."""
+    if policy not in policies:
+        raise ValueError(f"unknown policy {policy!r}; expected one of {sorted(policies)}")
+
+
+def check_batch(n: Any, seed: Any, policy: Any, threads: Any, policies: Mapping[str, int]) -> None:
+    """The checks every ``playouts`` makes: ``n >= 0``, ``threads >= 1``, the seed, the policy.
+
+    The game's own checks (rules: :func:`chupai._state.check_rules`; players) follow.
+    """
+    if not _is_int(n) or n < 0:
+        raise ValueError(f"n must be a non-negative int, not {n!r}")
+    if not _is_int(threads) or threads < 1:
+        raise ValueError(f"threads must be a positive int, not {threads!r}")
+    check_seed(seed)
+    check_policy(policy, policies)
+
+
+def seed64(seed: int) -> int:
+    """The seed as the unsigned 64-bit value the C engines take."""
+    return seed & _MASK64
+
+
+def run_chunks(
+    n: int, chunk: int, run: Callable[[int, int], Any], *, threads: int = 1, progress: bool = False
+) -> None:
+    """Call ``run(start, stop)`` over ``0..n`` in chunks of ``chunk`` deals.
+
+    ``threads > 1`` runs the chunks on a thread pool (``run`` must release the GIL to
+    gain from it and write only its own rows); ``progress`` shows a tqdm bar in deals.
+    """
+    bounds = [(a, min(a + chunk, n)) for a in range(0, n, chunk)]
+
+    def task(b: tuple[int, int]) -> int:
+        run(b[0], b[1])
+        return b[1] - b[0]
+
+    with tqdm(total=n, unit="deal", disable=not progress) as bar:
+        if threads == 1:
+            for b in bounds:
+                bar.update(task(b))
+        else:
+            with ThreadPoolExecutor(max_workers=threads) as pool:
+                for done in pool.map(task, bounds):
+                    bar.update(done)

@@ -1,0 +1,59 @@
+"""The Chinese Ten parts of the ``chupai`` command (``chupai.cli`` dispatches here).
+
+    chupai plays chinese_ten "<hand>" --layout "<cards>" [--turned] [--free] [--variant pagat] [--collapse] [--json]
+    chupai playout chinese_ten --deals 100000 [--players 4] [--variant pagat] [--policy random]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+from chupai.cards import Cards
+from chupai.chinese_ten._movegen import captures, legal_plays
+from chupai.chinese_ten.playouts import playouts
+from chupai.chinese_ten.rules import Rules
+
+__all__ = ["cmd_playout", "cmd_plays", "rules_of"]
+
+
+def rules_of(args: argparse.Namespace) -> Rules:
+    """The rules the command line asks for (``--variant``, ``--free``)."""
+    return Rules(variant=args.variant, forced_capture=not getattr(args, "free", False))
+
+
+def cmd_plays(args: argparse.Namespace) -> int:
+    if args.layout is None:
+        raise ValueError("chinese_ten needs --layout (the face-up cards)")
+    rules = rules_of(args)
+    if args.turned:
+        plays = captures(args.hand, args.layout, rules=rules, collapse_suits=args.collapse)
+    else:
+        plays = legal_plays(args.hand, args.layout, rules=rules, collapse_suits=args.collapse)
+    if args.json:
+        json.dump([[p.card, list(p.captured)] for p in plays], sys.stdout)
+        print()
+        return 0
+    what = f"for the turned {args.hand}" if args.turned else "to play"
+    print(f"{len(plays)} plays {what} on the layout {Cards(args.layout, decks=1)}"
+          f"{', capture optional' if args.free else ''}{', suits collapsed' if args.collapse else ''}:")
+    for p in plays:
+        print(f"  {p}")
+    return 0
+
+
+def cmd_playout(args: argparse.Namespace) -> int:
+    rules = rules_of(args)
+    players = 4 if args.players is None else args.players
+    t0 = time.perf_counter()
+    r = playouts(args.deals, seed=args.seed, policy=args.policy, threads=args.threads, rules=rules,
+                 players=players, progress=not args.quiet)
+    dt = time.perf_counter() - t0
+    print(f"{args.deals} deals ({rules.variant}, {players} players), {args.policy} policy, {args.threads} "
+          f"thread(s): {dt:.2f} s, {args.deals / dt:,.0f} deals/s")
+    if args.deals:
+        for s in range(players):
+            print(f"  seat {s}: mean score {r.scores[:, s].mean():6.1f}, mean result {r.returns[:, s].mean():+6.2f}")
+        print(f"  a red 5 took the other in {(r.bonus >= 0).mean():.1%} of the deals")
+    return 0

@@ -1,0 +1,144 @@
+"""The shared layer the games reuse: Play machinery, batch playouts, state helpers,
+timing loops and the registry of games."""
+import doctest
+import importlib
+
+import numpy as np
+import pytest
+
+from chupai import _batch, _games, _state, chinese_ten, gandengyan, guandan
+from chupai._play import PlayBase, RecordPlay
+from chupai._timing import mean_per_item, median_run, per_item
+
+
+@pytest.mark.parametrize("name", ["chupai._batch", "chupai._state", "chupai._games", "chupai._timing"])
+def test_docstring_examples(name):
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
+
+
+# --- _play -------------------------------------------------------------------------------
+def test_every_game_play_uses_the_shared_machinery():
+    assert issubclass(guandan.Play, RecordPlay) and issubclass(gandengyan.Play, RecordPlay)
+    assert issubclass(chinese_ten.Play, PlayBase)
+    for cls in (guandan.Play, gandengyan.Play, chinese_ten.Play):
+        with pytest.raises(TypeError, match="Play objects come from"):
+            cls()
+
+
+def test_identity_hash_and_class():
+    a, b = guandan.classify("7S 7H", "2")[0], guandan.classify("7S 7H", "2")[0]
+    assert a is not b and a == b and hash(a) == hash(b) and len({a, b}) == 1
+    assert a != guandan.classify("7S 7H", "3")[0]  # the level is part of the identity
+    g = gandengyan.classify("7S 7H")[0]
+    assert g == gandengyan.classify("7S 7H")[0] and g != a and a != g
+    c = chinese_ten.legal_plays("7D", "3S")[0]
+    assert c == chinese_ten.legal_plays("7D", "3S 4S")[0] and hash(c) == hash(chinese_ten.legal_plays("7D", "3S")[0])
+    assert repr(c) == "<Play 7D takes 3S>"
+
+
+def test_declared_and_text_for_both_kinds_of_wild_card():
+    (p,) = guandan.classify("3D 4S 7H 6C 7S", "7")
+    assert p.wilds == ("5H",)
+    assert sorted(p.declared) == sorted(["3D", "4S", "5H", "6C", "7S"])
+    assert str(p).endswith("7H(=5H)")
+    q = next(p for p in gandengyan.classify("9S TS BJ") if p.rank == "J")
+    assert q.wilds == ("JS",) and sorted(q.declared) == sorted(["9S", "TS", "JS"]) and str(q).endswith("BJ(=J)")
+
+
+# --- _batch ------------------------------------------------------------------------------
+def test_run_chunks_covers_every_deal_once_whatever_the_threads():
+    for threads in (1, 3):
+        seen: list[int] = []
+        _batch.run_chunks(10, 3, lambda a, b, out=seen: out.extend(range(a, b)), threads=threads)
+        assert sorted(seen) == list(range(10))
+    calls = []
+    _batch.run_chunks(0, 3, lambda a, b: calls.append((a, b)))
+    assert calls == []
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ((-1, 1, "random", 1), "n must"),
+        ((True, 1, "random", 1), "n must"),
+        ((1, 1, "random", 0), "threads"),
+        ((1, None, "random", 1), "seed"),
+        ((1, 1.0, "random", 1), "seed"),
+        ((1, 1, "clever", 1), "policy"),
+    ],
+)
+def test_check_batch(args, message):
+    with pytest.raises(ValueError, match=message):
+        _batch.check_batch(*args, {"random": 0})
+
+
+def test_seed64():
+    assert _batch.seed64(-1) == 2**64 - 1 and _batch.seed64(5) == 5
+
+
+# --- _state ------------------------------------------------------------------------------
+def test_state_checks():
+    assert _state.check_seed(np.int64(3)) == 3 and type(_state.check_seed(np.int64(3))) is int
+    assert 0 <= _state.check_seed(None) < 2**63
+    for bad in (True, "1", 1.5):
+        with pytest.raises(ValueError, match="seed"):
+            _state.check_seed(bad)
+    assert _state.check_seat(np.int8(2), 3) == 2
+    for bad in (3, -1, True, "0"):
+        with pytest.raises(ValueError, match="player must be a seat 0-2"):
+            _state.check_seat(bad, 3)
+    assert _state.check_players(6, 2, 6) == 6
+    with pytest.raises(ValueError, match="players must be an int 2..6"):
+        _state.check_players(7, 2, 6)
+    assert _state.check_rules(None, guandan.Rules, "guandan") == guandan.Rules()
+    with pytest.raises(ValueError, match="rules must be a guandan.Rules, not str"):
+        _state.check_rules("pagat", guandan.Rules, "guandan")
+
+
+def test_rng_and_derived_seeds():
+    g = np.random.default_rng(1)
+    assert _state.as_rng(g) is g
+    assert _state.as_rng(7).integers(1000) == np.random.default_rng(7).integers(1000)
+    with pytest.raises(ValueError, match="rng"):
+        _state.as_rng("x")
+    seeds = [_state.derive_seed(11, i) for i in range(50)]
+    assert len(set(seeds)) == 50 and all(0 <= s < 2**63 for s in seeds)
+    assert _state.derive_seed(-11, 0) == _state.derive_seed(2**64 - 11, 0)
+
+
+@pytest.mark.parametrize("match", [guandan.Match(seed=1), gandengyan.Match(seed=1, deals=2), chinese_ten.Match(seed=1)],
+                         ids=["guandan", "gandengyan", "chinese_ten"])
+def test_matches_share_the_surface(match):
+    assert isinstance(match, _state.MatchSurface)
+    assert match.seed == 1 and match.deal.current_player == match.current_player
+    copy = match.determinize(match.current_player, 3)
+    assert copy.deal is not match.deal and copy.history == match.history
+    match.apply(match.legal_actions()[0])
+    assert len(match.history) >= 1 and not match.is_terminal()
+    assert match.card_play() is not None or match.deal.phase != "play"
+
+
+# --- _timing and the registry ---------------------------------------------------------------
+def test_timing_loops():
+    items = list(range(20))
+    assert mean_per_item(abs, items, 2) > 0
+    mean, single = per_item(abs, items, 2)
+    assert mean > 0 and single > 0
+    seconds, result = median_run(lambda: 42, 3)
+    assert seconds >= 0 and result == 42
+
+
+def test_registry_names_every_game_once():
+    from chupai import tournament
+
+    assert tournament._GAMES == tuple(_games.GAMES) == ("guandan", "chinese_ten", "gandengyan")
+    for entry in _games.GAMES.values():
+        module = entry.module()
+        assert hasattr(module, "Deal") and hasattr(module, "Match")
+        cli = entry.cli_module()
+        assert callable(cli.cmd_plays) and callable(cli.cmd_playout) and callable(cli.rules_of)
+        assert callable(entry.bench_module().main)
+    assert _games.game("guandan").fixed_players and not _games.game("gandengyan").fixed_players
+    with pytest.raises(ValueError, match="unknown game"):
+        _games.game("chess")
