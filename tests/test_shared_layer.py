@@ -132,7 +132,7 @@ def test_timing_loops():
 def test_registry_names_every_game_once():
     from chupai import tournament
 
-    assert tournament._GAMES == tuple(_games.GAMES) == ("guandan", "chinese_ten", "gandengyan")
+    assert tournament._GAMES == tuple(_games.GAMES) == ("guandan", "chinese_ten", "gandengyan", "zhengshangyou")
     for entry in _games.GAMES.values():
         module = entry.module()
         assert hasattr(module, "Deal") and hasattr(module, "Match")

@@ -7,7 +7,7 @@ friendly objects (``Cards``, ``Play``, ``PlayList``) are built only at the edge.
 >>> len(guandan.legal_plays(Cards("2H 2H"), "2"))
 2
 """
-from chupai import bots, chinese_ten, gandengyan, guandan
+from chupai import bots, chinese_ten, gandengyan, guandan, zhengshangyou
 from chupai._core import PlayList
 from chupai.actions import PASS
 from chupai.cards import Cards
@@ -16,4 +16,16 @@ from chupai.tournament import arena
 
 __version__ = "0.1.0"
 
-__all__ = ["PASS", "Cards", "IllegalActionError", "PlayList", "arena", "bots", "chinese_ten", "gandengyan", "guandan", "__version__"]
+__all__ = [
+    "PASS",
+    "Cards",
+    "IllegalActionError",
+    "PlayList",
+    "arena",
+    "bots",
+    "chinese_ten",
+    "gandengyan",
+    "guandan",
+    "zhengshangyou",
+    "__version__",
+]

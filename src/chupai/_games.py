@@ -9,7 +9,7 @@ its benchmark runner (``main(argv)``) and its players.
 >>> game("chess")
 Traceback (most recent call last):
 ...
-ValueError: unknown game 'chess'; expected one of ('guandan', 'chinese_ten', 'gandengyan')
+ValueError: unknown game 'chess'; expected one of ('guandan', 'chinese_ten', 'gandengyan', 'zhengshangyou')
 """
 from __future__ import annotations
 
@@ -68,6 +68,8 @@ GAMES: dict[str, Game] = {
              _ALL_BENCH_OPTIONS, (2, 4), True),
         Game("gandengyan", "chupai.gandengyan", "chupai.gandengyan._cli", "chupai.gandengyan.bench",
              ("repeat", "playouts"), (2, 6), True),
+        Game("zhengshangyou", "chupai.zhengshangyou", "chupai.zhengshangyou._cli", "chupai.zhengshangyou._bench",
+             _ALL_BENCH_OPTIONS, (2, 8), True),
     )
 }
 

@@ -15,6 +15,7 @@ True
 """
 from __future__ import annotations
 
+import importlib
 import math
 from typing import Any, Protocol, runtime_checkable
 
@@ -37,7 +38,7 @@ def _card_play(state: Any) -> Any:
 
 
 def _pass_action(state: Any) -> Any:
-    from chupai.guandan.game import PASS
+    from chupai.actions import PASS
 
     return PASS
 
@@ -47,21 +48,10 @@ def _seed(rng: np.random.Generator) -> int:
 
 
 def _non_play_choice(state: Any, actions: list[Any]) -> Any:
-    """A sensible choice outside card play: give back the lowest card, else the first."""
-    from chupai.cards import parse_face
-    from chupai.guandan.game import ReturnCard
-    from chupai.guandan.play import level_value, make_level
-
-    returns = [a for a in actions if isinstance(a, ReturnCard)]
-    if not returns:
-        return actions[0]
-    level = make_level(state.level)
-
-    def order(card: str) -> int:
-        face = parse_face(card)
-        return face if face >= 52 else level_value(face // 4, level)
-
-    return min(returns, key=lambda a: order(a.card))
+    """A sensible choice outside card play (tribute, exchange): the game module's
+    ``decision_choice(state, actions)`` where it has one, else the first action."""
+    choose = getattr(importlib.import_module(type(state).__module__), "decision_choice", None)
+    return choose(state, actions) if choose is not None else actions[0]
 
 
 class RandomBot:

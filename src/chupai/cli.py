@@ -7,7 +7,7 @@
     chupai playout chinese_ten --deals 100000 [--players 4] [--variant pagat] [--policy random]
     chupai playout gandengyan --deals 100000 [--players 4] [--decks 1] [--policy random]
     chupai arena guandan|chinese_ten|gandengyan --bots mc,random --deals 200 [--seed 0] [--workers 1] [--players 4]
-    chupai bench [--game guandan|chinese_ten|gandengyan] [--deals 1000]
+    chupai bench [--game guandan|chinese_ten|gandengyan|zhengshangyou] [--deals 1000]
 """
 from __future__ import annotations
 
@@ -78,11 +78,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--previous-type", help="the type of the play to beat, if its cards can be read several ways")
     p.add_argument("--rules", choices=["pagat", "competition"], default="pagat")
     p.add_argument("--collapse", action="store_true", help="one play per suit-collapsed group")
+    p.add_argument("--no-joker-pair", action="store_true", help="zhengshangyou: BJ RJ is not a pair")
     p.add_argument("--json", action="store_true", help="print the competition protocol form")
     p.set_defaults(run=_cmd_plays)
     po = sub.add_parser("playout", help="play random deals to the end in C")
     po.add_argument("game", choices=list(GAMES))
-    po.add_argument("--players", type=int, help="chinese_ten: 2-4 players, gandengyan: 2-6 (default 4)")
+    po.add_argument("--players", type=int, help="chinese_ten: 2-4 players, gandengyan: 2-6, zhengshangyou: 2-8 (default 4)")
     po.add_argument("--decks", type=int, choices=[1, 2], default=1, help="gandengyan: one or two decks")
     po.add_argument("--variant", choices=VARIANTS, default="pagat", help="chinese_ten variant")
     po.add_argument("--deals", type=int, default=100000)
@@ -94,7 +95,8 @@ def main(argv: list[str] | None = None) -> int:
     ar = sub.add_parser("arena", help="play deals between two bots")
     ar.add_argument("game", choices=list(GAMES))
     ar.add_argument("--players", type=int,
-                    help="chinese_ten: 2-4 players, gandengyan: 2-6 (default 4); bots alternate seats")
+                    help="chinese_ten: 2-4, gandengyan: 2-6, zhengshangyou: 2-8 players (default 4); "
+                    "bots alternate seats")
     ar.add_argument("--decks", type=int, choices=[1, 2], default=1, help="gandengyan: one or two decks")
     ar.add_argument("--variant", choices=VARIANTS, default="pagat", help="chinese_ten variant")
     ar.add_argument("--bots", default="mc,random", help="two of random, greedy, mc (first,second)")

@@ -68,7 +68,7 @@ from typing import Any
 
 import numpy as np
 
-from chupai._core import BITS_PER_RANK, NUM_FACES, RED_JOKER_BIT
+from chupai._core import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_FACES, RED_JOKER_BIT
 from chupai._state import (
     MatchSurface,
     as_rng,
@@ -93,6 +93,7 @@ from chupai.guandan.rules import Rules, parse_rank
 __all__ = [
     "PASS",
     "ChooseLeader",
+    "decision_choice",
     "Deal",
     "IllegalActionError",
     "Match",
@@ -1341,3 +1342,18 @@ class Match(MatchSurface):
 
     def __repr__(self) -> str:
         return f"<guandan.Match seed {self._seed} levels {self.levels} deals {self._deals_played}>"
+
+
+def decision_choice(state: Deal | Match, actions: Sequence[Any]) -> Any:
+    """A sensible tribute-phase choice for bots: return the lowest card (level order),
+    otherwise the first of ``actions``."""
+    returns = [a for a in actions if isinstance(a, ReturnCard)]
+    if not returns:
+        return actions[0]
+    level = parse_rank(state.level, "level")
+
+    def order(action: ReturnCard) -> int:
+        face = parse_face(action.card)
+        return face if face >= BLACK_JOKER_BIT else level_value(face // BITS_PER_RANK, level)
+
+    return min(returns, key=order)

@@ -18,17 +18,12 @@ from chupai.zhengshangyou.play import Play, PlayType
 from chupai.zhengshangyou.playouts import playouts
 from chupai.zhengshangyou.rules import Rules
 
-__all__ = ["add_plays_arguments", "cmd_playout", "cmd_plays", "previous_play", "rules_of"]
+__all__ = ["cmd_playout", "cmd_plays", "previous_play", "rules_of"]
 
 
 def rules_of(args: argparse.Namespace) -> Rules:
     """The rules the command line asks for (``--no-joker-pair``)."""
     return Rules(joker_pair=not getattr(args, "no_joker_pair", False))
-
-
-def add_plays_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options of ``chupai plays`` that only Zheng Shangyou reads."""
-    parser.add_argument("--no-joker-pair", action="store_true", help="zhengshangyou: BJ RJ is not a pair")
 
 
 def previous_play(cards: str, rules: Rules, type_name: str | None) -> Play:

@@ -72,6 +72,7 @@ __all__ = [
     "Match",
     "PayCard",
     "TakeCard",
+    "decision_choice",
     "exchange_choice",
     "winner_of",
 ]
@@ -148,6 +149,11 @@ def exchange_choice(actions: Sequence[Any]) -> Any:
     value = [face_value(parse_face(a.card)) for a in actions]
     best = max(value) if isinstance(actions[0], TakeCard) else min(value)
     return actions[value.index(best)]
+
+
+def decision_choice(state: Any, actions: Sequence[Any]) -> Any:
+    """The bots' choice outside card play: :func:`exchange_choice`."""
+    return exchange_choice(actions)
 
 
 # --- helpers --------------------------------------------------------------------------------
