@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from chupai._games import GAMES, game
@@ -118,6 +119,10 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as e:
         print(f"chupai: error: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # the reader (e.g. `head`) closed the pipe: stop quietly, as Unix tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":
