@@ -16,9 +16,10 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import numpy as np
 from tqdm import tqdm
 
-__all__ = ["check_batch", "check_policy", "check_seed", "run_chunks", "seed64"]
+__all__ = ["card_play_of", "check_batch", "check_policy", "check_seed", "run_chunks", "seed64"]
 
 _MASK64 = 0xFFFFFFFFFFFFFFFF
 
@@ -50,6 +51,26 @@ def check_batch(n: Any, seed: Any, policy: Any, threads: Any, policies: Mapping[
         raise ValueError(f"threads must be a positive int, not {threads!r}")
     check_seed(seed)
     check_policy(policy, policies)
+
+
+def card_play_of(state: Any, seed: int) -> Any:
+    """The compiled card-play engine of the current deal of ``state`` (a ``Deal`` or
+    ``Match``), for ``playout(state, seed=...)``; ``state`` is not changed.
+
+    Decisions still due before the card play (tribute, exchange) are taken uniformly at
+    random from ``seed`` on a clone.  ``ValueError`` if ``state`` is terminal.
+    """
+    if state.is_terminal():
+        raise ValueError("the state is terminal: there is nothing to play out")
+    core = state.card_play()
+    if core is None:
+        rng = np.random.default_rng(seed)
+        state = state.clone()
+        while state.card_play() is None:
+            actions = state.legal_actions()
+            state.apply(actions[int(rng.integers(len(actions)))])
+        core = state.card_play()
+    return core
 
 
 def seed64(seed: int) -> int:

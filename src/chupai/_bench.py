@@ -9,14 +9,12 @@ and, for contrast, the median single call.
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
 from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
 
-from chupai._timing import median_run, per_item
+from chupai._timing import engine_report, median_run, per_item
 from chupai.cards import Cards
 from chupai.guandan import Play, legal_plays
 from chupai.guandan._movegen import kernel_count
@@ -90,39 +88,6 @@ def main(argv: list[str] | None = None) -> int:
 
 def engine(n: int, repeat: int) -> None:
     """The game engine: C playouts, deals through ``apply``, ``clone``, MC decisions."""
-    from chupai.bots import MonteCarloBot, RandomBot
     from chupai.guandan import Deal, playouts
 
-    print(f"\n{'engine':<34}{'median':>14}")
-    for policy in ("random", "greedy"):
-        for threads in (1, 2):
-            dt, _ = median_run(partial(playouts, n, seed=1, policy=policy, threads=threads), repeat)
-            print(f"{f'C playouts, {policy}, {threads} thread(s)':<34}{n / dt:>14,.0f} deals/s")
-    bot, rng = RandomBot(), np.random.default_rng(1)
-    t0, actions, deals = time.perf_counter(), 0, 0
-    while time.perf_counter() - t0 < 1.0:
-        state = Deal(seed=deals)
-        while not state.is_terminal():
-            state.apply(bot.choose(state, rng))
-            actions += 1
-        deals += 1
-    dt = time.perf_counter() - t0
-    print(f"{'deals through apply (RandomBot)':<34}{deals / dt:>14,.1f} deals/s ({dt / actions * 1e6:.1f} µs per action)")
-    state = Deal(seed=2)
-    clones = [_time(state.clone, 2000) for _ in range(repeat)]
-    print(f"{'Deal.clone()':<34}{statistics.median(clones) * 1e6:>14.2f} µs")
-    mc, decisions = MonteCarloBot(200), 0
-    t0 = time.perf_counter()
-    state = Deal(seed=3)
-    while not state.is_terminal() and decisions < 40:
-        state.apply(mc.choose(state, rng))
-        decisions += 1
-    dt = time.perf_counter() - t0
-    print(f"{'MonteCarloBot(200) decisions':<34}{decisions / dt:>14,.1f} decisions/s")
-
-
-def _time(fn, n: int) -> float:
-    t0 = time.perf_counter()
-    for _ in range(n):
-        fn()
-    return (time.perf_counter() - t0) / n
+    engine_report(Deal, playouts, n, repeat)

@@ -7,10 +7,12 @@ generator (``chupai._core``), built without ``__init__`` by the ``PlayList`` fac
 * :class:`PlayBase`: no public constructor, the ``type`` property, equality and a
   cached hash by the game's ``_identity()``, ``repr``.
 * :class:`RecordPlay`: a play that keeps the whole record (cards as masks, type, key,
-  number of cards, bomb class, wild declaration, the generator's context) with the
-  views every shedding game has: ``key``, ``bomb_class``, ``is_bomb``, ``cards``,
-  ``wilds``, ``declared``.  A game names which of its cards stand in for others
+  number of cards, the game's class field ``cls``, wild declaration, the generator's
+  context) with the views every shedding game has: ``key``, ``cards``, ``wilds``,
+  ``declared``.  A game names which of its cards stand in for others
   (``_standing_faces``).
+* :class:`BombPlay`: a :class:`RecordPlay` whose ``cls`` is the bomb class, with the
+  views ``bomb_class`` and ``is_bomb``.
 """
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from typing import Any
 
 from chupai.cards import Cards, face_name
 
-__all__ = ["PlayBase", "RecordPlay"]
+__all__ = ["BombPlay", "PlayBase", "RecordPlay"]
 
 
 class PlayBase:
@@ -65,14 +67,16 @@ class RecordPlay(PlayBase):
     """A play that keeps its whole generator record (see the module doc).
 
     Equal plays are the same play in the sense of ``spec/cards.md``: the same cards,
-    type and key (and the same generator context, e.g. the level in Guan Dan).
+    type and key (and the same generator context, e.g. the level in Guan Dan).  A game
+    whose ``cls`` tells plays of the same cards, type and key apart widens
+    ``_identity`` (Zheng Shangyou: the multiplicity).
     """
 
     __slots__ = ("_lo", "_hi", "_type", "_key", "_length", "_cls", "_decl", "_context", "_hash")
 
     @classmethod
     def _from_record(
-        cls, lo: int, hi: int, type_: int, key: int, length: int, bomb_cls: int, decl: bytes, context: Any
+        cls, lo: int, hi: int, type_: int, key: int, length: int, cls_: int, decl: bytes, context: Any
     ) -> Any:
         self = object.__new__(cls)
         self._lo = lo
@@ -80,7 +84,7 @@ class RecordPlay(PlayBase):
         self._type = type_
         self._key = key
         self._length = length
-        self._cls = bomb_cls
+        self._cls = cls_
         self._decl = decl
         self._context = context
         self._hash = None
@@ -98,16 +102,6 @@ class RecordPlay(PlayBase):
         """The comparison key: within one type, higher beats lower (encoding in the game's
         ``play`` module doc)."""
         return self._key
-
-    @property
-    def bomb_class(self) -> int:
-        """0 for ordinary combinations, else the bomb class (the game's ``BOMB_CLASS``): a
-        bomb of a higher class beats any bomb of a lower one."""
-        return self._cls
-
-    @property
-    def is_bomb(self) -> bool:
-        return self._cls > 0
 
     @property
     def cards(self) -> Cards:
@@ -141,3 +135,19 @@ class RecordPlay(PlayBase):
             else:
                 parts.append(face_name(f))
         return " ".join(parts)
+
+
+class BombPlay(RecordPlay):
+    """A :class:`RecordPlay` whose record's ``cls`` is the bomb class (0: no bomb)."""
+
+    __slots__ = ()
+
+    @property
+    def bomb_class(self) -> int:
+        """0 for ordinary combinations, else the bomb class (the game's ``BOMB_CLASS``): a
+        bomb of a higher class beats any bomb of a lower one."""
+        return self._cls
+
+    @property
+    def is_bomb(self) -> bool:
+        return self._cls > 0

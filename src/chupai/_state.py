@@ -63,10 +63,11 @@ def check_players(players: Any, low: int, high: int) -> int:
     return int(players)
 
 
-def check_seat(player: Any, players: int) -> int:
-    """``player`` as an int if it is a seat ``0..players-1``, else ``ValueError``."""
+def check_seat(player: Any, players: int, what: str = "player") -> int:
+    """``player`` as an int if it is a seat ``0..players-1``, else ``ValueError`` naming
+    ``what`` it is (a player, the dealer, ...)."""
     if not is_int(player) or not 0 <= player < players:
-        raise ValueError(f"player must be a seat 0-{players - 1}, not {player!r}")
+        raise ValueError(f"{what} must be a seat 0-{players - 1}, not {player!r}")
     return int(player)
 
 

@@ -28,7 +28,7 @@ import enum
 from typing import Any
 
 from chupai._core import BITS_PER_RANK, BLACK_JOKER_BIT, RANKS, RED_JOKER_BIT
-from chupai._play import RecordPlay
+from chupai._play import BombPlay
 from chupai.gandengyan.rules import PAGAT, Rules
 
 __all__ = [
@@ -106,7 +106,7 @@ def _value_name(value: int) -> str:
     return "joker" if value == JOKER_VALUE else RANKS[rank_of_value(value)]
 
 
-class Play(RecordPlay):
+class Play(BombPlay):
     """One Gan Deng Yan play: cards, type, comparison key and joker declaration.
 
     Immutable and hashable; equal plays are the same play in the sense of

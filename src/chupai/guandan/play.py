@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from chupai._core import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_FACES, RED_JOKER_BIT
-from chupai._play import RecordPlay
+from chupai._play import BombPlay
 from chupai.cards import RANKS, SUITS, Cards, parse_face
 from chupai.guandan.rules import Rules, parse_rank
 
@@ -142,7 +142,7 @@ def parse_protocol_card(token: Any) -> int:
     raise ValueError(f"unknown protocol card {token!r}; expected suit then rank, e.g. 'S2', 'HT', or SB/HR")
 
 
-class Play(RecordPlay):
+class Play(BombPlay):
     """One Guan Dan play: cards, type, comparison key and wild declaration.
 
     Immutable and hashable; equal plays are the same play in the sense of

@@ -5,7 +5,14 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from chupai._batch import check_batch, check_policy, check_seed, run_chunks, seed64
+from chupai._batch import (
+    card_play_of,
+    check_batch,
+    check_policy,
+    check_seed,
+    run_chunks,
+    seed64,
+)
 from chupai._state import check_rules
 from chupai.guandan._engine import POLICIES, _run_chunk
 from chupai.guandan.rules import Rules, parse_rank
@@ -50,17 +57,7 @@ def playout(state: Any, *, seed: int, policy: str = "random") -> PlayoutResult:
     """
     check_seed(seed)
     check_policy(policy, POLICIES)
-    if state.is_terminal():
-        raise ValueError("the state is terminal: there is nothing to play out")
-    core = state.card_play()
-    if core is None:
-        rng = np.random.default_rng(seed)
-        state = state.clone()
-        while state.card_play() is None:
-            actions = state.legal_actions()
-            state.apply(actions[int(rng.integers(len(actions)))])
-        core = state.card_play()
-    order, result = core.playout(seed, policy)
+    order, result = card_play_of(state, seed).playout(seed, policy)
     return PlayoutResult(tuple(order), result, order[0] % 2)
 
 

@@ -13,12 +13,12 @@ then the engine: C playouts on one and two threads, deals through ``apply``,
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
+from chupai._timing import engine_report, median_run, per_item
 from chupai.cards import Cards
 from chupai.zhengshangyou._movegen import kernel_count, legal_plays
 from chupai.zhengshangyou.play import Play
@@ -57,21 +57,6 @@ def kernel_arrays(pos: list[Position]) -> tuple[np.ndarray, np.ndarray]:
     return hands, prev
 
 
-def _loop(fn, items, repeat):
-    """Median over `repeat` runs of the mean µs per item, and the median single call."""
-    means, singles = [], []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        for it in items:
-            fn(it)
-        means.append((time.perf_counter() - t0) / len(items) * 1e6)
-    for it in items:
-        t0 = time.perf_counter()
-        fn(it)
-        singles.append((time.perf_counter() - t0) * 1e6)
-    return statistics.median(means), statistics.median(singles)
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="chupai bench zhengshangyou", description="Time the Zheng Shangyou generator.")
     ap.add_argument("--deals", type=int, default=N_DEALS)
@@ -95,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
         ("lead + materialise every Play", lambda p: list(legal_plays(p.hand)), n_lead),
     ]
     for name, fn, nplays in rows:
-        mean, median = _loop(fn, pos, args.repeat)
+        mean, median = per_item(fn, pos, args.repeat)
         print(f"{name:<34}{mean:>14.2f}{median:>12.2f}{nplays / len(pos) / mean * 1e6:>14.3g}")
     hands, prev = kernel_arrays(pos)
     for name, kw in (
@@ -103,12 +88,7 @@ def main(argv: list[str] | None = None) -> int:
         ("kernel only, collapsed lead", {"collapse_suits": True}),
         ("kernel only, follow", {"previous": prev}),
     ):
-        runs = []
-        for _ in range(args.repeat):
-            t0 = time.perf_counter()
-            total = kernel_count(hands, repeat=10, **kw)
-            runs.append(time.perf_counter() - t0)
-        dt = statistics.median(runs)
+        dt, total = median_run(partial(kernel_count, hands, repeat=10, **kw), args.repeat)
         print(f"{name:<34}{dt / (10 * len(pos)) * 1e6:>14.2f}{'':>12}{total / dt:>14.3g}")
     if not args.no_engine:
         engine(args.playouts, args.repeat, args.players)
@@ -117,46 +97,10 @@ def main(argv: list[str] | None = None) -> int:
 
 def engine(n: int, repeat: int, players: int = 4) -> None:
     """The game engine: C playouts, deals through ``apply``, ``clone``, MC decisions."""
-    from chupai.bots import MonteCarloBot, RandomBot
     from chupai.zhengshangyou.game import Deal
 
-    print(f"\n{'engine (' + str(players) + ' players)':<34}{'median':>14}")
-    for policy in ("random", "greedy"):
-        for threads in (1, 2):
-            runs = []
-            for _ in range(repeat):
-                t0 = time.perf_counter()
-                playouts(n, seed=1, policy=policy, threads=threads, players=players)
-                runs.append(time.perf_counter() - t0)
-            print(f"{f'C playouts, {policy}, {threads} thread(s)':<34}{n / statistics.median(runs):>14,.0f} deals/s")
-    bot, rng = RandomBot(), np.random.default_rng(1)
-    t0, actions, deals = time.perf_counter(), 0, 0
-    while time.perf_counter() - t0 < 1.0:
-        state = Deal(seed=deals, players=players)
-        while not state.is_terminal():
-            state.apply(bot.choose(state, rng))
-            actions += 1
-        deals += 1
-    dt = time.perf_counter() - t0
-    print(f"{'deals through apply (RandomBot)':<34}{deals / dt:>14,.1f} deals/s ({dt / actions * 1e6:.1f} µs per action)")
-    state = Deal(seed=2, players=players)
-    clones = [_time(state.clone, 2000) for _ in range(repeat)]
-    print(f"{'Deal.clone()':<34}{statistics.median(clones) * 1e6:>14.2f} µs")
-    mc, decisions = MonteCarloBot(200), 0
-    t0 = time.perf_counter()
-    state = Deal(seed=3, players=players)
-    while not state.is_terminal() and decisions < 40:
-        state.apply(mc.choose(state, rng))
-        decisions += 1
-    dt = time.perf_counter() - t0
-    print(f"{'MonteCarloBot(200) decisions':<34}{decisions / dt:>14,.1f} decisions/s")
+    engine_report(Deal, playouts, n, repeat, title=f"engine ({players} players)", players=players)
 
-
-def _time(fn, n: int) -> float:
-    t0 = time.perf_counter()
-    for _ in range(n):
-        fn()
-    return (time.perf_counter() - t0) / n
 
 if __name__ == "__main__":
     raise SystemExit(main())

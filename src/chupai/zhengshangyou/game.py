@@ -56,6 +56,15 @@ from typing import Any
 import numpy as np
 
 from chupai._core import NUM_FACES
+from chupai._state import (
+    MatchSurface,
+    as_rng,
+    check_players,
+    check_rules,
+    check_seat,
+    check_seed,
+    derive_seed,
+)
 from chupai.actions import PASS
 from chupai.cards import Cards, face_name, parse_face
 from chupai.errors import IllegalActionError
@@ -77,7 +86,6 @@ __all__ = [
     "winner_of",
 ]
 
-_SEED_MASK = (1 << 63) - 1
 #: the game-order value of every face
 _VALUES = tuple(face_value(f) for f in range(NUM_FACES))
 
@@ -169,41 +177,11 @@ def _top_faces(mask: int) -> list[int]:
 
 
 def _check_players(players: Any) -> int:
-    if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or not (
-        MIN_PLAYERS <= players <= MAX_PLAYERS
-    ):
-        raise ValueError(f"players must be an int from {MIN_PLAYERS} to {MAX_PLAYERS}, not {players!r}")
-    return int(players)
+    return check_players(players, MIN_PLAYERS, MAX_PLAYERS)
 
 
 def _check_rules(rules: Any) -> Rules:
-    if rules is None:
-        return Rules()
-    if not isinstance(rules, Rules):
-        raise ValueError(f"rules must be a zhengshangyou.Rules, not {type(rules).__name__}")
-    return rules
-
-
-def _check_seed(seed: Any) -> int:
-    if seed is None:
-        return int(np.random.default_rng().integers(0, _SEED_MASK))
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise ValueError(f"seed must be an int or None, not {seed!r}")
-    return int(seed)
-
-
-def _seat_of(seat: Any, n: int, what: str = "player") -> int:
-    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < n:
-        raise ValueError(f"{what} must be a seat 0-{n - 1}, not {seat!r}")
-    return int(seat)
-
-
-def _rng(rng: Any) -> np.random.Generator:
-    if isinstance(rng, np.random.Generator):
-        return rng
-    if rng is None or (isinstance(rng, (int, np.integer)) and not isinstance(rng, bool)):
-        return np.random.default_rng(rng)
-    raise ValueError(f"rng must be a numpy Generator, an int seed or None, not {rng!r}")
+    return check_rules(rules, Rules, "zhengshangyou")
 
 
 def _exchange_steps(previous: tuple[int, ...]) -> tuple[tuple[str, int], ...]:
@@ -336,7 +314,7 @@ class Deal:
     )
 
     def __init__(self, seed: int | None = None, *, rules: Rules | None = None, players: int = 4) -> None:
-        seed = _check_seed(seed)
+        seed = check_seed(seed)
         rules = _check_rules(rules)
         n = _check_players(players)
         core = DealCore.random(seed, n, None, rules)
@@ -377,7 +355,7 @@ class Deal:
             masks.append(c.lo)
         prev = None
         if previous is not None:
-            prev = tuple(_seat_of(s, n, "previous seat") for s in previous)
+            prev = tuple(check_seat(s, n, "previous seat") for s in previous)
             if sorted(prev) != list(range(n)):
                 raise ValueError(f"previous must name every seat 0-{n - 1} once, not {tuple(previous)!r}")
             if dealer is not None and dealer != prev[-2]:
@@ -385,7 +363,7 @@ class Deal:
             dealer = prev[-2]
         elif dealer is None:
             raise ValueError("dealer is required for a deal without a previous deal")
-        self._setup(masks, _seat_of(dealer, n, "dealer"), prev, rules)
+        self._setup(masks, check_seat(dealer, n, "dealer"), prev, rules)
         self._seed = None
         return self
 
@@ -536,7 +514,7 @@ class Deal:
 
     def hand(self, seat: int) -> Cards:
         """The cards ``seat`` holds now (full information; see :meth:`observation`)."""
-        seat = _seat_of(seat, self._n, "seat")
+        seat = check_seat(seat, self._n, "seat")
         return self._core.hand(seat) if self._core is not None else Cards.from_masks(self._hands[seat])
 
     @property
@@ -672,7 +650,7 @@ class Deal:
         ``known`` (cards publicly known to be in each hand), ``table`` (face-up exchange
         cards), ``points``.
         """
-        p = _seat_of(player, self._n)
+        p = check_seat(player, self._n)
         last, last_player, passes = self.trick
         return {
             "player": p,
@@ -709,8 +687,8 @@ class Deal:
         deal, so it is reachable exactly as this one was.  ``rng``: a numpy
         ``Generator``, an int seed or ``None``.
         """
-        p = _seat_of(player, self._n)
-        g = _rng(rng)
+        p = check_seat(player, self._n)
+        g = as_rng(rng)
         others = [s for s in range(self._n) if s != p]
         now = [self.hand(s).lo for s in range(self._n)]
         pool, need = [], []
@@ -811,13 +789,7 @@ def winner_of(scores: Sequence[int], order: Sequence[int], target: int) -> int |
     return min(reached, key=lambda s: (-scores[s], list(order).index(s)))
 
 
-def _derive_seed(seed: int, index: int) -> int:
-    """The seed of deal ``index`` of a match with ``seed`` (deterministic)."""
-    ss = np.random.SeedSequence([seed & ((1 << 64) - 1), index])
-    return int(ss.generate_state(1, np.uint64)[0] & np.uint64(_SEED_MASK))
-
-
-class Match:
+class Match(MatchSurface):
     """A whole Zheng Shangyou game: deals until a player reaches ``rules.target`` points.
 
     Args:
@@ -846,11 +818,11 @@ class Match:
         dealer: int | None = None,
         max_deals: int | None = 1000,
     ) -> None:
-        self._seed = _check_seed(seed)
+        self._seed = check_seed(seed)
         self._rules = _check_rules(rules)
         self._n = _check_players(players)
         if dealer is not None:
-            dealer = _seat_of(dealer, self._n, "dealer")
+            dealer = check_seat(dealer, self._n, "dealer")
         if max_deals is not None and (isinstance(max_deals, bool) or not isinstance(max_deals, int) or max_deals < 1):
             raise ValueError(f"max_deals must be a positive int or None, not {max_deals!r}")
         self._max_deals = max_deals
@@ -863,7 +835,7 @@ class Match:
         self._deal = self._new_deal(None, dealer)
 
     def _new_deal(self, previous: tuple[int, ...] | None, dealer: int | None = None) -> Deal:
-        seed = _derive_seed(self._seed, self._deals_played)
+        seed = derive_seed(self._seed, self._deals_played)
         if previous is not None:
             dealer = previous[-2]
         core = DealCore.random(seed, self._n, dealer, self._rules)
@@ -889,41 +861,14 @@ class Match:
         else:
             self._deal = self._new_deal(order)
 
-    # -- the common surface ----------------------------------------------------------------
-    @property
-    def rules(self) -> Rules:
-        return self._rules
 
-    @property
-    def seed(self) -> int:
-        return self._seed
-
+    # -- the common surface (the rest: MatchSurface) ----------------------------------------
     @property
     def players(self) -> int:
         return self._n
 
-    @property
-    def current_player(self) -> int:
-        return -1 if self._over else self._deal.current_player
-
     def is_terminal(self) -> bool:
         return self._over
-
-    def legal_actions(self) -> list[Any]:
-        return [] if self._over else self._deal.legal_actions()
-
-    def apply(self, action: Any) -> None:
-        """Apply ``action`` to the current deal (``IllegalActionError``, state unchanged, if
-        not legal); a deal that ends is scored and the next one dealt."""
-        if self._over:
-            raise IllegalActionError(f"{action!r}: the match is over")
-        self._deal.apply(action)
-        if self._deal.is_terminal():
-            self._after_deal()
-
-    def card_play(self) -> DealCore | None:
-        """See :meth:`Deal.card_play` (``None`` once the match is over)."""
-        return None if self._over else self._deal.card_play()
 
     def returns(self) -> list[float]:
         """+1 for the winner and ``-1 / (n - 1)`` for every other player (a zero sum);
@@ -950,18 +895,6 @@ class Match:
         """A summary of each finished deal (dealer, finishing order, points, scores after)."""
         return self._summaries
 
-    @property
-    def deal(self) -> Deal:
-        """The current deal (the last one once over).  Apply actions through the match."""
-        return self._deal
-
-    @property
-    def history(self) -> list[tuple[int, Any]]:
-        """Every public event of every deal, in order (see :attr:`Deal.history`)."""
-        if self._over:
-            return list(self._past)
-        return list(self._past) + self._deal._history
-
     def clone(self) -> Match:
         other = object.__new__(Match)
         for name in Match.__slots__:
@@ -983,13 +916,6 @@ class Match:
             "over": self._over,
         }
         return obs
-
-    def determinize(self, player: int, rng: Any = None) -> Match:
-        """A copy whose current deal is :meth:`Deal.determinize`\\ d (the match context kept)."""
-        other = self.clone()
-        if not self._over:
-            other._deal = self._deal.determinize(player, rng)
-        return other
 
     def __str__(self) -> str:
         state = (f"won by seat {self._winner}" if self._winner is not None

@@ -34,7 +34,8 @@ import enum
 from typing import Any
 
 from chupai._core import BITS_PER_RANK, BLACK_JOKER_BIT, RED_JOKER_BIT
-from chupai.cards import RANKS, Cards, face_name
+from chupai._play import RecordPlay
+from chupai.cards import RANKS
 
 __all__ = [
     "BLACK_JOKER_VALUE",
@@ -125,47 +126,22 @@ _SET_WORDS = {2: "pair", 3: "triple", 4: "four"}
 _MULTI_WORDS = {2: "double", 3: "triple", 4: "quadruple"}
 
 
-class Play:
+class Play(RecordPlay):
     """One Zheng Shangyou play: cards, type, comparison key and wild declaration.
 
     Immutable and hashable; equal plays are the same play in the sense of
-    ``spec/cards.md`` (same cards, type and key).
+    ``spec/cards.md`` (same cards, type and key, and the same multiplicity: the record's
+    ``cls``).
 
     >>> from chupai.zhengshangyou import classify
     >>> [str(p) for p in classify("5S 6D BJ")]
     ['sequence 4-6 mixed impure: 5S 6D BJ(=4S)', 'sequence 5-7 mixed impure: 5S 6D BJ(=7S)']
     """
 
-    __slots__ = ("_cls", "_decl", "_hash", "_key", "_length", "_lo", "_type")
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        raise TypeError("Play objects come from legal_plays() or classify()")
-
-    @classmethod
-    def _from_record(
-        cls, lo: int, hi: int, type_: int, key: int, length: int, mult: int, decl: bytes, context: Any = None
-    ) -> Play:
-        self = object.__new__(cls)
-        self._lo = lo
-        self._type = type_
-        self._key = key
-        self._length = length
-        self._cls = mult
-        self._decl = decl
-        self._hash = None
-        return self
+    __slots__ = ()
+    _TYPES = PlayType
 
     # -- the public view -----------------------------------------------------------
-    @property
-    def type(self) -> PlayType:
-        """The combination type."""
-        return PlayType(self._type)
-
-    @property
-    def key(self) -> int:
-        """The comparison key: within one shape, higher beats lower (module docstring)."""
-        return self._key
-
     @property
     def length(self) -> int:
         """The number of cards."""
@@ -211,16 +187,6 @@ class Play:
             return "JOKER"
         return value_name(self.value)
 
-    @property
-    def cards(self) -> Cards:
-        """The physical cards, wild cards as themselves."""
-        return Cards.from_masks(self._lo)
-
-    @property
-    def wilds(self) -> tuple[str, ...]:
-        """What each wild card stands for, as card names (in the order of the wild cards)."""
-        return tuple(face_name(f) for f in self._decl)
-
     def wild_faces(self) -> list[int]:
         """The faces of the cards that play as wild cards here, ascending."""
         if not self._decl:
@@ -233,15 +199,8 @@ class Play:
         m = self._lo & wild
         return [f for f in range(m.bit_length()) if m >> f & 1]
 
-    @property
-    def declared(self) -> Cards:
-        """The cards with each wild card replaced by the card it stands for."""
-        counts = self.cards.counts()
-        for f in self.wild_faces():
-            counts[f] -= 1
-        for f in self._decl:
-            counts[f] += 1
-        return Cards.from_counts(counts)
+    def _standing_faces(self) -> list[int]:
+        return self.wild_faces()
 
     def beats(self, other: Play) -> bool:
         """True if this play may be played on ``other``: the same shape, a higher key."""
@@ -254,19 +213,8 @@ class Play:
             and self._key > other._key
         )
 
-    # -- identity -------------------------------------------------------------------
     def _identity(self) -> tuple[int, int, int, int]:
         return (self._lo, self._type, self._key, self._cls)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Play):
-            return NotImplemented
-        return self._identity() == other._identity()
-
-    def __hash__(self) -> int:
-        if self._hash is None:
-            self._hash = hash(self._identity())
-        return self._hash
 
     def _head(self) -> str:
         t = self._type
@@ -288,14 +236,7 @@ class Play:
         return " ".join([head] + tags)
 
     def __str__(self) -> str:
-        decl = dict(zip(self.wild_faces(), self._decl))
-        parts = []
-        for f in self.cards.faces():
-            parts.append(f"{face_name(f)}(={face_name(decl[f])})" if f in decl else face_name(f))
-        return f"{self._head()}: {' '.join(parts)}"
-
-    def __repr__(self) -> str:
-        return f"<Play {self}>"
+        return f"{self._head()}: {self._cards_text()}"
 
     def to_protocol(self) -> list[Any]:
         """``[type, rank, cards]``: the type's name, :attr:`rank` and the card names (a

@@ -1,12 +1,19 @@
 """Playouts in C: whole Zheng Shangyou deals played to the end with the GIL released."""
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple
 
 import numpy as np
-from tqdm import tqdm
 
+from chupai._batch import (
+    card_play_of,
+    check_batch,
+    check_policy,
+    check_seed,
+    run_chunks,
+    seed64,
+)
+from chupai._state import check_players, check_rules
 from chupai.zhengshangyou._engine import MAX_PLAYERS, MIN_PLAYERS, POLICIES, _run_chunk
 from chupai.zhengshangyou.rules import Rules
 
@@ -48,21 +55,9 @@ def playout(state: Any, *, seed: int, policy: str = "random") -> PlayoutResult:
     engine plays the deal out with ``policy`` (see :func:`playouts`) with the GIL
     released.
     """
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError(f"seed must be an int, not {seed!r}")
-    if policy not in POLICIES:
-        raise ValueError(f"unknown policy {policy!r}; expected one of {sorted(POLICIES)}")
-    if state.is_terminal():
-        raise ValueError("the state is terminal: there is nothing to play out")
-    core = state.card_play()
-    if core is None:
-        rng = np.random.default_rng(seed)
-        state = state.clone()
-        while state.card_play() is None:
-            actions = state.legal_actions()
-            state.apply(actions[int(rng.integers(len(actions)))])
-        core = state.card_play()
-    order, points = core.playout(seed, policy)
+    check_seed(seed)
+    check_policy(policy, POLICIES)
+    order, points = card_play_of(state, seed).playout(seed, policy)
     return PlayoutResult(tuple(order), tuple(points), order[0])
 
 
@@ -89,34 +84,15 @@ def playouts(
     >>> r.order.shape, sorted(r.points[0].tolist())
     ((100, 4), [0, 0, 1, 2])
     """
-    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        raise ValueError(f"n must be a non-negative int, not {n!r}")
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise ValueError(f"threads must be a positive int, not {threads!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError(f"seed must be an int, not {seed!r}")
-    if policy not in POLICIES:
-        raise ValueError(f"unknown policy {policy!r}; expected one of {sorted(POLICIES)}")
-    if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise ValueError(f"players must be an int from {MIN_PLAYERS} to {MAX_PLAYERS}, not {players!r}")
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise ValueError(f"rules must be a zhengshangyou.Rules, not {type(rules).__name__}")
+    check_batch(n, seed, policy, threads, POLICIES)
+    players = check_players(players, MIN_PLAYERS, MAX_PLAYERS)
+    rules = check_rules(rules, Rules, "zhengshangyou")
     order = np.full((n, players), -1, dtype=np.int8)
     points = np.zeros((n, players), dtype=np.int8)
-    seed64 = seed & 0xFFFFFFFFFFFFFFFF
-    bounds = [(a, min(a + _CHUNK, n)) for a in range(0, n, _CHUNK)]
+    s64, flags, pol = seed64(seed), rules._flags, POLICIES[policy]
 
-    def task(b: tuple[int, int]) -> int:
-        _run_chunk(seed64, b[0], b[1], players, rules._flags, POLICIES[policy], order, points)
-        return b[1] - b[0]
+    def run(start: int, stop: int) -> None:
+        _run_chunk(s64, start, stop, players, flags, pol, order, points)
 
-    with tqdm(total=n, unit="deal", disable=not progress) as bar:
-        if threads == 1:
-            for b in bounds:
-                bar.update(task(b))
-        else:
-            with ThreadPoolExecutor(max_workers=threads) as pool:
-                for done in pool.map(task, bounds):
-                    bar.update(done)
+    run_chunks(n, _CHUNK, run, threads=threads, progress=progress)
     return PlayoutResults(order, points, order[:, 0].copy())
