@@ -4,7 +4,8 @@
 # suits S H C D -> 0..3, the black joker is bit 52 and the red joker bit 53.
 # A one-deck set is one word.  A two-deck multiset is two words: `lo` holds the
 # faces held at least once, `hi` the faces held twice (hi is a subset of lo).
-from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
+from libc.string cimport memset
 
 ctypedef uint64_t mask_t
 
@@ -70,13 +71,51 @@ cdef inline play_t *playbuf_push(playbuf_t *buf) noexcept nogil:
     buf.len += 1
     return &buf.data[buf.len - 1]
 
+cdef inline play_t *play_push(playbuf_t *buf, mask_t lo, mask_t hi, int type_, int key,
+                             int length, int cls) noexcept nogil:
+    """Append a play without wild cards (nwild and flags 0, no declaration); the record,
+    for the caller to add wild cards to, or NULL (and `oom`) if the buffer cannot grow."""
+    cdef play_t *p = playbuf_push(buf)
+    if p == NULL:
+        return NULL
+    p.lo = lo
+    p.hi = hi
+    p.type = type_
+    p.key = key
+    p.length = length
+    p.cls = cls
+    p.nwild = 0
+    p.flags = 0
+    memset(p.decl, NO_FACE, MAX_WILDS)
+    return p
+
+cdef inline mask_t nibble_counts(mask_t m) noexcept nogil:
+    """The number of bits set in each nibble of `m`, in that nibble (SWAR): the cards
+    held of each rank of a one-deck set."""
+    m = m - ((m >> 1) & 0x5555555555555555ULL)
+    return (m & 0x3333333333333333ULL) + ((m >> 2) & 0x3333333333333333ULL)
+
 cdef inline int popcount(mask_t m) noexcept nogil:
     # SWAR popcount: portable and branch-free (the builtin is a library call without
     # -mpopcnt, which the default build does not assume)
-    m = m - ((m >> 1) & 0x5555555555555555ULL)
-    m = (m & 0x3333333333333333ULL) + ((m >> 2) & 0x3333333333333333ULL)
+    m = nibble_counts(m)
     m = (m + (m >> 4)) & 0x0F0F0F0F0F0F0F0FULL
     return <int>((m * 0x0101010101010101ULL) >> 56)
+
+cdef extern from *:
+    """
+    /* The index of the lowest set bit of a non-zero word: isolate it, multiply by a
+       de Bruijn sequence, and look up the top six bits (portable, branch-free). */
+    static inline int chupai_lowest_bit(unsigned long long m) {
+        static const unsigned char index[64] = {
+            0, 1, 2, 53, 3, 7, 54, 27, 4, 38, 41, 8, 34, 55, 48, 28, 62, 5, 39, 46, 44, 42,
+            22, 9, 24, 35, 59, 56, 49, 18, 29, 11, 63, 52, 6, 26, 37, 40, 33, 47, 61, 45, 43,
+            21, 23, 58, 17, 10, 51, 25, 36, 32, 60, 20, 57, 16, 50, 31, 19, 15, 30, 14, 13, 12};
+        return index[((m & (~m + 1ULL)) * 0x022FDD63CC95386DULL) >> 58];
+    }
+    """
+    # the index of the lowest set bit of m (m != 0): a face number, or a rank of a rank set
+    int lowest_bit "chupai_lowest_bit"(mask_t m) noexcept nogil
 
 cdef inline int face_of(int rank, int suit) noexcept nogil:
     return rank * RANK_BITS + suit
@@ -97,6 +136,85 @@ cdef inline unsigned rank_nibble(mask_t m, int rank) noexcept nogil:
     return <unsigned>((m >> (rank * RANK_BITS)) & NIBBLE)
 
 
+# --- two-deck multisets (lo, hi) ---------------------------------------------------------
+cdef inline int rank_pattern(mask_t lo, mask_t hi, int rank) noexcept nogil:
+    """The cards held of `rank` as one byte: the lo nibble, then the hi nibble."""
+    return <int>(rank_nibble(lo, rank) | (rank_nibble(hi, rank) << RANK_BITS))
+
+cdef inline int rank_count(mask_t lo, mask_t hi, int rank) noexcept nogil:
+    """The number of cards held of `rank`."""
+    return popcount(rank_nibble(lo, rank)) + popcount(rank_nibble(hi, rank))
+
+cdef inline int multiset_size(mask_t lo, mask_t hi) noexcept nogil:
+    return popcount(lo) + popcount(hi)
+
+cdef inline bint multiset_valid(mask_t lo, mask_t hi) noexcept nogil:
+    """Faces below N_FACES only, and `hi` a subset of `lo`."""
+    return (lo >> N_FACES) == 0 and (hi & ~lo) == 0
+
+cdef inline void multiset_add(mask_t *lo, mask_t *hi, int face) noexcept nogil:
+    """Add one copy of `face` (held at most once before)."""
+    cdef mask_t b = bit(face)
+    if lo[0] & b:
+        hi[0] |= b
+    else:
+        lo[0] |= b
+
+cdef inline void multiset_remove(mask_t *lo, mask_t *hi, mask_t plo, mask_t phi) noexcept nogil:
+    """Remove the cards (plo, phi), which are held: a face held twice and removed once
+    stays held once."""
+    lo[0] = (lo[0] & ~plo) | (hi[0] & ~phi)
+    hi[0] = hi[0] & ~plo
+
+
+# --- the sub-multiset table -------------------------------------------------------------
+# A rank's cards form the pattern lo4 | hi4 << 4 (rank_pattern; hi4 a subset of lo4).
+# sub[off[pat][m] : off[pat][m + 1]] lists every sub-multiset of size m of that pattern,
+# packed the same way, in a fixed order (the first of each size is the one a suit-collapsed
+# view keeps); count[pat] is the pattern's number of cards.  One table, built once by
+# _core: a module keeps the pointer `rank_subsets()` returns at import.
+cdef enum:
+    MAX_PER_RANK = 8             # two copies of four suits
+    N_PATTERNS = 256
+    N_SUBS = 1296                # sum over valid patterns of prod(count + 1) = 6**4
+
+ctypedef struct subsets_t:
+    uint8_t sub[N_SUBS]
+    uint16_t off[N_PATTERNS][MAX_PER_RANK + 2]
+    uint8_t count[N_PATTERNS]
+
+# one factor of a product of per-rank choices: the table entries [begin, end) of a rank
+ctypedef struct slot_t:
+    const uint8_t *sub
+    int begin
+    int end
+    int shift
+
+cdef const subsets_t *rank_subsets() noexcept nogil
+
+cdef inline void subset_slot(const subsets_t *t, int pat, int rank, int m, bint first_only,
+                             slot_t *s) noexcept nogil:
+    """The size-m sub-multisets of the cards `pat` of `rank` (only the first if
+    `first_only`); none when m is out of range."""
+    s.sub = &t.sub[0]
+    s.shift = rank * RANK_BITS
+    if m < 0 or m > MAX_PER_RANK:
+        s.begin = 0
+        s.end = 0
+        return
+    s.begin = t.off[pat][m]
+    s.end = t.off[pat][m + 1]
+    if first_only and s.end > s.begin:
+        s.end = s.begin + 1
+
+cdef inline mask_t slot_lo(const slot_t *s, int k) noexcept nogil:
+    """The lo mask of entry k of a slot, at its rank."""
+    return <mask_t>(s.sub[k] & NIBBLE) << s.shift
+
+cdef inline mask_t slot_hi(const slot_t *s, int k) noexcept nogil:
+    return <mask_t>(s.sub[k] >> RANK_BITS) << s.shift
+
+
 cimport cython
 
 
@@ -108,6 +226,44 @@ cdef class PlayList:
     cdef object context
     cdef object __weakref__
     cdef object _get(self, Py_ssize_t i)
+
+
+# --- the Python wrappers' shared steps ------------------------------------------------
+# (inline where the wrappers are on the hot path of an API call)
+cdef inline int check_grown(int rc) except -1:
+    """MemoryError if `rc` (a generator's or playout's return code) says the play buffer
+    could not grow."""
+    if rc != 0:
+        raise MemoryError("the play buffer could not grow")
+    return 0
+
+cdef inline int playbuf_open(playbuf_t *buf, Py_ssize_t cap) except -1:
+    """A scratch buffer of `cap` records, or MemoryError."""
+    if playbuf_init(buf, cap) != 0:
+        raise MemoryError("cannot allocate the play buffer")
+    return 0
+
+cdef inline int playbuf_close(playbuf_t *buf, int rc) except -1:
+    """Free a scratch buffer, then check_grown(rc)."""
+    playbuf_free(buf)
+    return check_grown(rc)
+
+cdef inline PlayList new_playlist(object factory, object context, Py_ssize_t cap):
+    """An empty PlayList of the game's `factory` and `context`, room for `cap` records."""
+    cdef PlayList out = PlayList.__new__(PlayList)
+    out.factory = factory
+    out.context = context
+    playbuf_open(&out.buf, cap)
+    return out
+
+# The Play object of a record, made by the game's factory.
+cdef object play_object(object factory, const play_t *p, object context)
+# A seed (int or numpy integer, not bool) as 64 bits; ValueError otherwise.
+cdef uint64_t seed64(object seed) except? 0
+# policies[policy]; ValueError naming the policies otherwise.
+cdef int policy_code(dict policies, object policy) except -1
+# `default` for None, `rules` if it is a `cls`; ValueError naming `name` otherwise.
+cdef object checked_rules(object rules, type cls, object default, str name)
 
 
 # --- the random number generator -------------------------------------------------------
@@ -155,3 +311,14 @@ cdef inline uint32_t rng_below(rng_t *r, uint32_t n) noexcept nogil:
             m = (rng_next(r) >> 32) * n
             low = <uint32_t>m
     return <uint32_t>(m >> 32)
+
+
+cdef inline void rng_shuffle(uint8_t *a, int n, rng_t *r) noexcept nogil:
+    """Shuffle a[0 .. n - 1] uniformly (Fisher-Yates, from the top)."""
+    cdef int i, j
+    cdef uint8_t t
+    for i in range(n - 1, 0, -1):
+        j = rng_below(r, i + 1)
+        t = a[i]
+        a[i] = a[j]
+        a[j] = t

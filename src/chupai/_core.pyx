@@ -1,4 +1,5 @@
-"""The card core: bit layout constants and the buffer-backed play list."""
+"""The card core: bit layout constants, the sub-multiset table, the buffer-backed play
+list and the steps every game's Python wrappers share."""
 from libc.stdlib cimport free, realloc
 from libc.string cimport memcpy
 from cpython.bytes cimport PyBytes_FromStringAndSize
@@ -69,6 +70,53 @@ cdef int playbuf_grow(playbuf_t *buf) noexcept nogil:
     return 0
 
 
+# --- the sub-multiset table (see _core.pxd) ---------------------------------------------
+cdef enum:
+    N_COUNT_VECTORS = 81         # per-suit counts 0..2 for four suits
+
+cdef subsets_t _SUBSETS
+
+
+cdef void _build_subsets(subsets_t *t) noexcept:
+    cdef int pos = 0, pat, lo4, hi4, m, code, s, d, c, size, packed, ok
+    for pat in range(N_PATTERNS):
+        lo4 = pat & NIBBLE
+        hi4 = pat >> RANK_BITS
+        t.count[pat] = popcount(lo4) + popcount(hi4)
+        for m in range(MAX_PER_RANK + 1):
+            t.off[pat][m] = pos
+            if hi4 & ~lo4:
+                continue
+            for code in range(N_COUNT_VECTORS):
+                c = code
+                size = 0
+                packed = 0
+                ok = 1
+                for s in range(N_SUITS):
+                    d = c % 3
+                    c //= 3
+                    if d > ((lo4 >> s) & 1) + ((hi4 >> s) & 1):
+                        ok = 0
+                    size += d
+                    if d >= 1:
+                        packed |= 1 << s
+                    if d == 2:
+                        packed |= 1 << (s + RANK_BITS)
+                if ok and size == m:
+                    t.sub[pos] = packed
+                    pos += 1
+        t.off[pat][MAX_PER_RANK + 1] = pos
+    assert pos == N_SUBS
+
+
+_build_subsets(&_SUBSETS)
+
+
+cdef const subsets_t *rank_subsets() noexcept nogil:
+    """The sub-multiset table, built when _core is imported."""
+    return &_SUBSETS
+
+
 @cython.no_gc
 cdef class PlayList:
     """An immutable sequence of plays backed by a C array of records.
@@ -90,9 +138,7 @@ cdef class PlayList:
         return self.buf.len
 
     cdef object _get(self, Py_ssize_t i):
-        cdef play_t *p = &self.buf.data[i]
-        return self.factory(p.lo, p.hi, p.type, p.key, p.length, p.cls,
-                            PyBytes_FromStringAndSize(<char *>p.decl, p.nwild), self.context)
+        return play_object(self.factory, &self.buf.data[i], self.context)
 
     def __getitem__(self, index):
         cdef Py_ssize_t i
@@ -118,12 +164,8 @@ cdef class PlayList:
 
     def take(self, indices):
         """A new PlayList of the plays at ``indices`` (ints, in the order given)."""
-        cdef PlayList out = PlayList.__new__(PlayList)
         cdef Py_ssize_t i, k, n = len(indices)
-        out.factory = self.factory
-        out.context = self.context
-        if playbuf_init(&out.buf, n if n > 0 else 1) != 0:
-            raise MemoryError("cannot allocate the play buffer")
+        cdef PlayList out = new_playlist(self.factory, self.context, n if n > 0 else 1)
         for k in range(n):
             i = indices[k]
             if i < 0:
@@ -146,3 +188,30 @@ cdef class PlayList:
     def to_protocol(self):
         """Every play in the game's interchange form (see the game's ``Play.to_protocol``)."""
         return [p.to_protocol() for p in self]
+
+
+# --- the Python wrappers' shared steps (see _core.pxd) -----------------------------------
+cdef object play_object(object factory, const play_t *p, object context):
+    return factory(p.lo, p.hi, p.type, p.key, p.length, p.cls,
+                   PyBytes_FromStringAndSize(<const char *>p.decl, p.nwild), context)
+
+
+cdef uint64_t seed64(object seed) except? 0:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise ValueError(f"seed must be an int, not {seed!r}")
+    return <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+
+
+cdef int policy_code(dict policies, object policy) except -1:
+    cdef object code = policies.get(policy) if isinstance(policy, str) else None
+    if code is None:
+        raise ValueError(f"unknown policy {policy!r}; expected one of {sorted(policies)}")
+    return code
+
+
+cdef object checked_rules(object rules, type cls, object default, str name):
+    if rules is None:
+        return default
+    if not isinstance(rules, cls):
+        raise ValueError(f"rules must be a {name}, not {type(rules).__name__}")
+    return rules

@@ -18,15 +18,25 @@ from chupai._core cimport (
     N_RANKS,
     PlayList,
     bit,
+    check_grown,
+    checked_rules,
+    lowest_bit,
     mask_t,
+    new_playlist,
+    play_object,
     play_t,
+    playbuf_close,
     playbuf_free,
     playbuf_init,
+    playbuf_open,
     playbuf_t,
+    policy_code,
     popcount,
     rng_below,
     rng_seed,
+    rng_shuffle,
     rng_t,
+    seed64,
 )
 from chupai.chinese_ten._movegen cimport (
     CT_CAPTURE,
@@ -62,10 +72,6 @@ _PHASES = ("play", "turn", "over")
 
 
 # --- the rules of play ------------------------------------------------------------------------
-cdef inline int lowest_face(mask_t m) noexcept nogil:
-    return popcount((m & (~m + 1)) - 1)
-
-
 cdef bint layout_redealt(mask_t layout) noexcept nogil:
     """main_merah: three or four of a rank that captures itself, or five or more cards
     of one capture group (A/9, 2/8, 3/7, 4/6)."""
@@ -107,17 +113,12 @@ cdef int ct_deal_random(ct_deal_t *d, rng_t *rng, int hand_size, int layout_size
     """Shuffle and deal (players, flags, dealer and points already set); the dealer's
     opening capture; the number of redeals (main_merah)."""
     cdef uint8_t deck[CT_DECK]
-    cdef int i, j, s, at, redeals = -1
-    cdef uint8_t t
+    cdef int i, s, at, redeals = -1
     for i in range(CT_DECK):
         deck[i] = i
     while True:
         redeals += 1
-        for i in range(CT_DECK - 1, 0, -1):
-            j = rng_below(rng, i + 1)
-            t = deck[i]
-            deck[i] = deck[j]
-            deck[j] = t
+        rng_shuffle(deck, CT_DECK, rng)
         at = 0
         for s in range(CT_MAX_PLAYERS):
             d.hand[s] = 0
@@ -211,7 +212,7 @@ cdef int ct_score(const ct_deal_t *d, int seat) noexcept nogil:
     cdef mask_t m = d.pile[seat]
     cdef int total = 0
     while m:
-        total += d.points[lowest_face(m)]
+        total += d.points[lowest_bit(m)]
         m &= m - 1
     return total
 
@@ -234,7 +235,7 @@ cdef inline int gain(const ct_deal_t *d, const play_t *p) noexcept nogil:
     cdef int v = d.points[p.key]
     cdef mask_t m = p.hi, fives = ct_red_fives()
     while m:
-        v += d.points[lowest_face(m)]
+        v += d.points[lowest_bit(m)]
         m &= m - 1
     if (d.flags & CT_FLAG_BONUS) and (p.lo & fives) and ((p.lo | p.hi) & fives) == fives:
         v += CT_BONUS_POINTS * (d.players - 1)
@@ -296,23 +297,7 @@ cdef int evaluate(const ct_deal_t *d, const playbuf_t *cands, int n, rng_t *rng,
 
 # --- Python surface ---------------------------------------------------------------------------
 cdef object rules_of(object rules):
-    if rules is None:
-        return PAGAT
-    if not isinstance(rules, Rules):
-        raise ValueError(f"rules must be a chinese_ten.Rules, not {type(rules).__name__}")
-    return rules
-
-
-cdef int policy_of(object policy) except -1:
-    if policy not in POLICIES:
-        raise ValueError(f"unknown policy {policy!r}; expected one of {sorted(POLICIES)}")
-    return POLICIES[policy]
-
-
-cdef inline uint64_t seed_of(object seed) except? 0:
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise ValueError(f"seed must be an int, not {seed!r}")
-    return <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+    return checked_rules(rules, Rules, PAGAT, "chinese_ten.Rules")
 
 
 def redeal_needed(layout):
@@ -346,13 +331,16 @@ cdef mask_t claim(mask_t *seen, object cards, str what) except? 0:
     cdef mask_t m = parse_cards(cards, what)
     cdef mask_t both = m & seen[0]
     if both:
-        raise ValueError(f"card {face_name(lowest_face(both))} is dealt twice ({what})")
+        raise ValueError(f"card {face_name(lowest_bit(both))} is dealt twice ({what})")
     seen[0] |= m
     return m
 
 
+cdef object _make_play = Play._from_record
+
+
 cdef object make_play(const play_t *p):
-    return Play._from_record(p.lo, p.hi, p.type, p.key, p.length, p.cls, b"", None)
+    return play_object(_make_play, p, None)
 
 
 cdef class DealCore:
@@ -380,7 +368,7 @@ cdef class DealCore:
         first = first_player(rules, players, dealer)
         setup(&self.d, rules, players, dealer)
         self.rules = rules
-        rng_seed(&rng, seed_of(seed), 0)
+        rng_seed(&rng, seed64(seed), 0)
         self.redeals = ct_deal_random(&self.d, &rng, hand_size, layout_size, first)
         return self
 
@@ -471,25 +459,20 @@ cdef class DealCore:
         cdef DealCore other = self.clone()
         cdef rng_t rng
         cdef uint8_t pool[CT_DECK]
-        cdef int n = 0, i, j, s, k, p = seat_of(player, self.d.players, "player")
-        cdef uint8_t t
+        cdef int n = 0, i, s, k, p = seat_of(player, self.d.players, "player")
         cdef mask_t m
-        rng_seed(&rng, seed_of(seed), 0)
+        rng_seed(&rng, seed64(seed), 0)
         for s in range(self.d.players):
             if s != p:
                 m = self.d.hand[s]
                 while m:
-                    pool[n] = lowest_face(m)
+                    pool[n] = lowest_bit(m)
                     n += 1
                     m &= m - 1
         for i in range(self.d.nstock):
             pool[n] = self.d.stock[i]
             n += 1
-        for i in range(n - 1, 0, -1):
-            j = rng_below(&rng, i + 1)
-            t = pool[i]
-            pool[i] = pool[j]
-            pool[j] = t
+        rng_shuffle(pool, n, &rng)
         n = 0
         for s in range(self.d.players):
             if s != p:
@@ -537,6 +520,7 @@ cdef class DealCore:
         p.length = popcount(p.hi)
         p.type = CT_DISCARD if not p.hi else (CT_TRIPLE if p.length == CT_TRIPLE_SIZE else CT_CAPTURE)
         p.cls = 0
+        p.nwild = 0
         return make_play(&p)
 
     @property
@@ -577,13 +561,8 @@ cdef class DealCore:
     # -- actions ----------------------------------------------------------------------------
     def legal_plays(self, *, collapse_suits=False):
         """The current player's choices in the current step (a ``PlayList``)."""
-        cdef PlayList out = PlayList.__new__(PlayList)
-        out.factory = Play._from_record
-        out.context = None
-        if playbuf_init(&out.buf, 32) != 0:
-            raise MemoryError("cannot allocate the play buffer")
-        if ct_legal(&self.d, 1 if collapse_suits else 0, &out.buf) != 0:
-            raise MemoryError("the play buffer could not grow")
+        cdef PlayList out = new_playlist(_make_play, None, 32)
+        check_grown(ct_legal(&self.d, 1 if collapse_suits else 0, &out.buf))
         return out
 
     def can_pass(self):
@@ -627,14 +606,11 @@ cdef class DealCore:
         cdef int k
         if self.d.current == CT_NOBODY:
             raise IllegalActionError("the deal is over")
-        rng_seed(&rng, seed_of(seed), 0)
-        if playbuf_init(&buf, 32) != 0:
-            raise MemoryError("cannot allocate the play buffer")
-        k = choose(&self.d, &rng, policy_of(policy), &buf)
+        rng_seed(&rng, seed64(seed), 0)
+        playbuf_open(&buf, 32)
+        k = choose(&self.d, &rng, policy_code(POLICIES, policy), &buf)
         play = make_play(&buf.data[k]) if k >= 0 else None
-        playbuf_free(&buf)
-        if k < 0:
-            raise MemoryError("the play buffer could not grow")
+        playbuf_close(&buf, k < 0)
         return play
 
     def evaluate(self, PlayList candidates, bint include_pass, int n, seed, policy="random"):
@@ -646,9 +622,9 @@ cdef class DealCore:
         """
         cdef rng_t rng
         cdef playbuf_t buf
-        cdef int rc, pol = policy_of(policy)
+        cdef int rc, pol = policy_code(POLICIES, policy)
         cdef Py_ssize_t i, n_cands = candidates.buf.len
-        cdef PlayList checked = PlayList.__new__(PlayList)
+        cdef PlayList checked
         if self.d.current == CT_NOBODY:
             raise IllegalActionError("the deal is over")
         if include_pass:
@@ -656,22 +632,18 @@ cdef class DealCore:
         if n < 1:
             raise ValueError(f"n must be positive, not {n}")
         # the engine's own copy of each candidate, checked against the current choices
-        if playbuf_init(&checked.buf, n_cands if n_cands > 0 else 1) != 0:
-            raise MemoryError("cannot allocate the play buffer")
+        checked = new_playlist(_make_play, None, n_cands if n_cands > 0 else 1)
         for i in range(n_cands):
             self._check(make_play(&candidates.buf.data[i]), &checked.buf.data[i])
             checked.buf.len = i + 1
         sums = np.zeros(n_cands, dtype=np.float64)
         cdef double[::1] view = sums
-        rng_seed(&rng, seed_of(seed), 0)
-        if playbuf_init(&buf, 32) != 0:
-            raise MemoryError("cannot allocate the play buffer")
+        rng_seed(&rng, seed64(seed), 0)
+        playbuf_open(&buf, 32)
         with nogil:
             rc = evaluate(&self.d, &checked.buf, n, &rng, pol,
                           &view[0] if view.shape[0] else NULL, &buf)
-        playbuf_free(&buf)
-        if rc:
-            raise MemoryError("the play buffer could not grow")
+        playbuf_close(&buf, rc)
         return sums
 
     def playout(self, seed, policy="random"):
@@ -679,15 +651,12 @@ cdef class DealCore:
         cdef DealCore c = self.clone()
         cdef rng_t rng
         cdef playbuf_t buf
-        cdef int pol = policy_of(policy), rc
-        rng_seed(&rng, seed_of(seed), 0)
-        if playbuf_init(&buf, 32) != 0:
-            raise MemoryError("cannot allocate the play buffer")
+        cdef int pol = policy_code(POLICIES, policy), rc
+        rng_seed(&rng, seed64(seed), 0)
+        playbuf_open(&buf, 32)
         with nogil:
             rc = ct_playout(&c.d, &rng, pol, &buf)
-        playbuf_free(&buf)
-        if rc < 0:
-            raise MemoryError("the play buffer could not grow")
+        playbuf_close(&buf, rc < 0)
         return c.scores(), c.returns(), c.bonus_player
 
     def __repr__(self):
@@ -733,5 +702,4 @@ def _run_chunk(uint64_t seed, Py_ssize_t start, Py_ssize_t stop, rules, int play
         raise ValueError("the result arrays do not fit the batch")
     with nogil:
         rc = run(seed, start, stop, &proto, hand_size, layout_size, first, policy, scores, bonus, redeals)
-    if rc:
-        raise MemoryError("the play buffer could not grow")
+    check_grown(rc)

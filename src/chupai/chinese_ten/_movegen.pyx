@@ -7,18 +7,17 @@ card is the fourth of a rank that captures itself, plus the card joining the lay
 when capture is not forced.  The suit-collapsed view keeps one card of each score
 class, both among the cards played and among the targets.
 """
-from libc.string cimport memset
-
 from chupai._core cimport (
-    MAX_WILDS,
-    NO_FACE,
     PlayList,
     bit,
+    check_grown,
+    checked_rules,
+    lowest_bit,
     mask_t,
-    play_t,
-    playbuf_free,
-    playbuf_init,
-    playbuf_push,
+    new_playlist,
+    play_push,
+    playbuf_close,
+    playbuf_open,
     playbuf_t,
     popcount,
 )
@@ -31,25 +30,8 @@ cdef object _make_play = Play._from_record
 cdef int _PAGAT_FLAGS = PAGAT._flags
 
 
-cdef inline int lowest_face(mask_t m) noexcept nogil:
-    """The face number of the lowest card of a non-empty mask."""
-    return popcount((m & (~m + 1)) - 1)
-
-
 cdef inline int push(playbuf_t *out, int face, mask_t captured, int type) noexcept nogil:
-    cdef play_t *p = playbuf_push(out)
-    if p == NULL:
-        return -1
-    p.lo = bit(face)
-    p.hi = captured
-    p.type = type
-    p.key = face
-    p.length = popcount(captured)
-    p.cls = 0
-    p.nwild = 0
-    p.flags = 0
-    memset(p.decl, NO_FACE, MAX_WILDS)
-    return 0
+    return -1 if play_push(out, bit(face), captured, type, face, popcount(captured), 0) == NULL else 0
 
 
 cdef int ct_generate(mask_t hand, mask_t layout, int flags, int collapse,
@@ -59,7 +41,7 @@ cdef int ct_generate(mask_t hand, mask_t layout, int flags, int collapse,
     cdef mask_t t, u
     cdef int c, f, rc = 0
     while h:
-        c = lowest_face(h)
+        c = lowest_bit(h)
         h &= h - 1
         t = ct_targets(c, layout)
         if t == 0:
@@ -70,7 +52,7 @@ cdef int ct_generate(mask_t hand, mask_t layout, int flags, int collapse,
         else:
             u = ct_class_reps(t) if collapse else t
             while u:
-                f = lowest_face(u)
+                f = lowest_bit(u)
                 u &= u - 1
                 rc |= push(out, c, bit(f), CT_CAPTURE)
         if not (flags & CT_FLAG_FORCED):
@@ -82,19 +64,12 @@ cdef int ct_generate(mask_t hand, mask_t layout, int flags, int collapse,
 cdef int flags_of(object rules) except -1:
     if rules is None:
         return _PAGAT_FLAGS
-    if not isinstance(rules, Rules):
-        raise ValueError(f"rules must be a chinese_ten.Rules, not {type(rules).__name__}")
-    return rules._flags
+    return checked_rules(rules, Rules, PAGAT, "chinese_ten.Rules")._flags
 
 
 cdef PlayList generate(mask_t hand, mask_t layout, int flags, bint collapse):
-    cdef PlayList out = PlayList.__new__(PlayList)
-    out.factory = _make_play
-    out.context = None
-    if playbuf_init(&out.buf, 32) != 0:
-        raise MemoryError("cannot allocate the play buffer")
-    if ct_generate(hand, layout, flags, collapse, &out.buf) != 0:
-        raise MemoryError("the play buffer could not grow")
+    cdef PlayList out = new_playlist(_make_play, None, 32)
+    check_grown(ct_generate(hand, layout, flags, collapse, &out.buf))
     return out
 
 
@@ -102,7 +77,7 @@ cdef mask_t layout_of(object layout, mask_t held, str what) except? 0:
     cdef mask_t lay = parse_cards(layout, "layout")
     cdef mask_t both = lay & held
     if both:
-        raise ValueError(f"card {face_name(lowest_face(both))} is both in the {what} and in the layout")
+        raise ValueError(f"card {face_name(lowest_bit(both))} is both in the {what} and in the layout")
     return lay
 
 
@@ -164,15 +139,12 @@ def kernel_count(const unsigned long long[::1] hands, const unsigned long long[:
     for i in range(n):
         if (hands[i] >> CT_DECK) or (layouts[i] >> CT_DECK) or (hands[i] & layouts[i]):
             raise ValueError(f"position {i}: hand and layout must be disjoint sets of the 52 cards")
-    if playbuf_init(&buf, 64) != 0:
-        raise MemoryError("cannot allocate the play buffer")
+    playbuf_open(&buf, 64)
     with nogil:
         for rep in range(repeat):
             for i in range(n):
                 buf.len = 0
                 rc |= ct_generate(hands[i], layouts[i], flags, collapse, &buf)
                 total += buf.len
-    playbuf_free(&buf)
-    if rc:
-        raise MemoryError("the play buffer could not grow")
+    playbuf_close(&buf, rc)
     return total

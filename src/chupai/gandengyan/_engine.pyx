@@ -22,22 +22,32 @@ import numpy as np
 from libc.stdint cimport int8_t, int16_t, uint8_t, uint64_t
 
 from chupai._core cimport (
-    BJ_BIT,
+    JOKER_MASK,
     N_RANKS,
     RANK_A,
-    RJ_BIT,
     PlayList,
-    bit,
+    check_grown,
+    checked_rules,
     mask_t,
+    multiset_add,
+    multiset_remove,
+    multiset_size,
+    new_playlist,
+    play_object,
     play_t,
+    playbuf_close,
     playbuf_free,
     playbuf_init,
+    playbuf_open,
     playbuf_t,
+    policy_code,
     popcount,
-    rank_nibble,
+    rank_count,
     rng_below,
     rng_seed,
+    rng_shuffle,
     rng_t,
+    seed64,
 )
 from chupai.gandengyan._movegen cimport (
     GDY_FLAG_TRIPLES_ARE_BOMBS,
@@ -53,6 +63,7 @@ from chupai.gandengyan.play import Play
 from chupai.gandengyan.rules import PAGAT, Rules
 
 POLICIES = {"random": GDY_POLICY_RANDOM, "greedy": GDY_POLICY_GREEDY}
+cdef object _make_play = Play._from_record
 #: the kinds of bombs counted in ``DealCore.bombs`` (indexes), for the general multiplier
 BOMB_KINDS = ("three", "three_soft", "four", "four_soft", "jokers")
 MIN_PLAYERS = GDY_MIN_PLAYERS
@@ -72,20 +83,16 @@ cdef enum:
 
 # a greedy player spends a bomb only on a player holding at most this many cards
 cdef int GREEDY_BOMB_THREAT = 3
-cdef mask_t JOKERS = (<mask_t>1 << BJ_BIT) | (<mask_t>1 << RJ_BIT)
+cdef mask_t JOKERS = JOKER_MASK
 
 
 # --- the rules of play ------------------------------------------------------------------
 cdef inline int hand_size(const gdy_deal_t *d, int s) noexcept nogil:
-    return popcount(d.lo[s]) + popcount(d.hi[s])
+    return multiset_size(d.lo[s], d.hi[s])
 
 
 cdef inline void give(gdy_deal_t *d, int s, int face) noexcept nogil:
-    cdef mask_t b = bit(face)
-    if d.lo[s] & b:
-        d.hi[s] |= b
-    else:
-        d.lo[s] |= b
+    multiset_add(&d.lo[s], &d.hi[s], face)
 
 
 cdef void gdy_start(gdy_deal_t *d, int dealer) noexcept nogil:
@@ -108,14 +115,9 @@ cdef void gdy_deal_random(gdy_deal_t *d, rng_t *rng, int dealer) noexcept nogil:
     `d.n` and `d.o` are set; a negative `dealer` is drawn at random."""
     cdef uint8_t deck[GDY_MAX_CARDS]
     cdef int i, j, k, s, ncards = GDY_DECK * d.o.decks
-    cdef uint8_t t
     for i in range(ncards):
         deck[i] = i % GDY_DECK
-    for i in range(ncards - 1, 0, -1):
-        j = rng_below(rng, i + 1)
-        t = deck[i]
-        deck[i] = deck[j]
-        deck[j] = t
+    rng_shuffle(deck, ncards, rng)
     if dealer < 0:
         dealer = rng_below(rng, d.n)
     for s in range(d.n):
@@ -198,8 +200,7 @@ cdef void gdy_play(gdy_deal_t *d, const play_t *p) noexcept nogil:
     """The current player plays `p` (which the caller has checked is legal)."""
     cdef int s = d.current
     # remove the play: a face held twice and played once stays held once
-    d.lo[s] = (d.lo[s] & ~p.lo) | (d.hi[s] & ~p.hi)
-    d.hi[s] = d.hi[s] & ~p.lo
+    multiset_remove(&d.lo[s], &d.hi[s], p.lo, p.hi)
     if p.cls:
         d.bombs[bomb_kind(p)] += 1
     d.last = p[0]
@@ -258,7 +259,7 @@ cdef double own_multiplier(const gdy_opts_t *o, mask_t lo, mask_t hi) noexcept n
     """A loser's own multiplier (chupai.gandengyan.scoring.own_multiplier)."""
     cdef double out = 1.0, best, f, four, three
     cdef int r, c, fours
-    cdef int aces = popcount(rank_nibble(lo, RANK_A)) + popcount(rank_nibble(hi, RANK_A))
+    cdef int aces = rank_count(lo, hi, RANK_A)
     if o.ace_multiplier:
         out *= power(o.ace_multiplier, aces)
     elif o.multipliers:
@@ -269,7 +270,7 @@ cdef double own_multiplier(const gdy_opts_t *o, mask_t lo, mask_t hi) noexcept n
     four = bomb_factor(o, GDY_BOMB_FOUR)
     three = bomb_factor(o, GDY_BOMB_THREE) if o.flags & GDY_FLAG_TRIPLES_ARE_BOMBS else 1.0
     for r in range(N_RANKS):
-        c = popcount(rank_nibble(lo, r)) + popcount(rank_nibble(hi, r))
+        c = rank_count(lo, hi, r)
         if c < MIN_BOMB:
             continue
         best = 1.0
@@ -393,10 +394,7 @@ cdef int evaluate(const gdy_deal_t *d, const playbuf_t *cands, int include_pass,
 
 # --- Python surface ---------------------------------------------------------------------
 cdef int _opts_of(object rules, gdy_opts_t *o) except -1:
-    if rules is None:
-        rules = PAGAT
-    elif not isinstance(rules, Rules):
-        raise ValueError(f"rules must be a gandengyan.Rules, not {type(rules).__name__}")
+    rules = checked_rules(rules, Rules, PAGAT, "gandengyan.Rules")
     o.flags = rules._flags
     o.max_ranks = rules._max_ranks
     o.decks = rules.decks
@@ -408,29 +406,12 @@ cdef int _opts_of(object rules, gdy_opts_t *o) except -1:
     return 0
 
 
-cdef int _policy_of(object policy) except -1:
-    if policy not in POLICIES:
-        raise ValueError(f"unknown policy {policy!r}; expected one of {sorted(POLICIES)}")
-    return POLICIES[policy]
-
-
-cdef inline uint64_t _seed_of(object seed) except? 0:
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise ValueError(f"seed must be an int, not {seed!r}")
-    return <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
-
-
 cdef int _players_of(object players) except -1:
     if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or not (
         GDY_MIN_PLAYERS <= players <= GDY_MAX_PLAYERS
     ):
         raise ValueError(f"players must be an int {GDY_MIN_PLAYERS}..{GDY_MAX_PLAYERS}, not {players!r}")
     return players
-
-
-cdef object _play_of(const play_t *p):
-    return Play._from_record(p.lo, p.hi, p.type, p.key, p.length, p.cls,
-                             bytes([p.decl[i] for i in range(p.nwild)]), None)
 
 
 cdef class DealCore:
@@ -494,7 +475,7 @@ cdef class DealCore:
             if isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) or not 0 <= dealer < self.d.n:
                 raise ValueError(f"dealer must be a seat 0..{self.d.n - 1} or None, not {dealer!r}")
             dl = dealer
-        rng_seed(&rng, _seed_of(seed), 0)
+        rng_seed(&rng, seed64(seed), 0)
         gdy_deal_random(&self.d, &rng, dl)
         return self
 
@@ -561,7 +542,7 @@ cdef class DealCore:
         """The play to follow, or None when leading."""
         if self.d.last_player < 0:
             return None
-        return _play_of(&self.d.last)
+        return play_object(_make_play, &self.d.last, None)
 
     @property
     def passes(self):
@@ -619,12 +600,9 @@ cdef class DealCore:
     # -- actions --------------------------------------------------------------------
     def legal_plays(self, *, collapse_suits=False):
         """The current player's legal plays (a ``PlayList``; see ``can_pass``)."""
-        cdef PlayList out = PlayList.__new__(PlayList)
-        out.factory = Play._from_record
-        if playbuf_init(&out.buf, 64) != 0:
-            raise MemoryError("cannot allocate the play buffer")
-        if self.d.current >= 0 and gdy_legal(&self.d, 1 if collapse_suits else 0, &out.buf) != 0:
-            raise MemoryError("the play buffer could not grow")
+        cdef PlayList out = new_playlist(_make_play, None, 64)
+        if self.d.current >= 0:
+            check_grown(gdy_legal(&self.d, 1 if collapse_suits else 0, &out.buf))
         return out
 
     def can_pass(self):
@@ -668,15 +646,12 @@ cdef class DealCore:
         cdef DealCore c = self.clone()
         cdef rng_t rng
         cdef playbuf_t buf
-        cdef int pol = _policy_of(policy), rc
-        rng_seed(&rng, _seed_of(seed), 0)
-        if playbuf_init(&buf, 64) != 0:
-            raise MemoryError("cannot allocate the play buffer")
+        cdef int pol = policy_code(POLICIES, policy), rc
+        rng_seed(&rng, seed64(seed), 0)
+        playbuf_open(&buf, 64)
         with nogil:
             rc = gdy_playout(&c.d, &rng, pol, &buf)
-        playbuf_free(&buf)
-        if rc < 0:
-            raise MemoryError("the play buffer could not grow")
+        playbuf_close(&buf, rc < 0)
         return c.d.winner, c.returns(), c.hand_sizes()
 
     def policy_choice(self, policy="random", seed=0):
@@ -686,14 +661,11 @@ cdef class DealCore:
         cdef int k
         if self.d.current < 0:
             raise IllegalActionError("the deal is over")
-        rng_seed(&rng, _seed_of(seed), 0)
-        if playbuf_init(&buf, 64) != 0:
-            raise MemoryError("cannot allocate the play buffer")
-        k = choose(&self.d, &rng, _policy_of(policy), &buf)
-        play = _play_of(&buf.data[k]) if k >= 0 else None
-        playbuf_free(&buf)
-        if k == -2:
-            raise MemoryError("the play buffer could not grow")
+        rng_seed(&rng, seed64(seed), 0)
+        playbuf_open(&buf, 64)
+        k = choose(&self.d, &rng, policy_code(POLICIES, policy), &buf)
+        play = play_object(_make_play, &buf.data[k], None) if k >= 0 else None
+        playbuf_close(&buf, k == -2)
         return play
 
     def evaluate(self, PlayList candidates, bint include_pass, int n, seed, policy="random"):
@@ -705,7 +677,7 @@ cdef class DealCore:
         """
         cdef rng_t rng
         cdef playbuf_t buf
-        cdef int rc, pol = _policy_of(policy)
+        cdef int rc, pol = policy_code(POLICIES, policy)
         cdef Py_ssize_t i
         cdef play_t c
         cdef PlayList legal
@@ -724,15 +696,12 @@ cdef class DealCore:
                 raise IllegalActionError(f"candidate {i} is not a legal play of the current player")
         sums = np.zeros(candidates.buf.len + (1 if include_pass else 0), dtype=np.float64)
         cdef double[::1] view = sums
-        rng_seed(&rng, _seed_of(seed), 0)
-        if playbuf_init(&buf, 64) != 0:
-            raise MemoryError("cannot allocate the play buffer")
+        rng_seed(&rng, seed64(seed), 0)
+        playbuf_open(&buf, 64)
         with nogil:
             rc = evaluate(&self.d, &candidates.buf, include_pass, n, &rng, pol,
                           &view[0] if view.shape[0] else NULL, &buf)
-        playbuf_free(&buf)
-        if rc:
-            raise MemoryError("the play buffer could not grow")
+        playbuf_close(&buf, rc)
         return sums
 
     def __repr__(self):
@@ -782,5 +751,4 @@ def _run_chunk(uint64_t seed, Py_ssize_t start, Py_ssize_t stop, int players, ru
         raise ValueError("output arrays do not match the batch")
     with nogil:
         rc = _run(seed, start, stop, players, &o, policy, winner, returns, cards, tricks)
-    if rc:
-        raise MemoryError("the play buffer could not grow")
+    check_grown(rc)

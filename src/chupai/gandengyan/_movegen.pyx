@@ -10,31 +10,40 @@ keys that may follow it: one rank higher, the 2s, the same rank (an option), bom
 The suit-collapsed view keeps only the first natural sub-multiset of each size, one
 representative per group of ``spec/cards.md`` (jokers count as the ranks BJ and RJ).
 """
-from libc.stdint cimport uint8_t, uint16_t, uint32_t
-from libc.string cimport memset
+from libc.stdint cimport uint8_t
 
 from chupai._core cimport (
     BJ_BIT,
-    MAX_WILDS,
+    MAX_PER_RANK,
     N_SUITS,
-    NIBBLE,
-    NO_FACE,
     RANK_2,
-    RANK_BITS,
     RJ_BIT,
     SUIT_S,
     SUIT_S_MASK,
     SUITED_MASK,
     PlayList,
     bit,
+    check_grown,
+    checked_rules,
     face_of,
+    lowest_bit,
     mask_t,
+    multiset_valid,
+    new_playlist,
+    nibble_counts,
+    play_push,
     play_t,
-    playbuf_free,
-    playbuf_init,
-    playbuf_push,
+    playbuf_close,
+    playbuf_open,
     playbuf_t,
     rank_nibble,
+    rank_pattern,
+    rank_subsets,
+    slot_hi,
+    slot_lo,
+    slot_t,
+    subset_slot,
+    subsets_t,
     suit_ranks,
 )
 
@@ -42,15 +51,10 @@ from chupai.cards import Cards
 from chupai.gandengyan.play import Play
 from chupai.gandengyan.rules import PAGAT, Rules
 
-# --- the sub-multiset table ------------------------------------------------------
-# A rank's natural cards form the pattern lo4 | hi4 << 4 (hi4 a subset of lo4).
-# SUB[SUB_OFF[pat][m] : SUB_OFF[pat][m + 1]] lists every sub-multiset of size m of
-# that pattern, packed the same way, in a fixed order.
+# the sub-multiset table of _core (every choice of a rank's natural cards, by size)
+cdef const subsets_t *SUBS = rank_subsets()
+
 cdef enum:
-    MAX_PER_RANK = 8             # two copies of four suits
-    N_PATTERNS = 256
-    N_SUBS = 1296                # sum over valid patterns of prod(count + 1) = 6**4
-    N_COUNT_VECTORS = 81         # per-suit counts 0..2 for four suits
     MAX_JOKERS = 4               # two decks: two of each joker
     N_JOKER_SETS = 9             # sub-multisets of BJ BJ RJ RJ
     MAX_SET = 4                  # bombs hold at most four equal cards
@@ -59,49 +63,10 @@ cdef enum:
     MIN_SEQUENCE = 3             # ranks of the shortest sequence
     MIN_MULTI_SEQUENCE = 2       # ranks of the shortest double or triple sequence
 
-cdef uint8_t SUB[N_SUBS]
-cdef uint16_t SUB_OFF[N_PATTERNS][MAX_PER_RANK + 2]
-
-
-cdef void _build_tables() noexcept:
-    cdef int pos = 0, pat, lo4, hi4, m, code, s, d, c, size, packed, ok
-    for pat in range(N_PATTERNS):
-        lo4 = pat & NIBBLE
-        hi4 = pat >> RANK_BITS
-        for m in range(MAX_PER_RANK + 1):
-            SUB_OFF[pat][m] = pos
-            if hi4 & ~lo4:
-                continue
-            for code in range(N_COUNT_VECTORS):
-                c = code
-                size = 0
-                packed = 0
-                ok = 1
-                for s in range(N_SUITS):
-                    d = c % 3
-                    c //= 3
-                    if d > ((lo4 >> s) & 1) + ((hi4 >> s) & 1):
-                        ok = 0
-                    size += d
-                    if d >= 1:
-                        packed |= 1 << s
-                    if d == 2:
-                        packed |= 1 << (s + RANK_BITS)
-                if ok and size == m:
-                    SUB[pos] = packed
-                    pos += 1
-        SUB_OFF[pat][MAX_PER_RANK + 1] = pos
-    assert pos == N_SUBS
-
-
-_build_tables()
-
 # value masks: bit v for the rank value v (3..A -> 1..12, 2 -> 13)
 cdef unsigned ALL_VALUES = ((1u << (GDY_TWO_VALUE + 1)) - 1) & ~1u
 cdef unsigned ALL_TOPS = ((1u << (GDY_ACE_VALUE + 1)) - 1) & ~1u
 # per-nibble masks for the SWAR rank counts
-cdef mask_t NIBBLE_ODD = 0x5555555555555555ULL
-cdef mask_t NIBBLE_PAIRS = 0x3333333333333333ULL
 cdef mask_t NIBBLE_LOW = SUIT_S_MASK
 cdef mask_t NIBBLE_TOP = SUIT_S_MASK << (N_SUITS - 1)
 
@@ -120,12 +85,6 @@ ctypedef struct ctx_t:
     int jbeg[MAX_JOKERS + 2]         # joker sets of size w: jlo/jhi[jbeg[w] : jbeg[w + 1]]
     mask_t jlo[N_JOKER_SETS]
     mask_t jhi[N_JOKER_SETS]
-
-# one factor of a product: the table entries [begin, end) of a rank
-ctypedef struct slot_t:
-    int begin
-    int end
-    int shift
 
 # a sequence being filled: ranks start .. start + n - 1, `width` cards each
 ctypedef struct run_t:
@@ -146,50 +105,9 @@ cdef inline int cnt(const ctx_t *c, int rank) noexcept nogil:
     return <int>rank_nibble(c.counts, rank)
 
 
-# the index of the lowest set bit of a 32-bit word (de Bruijn multiplication)
-cdef uint8_t DEBRUIJN[32]
-for _i in range(32):
-    DEBRUIJN[((0x077CB531 << _i) & 0xFFFFFFFF) >> 27] = _i
-
-
-cdef inline int lowest_bit(unsigned x) noexcept nogil:
-    """The index of the lowest set bit of x (x != 0)."""
-    return DEBRUIJN[<uint32_t>((x & (~x + 1u)) * 0x077CB531u) >> 27]
-
-
 cdef inline void sub_range(const ctx_t *c, int rank, int m, slot_t *s) noexcept nogil:
     """The size-m sub-multisets of a rank's natural cards (only the first when collapsing)."""
-    cdef int pat = <int>(rank_nibble(c.lo, rank) | (rank_nibble(c.hi, rank) << RANK_BITS))
-    s.shift = rank * RANK_BITS
-    s.begin = SUB_OFF[pat][m]
-    s.end = SUB_OFF[pat][m + 1]
-    if c.collapse and s.end > s.begin:
-        s.end = s.begin + 1
-
-
-cdef inline mask_t sub_lo(int k, int shift) noexcept nogil:
-    return <mask_t>(SUB[k] & NIBBLE) << shift
-
-
-cdef inline mask_t sub_hi(int k, int shift) noexcept nogil:
-    return <mask_t>(SUB[k] >> RANK_BITS) << shift
-
-
-cdef inline void emit_one(ctx_t *c, mask_t lo, mask_t hi, int type_, int key, int length,
-                          int cls) noexcept nogil:
-    """Append a play without standing-in jokers."""
-    cdef play_t *p = playbuf_push(c.out)
-    if p == NULL:
-        return
-    p.lo = lo
-    p.hi = hi
-    p.type = type_
-    p.key = key
-    p.length = length
-    p.cls = cls
-    p.nwild = 0
-    p.flags = 0
-    memset(p.decl, NO_FACE, MAX_WILDS)
+    subset_slot(SUBS, rank_pattern(c.lo, c.hi, rank), rank, m, c.collapse, s)
 
 
 cdef inline void emit(ctx_t *c, mask_t lo, mask_t hi, int type_, int key, int length, int cls,
@@ -198,20 +116,13 @@ cdef inline void emit(ctx_t *c, mask_t lo, mask_t hi, int type_, int key, int le
     cdef int i, k
     cdef play_t *p
     for i in range(c.jbeg[nw], c.jbeg[nw + 1]):
-        p = playbuf_push(c.out)
+        p = play_push(c.out, lo | c.jlo[i], hi | c.jhi[i], type_, key, length, cls)
         if p == NULL:
             return
-        p.lo = lo | c.jlo[i]
-        p.hi = hi | c.jhi[i]
-        p.type = type_
-        p.key = key
-        p.length = length
-        p.cls = cls
         p.nwild = nw
-        p.flags = 0
-        memset(p.decl, NO_FACE, MAX_WILDS)
-        for k in range(nw):
-            p.decl[k] = decl[k]
+        for k in range(MAX_JOKERS):
+            if k < nw:
+                p.decl[k] = decl[k]
 
 
 cdef void gen_sets(ctx_t *c, int n, int type_, int cls, unsigned keys) noexcept nogil:
@@ -229,12 +140,12 @@ cdef void gen_sets(ctx_t *c, int n, int type_, int cls, unsigned keys) noexcept 
         wmax = c.nj if c.nj < n - 1 else n - 1
         if r == RANK_2 and not (c.flags & GDY_FLAG_JOKER_AS_TWO):
             wmax = 0
-        for w in range(wmax):
+        for w in range(MAX_JOKERS):
             decl[w] = face_of(r, SUIT_S)
         for w in range(wmin, wmax + 1):
             sub_range(c, r, n - w, &s)
             for k in range(s.begin, s.end):
-                emit(c, sub_lo(k, s.shift), sub_hi(k, s.shift), type_, v, n, cls, w, decl)
+                emit(c, slot_lo(&s, k), slot_hi(&s, k), type_, v, n, cls, w, decl)
 
 
 cdef void run_dfs(ctx_t *c, run_t *w, int j, mask_t lo, mask_t hi, int nwu) noexcept nogil:
@@ -258,7 +169,7 @@ cdef void run_dfs(ctx_t *c, run_t *w, int j, mask_t lo, mask_t hi, int nwu) noex
             w.decl[nwu + i] = face_of(r, SUIT_S)
         sub_range(c, r, w.width - wj, &sl)
         for k in range(sl.begin, sl.end):
-            run_dfs(c, w, j + 1, lo | sub_lo(k, sl.shift), hi | sub_hi(k, sl.shift), nwu + wj)
+            run_dfs(c, w, j + 1, lo | slot_lo(&sl, k), hi | slot_hi(&sl, k), nwu + wj)
         wj += 1
 
 
@@ -336,7 +247,7 @@ cdef void gen_bombs(ctx_t *c, int cls, int key, mask_t jokers) noexcept nogil:
     if cls <= GDY_CLS_FOUR:
         gen_sets(c, 4, GDY_FOUR_BOMB, GDY_CLS_FOUR, above(key) if cls == GDY_CLS_FOUR else ALL_VALUES)
     if cls < GDY_CLS_JOKER and (jokers & bit(BJ_BIT)) and (jokers & bit(RJ_BIT)):
-        emit_one(c, bit(BJ_BIT) | bit(RJ_BIT), 0, GDY_JOKER_BOMB, 0, 2, GDY_CLS_JOKER)
+        play_push(c.out, bit(BJ_BIT) | bit(RJ_BIT), 0, GDY_JOKER_BOMB, 0, 2, GDY_CLS_JOKER)
 
 
 cdef void gen_lead(ctx_t *c, mask_t lo, mask_t hi) noexcept nogil:
@@ -352,7 +263,7 @@ cdef void gen_lead(ctx_t *c, mask_t lo, mask_t hi) noexcept nogil:
     gen_bombs(c, GDY_CLS_NONE, 0, jokers)
     # a player whose only cards are a joker (or two identical jokers) leads them and goes out
     if c.flags & GDY_FLAG_JOKER_LEAD_OUT and lo == jokers and (lo == bit(BJ_BIT) or lo == bit(RJ_BIT)):
-        emit_one(c, lo, hi, GDY_SINGLE if hi == 0 else GDY_PAIR, GDY_JOKER_VALUE,
+        play_push(c.out, lo, hi, GDY_SINGLE if hi == 0 else GDY_PAIR, GDY_JOKER_VALUE,
                  1 if hi == 0 else 2, GDY_CLS_NONE)
 
 
@@ -395,7 +306,7 @@ cdef int gdy_generate(mask_t lo, mask_t hi, int flags, int max_ranks, int collap
     """
     cdef ctx_t c
     cdef int k, w, b, nb, nr, i
-    cdef mask_t x, y, ge
+    cdef mask_t ge
     cdef unsigned ranks
     cdef mask_t jokers = lo & (bit(BJ_BIT) | bit(RJ_BIT))
     c.out = out
@@ -405,11 +316,7 @@ cdef int gdy_generate(mask_t lo, mask_t hi, int flags, int max_ranks, int collap
     c.lo = lo & SUITED_MASK
     c.hi = hi & SUITED_MASK
     # the natural cards of each rank, summed per nibble (at most 8: no carry between nibbles)
-    x = c.lo - ((c.lo >> 1) & NIBBLE_ODD)
-    x = (x & NIBBLE_PAIRS) + ((x >> 2) & NIBBLE_PAIRS)
-    y = c.hi - ((c.hi >> 1) & NIBBLE_ODD)
-    y = (y & NIBBLE_PAIRS) + ((y >> 2) & NIBBLE_PAIRS)
-    c.counts = x + y
+    c.counts = nibble_counts(c.lo) + nibble_counts(c.hi)
     c.has[0] = ALL_VALUES
     for k in range(1, MAX_SET + 1):
         # a nibble holds at least k cards when adding 8 - k sets its top bit
@@ -490,7 +397,7 @@ def legal_plays(hand, previous=None, *, rules=None, collapse_suits=False):
      'sequence 3-5: 4S 5D BJ(=3)', 'sequence 4-6: 4S 5S BJ(=6)', 'sequence 4-6: 4S 5D BJ(=6)',
      'double sequence 4-5: 4S 5S 5D BJ(=4)', 'three bomb 5: 5S 5D BJ(=5)']
     """
-    cdef int flags, max_ranks, decks, rc
+    cdef int flags, max_ranks, decks
     cdef mask_t lo = 0, hi = 0
     cdef tuple layers
     cdef Py_ssize_t nl
@@ -500,12 +407,11 @@ def legal_plays(hand, previous=None, *, rules=None, collapse_suits=False):
         flags = _PAGAT_FLAGS
         max_ranks = _PAGAT_MAX_RANKS
         decks = 1
-    elif isinstance(rules, Rules):
+    else:
+        rules = checked_rules(rules, Rules, PAGAT, "gandengyan.Rules")
         flags = rules._flags
         max_ranks = rules._max_ranks
         decks = rules.decks
-    else:
-        raise ValueError(f"rules must be a gandengyan.Rules, not {type(rules).__name__}")
     if not isinstance(hand, Cards):
         hand = Cards(hand, decks=decks)
     layers = (<object>hand)._layers
@@ -525,14 +431,9 @@ def legal_plays(hand, previous=None, *, rules=None, collapse_suits=False):
         tg.key = (<object>previous)._key
         tg.length = (<object>previous)._length
         tg.cls = (<object>previous)._cls
-    out = PlayList.__new__(PlayList)
-    out.factory = _make_play
-    if playbuf_init(&out.buf, _FIRST_CAP) != 0:
-        raise MemoryError("cannot allocate the play buffer")
+    out = new_playlist(_make_play, None, _FIRST_CAP)
     # well under a microsecond of work: releasing the GIL would cost more than it frees
-    rc = gdy_generate(lo, hi, flags, max_ranks, 1 if collapse_suits else 0, &tg, &out.buf)
-    if rc != 0:
-        raise MemoryError("the play buffer could not grow")
+    check_grown(gdy_generate(lo, hi, flags, max_ranks, 1 if collapse_suits else 0, &tg, &out.buf))
     return out
 
 
@@ -548,23 +449,20 @@ def kernel_count(const unsigned long long[::1] los, const unsigned long long[::1
     cdef Py_ssize_t i, n = los.shape[0]
     cdef long long total = 0
     cdef int rep, rc = 0
-    cdef object r = PAGAT if rules is None else rules
+    cdef object r = checked_rules(rules, Rules, PAGAT, "gandengyan.Rules")
     cdef int flags, max_ranks
     cdef int collapse = collapse_suits
     cdef playbuf_t buf
     cdef gdy_target tg
-    if not isinstance(r, Rules):
-        raise ValueError(f"rules must be a gandengyan.Rules, not {type(r).__name__}")
     flags = r._flags
     max_ranks = r._max_ranks
     if his.shape[0] != n or (targets is not None and (targets.shape[0] != n or targets.shape[1] != 4)):
         raise ValueError("los, his and targets must have one entry per hand (targets: n x 4)")
     for i in range(n):
-        if (los[i] >> 54) or (his[i] & ~los[i]):
+        if not multiset_valid(los[i], his[i]):
             raise ValueError(f"hand {i} is not a valid hand (faces 0..53, hi a subset of lo)")
     tg.type = 0
-    if playbuf_init(&buf, 4096) != 0:
-        raise MemoryError("cannot allocate the play buffer")
+    playbuf_open(&buf, 4096)
     with nogil:
         for rep in range(repeat):
             for i in range(n):
@@ -576,7 +474,5 @@ def kernel_count(const unsigned long long[::1] los, const unsigned long long[::1
                     tg.cls = targets[i, 3]
                 rc |= gdy_generate(los[i], his[i], flags, max_ranks, collapse, &tg, &buf)
                 total += buf.len
-    playbuf_free(&buf)
-    if rc:
-        raise MemoryError("the play buffer could not grow")
+    playbuf_close(&buf, rc)
     return total

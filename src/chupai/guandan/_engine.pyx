@@ -9,21 +9,31 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from libc.stdint cimport int8_t, uint64_t
+from libc.stdint cimport int8_t, uint8_t, uint64_t
 
 from chupai._core cimport (
+    N_FACES,
     RANK_A,
     PlayList,
-    bit,
-    mask_t,
+    check_grown,
+    checked_rules,
+    multiset_add,
+    multiset_remove,
+    multiset_size,
+    new_playlist,
+    play_object,
     play_t,
+    playbuf_close,
     playbuf_free,
     playbuf_init,
+    playbuf_open,
     playbuf_t,
-    popcount,
+    policy_code,
     rng_below,
     rng_seed,
+    rng_shuffle,
     rng_t,
+    seed64,
 )
 from chupai.guandan._movegen cimport (
     GD_BOMB,
@@ -46,13 +56,14 @@ RESULT_12 = GD_RESULT_12
 RESULT_13 = GD_RESULT_13
 RESULT_14 = GD_RESULT_14
 POLICIES = {"random": GD_POLICY_RANDOM, "greedy": GD_POLICY_GREEDY}
+cdef object _make_play = Play._from_record
 # a greedy player spends a bomb only on an opponent holding at most this many cards
 cdef int GREEDY_BOMB_THREAT = 6
 
 
 # --- the rules of play ------------------------------------------------------------------
 cdef inline int hand_size(const gd_deal_t *d, int s) noexcept nogil:
-    return popcount(d.lo[s]) + popcount(d.hi[s])
+    return multiset_size(d.lo[s], d.hi[s])
 
 
 cdef inline int next_active(const gd_deal_t *d, int s) noexcept nogil:
@@ -80,25 +91,16 @@ cdef void gd_start(gd_deal_t *d, int leader) noexcept nogil:
 
 cdef void gd_deal_random(gd_deal_t *d, rng_t *rng, int flags) noexcept nogil:
     """Shuffle the 108 cards, deal 27 to each seat; the holder of a random card leads."""
-    cdef int deck[GD_DECK]
-    cdef int i, j, t, s
-    cdef mask_t b
+    cdef uint8_t deck[GD_DECK]
+    cdef int i, s
     for i in range(GD_DECK):
-        deck[i] = i % (GD_DECK // 2)
-    for i in range(GD_DECK - 1, 0, -1):
-        j = rng_below(rng, i + 1)
-        t = deck[i]
-        deck[i] = deck[j]
-        deck[j] = t
+        deck[i] = i % N_FACES
+    rng_shuffle(deck, GD_DECK, rng)
     for s in range(GD_SEATS):
         d.lo[s] = 0
         d.hi[s] = 0
         for i in range(s * GD_HAND, (s + 1) * GD_HAND):
-            b = bit(deck[i])
-            if d.lo[s] & b:
-                d.hi[s] |= b
-            else:
-                d.lo[s] |= b
+            multiset_add(&d.lo[s], &d.hi[s], deck[i])
     d.flags = flags
     gd_start(d, rng_below(rng, GD_DECK) // GD_HAND)
 
@@ -145,8 +147,7 @@ cdef void gd_play(gd_deal_t *d, const play_t *p) noexcept nogil:
     """The current player plays `p` (which the caller has checked is legal)."""
     cdef int s = d.current
     # remove the play: a face held twice and played once stays held once
-    d.lo[s] = (d.lo[s] & ~p.lo) | (d.hi[s] & ~p.hi)
-    d.hi[s] = d.hi[s] & ~p.lo
+    multiset_remove(&d.lo[s], &d.hi[s], p.lo, p.hi)
     d.last = p[0]
     d.last_player = s
     d.npass = 0
@@ -264,23 +265,7 @@ cdef int evaluate(const gd_deal_t *d, const playbuf_t *cands, int include_pass, 
 
 # --- Python surface ---------------------------------------------------------------------
 cdef int _flags_of(object rules) except -1:
-    if rules is None:
-        return PAGAT._flags
-    if not isinstance(rules, Rules):
-        raise ValueError(f"rules must be a guandan.Rules, not {type(rules).__name__}")
-    return rules._flags
-
-
-cdef int _policy_of(object policy) except -1:
-    if policy not in POLICIES:
-        raise ValueError(f"unknown policy {policy!r}; expected one of {sorted(POLICIES)}")
-    return POLICIES[policy]
-
-
-cdef inline uint64_t _seed_of(object seed) except? 0:
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError(f"seed must be an int, not {seed!r}")
-    return <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
+    return checked_rules(rules, Rules, PAGAT, "guandan.Rules")._flags
 
 
 cdef class DealCore:
@@ -323,7 +308,7 @@ cdef class DealCore:
         """A fresh deal from a seed: the same seed gives the same deal as ``playouts``' first."""
         cdef DealCore self = DealCore.__new__(DealCore)
         cdef rng_t rng
-        rng_seed(&rng, _seed_of(seed), 0)
+        rng_seed(&rng, seed64(seed), 0)
         self.d.level = _level_index(level)
         gd_deal_random(&self.d, &rng, _flags_of(rules))
         return self
@@ -355,7 +340,7 @@ cdef class DealCore:
         """The play to beat, or None when leading."""
         if self.d.last_player < 0:
             return None
-        return _play_of(&self.d.last, self.d.level)
+        return play_object(_make_play, &self.d.last, self.d.level)
 
     @property
     def passes(self):
@@ -389,13 +374,9 @@ cdef class DealCore:
     # -- actions --------------------------------------------------------------------
     def legal_plays(self, *, collapse_suits=False):
         """The current player's legal plays (a ``PlayList``; passing is allowed when following)."""
-        cdef PlayList out = PlayList.__new__(PlayList)
-        out.factory = Play._from_record
-        out.context = self.d.level
-        if playbuf_init(&out.buf, 256) != 0:
-            raise MemoryError("cannot allocate the play buffer")
-        if self.d.current >= 0 and gd_legal(&self.d, 1 if collapse_suits else 0, &out.buf) != 0:
-            raise MemoryError("the play buffer could not grow")
+        cdef PlayList out = new_playlist(_make_play, self.d.level, 256)
+        if self.d.current >= 0:
+            check_grown(gd_legal(&self.d, 1 if collapse_suits else 0, &out.buf))
         return out
 
     def can_pass(self):
@@ -410,6 +391,7 @@ cdef class DealCore:
         cdef Py_ssize_t i
         cdef playbuf_t buf
         cdef bint found = False
+        cdef int rc
         if s < 0:
             raise IllegalActionError("the deal is over")
         if not isinstance(play, Play):
@@ -423,18 +405,15 @@ cdef class DealCore:
         if self.d.last_player >= 0 and not play.beats(self.last_play):
             raise IllegalActionError(f"{play} does not beat {self.last_play}")
         # the play must be one the generator lists under these rules (options included)
-        if playbuf_init(&buf, 256) != 0:
-            raise MemoryError("cannot allocate the play buffer")
-        if gd_legal(&self.d, 0, &buf) != 0:
-            playbuf_free(&buf)
-            raise MemoryError("the play buffer could not grow")
-        for i in range(buf.len):
+        playbuf_open(&buf, 256)
+        rc = gd_legal(&self.d, 0, &buf)
+        for i in range(buf.len if rc == 0 else 0):
             if (buf.data[i].lo == p.lo and buf.data[i].hi == p.hi
                     and buf.data[i].type == play._type and buf.data[i].key == play._key):
                 p = buf.data[i]
                 found = True
                 break
-        playbuf_free(&buf)
+        playbuf_close(&buf, rc)
         if not found:
             raise IllegalActionError(f"{play} is not a legal play under this deal's rules")
         gd_play(&self.d, &p)
@@ -452,15 +431,12 @@ cdef class DealCore:
         cdef DealCore c = self.clone()
         cdef rng_t rng
         cdef playbuf_t buf
-        cdef int pol = _policy_of(policy), rc
-        rng_seed(&rng, _seed_of(seed), 0)
-        if playbuf_init(&buf, 256) != 0:
-            raise MemoryError("cannot allocate the play buffer")
+        cdef int pol = policy_code(POLICIES, policy), rc
+        rng_seed(&rng, seed64(seed), 0)
+        playbuf_open(&buf, 256)
         with nogil:
             rc = gd_playout(&c.d, &rng, pol, &buf)
-        playbuf_free(&buf)
-        if rc < 0:
-            raise MemoryError("the play buffer could not grow")
+        playbuf_close(&buf, rc < 0)
         return c.finishing_order, c.d.result
 
     def policy_choice(self, policy="random", seed=0):
@@ -470,14 +446,11 @@ cdef class DealCore:
         cdef int k
         if self.d.current < 0:
             raise IllegalActionError("the deal is over")
-        rng_seed(&rng, _seed_of(seed), 0)
-        if playbuf_init(&buf, 256) != 0:
-            raise MemoryError("cannot allocate the play buffer")
-        k = choose(&self.d, &rng, _policy_of(policy), &buf)
-        play = _play_of(&buf.data[k], self.d.level) if k >= 0 else None
-        playbuf_free(&buf)
-        if k == -2:
-            raise MemoryError("the play buffer could not grow")
+        rng_seed(&rng, seed64(seed), 0)
+        playbuf_open(&buf, 256)
+        k = choose(&self.d, &rng, policy_code(POLICIES, policy), &buf)
+        play = play_object(_make_play, &buf.data[k], self.d.level) if k >= 0 else None
+        playbuf_close(&buf, k == -2)
         return play
 
     def evaluate(self, PlayList candidates, bint include_pass, int n, seed, policy="random",
@@ -492,7 +465,7 @@ cdef class DealCore:
         cdef rng_t rng
         cdef playbuf_t buf
         cdef double value[4]
-        cdef int rc, pol = _policy_of(policy)
+        cdef int rc, pol = policy_code(POLICIES, policy)
         cdef Py_ssize_t i
         cdef play_t c
         if self.d.current < 0:
@@ -513,25 +486,17 @@ cdef class DealCore:
             value[i + 1] = float(promotion[i])
         sums = np.zeros(candidates.buf.len + (1 if include_pass else 0), dtype=np.float64)
         cdef double[::1] view = sums
-        rng_seed(&rng, _seed_of(seed), 0)
-        if playbuf_init(&buf, 256) != 0:
-            raise MemoryError("cannot allocate the play buffer")
+        rng_seed(&rng, seed64(seed), 0)
+        playbuf_open(&buf, 256)
         with nogil:
             rc = evaluate(&self.d, &candidates.buf, include_pass, n, &rng, pol, value,
                           &view[0] if view.shape[0] else NULL, &buf)
-        playbuf_free(&buf)
-        if rc:
-            raise MemoryError("the play buffer could not grow")
+        playbuf_close(&buf, rc)
         return sums
 
     def __repr__(self):
         return (f"<DealCore level {'23456789TJQKA'[self.d.level]} current {self.d.current} "
                 f"sizes {self.hand_sizes()} result {self.d.result}>")
-
-
-cdef object _play_of(const play_t *p, int level):
-    return Play._from_record(p.lo, p.hi, p.type, p.key, p.length, p.cls,
-                             bytes([p.decl[i] for i in range(p.nwild)]), level)
 
 
 cdef int _level_index(object level) except -1:
@@ -567,5 +532,4 @@ def _run_chunk(uint64_t seed, Py_ssize_t start, Py_ssize_t stop, int level, int 
     cdef int rc
     with nogil:
         rc = _run(seed, start, stop, level, flags, policy, order, result)
-    if rc:
-        raise MemoryError("the play buffer could not grow")
+    check_grown(rc)

@@ -8,16 +8,14 @@ lists every sub-multiset of every nibble pattern by size, so a combination is a
 product of per-rank choices.  The suit-collapsed view keeps only the first choice of
 each size, which is exactly one representative per group of ``spec/cards.md``.
 """
-from libc.stdint cimport uint8_t, uint16_t, uint64_t
-from libc.string cimport memset
+from libc.stdint cimport uint8_t
 
 from chupai._core cimport (
     BJ_BIT,
-    MAX_WILDS,
+    MAX_PER_RANK,
     N_RANKS,
     N_SUITS,
     NIBBLE,
-    NO_FACE,
     RANK_A,
     RANK_BITS,
     SUIT_S_MASK,
@@ -25,15 +23,25 @@ from chupai._core cimport (
     SUIT_H,
     PlayList,
     bit,
+    check_grown,
+    checked_rules,
     face_of,
     mask_t,
+    multiset_valid,
+    new_playlist,
+    play_push,
     play_t,
-    playbuf_free,
-    playbuf_init,
-    playbuf_push,
+    playbuf_close,
+    playbuf_open,
     playbuf_t,
     popcount,
-    rank_nibble,
+    rank_pattern,
+    rank_subsets,
+    slot_hi,
+    slot_lo,
+    slot_t,
+    subset_slot,
+    subsets_t,
     suit_ranks,
 )
 
@@ -41,67 +49,23 @@ from chupai.cards import Cards
 from chupai.guandan.play import Play
 from chupai.guandan.rules import PAGAT, Rules, parse_rank
 
-# --- the sub-multiset table ------------------------------------------------------
-# A rank's natural cards form the pattern lo4 | hi4 << 4 (hi4 a subset of lo4).
-# SUB[SUB_OFF[pat][m] : SUB_OFF[pat][m + 1]] lists every sub-multiset of size m of
-# that pattern, packed the same way, in a fixed order.
+# the sub-multiset table of _core (every choice of a rank's natural cards, by size)
+cdef const subsets_t *SUBS = rank_subsets()
+
 cdef enum:
-    MAX_PER_RANK = 8             # two copies of four suits
-    N_PATTERNS = 256
-    N_SUBS = 1296                # sum over valid patterns of prod(count + 1) = 6**4
-    N_COUNT_VECTORS = 81         # per-suit counts 0..2 for four suits
     N_STRAIGHT = 10              # window positions: A-2-3-4-5 .. T-J-Q-K-A
     N_TUBE = 12
     N_PLATE = 13
     MAX_BOMB = 10
 
-cdef uint8_t SUB[N_SUBS]
-cdef uint16_t SUB_OFF[N_PATTERNS][MAX_PER_RANK + 2]
-# PAT_COUNT[pat]: the number of cards in a pattern
-cdef uint8_t PAT_COUNT[N_PATTERNS]
 # bomb class of n of a kind (chupai.guandan.play.BOMB_CLASS)
 cdef uint8_t N_KIND_CLASS[MAX_BOMB + 1]
-
-
-cdef void _build_tables() noexcept:
-    cdef int pos = 0, pat, lo4, hi4, m, code, s, d, c, size, packed, ok
-    for pat in range(N_PATTERNS):
-        lo4 = pat & NIBBLE
-        hi4 = pat >> RANK_BITS
-        PAT_COUNT[pat] = popcount(lo4) + popcount(hi4)
-        for m in range(MAX_PER_RANK + 1):
-            SUB_OFF[pat][m] = pos
-            if hi4 & ~lo4:
-                continue
-            for code in range(N_COUNT_VECTORS):
-                c = code
-                size = 0
-                packed = 0
-                ok = 1
-                for s in range(N_SUITS):
-                    d = c % 3
-                    c //= 3
-                    if d > ((lo4 >> s) & 1) + ((hi4 >> s) & 1):
-                        ok = 0
-                    size += d
-                    if d >= 1:
-                        packed |= 1 << s
-                    if d == 2:
-                        packed |= 1 << (s + RANK_BITS)
-                if ok and size == m:
-                    SUB[pos] = packed
-                    pos += 1
-        SUB_OFF[pat][MAX_PER_RANK + 1] = pos
-    assert pos == N_SUBS
-    for m in range(MAX_BOMB + 1):
-        N_KIND_CLASS[m] = 0
-    N_KIND_CLASS[4] = 1
-    N_KIND_CLASS[5] = 2
-    for m in range(6, MAX_BOMB + 1):
-        N_KIND_CLASS[m] = m - 2
-
-
-_build_tables()
+for _m in range(MAX_BOMB + 1):
+    N_KIND_CLASS[_m] = 0
+N_KIND_CLASS[4] = 1
+N_KIND_CLASS[5] = 2
+for _m in range(6, MAX_BOMB + 1):
+    N_KIND_CLASS[_m] = _m - 2
 
 
 # --- the kernel ------------------------------------------------------------------
@@ -120,12 +84,6 @@ ctypedef struct ctx_t:
     uint8_t lv[N_RANKS]  # level-order value of each rank
     int pat[N_RANKS]     # natural-card pattern of each rank
     int cnt[N_RANKS]     # natural cards of each rank
-
-# one factor of a product: the table entries [begin, end) of a rank
-ctypedef struct slot_t:
-    int begin
-    int end
-    int shift
 
 # the pair of a full house: natural cards (and a wild standing for `rank`)
 ctypedef struct pair_part_t:
@@ -156,25 +114,9 @@ cdef enum:
     MAX_PAIR_PARTS = 132         # 13 ranks x 10 pairs + 2 joker pairs
 
 
-cdef inline void sub_range(const ctx_t *c, int rank, int m, bint full, slot_t *s) noexcept nogil:
-    """The size-m sub-multisets of a rank (only the first when collapsing, unless full)."""
-    s.shift = rank * RANK_BITS
-    if m < 0 or m > MAX_PER_RANK:
-        s.begin = 0
-        s.end = 0
-        return
-    s.begin = SUB_OFF[c.pat[rank]][m]
-    s.end = SUB_OFF[c.pat[rank]][m + 1]
-    if c.collapse and not full and s.end > s.begin:
-        s.end = s.begin + 1
-
-
-cdef inline mask_t sub_lo(int k, int shift) noexcept nogil:
-    return <mask_t>(SUB[k] & NIBBLE) << shift
-
-
-cdef inline mask_t sub_hi(int k, int shift) noexcept nogil:
-    return <mask_t>(SUB[k] >> RANK_BITS) << shift
+cdef inline void sub_range(const ctx_t *c, int rank, int m, slot_t *s) noexcept nogil:
+    """The size-m sub-multisets of a rank's natural cards (only the first when collapsing)."""
+    subset_slot(SUBS, c.pat[rank], rank, m, c.collapse, s)
 
 
 cdef inline int heart(int rank) noexcept nogil:
@@ -184,26 +126,20 @@ cdef inline int heart(int rank) noexcept nogil:
 cdef inline void emit(ctx_t *c, mask_t lo, mask_t hi, int type_, int key, int cls,
                       int length, int nw, int d0, int d1) noexcept nogil:
     """Append a play: natural cards lo/hi plus `nw` wilds standing for d0 (and d1)."""
-    cdef play_t *p = playbuf_push(c.out)
-    if p == NULL:
-        return
-    memset(p.decl, NO_FACE, MAX_WILDS)
+    cdef play_t *p
     if nw >= 1:
         lo |= c.wbit
         if nw == 2:
             hi |= c.wbit
-            if d1 < d0:
-                d0, d1 = d1, d0
-            p.decl[1] = d1
-        p.decl[0] = d0
-    p.lo = lo
-    p.hi = hi
-    p.type = type_
-    p.key = key
-    p.length = length
-    p.cls = cls
+    p = play_push(c.out, lo, hi, type_, key, length, cls)
+    if p == NULL or nw == 0:
+        return
     p.nwild = nw
-    p.flags = 0
+    if nw == 2:
+        if d1 < d0:
+            d0, d1 = d1, d0
+        p.decl[1] = d1
+    p.decl[0] = d0
 
 
 cdef inline int ordinary_min(const ctx_t *c, int type_) noexcept nogil:
@@ -236,9 +172,9 @@ cdef void gen_same_rank(ctx_t *c, int type_, int n, int cls, int kmin) noexcept 
         for r in range(N_RANKS):
             if c.cnt[r] < m or c.lv[r] <= kmin:
                 continue
-            sub_range(c, r, m, False, &s)
+            sub_range(c, r, m, &s)
             for k in range(s.begin, s.end):
-                emit(c, sub_lo(k, s.shift), sub_hi(k, s.shift), type_, c.lv[r], cls, n, w,
+                emit(c, slot_lo(&s, k), slot_hi(&s, k), type_, c.lv[r], cls, n, w,
                      heart(r), heart(r))
 
 
@@ -300,10 +236,10 @@ cdef void gen_full_houses(ctx_t *c) noexcept nogil:
             first[j][P] = k
             if j > c.nw:
                 continue
-            sub_range(c, P, 2 - j, False, &sp)
+            sub_range(c, P, 2 - j, &sp)
             for P_k in range(sp.begin, sp.end):
-                parts[j][k].lo = sub_lo(P_k, sp.shift)
-                parts[j][k].hi = sub_hi(P_k, sp.shift)
+                parts[j][k].lo = slot_lo(&sp, P_k)
+                parts[j][k].hi = slot_hi(&sp, P_k)
                 parts[j][k].rank = P
                 k += 1
         first[j][N_RANKS] = k
@@ -322,10 +258,10 @@ cdef void gen_full_houses(ctx_t *c) noexcept nogil:
         # both wilds as the pair: one play whatever rank they declare
         pcanon = c.level if T != c.level else (0 if T != 0 else 1)
         for wt in range((c.nw if c.nw < 2 else 2) + 1):
-            sub_range(c, T, 3 - wt, False, &st)
+            sub_range(c, T, 3 - wt, &st)
             for k in range(st.begin, st.end):
-                tlo = sub_lo(k, st.shift)
-                thi = sub_hi(k, st.shift)
+                tlo = slot_lo(&st, k)
+                thi = slot_hi(&st, k)
                 for nw in range(2 if c.nw - wt >= 1 else 1):
                     # the pairs of every rank but T
                     for j in range(first[nw][0], first[nw][T]):
@@ -373,9 +309,9 @@ cdef void window_dfs(ctx_t *c, const window_t *w, int j, mask_t lo, mask_t hi, i
                 nd1 = heart(r)
             else:
                 nd1 = heart(r)
-        sub_range(c, r, w.per_rank - wj, False, &sl)
+        sub_range(c, r, w.per_rank - wj, &sl)
         for k in range(sl.begin, sl.end):
-            window_dfs(c, w, j + 1, lo | sub_lo(k, sl.shift), hi | sub_hi(k, sl.shift),
+            window_dfs(c, w, j + 1, lo | slot_lo(&sl, k), hi | slot_hi(&sl, k),
                        nwu + wj, nd0, nd1)
         wj += 1
 
@@ -533,9 +469,9 @@ cdef void gen_bombs(ctx_t *c) noexcept nogil:
                 continue
             # at least one natural card: n - w of them, w wilds
             for w in range(c.nw + 1):
-                sub_range(c, r, n - w, False, &sl)
+                sub_range(c, r, n - w, &sl)
                 for k in range(sl.begin, sl.end):
-                    emit(c, sub_lo(k, sl.shift), sub_hi(k, sl.shift), GD_BOMB, c.lv[r], cls, n, w,
+                    emit(c, slot_lo(&sl, k), slot_hi(&sl, k), GD_BOMB, c.lv[r], cls, n, w,
                          heart(r), heart(r))
     if (c.jhi >> BJ_BIT) & 1 and (c.jhi >> RJ_BIT) & 1 and bomb_min(c, GD_CLASS_FOUR_JOKERS) > -2:
         emit(c, c.jlo, c.jhi, GD_FOUR_JOKERS, 0, GD_CLASS_FOUR_JOKERS, 4, 0, 0, 0)
@@ -560,8 +496,8 @@ cdef int gd_generate(mask_t lo, mask_t hi, int level, int flags, int collapse,
     nhi = hi & ~c.wbit
     for r in range(N_RANKS):
         c.lv[r] = GD_LEVEL_VALUE if r == level else (r if r < level else r - 1)
-        c.pat[r] = <int>(rank_nibble(nlo, r) | (rank_nibble(nhi, r) << RANK_BITS))
-        c.cnt[r] = PAT_COUNT[c.pat[r]]
+        c.pat[r] = rank_pattern(nlo, nhi, r)
+        c.cnt[r] = SUBS.count[c.pat[r]]
     c.lead = target == NULL or target.type == 0
     if not c.lead:
         c.tg = target[0]
@@ -636,16 +572,13 @@ def legal_plays(hand, level, previous=None, *, rules=None, collapse_suits=False)
     cdef mask_t lo, hi
     cdef gd_target tg
     cdef PlayList out
-    cdef int rc
     cdef tuple layers = _hand_layers(hand)
     lo = _layer(layers, 0)
     hi = _layer(layers, 1)
     if rules is None:
         flags = _PAGAT_FLAGS
-    elif isinstance(rules, Rules):
-        flags = rules._flags
     else:
-        raise ValueError(f"rules must be a guandan.Rules, not {type(rules).__name__}")
+        flags = checked_rules(rules, Rules, PAGAT, "guandan.Rules")._flags
     tg.type = 0
     tg.key = 0
     tg.cls = 0
@@ -659,15 +592,9 @@ def legal_plays(hand, level, previous=None, *, rules=None, collapse_suits=False)
         tg.type = (<object>previous)._type
         tg.key = (<object>previous)._key
         tg.cls = (<object>previous)._cls
-    out = PlayList.__new__(PlayList)
-    out.factory = _make_play
-    out.context = lv
-    if playbuf_init(&out.buf, 64 if tg.type else (256 if collapse_suits else 1024)) != 0:
-        raise MemoryError("cannot allocate the play buffer")
+    out = new_playlist(_make_play, lv, 64 if tg.type else (256 if collapse_suits else 1024))
     # a few microseconds of work: releasing the GIL would cost more than it frees
-    rc = gd_generate(lo, hi, lv, flags, 1 if collapse_suits else 0, &tg, &out.buf)
-    if rc != 0:
-        raise MemoryError("the play buffer could not grow")
+    check_grown(gd_generate(lo, hi, lv, flags, 1 if collapse_suits else 0, &tg, &out.buf))
     return out
 
 
@@ -682,23 +609,20 @@ def kernel_count(const unsigned long long[::1] los, const unsigned long long[::1
     cdef Py_ssize_t i, n = los.shape[0]
     cdef long long total = 0
     cdef int rep, rc = 0
-    cdef int flags = (PAGAT if rules is None else rules)._flags
+    cdef int flags = checked_rules(rules, Rules, PAGAT, "guandan.Rules")._flags
     cdef int collapse = collapse_suits
     cdef playbuf_t buf
     if his.shape[0] != n or levels.shape[0] != n:
         raise ValueError("los, his and levels must have the same length")
     for i in range(n):
-        if levels[i] > 12 or (los[i] >> 54) or (his[i] & ~los[i]):
+        if levels[i] > RANK_A or not multiset_valid(los[i], his[i]):
             raise ValueError(f"hand {i} is not a valid two-deck hand at a valid level")
-    if playbuf_init(&buf, 4096) != 0:
-        raise MemoryError("cannot allocate the play buffer")
+    playbuf_open(&buf, 4096)
     with nogil:
         for rep in range(repeat):
             for i in range(n):
                 buf.len = 0
                 rc |= gd_generate(los[i], his[i], levels[i], flags, collapse, NULL, &buf)
                 total += buf.len
-    playbuf_free(&buf)
-    if rc:
-        raise MemoryError("the play buffer could not grow")
+    playbuf_close(&buf, rc)
     return total
