@@ -7,7 +7,7 @@ it to the end inside C with the GIL released.
 """
 import numpy as np
 
-from libc.stdint cimport int8_t, uint64_t
+from libc.stdint cimport int8_t, uint8_t, uint64_t
 from libc.string cimport memset
 
 from chupai._core cimport (
@@ -15,15 +15,23 @@ from chupai._core cimport (
     NO_FACE,
     PlayList,
     bit,
+    check_grown,
     mask_t,
+    new_playlist,
+    play_object,
     play_t,
+    playbuf_close,
     playbuf_free,
     playbuf_init,
+    playbuf_open,
     playbuf_t,
+    policy_code,
     popcount,
     rng_below,
     rng_seed,
+    rng_shuffle,
     rng_t,
+    seed64,
 )
 from chupai.zhengshangyou._movegen cimport (
     ZS_FLAG_JOKER_PAIR,
@@ -32,15 +40,16 @@ from chupai.zhengshangyou._movegen cimport (
     ZS_SUITED_KEY,
     ZS_TWO_VALUE,
     zs_generate,
+    zs_rules_flags,
     zs_target,
 )
 
 from chupai.cards import Cards, face_name
 from chupai.errors import IllegalActionError
 from chupai.zhengshangyou.play import Play
-from chupai.zhengshangyou.rules import PAGAT, Rules
 
 POLICIES = {"random": ZS_POLICY_RANDOM, "greedy": ZS_POLICY_GREEDY}
+cdef object _make_play = Play._from_record
 MIN_PLAYERS = ZS_MIN_SEATS
 MAX_PLAYERS = ZS_MAX_SEATS
 #: points for the first and the second player out
@@ -82,15 +91,11 @@ cdef void zs_start(zs_deal_t *d, int leader) noexcept nogil:
 
 cdef void zs_deal_random(zs_deal_t *d, rng_t *rng, int n, int dealer, int flags) noexcept nogil:
     """Shuffle the 54 cards and deal them one at a time from `dealer`, who leads."""
-    cdef int deck[ZS_DECK]
-    cdef int i, j, t
+    cdef uint8_t deck[ZS_DECK]
+    cdef int i
     for i in range(ZS_DECK):
         deck[i] = i
-    for i in range(ZS_DECK - 1, 0, -1):
-        j = rng_below(rng, i + 1)
-        t = deck[i]
-        deck[i] = deck[j]
-        deck[j] = t
+    rng_shuffle(deck, ZS_DECK, rng)
     d.n = n
     d.flags = flags
     for i in range(ZS_MAX_SEATS):
@@ -267,36 +272,11 @@ cdef int evaluate(const zs_deal_t *d, const playbuf_t *cands, int include_pass, 
 
 
 # --- Python surface ---------------------------------------------------------------------
-cdef int _flags_of(object rules) except -1:
-    if rules is None:
-        return PAGAT._flags
-    if not isinstance(rules, Rules):
-        raise ValueError(f"rules must be a zhengshangyou.Rules, not {type(rules).__name__}")
-    return rules._flags
-
-
-cdef int _policy_of(object policy) except -1:
-    if policy not in POLICIES:
-        raise ValueError(f"unknown policy {policy!r}; expected one of {sorted(POLICIES)}")
-    return POLICIES[policy]
-
-
-cdef inline uint64_t _seed_of(object seed) except? 0:
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise ValueError(f"seed must be an int, not {seed!r}")
-    return <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
-
-
 cdef int _players_of(object players) except -1:
     if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or not (
             ZS_MIN_SEATS <= players <= ZS_MAX_SEATS):
         raise ValueError(f"players must be an int from {ZS_MIN_SEATS} to {ZS_MAX_SEATS}, not {players!r}")
     return players
-
-
-cdef object _play_of(const play_t *p):
-    return Play._from_record(p.lo, 0, p.type, p.key, p.length, p.cls,
-                             bytes([p.decl[i] for i in range(p.nwild)]), None)
 
 
 cdef class DealCore:
@@ -332,7 +312,7 @@ cdef class DealCore:
         if sum(1 for s in range(n) if self.d.hand[s]) < 2:
             raise ValueError("at least two players must hold cards")
         self.d.n = n
-        self.d.flags = _flags_of(rules)
+        self.d.flags = zs_rules_flags(rules)
         zs_start(&self.d, leader)
         return self
 
@@ -343,13 +323,13 @@ cdef class DealCore:
         cdef DealCore self = DealCore.__new__(DealCore)
         cdef rng_t rng
         cdef int n = _players_of(players), dl
-        rng_seed(&rng, _seed_of(seed), 0)
+        rng_seed(&rng, seed64(seed), 0)
         dl = rng_below(&rng, n)
         if dealer is not None:
             if isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) or not 0 <= dealer < n:
                 raise ValueError(f"dealer must be a seat 0-{n - 1}, not {dealer!r}")
             dl = dealer
-        zs_deal_random(&self.d, &rng, n, dl, _flags_of(rules))
+        zs_deal_random(&self.d, &rng, n, dl, zs_rules_flags(rules))
         return self
 
     def clone(self):
@@ -378,7 +358,7 @@ cdef class DealCore:
         """The play to beat, or None when leading."""
         if self.d.last_player < 0:
             return None
-        return _play_of(&self.d.last)
+        return play_object(_make_play, &self.d.last, None)
 
     @property
     def passes(self):
@@ -413,12 +393,9 @@ cdef class DealCore:
     # -- actions --------------------------------------------------------------------
     def legal_plays(self, *, collapse_suits=False):
         """The current player's legal plays (a ``PlayList``; passing is allowed when following)."""
-        cdef PlayList out = PlayList.__new__(PlayList)
-        out.factory = Play._from_record
-        if playbuf_init(&out.buf, 256) != 0:
-            raise MemoryError("cannot allocate the play buffer")
-        if self.d.current >= 0 and zs_legal(&self.d, 1 if collapse_suits else 0, &out.buf) != 0:
-            raise MemoryError("the play buffer could not grow")
+        cdef PlayList out = new_playlist(_make_play, None, 256)
+        if self.d.current >= 0:
+            check_grown(zs_legal(&self.d, 1 if collapse_suits else 0, &out.buf))
         return out
 
     def can_pass(self):
@@ -468,15 +445,12 @@ cdef class DealCore:
         cdef DealCore c = self.clone()
         cdef rng_t rng
         cdef playbuf_t buf
-        cdef int pol = _policy_of(policy), rc
-        rng_seed(&rng, _seed_of(seed), 0)
-        if playbuf_init(&buf, 256) != 0:
-            raise MemoryError("cannot allocate the play buffer")
+        cdef int pol = policy_code(POLICIES, policy), rc
+        rng_seed(&rng, seed64(seed), 0)
+        playbuf_open(&buf, 256)
         with nogil:
             rc = zs_playout(&c.d, &rng, pol, &buf)
-        playbuf_free(&buf)
-        if rc < 0:
-            raise MemoryError("the play buffer could not grow")
+        playbuf_close(&buf, rc)
         return c.finishing_order, c.points()
 
     def policy_choice(self, policy="random", seed=0):
@@ -486,14 +460,11 @@ cdef class DealCore:
         cdef int k
         if self.d.current < 0:
             raise IllegalActionError("the deal is over")
-        rng_seed(&rng, _seed_of(seed), 0)
-        if playbuf_init(&buf, 256) != 0:
-            raise MemoryError("cannot allocate the play buffer")
-        k = choose(&self.d, &rng, _policy_of(policy), &buf)
-        play = _play_of(&buf.data[k]) if k >= 0 else None
-        playbuf_free(&buf)
-        if k == -2:
-            raise MemoryError("the play buffer could not grow")
+        rng_seed(&rng, seed64(seed), 0)
+        playbuf_open(&buf, 256)
+        k = choose(&self.d, &rng, policy_code(POLICIES, policy), &buf)
+        play = play_object(_make_play, &buf.data[k], None) if k >= 0 else None
+        playbuf_close(&buf, k == -2)
         return play
 
     def evaluate(self, PlayList candidates, bint include_pass, int n, seed, policy="random",
@@ -509,7 +480,7 @@ cdef class DealCore:
         cdef rng_t rng
         cdef playbuf_t buf
         cdef double value[ZS_MAX_SEATS]
-        cdef int rc, pol = _policy_of(policy)
+        cdef int rc, pol = policy_code(POLICIES, policy)
         cdef Py_ssize_t i
         cdef play_t c
         if self.d.current < 0:
@@ -518,7 +489,7 @@ cdef class DealCore:
             raise IllegalActionError("the current player leads and may not pass")
         if n < 1:
             raise ValueError(f"n must be positive, not {n}")
-        if candidates.factory != Play._from_record:
+        if candidates.factory != _make_play:
             raise IllegalActionError("the candidates are not Zheng Shangyou plays")
         for i in range(candidates.buf.len):
             c = candidates.buf.data[i]
@@ -532,15 +503,12 @@ cdef class DealCore:
             value[i] = float(values[i])
         sums = np.zeros(candidates.buf.len + (1 if include_pass else 0), dtype=np.float64)
         cdef double[::1] view = sums
-        rng_seed(&rng, _seed_of(seed), 0)
-        if playbuf_init(&buf, 256) != 0:
-            raise MemoryError("cannot allocate the play buffer")
+        rng_seed(&rng, seed64(seed), 0)
+        playbuf_open(&buf, 256)
         with nogil:
             rc = evaluate(&self.d, &candidates.buf, include_pass, n, &rng, pol, value,
                           &view[0] if view.shape[0] else NULL, &buf)
-        playbuf_free(&buf)
-        if rc:
-            raise MemoryError("the play buffer could not grow")
+        playbuf_close(&buf, rc)
         return sums
 
     def __repr__(self):
@@ -585,5 +553,4 @@ def _run_chunk(uint64_t seed, Py_ssize_t start, Py_ssize_t stop, int players, in
         raise ValueError("the result arrays do not fit the batch")
     with nogil:
         rc = _run(seed, start, stop, players, flags, policy, order, points)
-    if rc:
-        raise MemoryError("the play buffer could not grow")
+    check_grown(rc)

@@ -31,3 +31,5 @@ ctypedef struct zs_target:
 
 cdef int zs_generate(mask_t hand, int flags, int collapse, const zs_target *target,
                      playbuf_t *out) noexcept nogil
+# the generator flags of a Rules (None: the Pagat rules); ValueError otherwise
+cdef int zs_rules_flags(object rules) except -1

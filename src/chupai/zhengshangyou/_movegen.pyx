@@ -1,28 +1,24 @@
 """The Zheng Shangyou legal-play generator (``spec/zhengshangyou.md``).
 
 A hand is one word of the card core (one deck: each face at most once).  Each rank's
-natural cards are a nibble; a table lists every sub-nibble of every nibble by size, so
-a set is a choice of natural cards times a choice of wild cards (2s and jokers, listed
-once per call by size), and sequences are depth-first walks up the ranks from each
-start rank that emit every prefix of three ranks or more: a single sequence takes one
-suit or a joker at each rank, a multiple sequence a sub-nibble of natural cards whose
-shortfall the 2s (one a rank) and jokers make up.  Each play is reached by exactly one
-path (its window, its natural cards, its wild cards), so nothing is listed twice.  The
-suit-collapsed view keeps one choice of natural cards per rank and size (and per
-suit for suited sequences, plus one mixed representative), exactly one
-representative per group of ``spec/cards.md``.
+natural cards are a nibble; the sub-multiset table of ``_core`` lists every sub-nibble
+of every nibble by size, so a set is a choice of natural cards times a choice of wild
+cards (2s and jokers, listed once per call by size), and sequences are depth-first
+walks up the ranks from each start rank that emit every prefix of three ranks or more:
+a single sequence takes one suit or a joker at each rank, a multiple sequence a
+sub-nibble of natural cards whose shortfall the 2s (one a rank) and jokers make up.  Each
+play is reached by exactly one path (its window, its natural cards, its wild cards),
+so nothing is listed twice.  The suit-collapsed view keeps one choice of natural cards
+per rank and size (and per suit for suited sequences, plus one mixed representative),
+exactly one representative per group of ``spec/cards.md``.
 """
 from libc.stdint cimport uint8_t
-from libc.string cimport memset
 
 from chupai._core cimport (
     BJ_BIT,
     JOKER_MASK,
-    MAX_WILDS,
     N_RANKS,
-    N_SUITS,
     NIBBLE,
-    NO_FACE,
     RANK_2,
     RANK_BITS,
     RJ_BIT,
@@ -30,15 +26,26 @@ from chupai._core cimport (
     SUIT_S_MASK,
     PlayList,
     bit,
+    check_grown,
+    checked_rules,
     face_of,
+    lowest_bit,
     mask_t,
+    multiset_valid,
+    new_playlist,
+    nibble_counts,
+    play_push,
     play_t,
     playbuf_free,
-    playbuf_init,
-    playbuf_push,
+    playbuf_open,
     playbuf_t,
     popcount,
     rank_nibble,
+    rank_subsets,
+    slot_lo,
+    slot_t,
+    subset_slot,
+    subsets_t,
 )
 
 from chupai.cards import Cards
@@ -50,37 +57,20 @@ cdef enum:
     MIN_SEQ = 3                  # ranks in the shortest sequence
     MAX_SET = 4
     MAX_MULT = 4
-    N_NIBBLES = 16
-    N_NIBBLE_SUBS = 81           # sum over the nibbles of 2 ** popcount = 3 ** 4
     MAX_WILD_SETS = 64           # subsets of four 2s times subsets of two jokers
     N_JOKERS = 2
     MAX_WILD_CARDS = 6           # four 2s and two jokers
     PLAY_LIMIT = 20000000        # more plays than this in one list: an error, not gigabytes
 
-# SUBS[SUBS_OFF[nib][k] : SUBS_OFF[nib][k + 1]]: the size-k sub-nibbles of nib
-cdef uint8_t SUBS[N_NIBBLE_SUBS]
-cdef uint8_t SUBS_OFF[N_NIBBLES][N_SUITS + 2]
-# LOW_SUIT[nib]: the lowest suit of a non-empty nibble
-cdef uint8_t LOW_SUIT[N_NIBBLES]
+# the sub-multiset table of _core: a one-deck rank's nibble is its pattern (no hi
+# nibble), so its entries are the sub-nibbles, in the order of their values
+cdef const subsets_t *SUBS = rank_subsets()
 # VALUE[r]: the game-order value of rank index r (3..A -> 0..11, 2 -> 12)
 cdef uint8_t VALUE[N_RANKS]
 
 
 cdef void _build_tables() noexcept:
-    cdef int pos = 0, nib, k, sub, s
-    for nib in range(N_NIBBLES):
-        for k in range(N_SUITS + 1):
-            SUBS_OFF[nib][k] = pos
-            for sub in range(N_NIBBLES):
-                if not (sub & ~nib) and popcount(sub) == k:
-                    SUBS[pos] = sub
-                    pos += 1
-        SUBS_OFF[nib][N_SUITS + 1] = pos
-        LOW_SUIT[nib] = 0
-        for s in range(N_SUITS - 1, -1, -1):
-            if (nib >> s) & 1:
-                LOW_SUIT[nib] = s
-    assert pos == N_NIBBLE_SUBS
+    cdef int k
     for k in range(N_RANKS):
         VALUE[k] = ZS_TWO_VALUE if k == RANK_2 else k - 1
 
@@ -150,43 +140,32 @@ cdef inline play_t *push(ctx_t *c, mask_t lo, int type_, int key, int length, in
     if c.out.len >= PLAY_LIMIT:
         c.full = 1
         return NULL
-    p = playbuf_push(c.out)
-    if p == NULL:
-        return NULL
-    memset(p.decl, NO_FACE, MAX_WILDS)
-    p.lo = lo
-    p.hi = 0
-    p.type = type_
-    p.key = key
-    p.length = length
-    p.cls = cls
-    p.nwild = nwild
-    p.flags = 0
+    p = play_push(c.out, lo, 0, type_, key, length, cls)
+    if p != NULL:
+        p.nwild = nwild
     return p
 
 
-cdef inline void sub_range(const ctx_t *c, unsigned nib, int k, int *begin, int *end) noexcept nogil:
-    """The size-k sub-nibbles of nib (only the first when collapsing)."""
-    begin[0] = SUBS_OFF[nib][k]
-    end[0] = SUBS_OFF[nib][k + 1]
-    if c.collapse and end[0] > begin[0]:
-        end[0] = begin[0] + 1
+cdef inline void sub_range(const ctx_t *c, int rank, int k, slot_t *s) noexcept nogil:
+    """The size-k sub-nibbles of a rank's natural cards (only the first when collapsing)."""
+    subset_slot(SUBS, c.nib[rank], rank, k, c.collapse, s)
 
 
 cdef void build_wilds(ctx_t *c) noexcept nogil:
     """Every choice of 2s and jokers (one choice of 2s per count when collapsing)."""
-    cdef int pos = 0, size, t, j, k, b, e, i
+    cdef int pos = 0, size, t, j, k, i
     cdef wilds_t *w = &c.wl
+    cdef slot_t s
     for size in range(MAX_WILD_CARDS + 1):
         w.off[size] = pos
         for t in range((size if size < c.n2 else c.n2) + 1):
             j = size - t
             if j > c.nj:
                 continue
-            sub_range(c, c.nib[RANK_2], t, &b, &e)
-            for k in range(b, e):
+            sub_range(c, RANK_2, t, &s)
+            for k in range(s.begin, s.end):
                 for i in range(c.njsub[j]):
-                    w.mask[pos] = <mask_t>SUBS[k] | c.jsub[j][i]
+                    w.mask[pos] = slot_lo(&s, k) | c.jsub[j][i]
                     w.ntwo[pos] = t
                     pos += 1
     w.off[MAX_WILD_CARDS + 1] = pos
@@ -216,18 +195,18 @@ cdef void gen_singles(ctx_t *c) noexcept nogil:
 
 cdef inline void declare_set(play_t *p, int rank, unsigned nat, int nwild) noexcept nogil:
     """The wild cards of a set take the suits its natural cards lack, in suit order."""
-    cdef unsigned miss = ~nat & NIBBLE, b
+    cdef unsigned miss = ~nat & NIBBLE
     cdef int q
     for q in range(nwild):
-        b = low_bit(miss)
-        miss ^= b
-        p.decl[q] = face_of(rank, LOW_SUIT[b])
+        p.decl[q] = face_of(rank, lowest_bit(miss))
+        miss &= miss - 1
 
 
 cdef void gen_sets(ctx_t *c) noexcept nogil:
-    cdef int size, kmin, R, a, amax, w, key, k, b, e, i
+    cdef int size, kmin, R, a, amax, w, key, k, i
     cdef unsigned nat
     cdef play_t *p
+    cdef slot_t s
     for size in range(2, MAX_SET + 1):
         kmin = shape_min(c, ZS_SET, size, size)
         if kmin == -2:
@@ -240,12 +219,11 @@ cdef void gen_sets(ctx_t *c) noexcept nogil:
                 key = 2 * VALUE[R] + (ZS_PURE if w == 0 else 0)
                 if key <= kmin or c.wl.off[w] == c.wl.off[w + 1]:
                     continue
-                sub_range(c, c.nib[R], a, &b, &e)
-                for k in range(b, e):
-                    nat = SUBS[k]
+                sub_range(c, R, a, &s)
+                for k in range(s.begin, s.end):
+                    nat = s.sub[k]
                     for i in range(c.wl.off[w], c.wl.off[w + 1]):
-                        p = push(c, (<mask_t>nat << (R * RANK_BITS)) | c.wl.mask[i], ZS_SET, key,
-                                 size, size, w)
+                        p = push(c, slot_lo(&s, k) | c.wl.mask[i], ZS_SET, key, size, size, w)
                         if p == NULL:
                             return
                         declare_set(p, R, nat, w)
@@ -256,11 +234,11 @@ cdef void gen_sets(ctx_t *c) noexcept nogil:
             key = 2 * ZS_TWO_VALUE + (ZS_PURE if w == 0 else 0)
             if w > c.nj or key <= kmin:
                 continue
-            sub_range(c, c.nib[RANK_2], a, &b, &e)
-            for k in range(b, e):
-                nat = SUBS[k]
+            sub_range(c, RANK_2, a, &s)
+            for k in range(s.begin, s.end):
+                nat = s.sub[k]
                 for i in range(c.njsub[w]):
-                    p = push(c, <mask_t>nat | c.jsub[w][i], ZS_SET, key, size, size, w)
+                    p = push(c, slot_lo(&s, k) | c.jsub[w][i], ZS_SET, key, size, size, w)
                     if p == NULL:
                         return
                     declare_set(p, RANK_2, nat, w)
@@ -304,7 +282,7 @@ cdef void seq_walk(ctx_t *c, seq_t *s, int r, int depth, mask_t lo, unsigned su,
     if c.out.oom or c.full:
         return
     if depth >= s.lmin:
-        emit_sequence(c, s, r - 1, depth, lo, su != 0, LOW_SUIT[su] if su else SUIT_S, nju)
+        emit_sequence(c, s, r - 1, depth, lo, su != 0, lowest_bit(su) if su else SUIT_S, nju)
     if depth == s.lmax or r >= N_RANKS:
         return
     nib = c.nib[r]
@@ -330,7 +308,7 @@ cdef void seq_walk_collapsed(ctx_t *c, seq_t *s, int r, int depth, mask_t rep, m
     rep's one suit is held, and that suit (to make a mixed representative).
     """
     cdef unsigned nib, b, s0
-    cdef int nat = depth - nju, shift
+    cdef int nat = depth - nju, shift, suit
     cdef mask_t mixed
     if c.out.oom or c.full:
         return
@@ -338,9 +316,9 @@ cdef void seq_walk_collapsed(ctx_t *c, seq_t *s, int r, int depth, mask_t rep, m
         # one suited play per suit held at every natural rank
         nib = common
         while nib:
-            b = low_bit(nib)
-            nib ^= b
-            emit_sequence(c, s, r - 1, depth, full & (SUIT_S_MASK << LOW_SUIT[b]), 1, LOW_SUIT[b], nju)
+            suit = lowest_bit(nib)
+            nib &= nib - 1
+            emit_sequence(c, s, r - 1, depth, full & (SUIT_S_MASK << suit), 1, suit, nju)
         # one mixed representative, if the natural cards can be of two suits
         if not s.suited_only and nat >= 2 and (su == 0 or swap_r >= 0):
             mixed = rep
@@ -412,7 +390,7 @@ cdef void emit_multi(ctx_t *c, const multi_t *s, int top, int n, mask_t lo, int 
     `nshort` ranks: every choice of 2s (at most one a rank) and jokers making them up."""
     cdef int key = 2 * VALUE[top] + (ZS_PURE if short == 0 else 0)
     cdef int i, t, q, d, tw, need
-    cdef unsigned miss, b
+    cdef unsigned miss
     cdef play_t *p
     if key <= s.kmin:
         return
@@ -431,7 +409,7 @@ cdef void emit_multi(ctx_t *c, const multi_t *s, int top, int n, mask_t lo, int 
             if q == t:
                 break
             if popcount(s.nat[d]) < s.m:
-                p.decl[q] = face_of(s.start + d, LOW_SUIT[~s.nat[d] & NIBBLE])
+                p.decl[q] = face_of(s.start + d, lowest_bit(~s.nat[d] & NIBBLE))
                 q += 1
         # ... then the jokers fill what is left, from the lowest rank
         tw = 0
@@ -443,11 +421,10 @@ cdef void emit_multi(ctx_t *c, const multi_t *s, int top, int n, mask_t lo, int 
             if tw < t:
                 tw += 1
                 need -= 1
-                miss ^= low_bit(miss)
+                miss &= miss - 1
             while need > 0:
-                b = low_bit(miss)
-                miss ^= b
-                p.decl[q] = face_of(s.start + d, LOW_SUIT[b])
+                p.decl[q] = face_of(s.start + d, lowest_bit(miss))
+                miss &= miss - 1
                 q += 1
                 need -= 1
 
@@ -455,7 +432,8 @@ cdef void emit_multi(ctx_t *c, const multi_t *s, int top, int n, mask_t lo, int 
 cdef void multi_walk(ctx_t *c, multi_t *s, int r, int depth, mask_t lo, int short,
                      int nshort) noexcept nogil:
     """Extend a multiple sequence at rank r with each choice of natural cards."""
-    cdef int k, kmax, d, b, e, i
+    cdef int k, kmax, d, i
+    cdef slot_t sl
     if c.out.oom or c.full:
         return
     if depth >= s.nmin:
@@ -468,11 +446,11 @@ cdef void multi_walk(ctx_t *c, multi_t *s, int r, int depth, mask_t lo, int shor
         # a rank takes at most one 2 besides the jokers
         if d > 1 + c.nj or short + d > c.n2 + c.nj:
             break
-        sub_range(c, c.nib[r], k, &b, &e)
-        for i in range(b, e):
-            s.nat[depth] = SUBS[i]
-            multi_walk(c, s, r + 1, depth + 1, lo | (<mask_t>SUBS[i] << (r * RANK_BITS)),
-                       short + d, nshort + (1 if d else 0))
+        sub_range(c, r, k, &sl)
+        for i in range(sl.begin, sl.end):
+            s.nat[depth] = sl.sub[i]
+            multi_walk(c, s, r + 1, depth + 1, lo | slot_lo(&sl, i), short + d,
+                       nshort + (1 if d else 0))
 
 
 cdef inline unsigned fillable(const ctx_t *c, int m) noexcept nogil:
@@ -525,6 +503,7 @@ cdef int zs_generate(mask_t hand, int flags, int collapse, const zs_target *targ
     past PLAY_LIMIT plays."""
     cdef ctx_t c
     cdef int r, t
+    cdef mask_t counts
     c.out = out
     c.full = 0
     c.flags = flags
@@ -533,9 +512,10 @@ cdef int zs_generate(mask_t hand, int flags, int collapse, const zs_target *targ
     t = 0 if c.lead else target.type
     if not c.lead:
         c.tg = target[0]
+    counts = nibble_counts(hand)
     for r in range(N_RANKS):
         c.nib[r] = rank_nibble(hand, r)
-        c.cnt[r] = popcount(c.nib[r])
+        c.cnt[r] = rank_nibble(counts, r)
     c.n2 = c.cnt[RANK_2]
     c.jokers = hand & JOKER_MASK
     c.nj = popcount(c.jokers)
@@ -583,12 +563,11 @@ cdef mask_t hand_mask(object hand) except? 0xFFFFFFFFFFFFFFFF:
     return layers[0] if layers else 0
 
 
-cdef int rules_flags(object rules) except -1:
+cdef int zs_rules_flags(object rules) except -1:
+    """The generator flags of `rules` (None: the Pagat rules); ValueError if not a Rules."""
     if rules is None:
         return _PAGAT_FLAGS
-    if isinstance(rules, Rules):
-        return rules._flags
-    raise ValueError(f"rules must be a zhengshangyou.Rules, not {type(rules).__name__}")
+    return checked_rules(rules, Rules, PAGAT, "zhengshangyou.Rules")._flags
 
 
 def legal_plays(hand, previous=None, *, rules=None, collapse_suits=False):
@@ -621,10 +600,9 @@ def legal_plays(hand, previous=None, *, rules=None, collapse_suits=False):
     ['sequence 6-8 suited impure: 6H 8H BJ(=7H)']
     """
     cdef mask_t lo = hand_mask(hand)
-    cdef int flags = rules_flags(rules)
+    cdef int flags = zs_rules_flags(rules)
     cdef zs_target tg
     cdef PlayList out
-    cdef int rc
     tg.type = 0
     tg.length = 0
     tg.cls = 0
@@ -636,21 +614,17 @@ def legal_plays(hand, previous=None, *, rules=None, collapse_suits=False):
         tg.length = (<object>previous)._length
         tg.cls = (<object>previous)._cls
         tg.key = (<object>previous)._key
-    out = PlayList.__new__(PlayList)
-    out.factory = _make_play
-    if playbuf_init(&out.buf, 32 if tg.type else 256) != 0:
-        raise MemoryError("cannot allocate the play buffer")
+    out = new_playlist(_make_play, None, 32 if tg.type else 256)
     # a few microseconds of work: releasing the GIL would cost more than it frees
-    rc = zs_generate(lo, flags, 1 if collapse_suits else 0, &tg, &out.buf)
-    if rc != 0:
-        raise _overflow(rc)
+    check_generated(zs_generate(lo, flags, 1 if collapse_suits else 0, &tg, &out.buf))
     return out
 
 
-cdef object _overflow(int rc):
+cdef int check_generated(int rc) except -1:
+    """MemoryError past PLAY_LIMIT plays (rc -2) or if the play buffer could not grow."""
     if rc == -2:
-        return MemoryError(f"more than {PLAY_LIMIT} plays: use collapse_suits=True for so large a hand")
-    return MemoryError("the play buffer could not grow")
+        raise MemoryError(f"more than {PLAY_LIMIT} plays: use collapse_suits=True for so large a hand")
+    return check_grown(rc)
 
 
 def kernel_count(const unsigned long long[::1] hands, const unsigned char[:, ::1] previous=None, *,
@@ -664,7 +638,7 @@ def kernel_count(const unsigned long long[::1] hands, const unsigned char[:, ::1
     cdef Py_ssize_t i, n = hands.shape[0]
     cdef long long total = 0
     cdef int rep, rc = 0, r
-    cdef int flags = rules_flags(rules)
+    cdef int flags = zs_rules_flags(rules)
     cdef int collapse = collapse_suits
     cdef playbuf_t buf
     cdef zs_target tg
@@ -672,11 +646,10 @@ def kernel_count(const unsigned long long[::1] hands, const unsigned char[:, ::1
     if follow and (previous.shape[0] != n or previous.shape[1] != 4):
         raise ValueError("previous must have one row (type, length, cls, key) per hand")
     for i in range(n):
-        if hands[i] >> 54:
+        if not multiset_valid(hands[i], 0):
             raise ValueError(f"hand {i} has bits beyond the 54 faces")
     tg.type = 0
-    if playbuf_init(&buf, 4096) != 0:
-        raise MemoryError("cannot allocate the play buffer")
+    playbuf_open(&buf, 4096)
     with nogil:
         for rep in range(repeat):
             for i in range(n):
@@ -691,6 +664,5 @@ def kernel_count(const unsigned long long[::1] hands, const unsigned char[:, ::1
                     rc = r
                 total += buf.len
     playbuf_free(&buf)
-    if rc:
-        raise _overflow(rc)
+    check_generated(rc)
     return total
