@@ -585,7 +585,7 @@ def legal_plays(hand, level, previous=None, *, rules=None, collapse_suits=False)
     if previous is not None:
         if not isinstance(previous, Play):
             raise ValueError(f"previous must be a Play or None, not {previous!r}")
-        if (<object>previous)._level != lv:
+        if (<object>previous)._context != lv:  # the level the play was formed at
             raise ValueError(
                 f"previous play {previous} was formed at level {previous.level}, not {level!r}"
             )
