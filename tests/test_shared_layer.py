@@ -6,12 +6,22 @@ import importlib
 import numpy as np
 import pytest
 
-from chupai import _batch, _games, _state, chinese_ten, gandengyan, guandan
+from chupai import (
+    _batch,
+    _cli_common,
+    _games,
+    _state,
+    chinese_ten,
+    gandengyan,
+    guandan,
+    zhengshangyou,
+)
 from chupai._play import PlayBase, RecordPlay
 from chupai._timing import mean_per_item, median_run, per_item
 
 
-@pytest.mark.parametrize("name", ["chupai._batch", "chupai._state", "chupai._games", "chupai._timing"])
+@pytest.mark.parametrize("name", ["chupai._batch", "chupai._state", "chupai._games", "chupai._timing",
+                                  "chupai._cli_common"])
 def test_docstring_examples(name):
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
@@ -117,6 +127,40 @@ def test_matches_share_the_surface(match):
     match.apply(match.legal_actions()[0])
     assert len(match.history) >= 1 and not match.is_terminal()
     assert match.card_play() is not None or match.deal.phase != "play"
+
+
+@pytest.mark.parametrize("module", [guandan, zhengshangyou, gandengyan, chinese_ten],
+                         ids=["guandan", "zhengshangyou", "gandengyan", "chinese_ten"])
+def test_deals_share_the_surface(module):
+    assert issubclass(module.Deal, _state.DealSurface)
+    assert not {"rules", "seed", "history"} & set(vars(module.Deal))  # written once, in DealSurface
+    deal = module.Deal(5)
+    assert not hasattr(deal, "__dict__")  # the slots still hold every attribute
+    assert deal.seed == 5 and deal.rules == module.Rules()
+    assert deal.hand_sizes() == tuple(len(h) for h in deal.hands)
+    copy = deal.clone()
+    events = deal.history
+    events.append("not an event")  # a copy: the deal is unchanged
+    assert deal.history == [] and copy.history == []
+    while not deal.is_terminal() and len(deal.history) < 3:
+        seat = deal.current_player
+        deal.apply(deal.legal_actions()[0])
+        assert deal.history[-1][0] == seat
+    assert copy.history == [] and copy.current_player == module.Deal(5).current_player
+    assert deal.hand_sizes() == tuple(len(h) for h in deal.hands)
+
+
+def test_cli_helpers_name_the_bad_input(capsys):
+    with pytest.raises(ValueError, match="unknown play type 'x-y'; one of single, pair"):
+        _cli_common.check_type_name(_cli_common.type_member_name("x-y"), "x-y", guandan.PlayType)
+    _cli_common.check_type_name("STRAIGHT_FLUSH", "straight flush", guandan.PlayType)
+    assert _cli_common.one_reading("7S", ["single 7"]) == "single 7"
+    with pytest.raises(ValueError, match=r"'7S 7H' must be one play \(readings: none\)"):
+        _cli_common.one_reading("7S 7H", [])
+    with pytest.raises(ValueError, match=r"readings: a; b\)"):
+        _cli_common.one_reading("7S 7H", ["a", "b"])
+    assert _cli_common.dump_json([1, "a"]) == 0 and _cli_common.print_plays("h:", [], or_pass=True) == 0
+    assert capsys.readouterr().out == '[1, "a"]\nh:\n  (or pass)\n'
 
 
 # --- _timing and the registry ---------------------------------------------------------------

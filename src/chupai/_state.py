@@ -18,6 +18,7 @@ from chupai.errors import IllegalActionError
 
 __all__ = [
     "SEED_MASK",
+    "DealSurface",
     "MatchSurface",
     "as_rng",
     "check_players",
@@ -84,6 +85,42 @@ def derive_seed(seed: int, index: int) -> int:
     """The seed of deal ``index`` of a match with ``seed`` (deterministic, below 2**63)."""
     ss = np.random.SeedSequence([seed & ((1 << 64) - 1), index])
     return int(ss.generate_state(1, np.uint64)[0] & np.uint64(SEED_MASK))
+
+
+class DealSurface:
+    """The members every game's ``Deal`` shares, each written once here.
+
+    A subclass holds ``_rules``, ``_seed`` (``None`` for a deal built from given cards),
+    ``_history`` (the list of public events; its ``Deal`` docstring says what they are)
+    and ``_core``, the compiled engine of the card play.  ``current_player`` and
+    ``hand_sizes`` read ``_core``: a deal with a phase before its core exists (Guan
+    Dan's tribute, Zheng Shangyou's exchange) overrides them.
+    """
+
+    __slots__ = ()
+
+    @property
+    def rules(self) -> Any:
+        return self._rules
+
+    @property
+    def seed(self) -> int | None:
+        """The seed of a random deal (``None`` for one built from given cards:
+        ``from_hands``, ``from_cards``)."""
+        return self._seed
+
+    @property
+    def current_player(self) -> int:
+        """The seat to decide now; -1 once the deal is over."""
+        return self._core.current
+
+    @property
+    def history(self) -> list[Any]:
+        """Every public event, in order (a copy; the game's ``Deal`` docstring lists them)."""
+        return list(self._history)
+
+    def hand_sizes(self) -> tuple[int, ...]:
+        return self._core.hand_sizes()
 
 
 class MatchSurface:

@@ -6,10 +6,8 @@
 from __future__ import annotations
 
 import argparse
-import json
-import sys
-import time
 
+from chupai._cli_common import dump_json, print_plays, timed_playouts
 from chupai.cards import Cards
 from chupai.chinese_ten._movegen import captures, legal_plays
 from chupai.chinese_ten.playouts import playouts
@@ -32,26 +30,17 @@ def cmd_plays(args: argparse.Namespace) -> int:
     else:
         plays = legal_plays(args.hand, args.layout, rules=rules, collapse_suits=args.collapse)
     if args.json:
-        json.dump([[p.card, list(p.captured)] for p in plays], sys.stdout)
-        print()
-        return 0
+        return dump_json([[p.card, list(p.captured)] for p in plays])
     what = f"for the turned {args.hand}" if args.turned else "to play"
-    print(f"{len(plays)} plays {what} on the layout {Cards(args.layout, decks=1)}"
-          f"{', capture optional' if args.free else ''}{', suits collapsed' if args.collapse else ''}:")
-    for p in plays:
-        print(f"  {p}")
-    return 0
+    return print_plays(f"{len(plays)} plays {what} on the layout {Cards(args.layout, decks=1)}"
+                       f"{', capture optional' if args.free else ''}{', suits collapsed' if args.collapse else ''}:",
+                       plays, or_pass=False)
 
 
 def cmd_playout(args: argparse.Namespace) -> int:
     rules = rules_of(args)
     players = 4 if args.players is None else args.players
-    t0 = time.perf_counter()
-    r = playouts(args.deals, seed=args.seed, policy=args.policy, threads=args.threads, rules=rules,
-                 players=players, progress=not args.quiet)
-    dt = time.perf_counter() - t0
-    print(f"{args.deals} deals ({rules.variant}, {players} players), {args.policy} policy, {args.threads} "
-          f"thread(s): {dt:.2f} s, {args.deals / dt:,.0f} deals/s")
+    r = timed_playouts(args, playouts, f" ({rules.variant}, {players} players)", rules=rules, players=players)
     if args.deals:
         for s in range(players):
             print(f"  seat {s}: mean score {r.scores[:, s].mean():6.1f}, mean result {r.returns[:, s].mean():+6.2f}")

@@ -42,6 +42,7 @@ from typing import Any, NamedTuple
 
 from chupai._state import (
     SEED_MASK,
+    DealSurface,
     MatchSurface,
     as_rng,
     check_rules,
@@ -78,7 +79,7 @@ def _check_rules(rules: Any) -> Rules:
 
 
 # --- one deal -------------------------------------------------------------------------------
-class Deal:
+class Deal(DealSurface):
     """One Chinese Ten deal for 2-4 players (``spec/chinese_ten.md``).
 
     ``Deal(seed, rules=..., players=..., dealer=...)`` shuffles and deals (the same seed
@@ -88,6 +89,8 @@ class Deal:
     Attributes (read-only): ``phase`` (``"play"``, ``"turn"``, ``"over"``),
     ``current_player``, ``players``, ``dealer``, ``first_player``, ``layout``,
     ``stock_size``, ``turned``, ``opening``, ``redeals``, ``history``, ``rules``, ``seed``.
+    ``history`` is every public event (an ``Event``) in order: each card played and each
+    stock card turned.
     """
 
     __slots__ = ("_rules", "_core", "_history", "_seed", "_opening", "_first", "_legal")
@@ -177,15 +180,6 @@ class Deal:
 
     # -- state -------------------------------------------------------------------------------
     @property
-    def rules(self) -> Rules:
-        return self._rules
-
-    @property
-    def seed(self) -> int | None:
-        """The seed of a random deal (``None`` for :meth:`from_cards`)."""
-        return self._seed
-
-    @property
     def players(self) -> int:
         return self._core.players
 
@@ -203,18 +197,8 @@ class Deal:
         """``"play"`` (a card from the hand), ``"turn"`` (the turned card's capture), ``"over"``."""
         return self._core.phase
 
-    @property
-    def current_player(self) -> int:
-        """The seat to decide now; -1 once the deal is over."""
-        return self._core.current
-
     def is_terminal(self) -> bool:
         return self._core.phase == "over"
-
-    @property
-    def history(self) -> list[Event]:
-        """Every public event in order: each card played and each stock card turned."""
-        return list(self._history)
 
     @property
     def layout(self) -> Cards:
@@ -252,9 +236,6 @@ class Deal:
     @property
     def hands(self) -> tuple[Cards, ...]:
         return tuple(self._core.hand(s) for s in range(self.players))
-
-    def hand_sizes(self) -> tuple[int, ...]:
-        return self._core.hand_sizes()
 
     def pile(self, seat: int) -> Cards:
         """The cards ``seat`` has captured."""

@@ -6,12 +6,16 @@
 from __future__ import annotations
 
 import argparse
-import json
-import sys
-import time
 
 import numpy as np
 
+from chupai._cli_common import (
+    dump_json,
+    one_reading,
+    print_plays,
+    timed_playouts,
+    type_member_name,
+)
 from chupai.gandengyan._movegen import legal_plays
 from chupai.gandengyan.classify import classify
 from chupai.gandengyan.playouts import playouts
@@ -31,35 +35,22 @@ def cmd_plays(args: argparse.Namespace) -> int:
     if args.previous:
         readings = classify(args.previous, rules=rules)
         if args.previous_type is not None:
-            wanted = args.previous_type.upper().replace("-", "_").replace(" ", "_")
+            wanted = type_member_name(args.previous_type)
             readings = [p for p in readings if p.type.name == wanted]
-        if len(readings) != 1:
-            listed = "; ".join(str(p) for p in readings) or "none"
-            raise ValueError(f"{args.previous!r} must be one play (readings: {listed}); say which with --previous-type")
-        previous = readings[0]
+        previous = one_reading(args.previous, readings)
     plays = legal_plays(args.hand, previous, rules=rules, collapse_suits=args.collapse)
     if args.json:
-        json.dump(plays.to_protocol(), sys.stdout)
-        print()
-        return 0
+        return dump_json(plays.to_protocol())
     what = f"that may follow {previous}" if previous else "to lead"
-    print(f"{len(plays)} plays {what} ({args.decks} deck(s){', suits collapsed' if args.collapse else ''}):")
-    for p in plays:
-        print(f"  {p}")
-    if previous:
-        print("  (or pass)")
-    return 0
+    collapsed = ", suits collapsed" if args.collapse else ""
+    return print_plays(f"{len(plays)} plays {what} ({args.decks} deck(s){collapsed}):", plays,
+                       or_pass=previous is not None)
 
 
 def cmd_playout(args: argparse.Namespace) -> int:
     rules = rules_of(args)
     players = 4 if args.players is None else args.players
-    t0 = time.perf_counter()
-    r = playouts(args.deals, seed=args.seed, policy=args.policy, threads=args.threads, rules=rules,
-                 players=players, progress=not args.quiet)
-    dt = time.perf_counter() - t0
-    print(f"{args.deals} deals ({players} players, {args.decks} deck(s)), {args.policy} policy, {args.threads} "
-          f"thread(s): {dt:.2f} s, {args.deals / dt:,.0f} deals/s")
+    r = timed_playouts(args, playouts, f" ({players} players, {args.decks} deck(s))", rules=rules, players=players)
     if args.deals:
         wins = np.bincount(r.winner + 1, minlength=players + 1)
         for s in range(players):

@@ -35,6 +35,7 @@ from typing import Any
 
 from chupai._core import NUM_FACES
 from chupai._state import (
+    DealSurface,
     MatchSurface,
     as_rng,
     check_players,
@@ -73,7 +74,7 @@ def _cards(faces: Iterable[int]) -> Cards:
     return Cards.from_counts(counts)
 
 
-class Deal:
+class Deal(DealSurface):
     """One Gan Deng Yan deal (``spec/gandengyan.md``).
 
     ``Deal(seed, players=n)`` shuffles and deals: starting with the dealer (random, or
@@ -86,6 +87,7 @@ class Deal:
 
     Attributes (read-only): ``players``, ``dealer``, ``current_player``, ``rules``,
     ``seed``, ``history``, ``talon_size``, ``winner``, ``trick``, ``known_cards``.
+    ``history`` is every play and pass as ``(seat, action)``, in order.
     """
 
     __slots__ = ("_bombs", "_core", "_history", "_known", "_last_play", "_legal", "_rules", "_seed", "_trick_start")
@@ -131,26 +133,12 @@ class Deal:
 
     # -- state ---------------------------------------------------------------------------
     @property
-    def rules(self) -> Rules:
-        return self._rules
-
-    @property
-    def seed(self) -> int | None:
-        """The seed of a random deal (``None`` for :meth:`from_hands`)."""
-        return self._seed
-
-    @property
     def players(self) -> int:
         return self._core.players
 
     @property
     def dealer(self) -> int:
         return self._core.dealer
-
-    @property
-    def current_player(self) -> int:
-        """The seat to act now; -1 once the deal is over."""
-        return self._core.current
 
     def is_terminal(self) -> bool:
         return self._core.over
@@ -161,11 +149,6 @@ class Deal:
         w = self._core.winner
         return None if w < 0 else w
 
-    @property
-    def history(self) -> list[tuple[int, Any]]:
-        """Every play and pass as ``(seat, action)``, in order."""
-        return list(self._history)
-
     def hand(self, seat: int) -> Cards:
         """The cards ``seat`` holds now (full information; see :meth:`observation`)."""
         return self._core.hand(self._seat(seat))
@@ -173,9 +156,6 @@ class Deal:
     @property
     def hands(self) -> tuple[Cards, ...]:
         return tuple(self._core.hand(s) for s in range(self.players))
-
-    def hand_sizes(self) -> tuple[int, ...]:
-        return self._core.hand_sizes()
 
     @property
     def talon_size(self) -> int:

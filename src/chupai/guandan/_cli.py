@@ -6,12 +6,16 @@
 from __future__ import annotations
 
 import argparse
-import json
-import sys
-import time
 
 import numpy as np
 
+from chupai._cli_common import (
+    check_type_name,
+    dump_json,
+    print_plays,
+    timed_playouts,
+    type_member_name,
+)
 from chupai.guandan._movegen import legal_plays
 from chupai.guandan.classify import classify
 from chupai.guandan.play import Play, PlayType
@@ -30,9 +34,8 @@ def previous_play(cards: str, level: str, rules: Rules, type_name: str | None) -
     """The one play the cards ``cards`` name at ``level`` (``type_name`` picks among several readings)."""
     readings = classify(cards, level, rules=rules)
     if type_name is not None:
-        wanted = type_name.upper().replace("-", "_").replace(" ", "_")
-        if wanted not in PlayType.__members__:
-            raise ValueError(f"unknown play type {type_name!r}; one of {', '.join(PlayType.__members__).lower()}")
+        wanted = type_member_name(type_name)
+        check_type_name(wanted, type_name, PlayType)
         readings = [p for p in readings if p.type.name == wanted]
     if not readings:
         raise ValueError(f"{cards!r} is not a play at level {level}")
@@ -51,25 +54,17 @@ def cmd_plays(args: argparse.Namespace) -> int:
         previous = previous_play(args.previous, args.level, rules, args.previous_type)
     plays = legal_plays(args.hand, args.level, previous, rules=rules, collapse_suits=args.collapse)
     if args.json:
-        json.dump(plays.to_protocol(), sys.stdout)
-        print()
-        return 0
+        return dump_json(plays.to_protocol())
     what = f"that beat {previous}" if previous else "to lead"
-    print(f"{len(plays)} plays {what} (level {args.level}, {args.rules} rules{', suits collapsed' if args.collapse else ''}):")
-    for p in plays:
-        print(f"  {p}")
-    if previous:
-        print("  (or pass)")
-    return 0
+    collapsed = ", suits collapsed" if args.collapse else ""
+    return print_plays(f"{len(plays)} plays {what} (level {args.level}, {args.rules} rules{collapsed}):", plays,
+                       or_pass=previous is not None)
 
 
 def cmd_playout(args: argparse.Namespace) -> int:
     if args.players not in (None, 4):
         raise ValueError("guandan is played by 4 players")
-    t0 = time.perf_counter()
-    r = playouts(args.deals, seed=args.seed, policy=args.policy, threads=args.threads, progress=not args.quiet)
-    dt = time.perf_counter() - t0
-    print(f"{args.deals} deals, {args.policy} policy, {args.threads} thread(s): {dt:.2f} s, {args.deals / dt:,.0f} deals/s")
+    r = timed_playouts(args, playouts)
     counts = np.bincount(r.result, minlength=4)[1:]
     for name, n in zip(("1-2", "1-3", "1-4"), counts):
         print(f"  {name}: {n:>8} ({n / max(args.deals, 1):.1%})")

@@ -70,6 +70,7 @@ import numpy as np
 
 from chupai._core import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_FACES, RED_JOKER_BIT
 from chupai._state import (
+    DealSurface,
     MatchSurface,
     as_rng,
     check_rules,
@@ -351,7 +352,7 @@ def _normalize_previous(previous: Any) -> tuple[tuple[int, int, int, int], int]:
 
 
 # --- one deal -----------------------------------------------------------------------------
-class Deal:
+class Deal(DealSurface):
     """One Guan Dan deal: the tribute phase (from the second deal on), then the card play.
 
     ``Deal(seed)`` is a random first deal (both teams at level 2, no tribute; the leader
@@ -361,6 +362,8 @@ class Deal:
     Attributes (read-only): ``phase`` (``"tribute"``, ``"return"``, ``"lead"``,
     ``"play"``, ``"over"``), ``current_player``, ``level``, ``levels``, ``declarers``,
     ``history``, ``finishing_order``, ``result``, ``winners``, ``rules``, ``seed``.
+    ``history`` is every public event as ``(seat, action)``: payments (automatic ones
+    too), takes, returns, the leader choice, plays and passes, in order.
     """
 
     __slots__ = (
@@ -606,15 +609,6 @@ class Deal:
 
     # -- state ---------------------------------------------------------------------------
     @property
-    def rules(self) -> Rules:
-        return self._rules
-
-    @property
-    def seed(self) -> int | None:
-        """The seed of a random deal (``None`` for :meth:`from_hands`)."""
-        return self._seed
-
-    @property
     def phase(self) -> str:
         """``"tribute"`` (payments, the take), ``"return"``, ``"lead"``, ``"play"`` or ``"over"``."""
         return self._phase
@@ -653,12 +647,6 @@ class Deal:
 
     def is_terminal(self) -> bool:
         return self._phase == "over"
-
-    @property
-    def history(self) -> list[tuple[int, Any]]:
-        """Every public event as ``(seat, action)``: payments (automatic ones too), takes,
-        returns, the leader choice, plays and passes, in order."""
-        return list(self._history)
 
     @property
     def finishing_order(self) -> tuple[int, ...]:

@@ -6,12 +6,17 @@
 from __future__ import annotations
 
 import argparse
-import json
-import sys
-import time
 
 import numpy as np
 
+from chupai._cli_common import (
+    check_type_name,
+    dump_json,
+    one_reading,
+    print_plays,
+    timed_playouts,
+    type_member_name,
+)
 from chupai.zhengshangyou._movegen import legal_plays
 from chupai.zhengshangyou.classify import classify
 from chupai.zhengshangyou.play import Play, PlayType
@@ -31,14 +36,10 @@ def previous_play(cards: str, rules: Rules, type_name: str | None) -> Play:
     and a sequence's top rank may follow a colon: ``sequence:7``)."""
     readings = classify(cards, rules=rules)
     if type_name is not None:
-        wanted, _, top = type_name.upper().replace("-", "_").replace(" ", "_").partition(":")
-        if wanted not in PlayType.__members__:
-            raise ValueError(f"unknown play type {type_name!r}; one of {', '.join(PlayType.__members__).lower()}")
+        wanted, _, top = type_member_name(type_name).partition(":")
+        check_type_name(wanted, type_name, PlayType)
         readings = [p for p in readings if p.type.name == wanted and (not top or p.rank == top)]
-    if len(readings) != 1:
-        listed = "; ".join(str(p) for p in readings) or "none"
-        raise ValueError(f"{cards!r} must be one play (readings: {listed}); say which with --previous-type")
-    return readings[0]
+    return one_reading(cards, readings)
 
 
 def cmd_plays(args: argparse.Namespace) -> int:
@@ -46,26 +47,15 @@ def cmd_plays(args: argparse.Namespace) -> int:
     previous = previous_play(args.previous, rules, args.previous_type) if args.previous else None
     plays = legal_plays(args.hand, previous, rules=rules, collapse_suits=args.collapse)
     if args.json:
-        json.dump(plays.to_protocol(), sys.stdout)
-        print()
-        return 0
+        return dump_json(plays.to_protocol())
     what = f"that beat {previous}" if previous else "to lead"
-    print(f"{len(plays)} plays {what}{' (suits collapsed)' if args.collapse else ''}:")
-    for p in plays:
-        print(f"  {p}")
-    if previous:
-        print("  (or pass)")
-    return 0
+    collapsed = " (suits collapsed)" if args.collapse else ""
+    return print_plays(f"{len(plays)} plays {what}{collapsed}:", plays, or_pass=previous is not None)
 
 
 def cmd_playout(args: argparse.Namespace) -> int:
     players = 4 if args.players is None else args.players
-    t0 = time.perf_counter()
-    r = playouts(args.deals, seed=args.seed, policy=args.policy, threads=args.threads, players=players,
-                 progress=not args.quiet)
-    dt = time.perf_counter() - t0
-    print(f"{args.deals} deals ({players} players), {args.policy} policy, {args.threads} thread(s): "
-          f"{dt:.2f} s, {args.deals / dt:,.0f} deals/s")
+    r = timed_playouts(args, playouts, f" ({players} players)", players=players)
     if args.deals:
         firsts = np.bincount(r.winner, minlength=players)
         for s in range(players):

@@ -57,6 +57,7 @@ import numpy as np
 
 from chupai._core import NUM_FACES
 from chupai._state import (
+    DealSurface,
     MatchSurface,
     as_rng,
     check_players,
@@ -281,7 +282,7 @@ def _sample_hands(
 
 
 # --- one deal ---------------------------------------------------------------------------------
-class Deal:
+class Deal(DealSurface):
     """One Zheng Shangyou deal: the card exchange (from the second deal on), then the play.
 
     ``Deal(seed, players=4)`` is a random first deal: a random dealer deals the 54 cards
@@ -291,7 +292,9 @@ class Deal:
 
     Attributes (read-only): ``phase`` (``"exchange"``, ``"play"``, ``"over"``),
     ``current_player``, ``players``, ``dealer``, ``previous``, ``history``,
-    ``finishing_order``, ``points``, ``rules``, ``seed``.
+    ``finishing_order``, ``points``, ``rules``, ``seed``.  ``history`` is every public
+    event as ``(seat, action)``: exchange steps (automatic ones too), plays and passes,
+    in order.
     """
 
     __slots__ = (
@@ -448,15 +451,6 @@ class Deal:
 
     # -- state ---------------------------------------------------------------------------------
     @property
-    def rules(self) -> Rules:
-        return self._rules
-
-    @property
-    def seed(self) -> int | None:
-        """The seed of a random deal (``None`` for :meth:`from_hands`)."""
-        return self._seed
-
-    @property
     def players(self) -> int:
         return self._n
 
@@ -484,12 +478,6 @@ class Deal:
 
     def is_terminal(self) -> bool:
         return self._phase == "over"
-
-    @property
-    def history(self) -> list[tuple[int, Any]]:
-        """Every public event as ``(seat, action)``: exchange steps (automatic ones too),
-        plays and passes, in order."""
-        return list(self._history)
 
     @property
     def finishing_order(self) -> tuple[int, ...]:
