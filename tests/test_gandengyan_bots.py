@@ -1,8 +1,7 @@
 """The shared bots and the arena on Gan Deng Yan states.
 
-RandomBot and GreedyBot need only the engine's ``policy_choice``; MonteCarloBot and
-the arena are tested once ``chupai.tournament`` knows the game (the integration change
-described in the Gan Deng Yan issue note).
+RandomBot and GreedyBot need only the engine's ``policy_choice``; MonteCarloBot also
+uses ``evaluate`` and ``determinize``; the arena knows the game through the registry.
 """
 from __future__ import annotations
 
@@ -11,10 +10,6 @@ import pytest
 
 from chupai import bots, tournament
 from chupai.gandengyan import Deal, Match, Rules
-
-integrated = pytest.mark.skipif(
-    "gandengyan" not in getattr(tournament, "_GAMES", ()), reason="arena/MonteCarloBot integration not merged yet"
-)
 
 
 @pytest.mark.parametrize("bot", [bots.RandomBot(), bots.GreedyBot()])
@@ -29,7 +24,6 @@ def test_simple_bots_play_legal_actions_to_the_end(bot, players):
             deal.apply(action)
 
 
-@integrated
 def test_monte_carlo_bot_plays_legal_actions():
     bot = bots.MonteCarloBot(30)
     rng = np.random.default_rng(1)
@@ -40,7 +34,6 @@ def test_monte_carlo_bot_plays_legal_actions():
         match.apply(action)
 
 
-@integrated
 def test_arena_plays_gandengyan():
     """Each bot plays every other seat (alternating by game); a side scores its seats' total."""
     result = tournament.arena("gandengyan", (bots.GreedyBot(), bots.RandomBot()), 60, 1, players=3, progress=False)

@@ -1,7 +1,7 @@
 """The library's bots, arena and command line on Zheng Shangyou states.
 
-The bots work on any state with ``card_play()``; the arena and CLI tests run once
-``chupai.tournament`` and ``chupai.cli`` know the game (they are skipped before).
+The bots work on any state with ``card_play()``; the arena and the CLI know the game
+through the registry of games.
 """
 from __future__ import annotations
 
@@ -13,19 +13,6 @@ import pytest
 from chupai import bots, tournament
 from chupai.zhengshangyou import GiveCard, Match, PayCard, TakeCard, _cli
 from chupai.zhengshangyou.game import exchange_choice
-
-
-def _integrated() -> bool:
-    """The arena and the command line know the game (the games registry, or before it
-    the arena's list)."""
-    try:
-        from chupai._games import GAMES
-    except ImportError:
-        return "zhengshangyou" in getattr(tournament, "_GAMES", ())
-    return "zhengshangyou" in GAMES
-
-
-needs_integration = pytest.mark.skipif(not _integrated(), reason="the arena and CLI do not know zhengshangyou yet")
 
 
 @pytest.mark.parametrize("bot", [bots.RandomBot(), bots.GreedyBot(), bots.MonteCarloBot(40)], ids=repr)
@@ -70,7 +57,6 @@ def test_cli_helpers(capsys):
     assert "200 deals (5 players)" in capsys.readouterr().out
 
 
-@needs_integration
 def test_arena_deals_and_matches():
     r = tournament.arena("zhengshangyou", (bots.GreedyBot(), bots.RandomBot()), 20, seed=1, progress=False)
     assert r.games == 20 and r.wins > 10
@@ -79,7 +65,6 @@ def test_arena_deals_and_matches():
     assert r.games == 2
 
 
-@needs_integration
 def test_command_line(capsys):
     from chupai.cli import main
 
