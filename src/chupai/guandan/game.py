@@ -61,7 +61,6 @@ Tribute (``spec/guandan.md``, "Tribute"), exactly as implemented
 """
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -80,6 +79,7 @@ from chupai._state import (
 )
 from chupai.actions import PASS
 from chupai.cards import RANKS, Cards, face_name, parse_face
+from chupai._sampling import deal_hidden
 from chupai.errors import IllegalActionError
 from chupai.guandan._engine import (
     RESULT_12,
@@ -231,97 +231,6 @@ def _played(history: Iterable[tuple[int, Any]]) -> list[Cards]:
 
 def _played_counts(history: Iterable[tuple[int, Any]]) -> list[list[int]]:
     return [c.counts() for c in _played(history)]
-
-
-_FACT = [math.factorial(n) for n in range(109)]
-
-
-def _multinomial(parts: Sequence[int]) -> int:
-    out = _FACT[sum(parts)]
-    for k in parts:
-        out //= _FACT[k]
-    return out
-
-
-def _splits(n: int, caps: Sequence[int]) -> Iterable[tuple[int, ...]]:
-    """Every way to write ``n`` as ``len(caps)`` parts with part ``j`` at most ``caps[j]``."""
-    if len(caps) == 1:
-        if n <= caps[0]:
-            yield (n,)
-        return
-    rest = sum(caps[1:])
-    for k in range(max(0, n - rest), min(n, caps[0]) + 1):
-        for tail in _splits(n - k, caps[1:]):
-            yield (k,) + tail
-
-
-def _sample_split(
-    pool: list[int], need: list[int], forbidden: list[set[int]], rng: np.random.Generator
-) -> list[list[int]] | None:
-    """Deal the cards ``pool`` (one entry per copy) uniformly to hands of sizes ``need``.
-
-    Hand ``j`` may not receive a face in ``forbidden[j]``.  Uniform over all such deals
-    (the copies treated as distinct, as a shuffle deals them); ``None`` if there is none.
-    Cards are grouped by the set of hands that may take them; the constrained groups
-    are split by weight (exact counts), the unconstrained rest fills what remains.
-    """
-    m = len(need)
-    groups: dict[tuple[int, ...], list[int]] = {}
-    for f in pool:
-        allowed = tuple(j for j in range(m) if f not in forbidden[j])
-        if not allowed:
-            return None
-        groups.setdefault(allowed, []).append(f)
-    free = groups.pop(tuple(range(m)), [])
-    cons = sorted(groups.items())
-    memo: dict[tuple[int, tuple[int, ...]], int] = {}
-
-    def count(i: int, caps: tuple[int, ...]) -> int:
-        if i == len(cons):
-            return _multinomial(caps) if sum(caps) == len(free) else 0
-        key = (i, caps)
-        if key not in memo:
-            allowed, faces = cons[i]
-            total = 0
-            for split in _splits(len(faces), [caps[j] for j in allowed]):
-                nc = list(caps)
-                for j, k in zip(allowed, split):
-                    nc[j] -= k
-                total += _multinomial(split) * count(i + 1, tuple(nc))
-            memo[key] = total
-        return memo[key]
-
-    caps = tuple(need)
-    if sum(caps) != len(pool) or count(0, caps) == 0:
-        return None
-    hands: list[list[int]] = [[] for _ in range(m)]
-    for i, (allowed, faces) in enumerate(cons):
-        options = []
-        for split in _splits(len(faces), [caps[j] for j in allowed]):
-            nc = list(caps)
-            for j, k in zip(allowed, split):
-                nc[j] -= k
-            w = _multinomial(split) * count(i + 1, tuple(nc))
-            if w:
-                options.append((w, split, tuple(nc)))
-        total = sum(w for w, _, _ in options)
-        r = int(rng.integers(0, 1 << 62)) * total >> 62  # uniform in [0, total)
-        for w, split, nc in options:
-            if r < w:
-                break
-            r -= w
-        perm = [faces[k] for k in rng.permutation(len(faces))]
-        at = 0
-        for j, k in zip(allowed, split):
-            hands[j].extend(perm[at:at + k])
-            at += k
-        caps = nc
-    perm = [free[k] for k in rng.permutation(len(free))]
-    at = 0
-    for j in range(m):
-        hands[j].extend(perm[at:at + caps[j]])
-        at += caps[j]
-    return hands
 
 
 def _normalize_previous(previous: Any) -> tuple[tuple[int, int, int, int], int]:
@@ -951,7 +860,7 @@ class Deal(DealSurface):
         pool.sort()
         forbidden = [self._forbidden(s) for s in others]
         for _ in range(max_tries):
-            split = _sample_split(pool, need, forbidden, g)
+            split = deal_hidden(pool, need, forbidden, g)
             if split is None:
                 break
             now = [None] * SEATS

@@ -48,12 +48,9 @@ hand until they play it.
 """
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
-
-import numpy as np
 
 from chupai._core import NUM_FACES
 from chupai._state import (
@@ -68,6 +65,7 @@ from chupai._state import (
 )
 from chupai.actions import PASS
 from chupai.cards import Cards, face_name, parse_face
+from chupai._sampling import deal_hidden
 from chupai.errors import IllegalActionError
 from chupai.zhengshangyou._engine import MAX_PLAYERS, MIN_PLAYERS, DealCore
 from chupai.zhengshangyou._movegen import legal_plays
@@ -201,84 +199,6 @@ def _exchange_steps(previous: tuple[int, ...]) -> tuple[tuple[str, int], ...]:
         ("give", second),
         ("take_given", penult),
     )
-
-
-def _count_ways(classes: list[tuple[tuple[int, ...], int]], caps: tuple[int, ...], memo: dict) -> int:
-    """Ways to deal the classes (allowed hands, number of distinct cards) into hands with
-    exactly ``caps`` free places."""
-    key = (len(classes), caps)
-    if key in memo:
-        return memo[key]
-    if not classes:
-        total = int(not any(caps))
-    else:
-        (allowed, k), rest = classes[0], classes[1:]
-        total = 0
-        for split in _splits(k, [caps[j] for j in allowed]):
-            nc = list(caps)
-            ways = math.factorial(k)
-            for j, m in zip(allowed, split):
-                nc[j] -= m
-                ways //= math.factorial(m)
-            total += ways * _count_ways(rest, tuple(nc), memo)
-    memo[key] = total
-    return total
-
-
-def _splits(k: int, caps: Sequence[int]) -> Iterable[tuple[int, ...]]:
-    """Every way to write ``k`` as ``len(caps)`` parts, part ``j`` at most ``caps[j]``."""
-    if len(caps) == 1:
-        if k <= caps[0]:
-            yield (k,)
-        return
-    rest = sum(caps[1:])
-    for m in range(max(0, k - rest), min(k, caps[0]) + 1):
-        for tail in _splits(k - m, caps[1:]):
-            yield (m,) + tail
-
-
-def _sample_hands(
-    pool: list[int], need: list[int], forbidden: list[set[int]], rng: np.random.Generator
-) -> list[list[int]] | None:
-    """Deal the distinct faces ``pool`` uniformly into hands of sizes ``need``, hand ``j``
-    never receiving a face of ``forbidden[j]``; ``None`` if no such deal exists."""
-    m = len(need)
-    groups: dict[tuple[int, ...], list[int]] = {}
-    for f in pool:
-        allowed = tuple(j for j in range(m) if f not in forbidden[j])
-        if not allowed:
-            return None
-        groups.setdefault(allowed, []).append(f)
-    classes = sorted(groups.items())
-    memo: dict = {}
-    caps = tuple(need)
-    sized = [(a, len(fs)) for a, fs in classes]
-    if sum(need) != len(pool) or _count_ways(sized, caps, memo) == 0:
-        return None
-    hands: list[list[int]] = [[] for _ in range(m)]
-    for i, (allowed, faces) in enumerate(classes):
-        options = []
-        for split in _splits(len(faces), [caps[j] for j in allowed]):
-            nc = list(caps)
-            ways = math.factorial(len(faces))
-            for j, k in zip(allowed, split):
-                nc[j] -= k
-                ways //= math.factorial(k)
-            w = ways * _count_ways(sized[i + 1 :], tuple(nc), memo)
-            if w:
-                options.append((w, split, tuple(nc)))
-        r = int(rng.integers(0, 1 << 62)) * sum(w for w, _, _ in options) >> 62  # uniform below the total
-        for w, split, nc in options:
-            if r < w:
-                break
-            r -= w
-        perm = [faces[k] for k in rng.permutation(len(faces))]
-        at = 0
-        for j, k in zip(allowed, split):
-            hands[j].extend(perm[at : at + k])
-            at += k
-        caps = nc
-    return hands
 
 
 # --- one deal ---------------------------------------------------------------------------------
@@ -686,7 +606,7 @@ class Deal(DealSurface):
             need.append(hidden.bit_count())
         forbidden = [self._forbidden(s) for s in others]
         for _ in range(max_tries):
-            split = _sample_hands(pool, need, forbidden, g)
+            split = deal_hidden(pool, need, forbidden, g)
             if split is None:
                 break
             hands = list(now)

@@ -1,0 +1,105 @@
+"""Dealing hidden cards uniformly under constraints, for ``determinize``.
+
+Every game's ``determinize`` re-deals the cards a player cannot see to the other hands
+with their exact sizes; public history may forbid some faces to some hands (a payer
+holds nothing above their tribute, ...).  :func:`deal_hidden` deals uniformly over all
+the deals that respect those constraints.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+__all__ = ["deal_hidden"]
+
+_FACT = [math.factorial(n) for n in range(109)]
+
+
+def _multinomial(parts: Sequence[int]) -> int:
+    out = _FACT[sum(parts)]
+    for k in parts:
+        out //= _FACT[k]
+    return out
+
+
+def _splits(n: int, caps: Sequence[int]) -> Iterable[tuple[int, ...]]:
+    """Every way to write ``n`` as ``len(caps)`` parts with part ``j`` at most ``caps[j]``."""
+    if len(caps) == 1:
+        if n <= caps[0]:
+            yield (n,)
+        return
+    rest = sum(caps[1:])
+    for k in range(max(0, n - rest), min(n, caps[0]) + 1):
+        for tail in _splits(n - k, caps[1:]):
+            yield (k,) + tail
+
+
+def deal_hidden(
+    pool: list[int], need: list[int], forbidden: list[set[int]], rng: np.random.Generator
+) -> list[list[int]] | None:
+    """Deal the cards ``pool`` (one entry per copy) uniformly to hands of sizes ``need``.
+
+    Hand ``j`` may not receive a face in ``forbidden[j]``.  Uniform over all such deals
+    (the copies treated as distinct, as a shuffle deals them); ``None`` if there is none.
+    Cards are grouped by the set of hands that may take them; the constrained groups
+    are split by weight (exact counts), the unconstrained rest fills what remains.
+    """
+    m = len(need)
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for f in pool:
+        allowed = tuple(j for j in range(m) if f not in forbidden[j])
+        if not allowed:
+            return None
+        groups.setdefault(allowed, []).append(f)
+    free = groups.pop(tuple(range(m)), [])
+    cons = sorted(groups.items())
+    memo: dict[tuple[int, tuple[int, ...]], int] = {}
+
+    def count(i: int, caps: tuple[int, ...]) -> int:
+        if i == len(cons):
+            return _multinomial(caps) if sum(caps) == len(free) else 0
+        key = (i, caps)
+        if key not in memo:
+            allowed, faces = cons[i]
+            total = 0
+            for split in _splits(len(faces), [caps[j] for j in allowed]):
+                nc = list(caps)
+                for j, k in zip(allowed, split):
+                    nc[j] -= k
+                total += _multinomial(split) * count(i + 1, tuple(nc))
+            memo[key] = total
+        return memo[key]
+
+    caps = tuple(need)
+    if sum(caps) != len(pool) or count(0, caps) == 0:
+        return None
+    hands: list[list[int]] = [[] for _ in range(m)]
+    for i, (allowed, faces) in enumerate(cons):
+        options = []
+        for split in _splits(len(faces), [caps[j] for j in allowed]):
+            nc = list(caps)
+            for j, k in zip(allowed, split):
+                nc[j] -= k
+            w = _multinomial(split) * count(i + 1, tuple(nc))
+            if w:
+                options.append((w, split, tuple(nc)))
+        total = sum(w for w, _, _ in options)
+        r = int(rng.integers(0, 1 << 62)) * total >> 62  # uniform in [0, total)
+        for w, split, nc in options:
+            if r < w:
+                break
+            r -= w
+        perm = [faces[k] for k in rng.permutation(len(faces))]
+        at = 0
+        for j, k in zip(allowed, split):
+            hands[j].extend(perm[at:at + k])
+            at += k
+        caps = nc
+    perm = [free[k] for k in rng.permutation(len(free))]
+    at = 0
+    for j in range(m):
+        hands[j].extend(perm[at:at + caps[j]])
+        at += caps[j]
+    return hands
