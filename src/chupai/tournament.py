@@ -3,13 +3,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from multiprocessing import get_context
 from typing import Any
 
 import numpy as np
-from tqdm import tqdm
 
 from chupai._games import GAMES
+from chupai.backends import run_batch
 
 __all__ = ["ArenaResult", "arena", "wilson_interval"]
 
@@ -102,13 +101,18 @@ def arena(
     rules: Any = None,
     players: int | None = None,
     progress: bool = True,
+    backend: str = "local",
+    address: str | None = None,
+    chunk_size: int | None = None,
 ) -> ArenaResult:
     """Play ``deals`` deals (or whole matches, ``matches=True``) between two bots.
 
     The first bot plays seats 0 and 2 in even-numbered games and seats 1 and 3 in odd
     ones.  Game ``i`` is dealt and played from its own seed derived from ``(seed, i)``,
-    so the result is the same for any ``workers``; ``workers > 1`` uses that many
-    processes (bots must be picklable).
+    so the result is the same for any ``workers``, ``backend`` and ``chunk_size``:
+    ``workers > 1`` uses that many local processes, ``backend="ray"`` runs the deals
+    as Ray tasks (on the cluster at ``address`` or ``RAY_ADDRESS``, else a local Ray);
+    bots must then be picklable.  See :func:`chupai.backends.run_batch`.
     """
     if game not in _GAMES:
         raise ValueError(f"unknown game {game!r}; expected one of {_GAMES}")
@@ -125,18 +129,8 @@ def arena(
         raise ValueError(f"seed must be a non-negative int, not {seed!r}")
     _new_state(game, seed, matches, rules, players)  # bad rules or players fail here, not in a worker
     jobs = [(game, tuple(bots), seed, i, matches, rules, players) for i in range(deals)]
-    bar = tqdm(total=deals, unit="match" if matches else "deal", disable=not progress)
-    with bar:
-        if workers == 1:
-            returns = []
-            for job in jobs:
-                returns.append(_play_one(job))
-                bar.update()
-        else:
-            with get_context("spawn").Pool(workers) as pool:
-                returns = []
-                for r in pool.imap(_play_one, jobs):
-                    returns.append(r)
-                    bar.update()
+    returns = run_batch(_play_one, jobs, backend=backend, workers=workers, address=address,
+                        chunk_size=chunk_size, progress=progress,
+                        unit="match" if matches else "deal")
     arr = np.array(returns)
     return ArenaResult((repr(bots[0]), repr(bots[1])), deals, int((arr > 0).sum()), arr)
