@@ -15,6 +15,7 @@ import argparse
 import os
 import sys
 
+from chupai import backends
 from chupai._games import GAMES, game
 from chupai.chinese_ten.rules import VARIANTS
 
@@ -51,7 +52,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     pair = [_make_bot(n.strip(), args.playouts) for n in names]
     rules = game(args.game).cli_module().rules_of(args)
     result = arena(args.game, pair, args.deals, args.seed, args.workers, matches=args.matches, rules=rules,
-                   players=args.players)
+                   players=args.players, **backends.options_of(args))
     print(result)
     return 0
 
@@ -106,6 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     ar.add_argument("--workers", type=int, default=1)
     ar.add_argument("--playouts", type=int, default=200, help="playouts per decision of an mc bot")
     ar.add_argument("--matches", action="store_true", help="play whole matches instead of deals")
+    backends.add_arguments(ar)
     ar.set_defaults(run=_cmd_arena)
     b = sub.add_parser("bench", help="time the generators on seeded deals")
     b.add_argument("--game", choices=list(GAMES), default="guandan")

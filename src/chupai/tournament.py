@@ -4,14 +4,13 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import dataclass
-from multiprocessing import get_context
 from typing import Any
 
 import numpy as np
-from tqdm import tqdm
 
 from chupai._games import GAMES, game as game_entry
 from chupai._validate import check_bool, check_positive_int, check_seed
+from chupai.backends import run_batch
 from chupai.bots import Bot
 
 __all__ = ["ArenaResult", "arena", "wilson_interval"]
@@ -107,15 +106,21 @@ def arena(
     rules: Any = None,
     players: int | None = None,
     progress: bool = True,
+    backend: str = "local",
+    address: str | None = None,
+    chunk_size: int | None = None,
 ) -> ArenaResult:
     """Play ``deals`` deals (or whole matches, ``matches=True``) between two bots.
 
     The first bot plays seats 0 and 2 in even-numbered games and seats 1 and 3 in odd
     ones.  Game ``i`` is dealt and played from its own seed derived from ``(seed, i)``,
-    so the result is the same for any ``workers``.  ``workers > 1`` uses processes
-    (bots must be picklable): at most one per deal and one per CPU core, unless
-    ``max_workers`` explicitly allows more (``max_workers=workers`` starts exactly
-    ``workers``, capped only by the deals).
+    so the result is the same for any ``workers``, ``backend`` and ``chunk_size``.
+    ``workers > 1`` uses local processes (bots must be picklable): at most one per deal
+    and one per CPU core, unless ``max_workers`` explicitly allows more
+    (``max_workers=workers`` starts exactly ``workers``, capped only by the deals).
+    ``backend="ray"`` runs the deals as Ray tasks, ``workers`` at a time, on the cluster
+    at ``address`` (or ``RAY_ADDRESS``), else on a local Ray started on demand; the
+    cores of this machine do not cap it.  See :func:`chupai.backends.run_batch`.
     """
     game_entry(game)  # TypeError / ValueError for an unknown game
     if isinstance(bots, (str, bytes)) or len(bots) != 2:
@@ -128,22 +133,12 @@ def arena(
     seed = check_seed(seed, allow_none=False)
     matches = check_bool(matches, "matches")
     progress = check_bool(progress, "progress")
-    cap = _cores() if max_workers is None else check_positive_int(max_workers, "max_workers")
+    cap = (_cores() if backend == "local" else workers) if max_workers is None else check_positive_int(max_workers, "max_workers")
     workers = max(1, min(workers, deals, cap))
     _new_state(game, seed, matches, rules, players)  # bad rules or players fail here, not in a worker
     jobs = [(game, tuple(bots), seed, i, matches, rules, players) for i in range(deals)]
-    bar = tqdm(total=deals, unit="match" if matches else "deal", disable=not progress)
-    with bar:
-        if workers == 1:
-            returns = []
-            for job in jobs:
-                returns.append(_play_one(job))
-                bar.update()
-        else:
-            with get_context("spawn").Pool(workers) as pool:
-                returns = []
-                for r in pool.imap(_play_one, jobs):
-                    returns.append(r)
-                    bar.update()
+    returns = run_batch(_play_one, jobs, backend=backend, workers=workers, address=address,
+                        chunk_size=chunk_size, progress=progress,
+                        unit="match" if matches else "deal")
     arr = np.array(returns)
     return ArenaResult((repr(bots[0]), repr(bots[1])), deals, int((arr > 0).sum()), arr)
