@@ -28,10 +28,13 @@ __all__ = [
     "check_type_name",
     "choose_reading",
     "dump_json",
+    "int_at_least",
     "level_name",
+    "non_negative_int",
     "one_reading",
     "play_json",
     "plural",
+    "positive_int",
     "print_plays",
     "report_playout",
     "report_plays",
@@ -218,3 +221,23 @@ def level_name(level: str) -> str:
     if len(r) != 1 or r not in RANKS:
         raise ValueError(f"--level {level!r} is not a rank; expected 2-9, T, J, Q, K, A")
     return r
+
+
+def int_at_least(low: int) -> Callable[[str], int]:
+    """An argparse type: an int >= ``low`` (else argparse's usage error, exit status 2)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
+        return value
+
+    return parse
+
+
+#: argparse types of counts (``--deals``, ``--repeat``, ...) and of seeds
+positive_int = int_at_least(1)
+non_negative_int = int_at_least(0)

@@ -3,7 +3,8 @@
     chupai plays GAME "<hand>" [game options] [--collapse] [--json]
     chupai playout GAME [--deals 100000] [--seed 1] [--players N] [--policy random] [--threads 1] [--json]
     chupai arena GAME [--bots mc,random] [--deals 200] [--seed 0] [--workers 1] [--players N] [--json]
-    chupai bench GAME [--deals 1000] [--repeat 5] [--playouts 20000] [--json]
+    chupai bench GAME [--deals N] [--repeat 5] [--playouts N] [--surface-deals 200] [--no-engine] [--no-surface]
+                      [--json]
 
 GAME is one of the registered games (:mod:`chupai._games`).  The options only some
 games take (``--level``, ``--layout``, ``--decks``, ...) are listed, with their games,
@@ -18,6 +19,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from chupai._cli_common import non_negative_int, positive_int
 from chupai._cli_options import OPTIONS, games_taking, option_help, taken
 from chupai._games import GAMES, game
 
@@ -26,28 +28,6 @@ __all__ = ["build_parser", "main"]
 #: exit status after Ctrl-C, as a shell reports a process ended by SIGINT
 EXIT_INTERRUPTED = 130
 EXIT_USAGE = 2
-
-
-def positive_int(text: str) -> int:
-    """An argparse type: an int >= 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
-
-
-def non_negative_int(text: str) -> int:
-    """An argparse type: an int >= 0."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be at least 0, not {value}")
-    return value
 
 
 def _cmd_plays(args: argparse.Namespace) -> int:
@@ -103,9 +83,10 @@ def _cmd_arena(args: argparse.Namespace) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    argv = ["--deals", str(args.deals), "--repeat", str(args.repeat), "--playouts", str(args.playouts)]
-    if args.json:
-        argv.append("--json")
+    # the options given, passed on; the game's runner has its own defaults
+    argv = [word for name in ("deals", "repeat", "playouts", "surface_deals") if getattr(args, name) is not None
+            for word in (f"--{name.replace('_', '-')}", str(getattr(args, name)))]
+    argv += [f"--{name.replace('_', '-')}" for name in ("no_engine", "no_surface", "json") if getattr(args, name)]
     result: int = game(args.game).bench_module().main(argv)
     return result
 
@@ -167,9 +148,14 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     b = sub.add_parser("bench", help="time the generator, the engine and the Python surface of a game")
     b.add_argument("game", nargs="?", choices=games, help="the game (default guandan)")
     b.add_argument("--game", dest="game_option", choices=games, help="deprecated spelling of the game argument")
-    b.add_argument("--deals", type=positive_int, default=1000, help="seeded deals the positions come from")
-    b.add_argument("--repeat", type=positive_int, default=5, help="timed loops per figure (the median is reported)")
-    b.add_argument("--playouts", type=positive_int, default=20000, help="deals per C playout measurement")
+    b.add_argument("--deals", type=positive_int, help="seeded deals the generator positions come from "
+                   "(default: the game's, e.g. 1000 for guandan)")
+    b.add_argument("--repeat", type=positive_int, help="timed loops per figure, the median reported (default 5)")
+    b.add_argument("--playouts", type=positive_int, help="deals per C playout measurement (default: the game's)")
+    b.add_argument("--surface-deals", type=positive_int, help="seeded deals of the Python surface section "
+                   "(default 200, at most --deals)")
+    b.add_argument("--no-engine", action="store_true", help="skip the engine section")
+    b.add_argument("--no-surface", action="store_true", help="skip the Python surface and OpenSpiel sections")
     b.add_argument("--json", action="store_true", help=json_help)
     b.set_defaults(run=_cmd_bench)
     return ap, {"plays": p, "playout": po, "arena": ar, "bench": b}
