@@ -21,7 +21,9 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-__all__ = ["Bot", "GreedyBot", "MonteCarloBot", "RandomBot"]
+from chupai.search.bot import ISMCTSBot
+
+__all__ = ["Bot", "GreedyBot", "ISMCTSBot", "MonteCarloBot", "RandomBot"]
 
 
 @runtime_checkable
