@@ -29,17 +29,10 @@ def _cmd_playout(args: argparse.Namespace) -> int:
     return game(args.game).cli_module().cmd_playout(args)
 
 
-_BOTS = {"random": "RandomBot", "greedy": "GreedyBot", "mc": "MonteCarloBot"}
+def _make_bot(spec: str, playouts: int) -> object:
+    from chupai.search.registry import make_bot
 
-
-def _make_bot(name: str, playouts: int) -> object:
-    from chupai import bots
-
-    if name not in _BOTS:
-        raise ValueError(f"unknown bot {name!r}; expected one of {', '.join(_BOTS)}")
-    if name == "mc":
-        return bots.MonteCarloBot(playouts)
-    return getattr(bots, _BOTS[name])()
+    return make_bot(spec, playouts=playouts)
 
 
 def _cmd_arena(args: argparse.Namespace) -> int:
@@ -100,13 +93,17 @@ def main(argv: list[str] | None = None) -> int:
                     "bots alternate seats")
     ar.add_argument("--decks", type=int, choices=[1, 2], default=1, help="gandengyan: one or two decks")
     ar.add_argument("--variant", choices=VARIANTS, default="pagat", help="chinese_ten variant")
-    ar.add_argument("--bots", default="mc,random", help="two of random, greedy, mc (first,second)")
+    ar.add_argument("--bots", default="mc,random",
+                    help="two of random, greedy, mc[:N], ismcts[:N|:20ms] (first,second)")
     ar.add_argument("--deals", type=int, default=200)
     ar.add_argument("--seed", type=int, default=0)
     ar.add_argument("--workers", type=int, default=1)
     ar.add_argument("--playouts", type=int, default=200, help="playouts per decision of an mc bot")
     ar.add_argument("--matches", action="store_true", help="play whole matches instead of deals")
     ar.set_defaults(run=_cmd_arena)
+    from chupai.ladder import register as register_ladder
+
+    register_ladder(sub)
     b = sub.add_parser("bench", help="time the generators on seeded deals")
     b.add_argument("--game", choices=list(GAMES), default="guandan")
     b.add_argument("--deals", type=int, default=1000)
