@@ -49,9 +49,10 @@ def walk(node: Node, is_root: bool = True) -> list[tuple[Node, bool]]:
 # -- tree statistics -----------------------------------------------------------------------
 @pytest.mark.parametrize("game", GAME_NAMES)
 @pytest.mark.parametrize("moves", [0, 9])
-def test_tree_statistics(game: str, moves: int) -> None:
+@pytest.mark.parametrize("per_world", [1, 4])
+def test_tree_statistics(game: str, moves: int, per_world: int) -> None:
     state = advance(new_state(game, 11), moves)
-    search = ISMCTS()
+    search = ISMCTS(iterations_per_world=per_world)
     tree = search.new_tree(state)
     n = 300
     result = search.search(state, iterations=n, seed=5, tree=tree)
@@ -353,6 +354,8 @@ def test_errors() -> None:
         ISMCTSBot(decisions="never")
     with pytest.raises(ValueError, match="workers"):
         ISMCTSBot(workers=0)
+    with pytest.raises(ValueError, match="iterations_per_world"):
+        ISMCTS(iterations_per_world=0)
     done = advance(new_state("chinese_ten", 1), 1000)
     done.apply(done.legal_actions()[0])
     assert done.is_terminal()
@@ -376,6 +379,14 @@ def test_registry() -> None:
     assert isinstance(bot, ISMCTSBot) and bot.iterations == 300 and bot.seconds is None
     assert make_bot("ismcts").iterations == 1000
     assert make_bot("mc", playouts=33).playouts == 33
+    bot = make_bot("ismcts:20ms:policy=random:exploration=1.5:iterations_per_world=3:reuse=false:decisions=greedy")
+    assert bot.seconds == 0.02 and bot.iterations is None and bot.search.policy == "random"
+    assert bot.search.exploration == 1.5 and bot.search.iterations_per_world == 3
+    assert bot.reuse is False and bot.decisions == "greedy"
+    assert make_bot("ismcts:collapse_suits=false").search.collapse_suits is False
+    for bad in ("ismcts:20ms:depth=3", "ismcts:reuse=maybe", "ismcts:iterations_per_world=x", "mc:10:policy=random"):
+        with pytest.raises(ValueError, match="option"):
+            make_bot(bad)
     assert isinstance(make_bot("random"), RandomBot) and isinstance(make_bot(" greedy"), GreedyBot)
     with pytest.raises(ValueError, match="no budget"):
         make_bot("greedy:5")

@@ -50,6 +50,8 @@ class ISMCTSBot:
         policy: the compiled rollout policy, ``"greedy"`` or ``"random"``.
         exploration: the UCB constant (relative to the range of the returns).
         collapse_suits: branch over suit-collapsed plays during card play.
+        iterations_per_world: consecutive iterations per determinized world (see
+            :class:`chupai.search.ISMCTS`).
         reuse: keep the tree between moves of the same deal: the next search starts
             from the node the actions since (found by value in the public history)
             lead to, if the tree holds them, else from a new tree.
@@ -72,13 +74,16 @@ class ISMCTSBot:
         policy: str = "greedy",
         exploration: float = 0.7,
         collapse_suits: bool = True,
+        iterations_per_world: int = 1,
         reuse: bool = True,
         decisions: str = "search",
         workers: int = 1,
     ) -> None:
         if iterations is None and seconds is None:
             iterations = 1000
-        self.search = ISMCTS(policy=policy, exploration=exploration, collapse_suits=collapse_suits)
+        self.search = ISMCTS(
+            policy=policy, exploration=exploration, collapse_suits=collapse_suits, iterations_per_world=iterations_per_world
+        )
         # the budget is checked by a dry call so errors come at construction
         from chupai.search.ismcts import _check_count, _check_seconds
 
@@ -108,7 +113,8 @@ class ISMCTSBot:
             budget.append(f"iterations={self.iterations}")
         if self.seconds is not None:
             budget.append(f"seconds={self.seconds:g}")
-        return f"ISMCTSBot({', '.join(budget)}, policy={self.search.policy!r})"
+        extra = f", iterations_per_world={self.search.iterations_per_world}" if self.search.iterations_per_world > 1 else ""
+        return f"ISMCTSBot({', '.join(budget)}, policy={self.search.policy!r}{extra})"
 
     def reset(self) -> None:
         """Forget the trees kept for reuse."""
