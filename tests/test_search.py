@@ -390,8 +390,10 @@ def test_registry() -> None:
     assert isinstance(make_bot("random"), RandomBot) and isinstance(make_bot(" greedy"), GreedyBot)
     with pytest.raises(ValueError, match="no budget"):
         make_bot("greedy:5")
-    with pytest.raises(ValueError, match="playouts"):
-        make_bot("mc:20ms")
+    from chupai.search.timed import TimedMonteCarloBot
+
+    timed = make_bot("mc:20ms")
+    assert isinstance(timed, TimedMonteCarloBot) and timed.seconds == 0.02
     with pytest.raises(ValueError, match="unknown bot"):
         make_bot("alpha")
     with pytest.raises(TypeError):
@@ -406,3 +408,18 @@ def test_bot_pickles_without_its_trees() -> None:
     assert bot._trees
     copy = pickle.loads(pickle.dumps(bot))
     assert copy._trees == {} and copy.iterations == 30 and repr(copy) == repr(bot)
+
+
+def test_timed_monte_carlo_adapts_its_playouts() -> None:
+    from chupai.search.timed import TimedMonteCarloBot
+
+    state = new_state("zhengshangyou", 3)
+    rng = np.random.default_rng(0)
+    bot = TimedMonteCarloBot(0.004, start=5)
+    for _ in range(3):
+        assert bot.choose(state, rng) in state.legal_actions()
+    assert bot.bot.playouts > 5  # a 4 ms budget holds far more than 5 playouts
+    with pytest.raises(ValueError, match="seconds"):
+        TimedMonteCarloBot(0)
+    with pytest.raises(TypeError, match="seconds"):
+        TimedMonteCarloBot("1")  # type: ignore[arg-type]

@@ -3,8 +3,9 @@
 A bot spec is a name with an optional budget after a colon:
 
 * ``random``, ``greedy``: no budget.
-* ``mc`` / ``mc:N``: ``MonteCarloBot(N)`` (N playouts per decision; default
-  ``playouts``).
+* ``mc`` / ``mc:N`` / ``mc:20ms``: ``MonteCarloBot(N)`` (N playouts per decision;
+  default ``playouts``), or held to that much process CPU time per decision
+  (:class:`chupai.search.timed.TimedMonteCarloBot`).
 * ``ismcts`` / ``ismcts:N`` / ``ismcts:20ms`` / ``ismcts:0.5s``: ``ISMCTSBot`` with N
   iterations or that much process CPU time per move (default 1000 iterations),
   followed by any ``:option=value`` of ``ISMCTSBot`` (``policy``, ``exploration``,
@@ -106,6 +107,8 @@ def make_bot(spec: str, *, playouts: int = 200) -> Any:
         return bots.RandomBot() if name == "random" else bots.GreedyBot()
     if name == "mc":
         if seconds is not None:
-            raise ValueError(f"mc takes a number of playouts, not a time ({budget!r})")
+            from chupai.search.timed import TimedMonteCarloBot
+
+            return TimedMonteCarloBot(seconds)
         return bots.MonteCarloBot(count if count is not None else playouts)
     return ISMCTSBot(count, seconds=seconds, **_options(options))
