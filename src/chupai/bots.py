@@ -26,8 +26,9 @@ import numpy as np
 from chupai._games import game_of
 from chupai._validate import as_rng, check_choice, check_positive_int
 from chupai.actions import PASS
+from chupai.search.bot import ISMCTSBot
 
-__all__ = ["Bot", "GreedyBot", "MonteCarloBot", "RandomBot"]
+__all__ = ["Bot", "GreedyBot", "ISMCTSBot", "MonteCarloBot", "RandomBot"]
 
 
 @runtime_checkable
