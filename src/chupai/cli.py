@@ -113,6 +113,9 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--repeat", type=int, default=5)
     b.add_argument("--playouts", type=int, default=20000, help="deals per C playout measurement")
     b.set_defaults(run=_cmd_bench)
+    from chupai.protocol.cli import register as register_protocol  # serve, join, replay (chupai.protocol)
+
+    register_protocol(sub)
     args = ap.parse_args(argv)
     try:
         return args.run(args)
