@@ -137,8 +137,6 @@ class Ws4pyBot(WebSocketClient):  # type: ignore[misc]
                     self.send(json.dumps({"actIndex": msg["indexRange"] + 1}))
                     self.send(json.dumps({"actIndex": str(index)}))
                 self.send(json.dumps({"actIndex": index}))
-            elif self.junk and msg["stage"] == "play":
-                self.send(json.dumps({"actIndex": 0}))  # out of turn
         except BaseException as e:  # report in the test thread
             self.failure = e
             self.close()
@@ -156,8 +154,6 @@ async def async_bot(url: str, style: str = "random", seed: int = 0, junk: bool =
                 msg = json.loads(raw)
                 index = book.take(msg)
                 if index is None:
-                    if junk and msg["stage"] == "play":
-                        await ws.send(json.dumps({"actIndex": 0}))  # out of turn
                     continue
                 if junk:
                     for bad in ("{nope", "[]", json.dumps({"actIndex": -1}), json.dumps({"actIndex": True}),

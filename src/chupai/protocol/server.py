@@ -173,7 +173,7 @@ class Table:
             return "out of turn (this seat is not asked to act)"
         try:
             msg = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
             return "malformed JSON"
         if not isinstance(msg, dict) or "actIndex" not in msg:
             return 'expected {"actIndex": i}'
@@ -367,7 +367,8 @@ class Server:
                 table.on_message(seat, raw)
         except ConnectionClosed:
             pass
-        table.on_disconnect(seat)
+        finally:
+            table.on_disconnect(seat)
 
     async def run(self) -> int:
         """Serve until every table is done; 0 if every table played to the end, else 1."""
