@@ -21,7 +21,7 @@ from typing import Any
 from websockets.asyncio.client import connect as async_connect
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect as sync_connect
-from ws4py.client.threadedclient import WebSocketClient
+from ws4py.client.threadedclient import WebSocketClient  # type: ignore[import-untyped]
 
 from chupai.guandan import Play, Rules, legal_plays
 from chupai.protocol.shapes import check_message

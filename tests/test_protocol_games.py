@@ -132,7 +132,7 @@ def rerecord(deals: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
     game = ProtocolGame(deals[0]["matchSeed"])
     answers = iter([a for d in deals for a in d["actions"] if a[1] != "lead"])
-    out = []
+    out: list[dict[str, Any]] = []
     events = game.events()
     answer = None
     while True:

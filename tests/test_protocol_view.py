@@ -35,7 +35,7 @@ async def browse(url: str, *flags: str) -> str:
     return out.decode()
 
 
-def seats_shown(dom: str) -> list[str]:
+def seats_shown(dom: str) -> list[tuple[str, str]]:
     return re.findall(r'<div class="name">(\d) · ([^<]+)</div>', dom)
 
 

@@ -33,8 +33,11 @@ def make_bot(spec: str, playouts: int = 200) -> Any:
         obj: Any = getattr(importlib.import_module(module), attr)
     except (ImportError, AttributeError) as e:
         raise ValueError(f"bot {spec!r} cannot be loaded: {e}") from None
-    if not hasattr(obj, "choose") and callable(obj):
-        obj = obj()
+    if isinstance(obj, type) or (not hasattr(obj, "choose") and callable(obj)):
+        try:
+            obj = obj()
+        except TypeError as e:
+            raise ValueError(f"bot {spec!r} is not a zero-argument factory: {e}") from None
     if not callable(getattr(obj, "choose", None)):
         raise ValueError(f"bot {spec!r} has no choose(state, rng) method")
     return obj

@@ -164,8 +164,8 @@ class Table:
         if reason is None:
             return
         self.server.stats.refused += 1
-        shown = raw if len(raw) <= 80 else raw[:77] + ("..." if isinstance(raw, str) else b"...")
-        log.warning("refused from %s: %s: %r", self.label(seat), reason, shown)
+        more = f" ({len(raw)} long)" if len(raw) > 80 else ""
+        log.warning("refused from %s: %s: %r%s", self.label(seat), reason, raw[:80], more)
 
     def _check(self, seat: int, raw: str | bytes) -> str | None:
         pending = self._pending
