@@ -142,6 +142,9 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     from chupai.ladder import register as register_ladder
 
     register_ladder(sub)
+    from chupai.protocol.cli import register as register_protocol  # serve, join, replay
+
+    register_protocol(sub)
 
     b = sub.add_parser("bench", help="time the generator, the engine and the Python surface of a game")
     b.add_argument("game", nargs="?", choices=games, help="the game (default guandan)")
