@@ -204,3 +204,12 @@ def test_print_record(tmp_path: Path) -> None:
     text = out.getvalue()
     assert "=== table 0 game 1" in text and "-- deal 0: level 2" in text and "seat 0:" in text
     assert text.count("result 1-") == len(lines) - 1
+
+
+@pytest.mark.parametrize("name", ["chupai.protocol.shapes", "chupai.protocol.view", "chupai.protocol.client"])
+def test_docstring_examples(name: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and (result.attempted > 0 or name.endswith("client"))
