@@ -213,3 +213,20 @@ def test_docstring_examples(name: str) -> None:
 
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
     assert result.failed == 0 and (result.attempted > 0 or name.endswith("client"))
+
+
+def test_falls_from_a_to_2_make_a_draw(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The draw rule, with the limit of 50 falls lowered to 1: the game stops at the
+    first fall from A back to 2, without a winner."""
+    import chupai.protocol._adapter as adapter
+
+    _, events = run_game(6, random_index)  # this game has falls from A
+    full = events[-1]
+    assert full.falls >= 1 and full.winner is not None
+    monkeypatch.setattr(adapter, "DRAW_FALLS", 1)
+    game, events = run_game(6, random_index)
+    short = events[-1]
+    assert short.falls == 1 and short.winner is None and short.deals < full.deals
+    assert not game.match.is_terminal()  # stopped by the rule, not by the match
+    last = [e for e in events[:-1] if isinstance(e, Notify)][-1].message
+    assert last == {"type": "notify", "stage": "gameOver", "curTimes": 1, "settingTimes": 1}

@@ -154,7 +154,7 @@ class Table:
         self.kinds = list(cfg.seats)
         self.remotes: dict[int, _Remote] = {}
         self.bots = {s: make_bot(k, cfg.playouts) for s, k in enumerate(self.kinds) if k != REMOTE}
-        self.names = [k for k in self.kinds]
+        self.names = list(self.kinds)
         self.started = False
         self.done = False
         self.game: ProtocolGame | None = None
