@@ -204,3 +204,29 @@ def test_print_record(tmp_path: Path) -> None:
     text = out.getvalue()
     assert "=== table 0 game 1" in text and "-- deal 0: level 2" in text and "seat 0:" in text
     assert text.count("result 1-") == len(lines) - 1
+
+
+@pytest.mark.parametrize("name", ["chupai.protocol.shapes", "chupai.protocol.view", "chupai.protocol.client"])
+def test_docstring_examples(name: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and (result.attempted > 0 or name.endswith("client"))
+
+
+def test_falls_from_a_to_2_make_a_draw(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The draw rule, with the limit of 50 falls lowered to 1: the game stops at the
+    first fall from A back to 2, without a winner."""
+    import chupai.protocol._adapter as adapter
+
+    _, events = run_game(6, random_index)  # this game has falls from A
+    full = events[-1]
+    assert full.falls >= 1 and full.winner is not None
+    monkeypatch.setattr(adapter, "DRAW_FALLS", 1)
+    game, events = run_game(6, random_index)
+    short = events[-1]
+    assert short.falls == 1 and short.winner is None and short.deals < full.deals
+    assert not game.match.is_terminal()  # stopped by the rule, not by the match
+    last = [e for e in events[:-1] if isinstance(e, Notify)][-1].message
+    assert last == {"type": "notify", "stage": "gameOver", "curTimes": 1, "settingTimes": 1}

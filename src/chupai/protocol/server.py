@@ -114,6 +114,21 @@ class Stats:
     #: per decision, seconds from the request sent to its valid answer
     roundtrip: list[float] = field(default_factory=list)
     sent: int = 0
+    #: ``time.perf_counter()`` when the first table started and when the last one ended
+    started: float = 0.0
+    ended: float = 0.0
+
+    def summary(self) -> str:
+        """One line: decisions, decisions/s while tables played, latency, refusals."""
+        wall = max(self.ended - self.started, 1e-9)
+        text = (f"{self.decisions} decisions in {wall:.1f} s ({self.decisions / wall:.0f} decisions/s), "
+                f"{self.sent} messages sent, {self.refused} refused")
+        if self.turnaround:
+            t = np.array(self.turnaround) * 1e3
+            r = np.array(self.roundtrip) * 1e3
+            text += (f"; server latency per decision median {np.median(t):.2f} ms, p99 {np.percentile(t, 99):.2f} ms"
+                     f"; request-answer round trip median {np.median(r):.2f} ms, p99 {np.percentile(r, 99):.2f} ms")
+        return text
 
 
 class TableAborted(Exception):
@@ -139,7 +154,7 @@ class Table:
         self.kinds = list(cfg.seats)
         self.remotes: dict[int, _Remote] = {}
         self.bots = {s: make_bot(k, cfg.playouts) for s, k in enumerate(self.kinds) if k != REMOTE}
-        self.names = [k for k in self.kinds]
+        self.names = list(self.kinds)
         self.started = False
         self.done = False
         self.game: ProtocolGame | None = None
@@ -205,6 +220,8 @@ class Table:
     async def run(self) -> None:
         """Play every game of the table, then close its connections."""
         cfg = self.server.config
+        if not self.server.stats.started:
+            self.server.stats.started = time.perf_counter()
         wins = [0, 0]
         draws = 0
         try:
@@ -251,6 +268,7 @@ class Table:
         finally:
             self.done = True
             self._pending = None
+            self.server.stats.ended = time.perf_counter()
             self.server.view.touch(self.index)
             for remote in self.remotes.values():
                 await remote.connection.close(1000 if self._aborted is None else 1001,
@@ -399,7 +417,7 @@ class Server:
             if self._record is not None:
                 self._record.close()
         complete = all(t._aborted is None for t in self.tables)
-        log.info("all tables done (%d decisions, %d refused messages)", self.stats.decisions, self.stats.refused)
+        log.info("all tables done: %s", self.stats.summary())
         return 0 if complete else 1
 
 
