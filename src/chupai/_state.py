@@ -292,6 +292,21 @@ class MatchSurface(StateBase):
     def _after_deal(self) -> None:
         raise NotImplementedError
 
+    def _standing(self) -> dict[str, Any]:
+        """The match's part of an observation (its ``"match"`` key)."""
+        raise NotImplementedError
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """The current deal's observation, with the match's ``history`` (every deal's
+        events), ``current_player`` and ``over``, plus ``"match"``: the standing (the
+        game's ``Match`` docstring lists its keys)."""
+        obs: dict[str, Any] = self._deal.observation(player)
+        obs["current_player"] = self.current_player
+        obs["over"] = self.is_terminal()
+        obs["history"] = tuple(self.history)
+        obs["match"] = self._standing()
+        return obs
+
     def card_play(self) -> Any:
         """The compiled engine of the current deal (see the deal's ``card_play``), ``None``
         once the match is over."""

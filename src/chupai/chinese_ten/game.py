@@ -54,6 +54,7 @@ from chupai._state import (
     foreign_action,
     shallow_clone,
 )
+from chupai._validate import check_int
 from chupai.cards import Cards
 from chupai.chinese_ten import _engine
 from chupai.chinese_ten._engine import DealCore, redeal_needed
@@ -87,7 +88,7 @@ def first_player(rules: Rules, players: int, dealer: int) -> int:
     0
     """
     rules = _check_rules(rules)
-    n = rules.check_players(players)
+    n = rules.check_players(check_int(players, "players"))
     return int(_engine.first_player(rules, n, check_seat(dealer, n, "dealer")))
 
 
@@ -116,7 +117,7 @@ class Deal(DealSurface):
                  dealer: int = 0) -> None:
         seed = check_seed(seed)
         rules = _check_rules(rules)
-        n = rules.check_players(players)
+        n = rules.check_players(check_int(players, "players"))
         core = DealCore.random(seed, players=n, rules=rules, dealer=check_seat(dealer, n, "dealer"))
         self._setup(core, rules, seed)
         self._made("new", seed, rules=rules, players=n, dealer=int(dealer))
@@ -432,7 +433,7 @@ class Match(MatchSurface):
     def __init__(self, seed: int | None = None, *, rules: Rules | None = None, players: int = 4,
                  dealer: int = 0) -> None:
         self._rules = _check_rules(rules)
-        self._players = self._rules.check_players(players)
+        self._players = self._rules.check_players(check_int(players, "players"))
         self._seed = check_seed(seed)
         dealer = check_seat(dealer, self._players, "dealer")
         self._totals = [0.0] * self._players
@@ -495,20 +496,16 @@ class Match(MatchSurface):
     def clone(self) -> Match:
         return shallow_clone(self, cloned=("_deal",), copied=("_totals",))
 
-    def observation(self, player: int) -> dict[str, Any]:
-        """The current deal's observation plus ``"match"``: ``deals_played``, ``deals``
+    def _standing(self) -> dict[str, Any]:
+        """The ``"match"`` part of an observation: ``deals_played``, ``deals``
         (summaries), ``totals``, ``scores``, ``over``."""
-        obs = self._deal.observation(player)
-        obs["current_player"] = self.current_player
-        obs["over"] = self.is_terminal()
-        obs["match"] = {
+        return {
             "deals_played": self.deals_played,
             "deals": self._summaries,
             "totals": self.totals,
             "scores": self._scores,
             "over": self.is_terminal(),
         }
-        return obs
 
     def __str__(self) -> str:
         state = "over" if self.is_terminal() else "in progress"

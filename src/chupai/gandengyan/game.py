@@ -478,20 +478,16 @@ class Match(MatchSurface):
     def clone(self) -> Match:
         return shallow_clone(self, cloned=("_deal",))
 
-    def observation(self, player: int) -> dict[str, Any]:
-        """The current deal's observation plus ``"match"``: ``scores``, ``max_deals``,
+    def _standing(self) -> dict[str, Any]:
+        """The ``"match"`` part of an observation: ``scores``, ``max_deals``,
         ``deals_played``, ``deals`` (summaries), ``over``."""
-        obs = self._deal.observation(player)
-        obs["current_player"] = self.current_player
-        obs["over"] = self.is_terminal()
-        obs["match"] = {
+        return {
             "scores": self._scores,
             "max_deals": self._max_deals,
             "deals_played": len(self._summaries),
             "deals": self._summaries,
             "over": self.is_terminal(),
         }
-        return obs
 
     def __str__(self) -> str:
         state = "over" if self.is_terminal() else "in progress"

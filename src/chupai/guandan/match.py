@@ -248,14 +248,11 @@ class Match(MatchSurface):
     def clone(self) -> Match:
         return shallow_clone(self, cloned=("_deal",), copied=("_levels", "_fails"))
 
-    def observation(self, player: int) -> dict[str, Any]:
-        """The current deal's observation plus ``"match"``: the standing (``levels``,
+    def _standing(self) -> dict[str, Any]:
+        """The ``"match"`` part of an observation: the standing (``levels``,
         ``declarers``, ``ace_failures``, ``deals_played``, ``deals`` summaries,
         ``winner``, ``over``)."""
-        obs = self._deal.observation(player)
-        obs["current_player"] = self.current_player
-        obs["over"] = self._over
-        obs["match"] = {
+        return {
             "levels": self.levels,
             "declarers": self._declarers,
             "ace_failures": self.ace_failures,
@@ -264,7 +261,6 @@ class Match(MatchSurface):
             "winner": self._winner,
             "over": self._over,
         }
-        return obs
 
     def __str__(self) -> str:
         state = (f"won by team {self._winner}" if self._winner is not None
