@@ -8,7 +8,7 @@ True
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import numpy as np
@@ -66,12 +66,15 @@ def foreign_action(action: object, game: str, expected: str) -> ActionTypeError:
     )
 
 
-def _rng_start(g: np.random.Generator) -> tuple[type, dict[str, Any]]:
+RngStart = tuple[type[np.random.BitGenerator], Any]
+
+
+def _rng_start(g: np.random.Generator) -> RngStart:
     bg = g.bit_generator
     return type(bg), bg.state
 
 
-def _rng_from(start: tuple[type, dict[str, Any]]) -> np.random.Generator:
+def _rng_from(start: RngStart) -> np.random.Generator:
     cls, state = start
     bg = cls()
     bg.state = state
@@ -317,7 +320,8 @@ class MatchSurface(StateBase):
         """Every public event of every deal, in order (see the deal's ``history``)."""
         if self.is_terminal():
             return list(self._past)
-        return list(self._past) + self._deal.history
+        events: list[Event] = list(self._past) + list(self._deal.history)
+        return events
 
     def _determinize(self: S, player: int, rng: np.random.Generator) -> S:
         """The match with its current deal determinized (see the deal's ``determinize``)."""
@@ -329,20 +333,36 @@ class MatchSurface(StateBase):
         return other
 
 
-def shallow_clone(state: S, *, cloned: Sequence[str] = (), copied: Sequence[str] = ()) -> S:
+_CLONERS: dict[tuple[type, tuple[str, ...], tuple[str, ...]], Callable[[Any], Any]] = {}
+
+
+def _cloner(cls: type, cloned: tuple[str, ...], copied: tuple[str, ...]) -> Callable[[Any], Any]:
+    """A function copying an instance of ``cls`` slot by slot, written out once per class
+    (as ``dataclasses`` writes its methods): a loop over the slots with
+    ``getattr``/``setattr`` costs ten times more, and clones are the bots' hot path."""
+    key = (cls, cloned, copied)
+    fn = _CLONERS.get(key)
+    if fn is None:
+        slots = [n for c in cls.__mro__ for n in c.__dict__.get("__slots__", ())]
+        lines = ["def clone(s):", "    o = new(cls)"]
+        for name in slots:
+            if name in cloned:
+                lines.append(f"    v = s.{name}\n    o.{name} = None if v is None else v.clone()")
+            elif name in copied:
+                lines.append(f"    v = s.{name}\n    o.{name} = None if v is None else copy(v)")
+            else:
+                lines.append(f"    o.{name} = s.{name}")
+        lines.append("    return o")
+        namespace: dict[str, Any] = {"new": object.__new__, "cls": cls, "copy": copy.copy}
+        exec("\n".join(lines), namespace)  # noqa: S102 - code written here from slot names
+        fn = namespace["clone"]
+        _CLONERS[key] = fn
+    return fn
+
+
+def shallow_clone(state: S, *, cloned: tuple[str, ...] = (), copied: tuple[str, ...] = ()) -> S:
     """A copy of ``state`` sharing every slot (immutable values) but the ``cloned`` ones
     (states and engines: ``.clone()``, ``None`` kept) and the ``copied`` ones (lists:
-    ``copy.copy``)."""
-    other = object.__new__(type(state))
-    for cls in type(state).__mro__:
-        for name in cls.__dict__.get("__slots__", ()):
-            try:
-                object.__setattr__(other, name, object.__getattribute__(state, name))
-            except AttributeError:  # a slot not set
-                pass
-    for name in cloned:
-        value = object.__getattribute__(state, name)
-        object.__setattr__(other, name, None if value is None else value.clone())
-    for name in copied:
-        object.__setattr__(other, name, copy.copy(object.__getattribute__(state, name)))
+    ``copy.copy``).  Every slot must be set."""
+    other: S = _cloner(type(state), cloned, copied)(state)
     return other

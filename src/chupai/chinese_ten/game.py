@@ -113,6 +113,8 @@ class Deal(DealSurface):
 
     __slots__ = ("_rules", "_core", "_history", "_seed", "_opening", "_first", "_legal")
 
+    _core: DealCore
+
     def __init__(self, seed: int | None = None, *, rules: Rules | None = None, players: int = 4,
                  dealer: int = 0) -> None:
         seed = check_seed(seed)
@@ -145,10 +147,10 @@ class Deal(DealSurface):
         players = rules.check_players(len(hands))
         dealer = check_seat(dealer, players, "dealer")
         hand_size, layout_size, stock_size = rules.deal_sizes(players)
-        hands = [h if isinstance(h, Cards) else Cards(h, decks=1) for h in hands]
+        cards = [h if isinstance(h, Cards) else Cards(h, decks=1) for h in hands]
         layout = layout if isinstance(layout, Cards) else Cards(layout, decks=1)
         stock = stock.split() if isinstance(stock, str) else list(stock)
-        for s, h in enumerate(hands):
+        for s, h in enumerate(cards):
             if len(h) != hand_size:
                 raise ValueError(f"hand {s} has {len(h)} cards; {rules.variant} with {players} players deals {hand_size}")
         if len(layout) != layout_size:
@@ -160,10 +162,10 @@ class Deal(DealSurface):
         if rules.variant == "main_merah" and redeal_needed(layout):
             raise ValueError(f"the layout {layout} would be thrown in and redealt in main_merah")
         self = object.__new__(cls)
-        core = DealCore.from_cards(hands, layout, stock, current=first_player(rules, players, dealer),
+        core = DealCore.from_cards(cards, layout, stock, current=first_player(rules, players, dealer),
                                    rules=rules, dealer=dealer, opening=True)
         self._setup(core, rules, None)
-        self._made("from_hands", tuple(hands), layout=layout, stock=tuple(stock), rules=rules, dealer=dealer)
+        self._made("from_hands", tuple(cards), layout=layout, stock=tuple(stock), rules=rules, dealer=dealer)
         return self
 
     @classmethod
@@ -430,6 +432,9 @@ class Match(MatchSurface):
 
     __slots__ = ("_rules", "_seed", "_players", "_deal", "_totals", "_scores", "_past", "_summaries")
 
+    _scores: tuple[int, ...]
+    _players: int
+
     def __init__(self, seed: int | None = None, *, rules: Rules | None = None, players: int = 4,
                  dealer: int = 0) -> None:
         self._rules = _check_rules(rules)
@@ -451,7 +456,7 @@ class Match(MatchSurface):
         deal = self._deal
         returns = deal.returns()
         self._totals = [t + r for t, r in zip(self._totals, returns)]
-        self._scores = tuple(a + b for a, b in zip(self._scores, deal.scores()))
+        self._scores = tuple(int(a + b) for a, b in zip(self._scores, deal.scores()))
         self._past = self._past + tuple(deal.history)
         self._summaries = self._summaries + ({
             "deal": len(self._summaries),

@@ -108,6 +108,8 @@ class Deal(DealSurface):
 
     __slots__ = ("_bombs", "_core", "_history", "_known", "_last_play", "_legal", "_rules", "_seed", "_trick_start")
 
+    _core: DealCore
+
     def __init__(
         self, seed: int | None = None, *, rules: Rules | None = None, players: int = 4, dealer: int | None = None
     ) -> None:

@@ -229,7 +229,8 @@ class Match(MatchSurface):
     @property
     def level(self) -> str:
         """The level rank of the current deal (the declarers' level)."""
-        return self._deal.level
+        level: str = self._deal.level
+        return level
 
     @property
     def ace_failures(self) -> tuple[int, int]:

@@ -375,8 +375,8 @@ class Tribute:
                 else:
                     third = self.previous[2]
                     chooser = third if third in self.payers else min(self.payers)
-                    opts = tuple(ChooseLeader(s) for s in sorted(self.payers))
-                    self.pending = Pending(TributeStep.LEAD, chooser, opts)
+                    leaders = tuple(ChooseLeader(s) for s in sorted(self.payers))
+                    self.pending = Pending(TributeStep.LEAD, chooser, leaders)
         return events
 
     def _pay(self, payer: int, face: int) -> None:
