@@ -7,7 +7,6 @@ True
 """
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -46,7 +45,7 @@ S = TypeVar("S", bound="StateBase")
 
 #: how a state was made: ``("new", (args, kwargs))`` for the class itself,
 #: ``(classmethod name, (args, kwargs))`` for another constructor, or
-#: ``("determinize", (parent origin, parent decisions, player, rng start))``
+#: ``("determinize", (parent origin, its origin_len, its history, player, rng start))``
 Origin = tuple[str, tuple[Any, ...]]
 
 
@@ -81,14 +80,18 @@ def _rng_from(start: RngStart) -> np.random.Generator:
     return np.random.Generator(bg)
 
 
+def _decisions_of(events: Sequence[Event]) -> tuple[Any, ...]:
+    return tuple(e.action for e in events if not e.automatic)
+
+
 def restore(cls: type[S], origin: Origin, decisions: Sequence[Any]) -> S:
     """Rebuild a state from how it was made (``origin``) and the decisions applied since
     (the unpickler of every state)."""
     kind, payload = origin
     state: S
     if kind == "determinize":
-        parent_origin, parent_decisions, player, start = payload
-        parent = restore(cls, parent_origin, parent_decisions)
+        parent_origin, parent_origin_len, parent_history, player, start = payload
+        parent = restore(cls, parent_origin, _decisions_of(parent_history[parent_origin_len:]))
         state = parent.determinize(player, _rng_from(start))
     elif kind == "new":
         args, kwargs = payload
@@ -137,7 +140,7 @@ class StateBase:
 
     def _decisions(self) -> tuple[Any, ...]:
         """The decisions applied since the state was made (forced steps left out)."""
-        return tuple(e.action for e in self.history[self._origin_len:] if not e.automatic)
+        return _decisions_of(self.history[self._origin_len:])
 
     def determinize(self: S, player: int, rng: Any = None) -> S:
         """A copy consistent with what ``player`` knows, the cards hidden from them dealt
@@ -146,7 +149,8 @@ class StateBase:
         g = as_rng(rng)
         start = _rng_start(g)
         new = self._determinize(player, g)
-        new._origin = ("determinize", (self._origin, self._decisions(), player, start))
+        # the parent's decisions are read from its history when pickled, not now
+        new._origin = ("determinize", (self._origin, self._origin_len, tuple(self.history), player, start))
         new._origin_len = len(new.history)
         return new
 
@@ -333,15 +337,15 @@ class MatchSurface(StateBase):
         return other
 
 
-_CLONERS: dict[tuple[type, tuple[str, ...], tuple[str, ...]], Callable[[Any], Any]] = {}
+_CLONERS: dict[type, Callable[[Any], Any]] = {}
 
 
 def _cloner(cls: type, cloned: tuple[str, ...], copied: tuple[str, ...]) -> Callable[[Any], Any]:
-    """A function copying an instance of ``cls`` slot by slot, written out once per class
+    """A function copying an instance of ``cls`` slot by slot (the same ``cloned`` and
+    ``copied`` at every call for a class), written out once per class
     (as ``dataclasses`` writes its methods): a loop over the slots with
     ``getattr``/``setattr`` costs ten times more, and clones are the bots' hot path."""
-    key = (cls, cloned, copied)
-    fn = _CLONERS.get(key)
+    fn = _CLONERS.get(cls)
     if fn is None:
         slots = [n for c in cls.__mro__ for n in c.__dict__.get("__slots__", ())]
         lines = ["def clone(s):", "    o = new(cls)"]
@@ -349,20 +353,20 @@ def _cloner(cls: type, cloned: tuple[str, ...], copied: tuple[str, ...]) -> Call
             if name in cloned:
                 lines.append(f"    v = s.{name}\n    o.{name} = None if v is None else v.clone()")
             elif name in copied:
-                lines.append(f"    v = s.{name}\n    o.{name} = None if v is None else copy(v)")
+                lines.append(f"    v = s.{name}\n    o.{name} = None if v is None else v.copy()")
             else:
                 lines.append(f"    o.{name} = s.{name}")
         lines.append("    return o")
-        namespace: dict[str, Any] = {"new": object.__new__, "cls": cls, "copy": copy.copy}
+        namespace: dict[str, Any] = {"new": object.__new__, "cls": cls}
         exec("\n".join(lines), namespace)  # noqa: S102 - code written here from slot names
         fn = namespace["clone"]
-        _CLONERS[key] = fn
+        _CLONERS[cls] = fn
     return fn
 
 
 def shallow_clone(state: S, *, cloned: tuple[str, ...] = (), copied: tuple[str, ...] = ()) -> S:
     """A copy of ``state`` sharing every slot (immutable values) but the ``cloned`` ones
     (states and engines: ``.clone()``, ``None`` kept) and the ``copied`` ones (lists:
-    ``copy.copy``).  Every slot must be set."""
+    ``.copy()``).  Every slot must be set."""
     other: S = _cloner(type(state), cloned, copied)(state)
     return other

@@ -60,7 +60,7 @@ from chupai.chinese_ten import _engine
 from chupai.chinese_ten._engine import DealCore, redeal_needed
 from chupai.chinese_ten.play import Play
 from chupai.chinese_ten.rules import Rules
-from chupai.contract import TERMINAL, Event
+from chupai.contract import TERMINAL, Event, event_new
 from chupai.errors import IllegalActionError
 
 __all__ = ["TERMINAL", "Deal", "Event", "IllegalActionError", "Match", "Phase", "first_player", "next_dealer"]
@@ -308,7 +308,7 @@ class Deal(DealSurface):
         seat, step, stock = core.current, Phase(core.phase), core.stock_size
         core.play(action)  # checks legality, raises IllegalActionError with the state unchanged
         self._legal = None
-        self._history.append(Event(seat, action, step))
+        self._history.append(event_new(Event, (seat, action, step, False)))
         if step is Phase.PLAY and core.phase != "turn" and core.stock_size < stock:
             self._history.append(Event(seat, core.last_turn, Phase.TURN, True))
 

@@ -51,7 +51,7 @@ from chupai._state import (
 from chupai._validate import check_positive_int
 from chupai.actions import PASS
 from chupai.cards import Cards, parse_face
-from chupai.contract import TERMINAL, Event
+from chupai.contract import TERMINAL, Event, event_new
 from chupai.errors import IllegalActionError
 from chupai.gandengyan._engine import MAX_PLAYERS, MIN_PLAYERS, DealCore
 from chupai.gandengyan.play import Play
@@ -286,7 +286,7 @@ class Deal(DealSurface):
                 self._known = tuple(known)
         else:
             raise foreign_action(action, "gandengyan", "a chupai.gandengyan.Play or PASS")
-        self._history.append(Event(seat, action, Phase.PLAY))
+        self._history.append(event_new(Event, (seat, action, Phase.PLAY, False)))
         self._legal = None
         if core.last_player < 0:
             self._trick_start = len(self._history)

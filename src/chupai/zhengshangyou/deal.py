@@ -31,7 +31,7 @@ from chupai._state import (
 )
 from chupai.actions import PASS
 from chupai.cards import Cards, face_name, parse_face
-from chupai.contract import TERMINAL, Event
+from chupai.contract import TERMINAL, Event, event_new
 from chupai.errors import IllegalActionError
 from chupai.zhengshangyou._engine import MAX_PLAYERS, MIN_PLAYERS, DealCore
 from chupai.zhengshangyou._movegen import legal_plays
@@ -425,7 +425,7 @@ class Deal(DealSurface):
             core.play(action)
             self._last_play = action
             self._known[seat] &= ~action._lo
-        self._history.append(Event(seat, action, Phase.PLAY))
+        self._history.append(event_new(Event, (seat, action, Phase.PLAY, False)))
         self._legal = None
         if core.is_over():
             self._phase = Phase.OVER
