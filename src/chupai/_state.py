@@ -155,7 +155,16 @@ class StateBase:
         return new
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (restore, (type(self), self._origin, self._decisions()))
+        return (restore, (type(self), self._origin, self._decisions()), self._extras())
+
+    def _extras(self) -> dict[str, Any]:
+        """Slots a rebuilt state takes from the pickled one (what its origin does not
+        say, such as the seed a match gave its deal)."""
+        return {}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
 
     def __copy__(self: S) -> S:
         return self.clone()
@@ -208,6 +217,9 @@ class DealSurface(StateBase):
 
     def hand_sizes(self) -> tuple[int, ...]:
         return tuple(self._core.hand_sizes())
+
+    def _extras(self) -> dict[str, Any]:
+        return {"_seed": self._seed}
 
     def _replay_apply(self, action: Any) -> None:
         """Apply a decision while replaying a history (a game may skip checks its engine

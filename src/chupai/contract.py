@@ -89,4 +89,4 @@ class Event(NamedTuple):
 #: ``event_new(Event, (seat, action, phase, automatic))`` makes an :class:`Event` at a
 #: third of the cost of ``Event(...)`` (no keyword handling, no extra frame): the states'
 #: hot path, one event per action
-event_new: Callable[[type[Event], tuple[int, Any, Enum, bool]], Event] = tuple.__new__  # type: ignore[assignment]
+event_new: Callable[[type[Event], tuple[int, Any, Enum, bool]], Event] = tuple.__new__

@@ -151,12 +151,14 @@ def test_numpy_int_seeds_are_ints(entry):
 # --- copies ------------------------------------------------------------------------------------
 @pytest.mark.parametrize("how", ["pickle", "deepcopy", "copy"])
 def test_copy_round_trip_same_observation_actions_and_future(sample, how):
-    _entry, state = sample
+    entry, state = sample
     if how == "pickle":
         other = pickle.loads(pickle.dumps(state))
     else:
         other = copy.deepcopy(state) if how == "deepcopy" else copy.copy(state)
-    assert type(other) is type(state) and snapshot(other) == snapshot(state)
+    assert type(other) is type(state) and snapshot(other) == snapshot(state) and other.seed == state.seed
+    if isinstance(state, entry.match_class):
+        assert other.deal.seed == state.deal.seed
     play_random(state, np.random.default_rng(8), 25)
     play_random(other, np.random.default_rng(8), 25)
     assert snapshot(other) == snapshot(state)

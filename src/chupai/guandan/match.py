@@ -84,7 +84,8 @@ class Match(MatchSurface):
             leads follow the tribute; so, unlike the other games, there is no
             ``dealer`` argument.)
 
-    The match moves to the next deal by itself when a deal ends, so
+    A match made with ``hands`` pickles when ``hands`` does (a module-level function,
+    not a lambda).  The match moves to the next deal by itself when a deal ends, so
     ``current_player`` always names a decision unless the match is over.  The rules of
     the standing are those of :func:`settle`.  :attr:`deals` summarises each finished
     deal: ``deal``, ``level``, ``declarers``, ``levels_before``, ``finishing_order``,
