@@ -271,3 +271,22 @@ def test_bots_take_what_as_rng_takes(sample, bot):
         assert bot.choose(state, rng) in state.legal_actions()
     with pytest.raises(TypeError, match="rng"):
         bot.choose(state, "seed")
+
+
+CONTRACT_NAMES = ("Deal", "Match", "Rules", "Play", "PlayType", "Phase", "PASS", "legal_plays", "classify",
+                  "playout", "playouts")
+
+
+def test_every_package_exports_the_contract_names(entry):
+    """``docs/adding_a_game.md``: what the registry and the shared layers rely on."""
+    module = entry.module()
+    for name in CONTRACT_NAMES:
+        if name == "PASS" and entry.name == "chinese_ten":
+            continue  # nobody passes in Chinese Ten
+        assert name in module.__all__, name
+    assert issubclass(entry.phases, Enum) and entry.phases.PLAY == "play" and entry.phases.OVER == "over"
+    assert entry.options_for("plays") is not None and entry.bench_module().main
+    outside = [s for s in samples(entry.name) if not s.is_terminal() and s.card_play() is None]
+    assert bool(outside) == (entry.decision_policy is not None)  # the games with a tribute or exchange
+    for state in outside:
+        assert entry.choose_decision(state, state.legal_actions()) in state.legal_actions()
