@@ -94,10 +94,14 @@ def test_bench_json_same_shape_and_every_surface_path_in_every_game(capsys):
 def test_determinize_timer_counts_only_determinize():
     surface = Surface("guandan", 1)
     state = surface.deal(seed=1)
-    timed = DeterminizeTimer(state)
-    assert timed.current_player == state.current_player and timed.seconds == 0.0
-    world = timed.determinize(state.current_player, 1)
+    original = type(state).determinize
+    with DeterminizeTimer(type(state)) as timed:
+        assert timed.seconds == 0.0
+        state.legal_actions()  # not counted
+        assert timed.seconds == 0.0
+        world = state.determinize(state.current_player, 1)
     assert world.hand(state.current_player) == state.hand(state.current_player) and timed.seconds > 0
+    assert type(state).determinize is original  # the class is restored
 
 
 def test_surface_positions_reach_later_deals():

@@ -19,6 +19,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from chupai import backends
 from chupai._cli_common import non_negative_int, positive_int
 from chupai._cli_options import OPTIONS, games_taking, option_help, taken
 from chupai._games import GAMES, game
@@ -40,18 +41,10 @@ def _cmd_playout(args: argparse.Namespace) -> int:
     return result
 
 
-_BOTS = {"random": "RandomBot", "greedy": "GreedyBot", "mc": "MonteCarloBot"}
+def _make_bot(spec: str, playouts: int) -> object:
+    from chupai.search.registry import make_bot
 
-
-def _make_bot(name: str, playouts: int) -> object:
-    from chupai import bots
-
-    if name not in _BOTS:
-        raise ValueError(f"unknown bot {name!r}; expected one of {', '.join(_BOTS)}")
-    if name == "mc":
-        return bots.MonteCarloBot(playouts)
-    bot: object = getattr(bots, _BOTS[name])()
-    return bot
+    return make_bot(spec, playouts=playouts)
 
 
 def _cmd_arena(args: argparse.Namespace) -> int:
@@ -64,7 +57,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     pair = [_make_bot(n.strip(), args.playouts) for n in names]
     rules = game(args.game).cli_module().rules_of(args)
     result = arena(args.game, pair, args.deals, args.seed, args.workers, matches=args.matches, rules=rules,
-                   players=args.players, progress=not args.json)
+                   players=args.players, progress=not args.json, **backends.options_of(args))
     if args.json:
         lo, hi = result.interval
         return dump_json({
@@ -135,15 +128,23 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     ar.add_argument("game", choices=games)
     _players_option(ar)
     _add_game_options(ar, "arena")
-    ar.add_argument("--bots", default="mc,random", help="two of random, greedy, mc (first,second); "
-                    "they alternate seats")
+    ar.add_argument("--bots", default="mc,random", help="two of random, greedy, mc[:N], ismcts[:N|:20ms] "
+                    "(first,second); they alternate seats")
     ar.add_argument("--deals", type=positive_int, default=200)
     ar.add_argument("--seed", type=non_negative_int, default=0)
     ar.add_argument("--workers", type=positive_int, default=1)
     ar.add_argument("--playouts", type=positive_int, default=200, help="playouts per decision of an mc bot")
     ar.add_argument("--matches", action="store_true", help="play whole matches instead of deals")
     ar.add_argument("--json", action="store_true", help=json_help)
+    backends.add_arguments(ar)
     ar.set_defaults(run=_cmd_arena)
+
+    from chupai.ladder import register as register_ladder
+
+    register_ladder(sub)
+    from chupai.protocol.cli import register as register_protocol  # serve, join, replay
+
+    register_protocol(sub)
 
     b = sub.add_parser("bench", help="time the generator, the engine and the Python surface of a game")
     b.add_argument("game", nargs="?", choices=games, help="the game (default guandan)")
@@ -165,6 +166,8 @@ def _check_game_options(args: argparse.Namespace, parser: argparse.ArgumentParse
     """Refuse (exit status 2) an option the chosen game does not take, and a number of
     players outside the game's range (the registry's)."""
     command = args.command
+    if command not in ("plays", "playout", "arena", "bench"):
+        return  # a subcommand registered by its own module checks its own options
     if command == "bench":
         if args.game_option is not None:
             if args.game is not None and args.game != args.game_option:
@@ -192,7 +195,7 @@ def _run(argv: Sequence[str] | None) -> int:
     ap, parsers = build_parser()
     try:
         args = ap.parse_args(argv)
-        _check_game_options(args, parsers[args.command])
+        _check_game_options(args, parsers.get(args.command, ap))
     except SystemExit as e:  # argparse: --help (0) or a usage error (2), already printed
         return e.code if isinstance(e.code, int) else EXIT_USAGE
     try:
