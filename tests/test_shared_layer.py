@@ -166,11 +166,12 @@ def test_cli_helpers_name_the_bad_input(capsys):
     with pytest.raises(ValueError, match="unknown play type 'x-y'; one of single, pair"):
         _cli_common.check_type_name(_cli_common.type_member_name("x-y"), "x-y", guandan.PlayType)
     _cli_common.check_type_name("STRAIGHT_FLUSH", "straight flush", guandan.PlayType)
-    assert _cli_common.one_reading("7S", ["single 7"]) == "single 7"
-    with pytest.raises(ValueError, match=r"'7S 7H' must be one play \(readings: none\)"):
-        _cli_common.one_reading("7S 7H", [])
-    with pytest.raises(ValueError, match=r"readings: a; b\)"):
-        _cli_common.one_reading("7S 7H", ["a", "b"])
+    seven = guandan.classify("7S", "2")[0]
+    assert _cli_common.choose_reading("7S", [seven], guandan.PlayType, None, None) is seven
+    with pytest.raises(ValueError, match=r"'7S 7H' is not a play at level 2"):
+        _cli_common.choose_reading("7S 7H", [], guandan.PlayType, None, None, " at level 2")
+    with pytest.raises(ValueError, match=r"can be played 2 ways \(1 = single 7: 7S; 2 = single 7: 7S\)"):
+        _cli_common.choose_reading("7S", [seven, seven], guandan.PlayType, None, None)
     assert _cli_common.dump_json([1, "a"]) == 0 and _cli_common.print_plays("h:", [], or_pass=True) == 0
     assert capsys.readouterr().out == '[1, "a"]\nh:\n  (or pass)\n'
 

@@ -31,7 +31,6 @@ __all__ = [
     "int_at_least",
     "level_name",
     "non_negative_int",
-    "one_reading",
     "play_json",
     "plural",
     "positive_int",
@@ -65,15 +64,6 @@ def check_type_name(wanted: str, type_name: str, types: type[Enum]) -> None:
     """``ValueError`` naming ``type_name`` if ``wanted`` is not a member of ``types``."""
     if wanted not in types.__members__:
         raise ValueError(f"unknown play type {type_name!r}; one of {', '.join(types.__members__).lower()}")
-
-
-def one_reading(cards: str, readings: Sequence[Any]) -> Any:
-    """The only play in ``readings`` (of ``--previous`` ``cards``), else ``ValueError``
-    listing them."""
-    if len(readings) != 1:
-        listed = "; ".join(str(p) for p in readings) or "none"
-        raise ValueError(f"{cards!r} must be one play (readings: {listed}); say which with --previous-type")
-    return readings[0]
 
 
 def _rank_name(rank: str) -> str:

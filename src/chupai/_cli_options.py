@@ -65,7 +65,7 @@ OPTIONS: dict[str, Option] = {
     for o in (
         Option("--level", "the level rank, 2..A", metavar="RANK"),
         Option("--rules", "the rules preset", choices=("pagat", "competition")),
-        Option("--previous", "the cards of the play to beat (default: leading)", metavar="CARDS"),
+        Option("--previous", "the cards of the play to beat; without it, the hand leads", metavar="CARDS"),
         Option("--previous-type",
                "which reading of --previous: its type, optionally with its rank, e.g. full-house or full-house:K",
                metavar="TYPE[:RANK]"),

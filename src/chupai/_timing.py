@@ -2,8 +2,8 @@
 
 Every figure is CPU time of this process (:data:`CLOCK`, ``time.process_time``: what
 other programs on a shared machine do does not count) and a median over repeats; only
-the runs on several threads are timed by the wall clock (:data:`WALL`), since their
-point is the elapsed time.
+the runs on several threads (their point is the elapsed time) and the median single
+call (:func:`median_single_call`) are timed by the wall clock (:data:`WALL`).
 
 >>> mean_us = mean_per_item(lambda x: x + 1, list(range(100)), repeat=3)
 >>> mean_us > 0
@@ -56,13 +56,16 @@ def mean_per_item(fn: Callable[[Any], Any], items: Sequence[Any], repeat: int) -
 
 
 def median_single_call(fn: Callable[[Any], Any], items: Sequence[Any]) -> float:
-    """The median CPU µs of one ``fn(item)`` call, each call timed alone (reading the
-    clock twice included: a fraction of a µs)."""
+    """The median µs of one ``fn(item)`` call, each call timed alone.
+
+    By the wall clock (:data:`WALL`): reading the CPU clock costs about as much as a
+    sub-µs call, and the median leaves out the calls the scheduler interrupted.
+    """
     singles = []
     for it in items:
-        t0 = CLOCK()
+        t0 = WALL()
         fn(it)
-        singles.append((CLOCK() - t0) * 1e6)
+        singles.append((WALL() - t0) * 1e6)
     return statistics.median(singles)
 
 
@@ -111,7 +114,7 @@ class Row:
             case could not run here (``note`` says why).
         per_second: ``unit`` per second (``items`` per call / ``us``).
         unit: what ``per_second`` counts (``plays``, ``deals``, ``calls``, ...).
-        median_call_us: the median of single calls, where measured.
+        median_call_us: the median of single calls (wall clock), where measured.
         note: a remark (e.g. the share of a decision spent in ``determinize``).
     """
 
