@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from chupai.search.ismcts import ISMCTS, SearchResult, Tree, root_actions
+from chupai.search.ismcts import ISMCTS, SearchResult, Tree, _check_count, _check_seconds, root_actions
 
 __all__ = ["ISMCTSBot", "event_action"]
 
@@ -28,14 +28,14 @@ def event_action(event: Any) -> Any:
     return event[1]
 
 
-#: (search, state, iterations, seconds) of a root-parallel move, inherited by the forked workers
-_SHARED: tuple[ISMCTS, Any, int | None, float | None] | None = None
+#: (search, state, seconds) of a root-parallel move, inherited by the forked workers
+_SHARED: tuple[ISMCTS, Any, float | None] | None = None
 
 
 def _search_job(args: tuple[int | None, int]) -> list[int]:
     """One root-parallel search in a forked worker: the root visits of each action."""
     assert _SHARED is not None
-    search, state, _, seconds = _SHARED
+    search, state, seconds = _SHARED
     iterations, seed = args
     return [s.visits for s in search.search(state, iterations=iterations, seconds=seconds, seed=seed).stats]
 
@@ -84,9 +84,6 @@ class ISMCTSBot:
         self.search = ISMCTS(
             policy=policy, exploration=exploration, collapse_suits=collapse_suits, iterations_per_world=iterations_per_world
         )
-        # the budget is checked by a dry call so errors come at construction
-        from chupai.search.ismcts import _check_count, _check_seconds
-
         self.iterations = _check_count(iterations, "iterations")
         self.seconds = _check_seconds(seconds)
         if not isinstance(reuse, bool):
@@ -181,7 +178,7 @@ class ISMCTSBot:
         else:
             shares = [None] * k
         jobs = [(n, s) for n, s in zip(shares, seeds) if n is None or n > 0]
-        _SHARED = (self.search, state, self.iterations, self.seconds)
+        _SHARED = (self.search, state, self.seconds)
         try:
             with get_context("fork").Pool(len(jobs)) as pool:
                 visits = np.sum(pool.map(_search_job, jobs), axis=0)

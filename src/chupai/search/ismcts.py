@@ -8,13 +8,17 @@ in the UCB formula), expands one untried action if there is any, else follows th
 child with the best UCB value for the player who chooses there.  The new leaf is
 scored by a compiled playout of the world's card-play engine (``DealCore.playout``
 with a named policy), and every node on the path adds the return of the player who
-chose its action.  Actions are keyed by value (a ``Play`` is hashable, so are ``PASS``
-and the decisions), since every world lists its own action objects.
+chose its action.  Actions are keyed by value, since every world lists its own action
+objects: a play by its raw generator record (equal plays have equal records, and no
+Play object is built for the actions merely listed), ``PASS`` and the decisions by
+themselves (they are hashable).
 
 Nothing here is game-specific: the search uses the state contract (``current_player``,
 ``legal_actions()``, ``apply()``, ``is_terminal()``, ``determinize()``,
 ``card_play()``) and the engine contract (``legal_plays``, ``can_pass``, ``play``,
-``pass_turn``, ``current``, ``playout``); teams need no special case because
+``pass_turn``, ``current``, ``playout``; a playout's outcome is read as the game's
+returns by ``chupai.search._outcome``, until the engines report one shape); teams need
+no special case because
 teammates' returns are equal (Guan Dan), so each chooser maximises its own return.
 Decisions before the card play (Guan Dan's tribute, Zheng Shangyou's exchange) are
 actions of the state like any other and go through the same tree.
