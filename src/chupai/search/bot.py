@@ -52,6 +52,7 @@ class ISMCTSBot:
         collapse_suits: branch over suit-collapsed plays during card play.
         iterations_per_world: consecutive iterations per determinized world (see
             :class:`chupai.search.ISMCTS`).
+        max_candidates: the most plays the root considers (see :class:`chupai.search.ISMCTS`).
         reuse: keep the tree between moves of the same deal: the next search starts
             from the node the actions since (found by value in the public history)
             lead to, if the tree holds them, else from a new tree.
@@ -75,6 +76,7 @@ class ISMCTSBot:
         exploration: float = 0.7,
         collapse_suits: bool = True,
         iterations_per_world: int = 1,
+        max_candidates: int | None = 24,
         reuse: bool = True,
         decisions: str = "search",
         workers: int = 1,
@@ -82,7 +84,11 @@ class ISMCTSBot:
         if iterations is None and seconds is None:
             iterations = 1000
         self.search = ISMCTS(
-            policy=policy, exploration=exploration, collapse_suits=collapse_suits, iterations_per_world=iterations_per_world
+            policy=policy,
+            exploration=exploration,
+            collapse_suits=collapse_suits,
+            iterations_per_world=iterations_per_world,
+            max_candidates=max_candidates,
         )
         self.iterations = _check_count(iterations, "iterations")
         self.seconds = _check_seconds(seconds)
