@@ -20,11 +20,12 @@ __all__ = ["ISMCTSBot", "event_action"]
 
 
 def event_action(event: Any) -> Any:
-    """The action of one history event: ``(seat, action)`` tuples, or events with a
-    ``play`` field (Chinese Ten)."""
-    play = getattr(event, "play", None)
-    if play is not None:
-        return play
+    """The action of one history event: the ``action`` field of a contract ``Event``
+    (or ``play``), else the second item of a ``(seat, action)`` tuple."""
+    for field in ("action", "play"):
+        action = getattr(event, field, None)
+        if action is not None:
+            return action
     return event[1]
 
 
