@@ -87,7 +87,25 @@ def derive_seed(seed: int, index: int) -> int:
     return int(ss.generate_state(1, np.uint64)[0] & np.uint64(SEED_MASK))
 
 
-class DealSurface:
+class TensorViews:
+    """The reinforcement-learning views of a state, delegating to :mod:`chupai.rl`."""
+
+    __slots__ = ()
+
+    def observation_tensor(self, player: int) -> Any:
+        """The float32 observation of seat ``player`` (:func:`chupai.rl.observation_tensor`)."""
+        from chupai.rl import observation_tensor
+
+        return observation_tensor(self, player)
+
+    def legal_actions_mask(self) -> Any:
+        """The int8 mask of the legal action ids (:func:`chupai.rl.legal_actions_mask`)."""
+        from chupai.rl import legal_actions_mask
+
+        return legal_actions_mask(self)
+
+
+class DealSurface(TensorViews):
     """The members every game's ``Deal`` shares, each written once here.
 
     A subclass holds ``_rules``, ``_seed`` (``None`` for a deal built from given cards),
@@ -123,7 +141,7 @@ class DealSurface:
         return self._core.hand_sizes()
 
 
-class MatchSurface:
+class MatchSurface(TensorViews):
     """The part of the state-machine surface a match of deals delegates to its deal.
 
     A subclass holds ``_rules``, ``_seed``, ``_deal`` (the current deal, the last one
