@@ -71,7 +71,7 @@ def num_distinct_actions(game: str) -> int:
     """The number of action ids of ``game``.
 
     >>> num_distinct_actions("guandan"), num_distinct_actions("chinese_ten")
-    (360, 312)
+    (360, 292)
     """
     return action_space(game).size
 
