@@ -148,7 +148,7 @@ def test_docs_hold_the_layout_tables(game):
     assert f"`{game}`" in text and str(rl.num_distinct_actions(game)) in text
 
 
-@pytest.mark.parametrize("name", ["chupai.rl", "chupai.rl._api", "chupai.rl._layout", "chupai.rl.danzero"])
+@pytest.mark.parametrize("name", ["chupai.rl", "chupai.rl._api", "chupai.rl._layout", "chupai.rl.danzero", "chupai.rl.vector"])
 def test_docstring_examples(name):
     import doctest
     import importlib

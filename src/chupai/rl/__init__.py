@@ -34,8 +34,10 @@ from chupai.rl._api import (
     observation_size,
     observation_tensor,
 )
+from chupai.rl.vector import VectorEnv
 
 __all__ = [
+    "VectorEnv",
     "action_space",
     "action_to_id",
     "game_name",

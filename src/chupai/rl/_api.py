@@ -204,15 +204,19 @@ def legal_action_features(state: Any) -> tuple[np.ndarray, np.ndarray]:
     cards, wild cards as themselves; zeros for pass; a decision's card, or zeros for a
     seat choice).  Chinese Ten rows are the played card plus the captured cards."""
     legal, ids, rec, _ = _legal_with_records(state)
+    return ids, _features(legal, rec)
+
+
+def _features(legal: list[Any], rec: np.ndarray | None) -> np.ndarray:
+    """The card counts of each legal action (see :func:`legal_action_features`)."""
+    from chupai.cards import parse_face
+
     cards = np.zeros((len(legal), NUM_FACES), dtype=np.float32)
     k = 0 if rec is None else len(rec)
-    if k:
-        assert rec is not None
+    if rec is not None and k:
         cards[:k] = _record_counts(rec)
     for i in range(k, len(legal)):
         card = getattr(legal[i], "card", None)
         if card is not None:
-            from chupai.cards import parse_face
-
             cards[i, parse_face(card)] = 1.0
-    return ids, cards
+    return cards
