@@ -27,7 +27,19 @@ NUM_LEVELS = 13
 
 def card_counts(cards: Any) -> np.ndarray:
     """The 54 copy counts of a ``Cards`` (float32)."""
-    return np.asarray(cards.counts(), dtype=np.float32)
+    return card_matrix([cards])[0]
+
+
+def card_matrix(cards: Sequence[Any]) -> np.ndarray:
+    """The 54 copy counts of each of several ``Cards`` (float32, one row each), read
+    from their mask layers in one pass."""
+    depth = max((len(c.layers) for c in cards), default=0)
+    masks = np.zeros((len(cards), max(depth, 1)), dtype="<u8")
+    for i, c in enumerate(cards):
+        for j, m in enumerate(c.layers):
+            masks[i, j] = m
+    bits = np.unpackbits(masks.view(np.uint8).reshape(len(cards), -1, 8), axis=2, bitorder="little")
+    return bits[:, :, :NUM_FACES].sum(axis=1, dtype=np.float32)
 
 
 def _place_of(order: Sequence[int], n: int) -> list[int]:
@@ -111,12 +123,16 @@ class ClimbingGame:
         for k, s in enumerate(seats):
             if place[s] >= 0:
                 finished[k, place[s]] = 1.0
+        sets = [deal.hand(player)] + [played[s] for s in seats] + [known[s] for s in seats]
+        if last is not None:
+            sets.append(last.cards)
+        counts = card_matrix(sets)
         values: dict[str, Any] = {
-            "hand": card_counts(deal.hand(player)),
-            "played": np.stack([card_counts(played[s]) for s in seats]),
-            "known": np.stack([card_counts(known[s]) for s in seats]),
+            "hand": counts[0],
+            "played": counts[1:n + 1],
+            "known": counts[n + 1:2 * n + 1],
             "hand_sizes": [sizes[s] for s in seats],
-            "trick_cards": card_counts(last.cards) if last is not None else np.zeros(NUM_FACES),
+            "trick_cards": counts[2 * n + 1] if last is not None else np.zeros(NUM_FACES),
             "trick_player": one_hot(rel[last_player] if last is not None and last_player >= 0 else -1, n),
             "passes": [passes if last is not None else 0],
             "to_act": one_hot(rel[current] if current >= 0 else -1, n),
