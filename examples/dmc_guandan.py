@@ -5,11 +5,10 @@
 The agent plays one team (seats 0 and 2) against built-in opponents (``--opponent``,
 default RandomBot) at many tables at once.  Every decision of a deal is trained
 towards that deal's final return for the team (Monte-Carlo target, no bootstrapping),
-as in DouZero; exploration is epsilon-greedy.  Unlike DouZero, whose network takes
-the action's cards as an input and is run once per concrete action, this network
-reads the observation tensor and outputs one value per action id (the suit-collapsed
-ids of ``chupai.rl``), so a decision costs one forward pass: the practical choice on
-a small CPU.
+as in DouZero; exploration is epsilon-greedy.  As in DouZero the network scores a
+(state, action) pair, the action given by its cards; the candidates are the legal
+ids of ``chupai.rl`` (suit-collapsed patterns, each with its concrete choice:
+``VectorEnv(features="ids")``), and the state is encoded once per table.
 
 Every ``--eval-every`` seconds the greedy policy plays ``--eval-deals`` deals against
 RandomBot; the win rates over training time go to ``<out>/winrate.png`` and
@@ -31,31 +30,26 @@ import torch
 from torch import nn
 from tqdm import tqdm
 
-from chupai.rl import VectorEnv, num_distinct_actions, observation_size
+from chupai.rl import VectorEnv, observation_size
 
 GAME = "guandan"
-TEAM = (0, 2)
+ACTION_SIZE = 54  # the card counts of an action
 
 
 class QNet(nn.Module):
-    """Observation -> one value per action id."""
+    """Q(observation, action cards): the state and the action are encoded apart, added,
+    and scored, so one state encoding serves all of a table's candidate actions."""
 
-    def __init__(self, obs_size: int, num_actions: int, hidden: int) -> None:
+    def __init__(self, obs_size: int, hidden: int) -> None:
         super().__init__()
-        self.net = nn.Sequential(
-            nn.Linear(obs_size, hidden), nn.ReLU(),
-            nn.Linear(hidden, hidden), nn.ReLU(),
-            nn.Linear(hidden, num_actions),
-        )
-        # pessimistic start: an action never tried looks like a lost deal, so the greedy
-        # policy prefers what has worked and only exploration tries the rest
-        last = self.net[-1]
-        assert isinstance(last, nn.Linear)
-        nn.init.zeros_(last.weight)
-        nn.init.constant_(last.bias, -1.0)
+        self.state = nn.Sequential(nn.Linear(obs_size, hidden), nn.ReLU(), nn.Linear(hidden, hidden))
+        self.action = nn.Linear(ACTION_SIZE, hidden)
+        self.head = nn.Sequential(nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU(), nn.Linear(hidden, 1))
 
-    def forward(self, obs: torch.Tensor) -> torch.Tensor:
-        return self.net(obs)
+    def forward(self, obs: torch.Tensor, actions: torch.Tensor) -> torch.Tensor:
+        """``obs`` (B, obs_size), ``actions`` (B, K, 54) -> Q values (B, K)."""
+        h = self.state(obs)[:, None, :] + self.action(actions)
+        return self.head(h).squeeze(-1)
 
 
 def _scale(obs: np.ndarray) -> torch.Tensor:
@@ -64,21 +58,25 @@ def _scale(obs: np.ndarray) -> torch.Tensor:
 
 
 def choose(model: QNet, obs: dict[str, np.ndarray], epsilon: float, rng: np.random.Generator) -> np.ndarray:
-    """Epsilon-greedy ids, one per table, among the legal ones."""
-    mask = obs["action_mask"].astype(bool)
+    """Epsilon-greedy row indices (one per table) among each table's legal actions."""
+    counts = obs["num_actions"]
     with torch.no_grad():
-        q = model(_scale(obs["observation"])).numpy()
-    q[~mask] = -np.inf
-    ids = q.argmax(axis=1)
-    explore = rng.random(len(ids)) < epsilon
-    for i in np.flatnonzero(explore):
-        ids[i] = rng.choice(np.flatnonzero(mask[i]))
-    return ids.astype(np.int64)
+        q = model(_scale(obs["observation"]), torch.from_numpy(obs["action_features"])).numpy()
+    q[np.arange(q.shape[1])[None, :] >= counts[:, None]] = -np.inf
+    rows = q.argmax(axis=1)
+    explore = rng.random(len(rows)) < epsilon
+    rows[explore] = (rng.random(int(explore.sum())) * counts[explore]).astype(np.int64)
+    return rows.astype(np.int64)
+
+
+def _env(tables: int, seed: int, opponent: str) -> VectorEnv:
+    return VectorEnv(GAME, num_envs=tables, seed=seed, opponents={1: opponent, 3: opponent},
+                     features="ids", action_mode="index")
 
 
 def evaluate(model: QNet, opponent: str, deals: int, seed: int, tables: int = 32) -> float:
     """The share of ``deals`` deals the greedy agent's team wins against ``opponent``."""
-    env = VectorEnv(GAME, num_envs=min(tables, deals), seed=seed, opponents={1: opponent, 3: opponent})
+    env = _env(min(tables, deals), seed, opponent)
     obs, _ = env.reset()
     rng = np.random.default_rng(seed)
     wins = done = 0
@@ -133,7 +131,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     torch.manual_seed(args.seed)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    model = QNet(observation_size(GAME), num_distinct_actions(GAME), args.hidden)
+    model = QNet(observation_size(GAME), args.hidden)
     opt = torch.optim.Adam(model.parameters(), lr=args.lr)
     steps = deals = 0
     trained = 0.0  # seconds of training before this run
@@ -145,13 +143,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         opt.load_state_dict(saved["optimizer"])
         steps, deals, trained, log = saved["steps"], saved["deals"], saved["seconds"], saved["log"]
 
-    env = VectorEnv(GAME, num_envs=args.envs, seed=args.seed + steps,
-                    opponents={1: args.opponent, 3: args.opponent})
+    env = _env(args.envs, args.seed + steps, args.opponent)
     obs, _ = env.reset()
     rng = np.random.default_rng(args.seed)
-    episode: list[list[tuple[np.ndarray, int]]] = [[] for _ in range(args.envs)]
+    episode: list[list[tuple[np.ndarray, np.ndarray]]] = [[] for _ in range(args.envs)]
     buf_obs: list[np.ndarray] = []
-    buf_act: list[int] = []
+    buf_act: list[np.ndarray] = []
     buf_ret: list[float] = []
     start = time.process_time()
     next_eval = 0.0
@@ -173,10 +170,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             checkpoint()
             bar.set_postfix(win_vs_random=f"{rate:.2f}", deals=deals)
             next_eval = elapsed() + args.eval_every
-        ids = choose(model, obs, args.epsilon, rng)
+        rows = choose(model, obs, args.epsilon, rng)
         for i in range(args.envs):
-            episode[i].append((obs["observation"][i], int(ids[i])))
-        obs, rewards, terminated, _, _ = env.step(ids)
+            episode[i].append((obs["observation"][i], obs["action_features"][i, rows[i]]))
+        obs, rewards, terminated, _, _ = env.step(rows)
         steps += args.envs
         for i in np.flatnonzero(terminated):
             # the Monte-Carlo target: +1 won, -1 lost (the value is 2 P(win) - 1), or the
@@ -191,12 +188,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             deals += 1
         if len(buf_ret) >= args.batch:
             x = _scale(np.stack(buf_obs))
-            a = torch.tensor(buf_act)
+            a = torch.from_numpy(np.stack(buf_act))
             g = torch.tensor(buf_ret, dtype=torch.float32)
             perm = torch.randperm(len(g))
             for j in range(0, len(g), args.batch):
                 idx = perm[j:j + args.batch]
-                q = model(x[idx]).gather(1, a[idx, None]).squeeze(1)
+                q = model(x[idx], a[idx, None, :]).squeeze(1)
                 loss = ((q - g[idx]) ** 2).mean()
                 opt.zero_grad()
                 loss.backward()

@@ -145,3 +145,29 @@ def test_bad_input_names_the_table_and_no_table_advances():
     fresh = VectorEnv("guandan", 1, 0)
     with pytest.raises(ValueError, match="reset"):
         fresh.step(np.array([0]))
+
+
+def test_features_one_row_per_legal_id():
+    env = VectorEnv("guandan", num_envs=2, seed=4, features="ids", action_mode="index")
+    obs, _ = env.reset()
+    rng = np.random.default_rng(3)
+    for _ in range(30):
+        states = env.states()
+        for i, state in enumerate(states):
+            k = int(obs["num_actions"][i])
+            ids = obs["action_ids"][i, :k]
+            assert ids.tolist() == np.flatnonzero(rl.legal_actions_mask(state)).tolist()
+            for row, aid in zip(obs["action_features"][i, :k], ids):
+                chosen = rl.id_to_action(state, int(aid))
+                want = np.zeros(54) if not hasattr(chosen, "cards") else np.asarray(chosen.cards.counts())
+                assert np.array_equal(row, want)
+        idx = np.array([rng.integers(k) for k in obs["num_actions"]])
+        want_obs = []
+        for state, i, k in zip(states, range(2), idx):
+            state.apply(rl.id_to_action(state, int(obs["action_ids"][i, k])))
+            want_obs.append(rl.observation_tensor(state, 1))
+        obs, _, terminated, _, _ = env.step(idx)
+        for w, s, term in zip(want_obs, env.states(), terminated):
+            assert term or np.array_equal(w, rl.observation_tensor(s, 1))
+    with pytest.raises(ValueError, match="features"):
+        VectorEnv("guandan", 1, 0, features="all")

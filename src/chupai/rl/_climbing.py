@@ -20,14 +20,9 @@ from chupai._core import NUM_FACES
 from chupai.rl._layout import Field, Layout, one_hot
 from chupai.rl._spaces import ActionSpace, Decision, ranged
 
-__all__ = ["ClimbingGame", "GanDengYan", "GuanDan", "ZhengShangyou", "card_counts"]
+__all__ = ["ClimbingGame", "GanDengYan", "GuanDan", "ZhengShangyou", "card_matrix"]
 
 NUM_LEVELS = 13
-
-
-def card_counts(cards: Any) -> np.ndarray:
-    """The 54 copy counts of a ``Cards`` (float32)."""
-    return card_matrix([cards])[0]
 
 
 def card_matrix(cards: Sequence[Any]) -> np.ndarray:
@@ -39,7 +34,8 @@ def card_matrix(cards: Sequence[Any]) -> np.ndarray:
         for j, m in enumerate(c.layers):
             masks[i, j] = m
     bits = np.unpackbits(masks.view(np.uint8).reshape(len(cards), -1, 8), axis=2, bitorder="little")
-    return bits[:, :, :NUM_FACES].sum(axis=1, dtype=np.float32)
+    counts: np.ndarray = bits[:, :, :NUM_FACES].sum(axis=1, dtype=np.float32)
+    return counts
 
 
 def _place_of(order: Sequence[int], n: int) -> list[int]:

@@ -16,14 +16,17 @@ Conventions (Gymnasium's vector API):
   rewards, terminated, truncated, info)``.
 * ``obs`` is a dict of arrays, one row per table: ``"observation"`` (float32, the
   acting player's :func:`chupai.rl.observation_tensor`), ``"action_mask"`` (int8 over
-  the ids), ``"player"`` (the acting seat); with ``features=True`` also
-  ``"action_features"`` (float32, ``(num_envs, K, 54)``: the card counts of every
-  concrete legal action, zero rows after the last), ``"action_ids"`` (int64, the id of
-  each row, -1 for padding) and ``"num_actions"``; ``K`` is the largest number of
-  concrete legal actions in the batch, so it varies between calls.
+  the ids), ``"player"`` (the acting seat); with ``features`` also
+  ``"action_features"`` (float32, ``(num_envs, K, 54)``: the card counts of the legal
+  actions, zero rows after the last), ``"action_ids"`` (int64, the id of each row, -1
+  for padding) and ``"num_actions"`` (rows per table).  ``features="concrete"`` (or
+  ``True``): one row per concrete legal action (every suit and wild choice, the order of
+  ``state.legal_actions()``); ``features="ids"``: one row per legal id, its concrete
+  choice, in id order.  ``K`` is the largest number of rows in the batch, so it varies
+  between calls.
 * ``actions``: one int per table, an id (``action_mode="id"``, the concrete choice of
   :func:`chupai.rl.id_to_action`) or, with ``action_mode="index"``, an index into the
-  table's concrete legal actions (the rows of ``action_features``, i.e.
+  table's rows of ``action_features`` (without features: into
   ``state.legal_actions()``).
 * ``rewards``: float64 ``(num_envs, players)``, each seat's reward for this step: zero
   until a deal ends, then the deal's ``returns()``.
@@ -55,10 +58,12 @@ from chupai._games import game as registry_entry
 from chupai._state import SEED_MASK, check_seed, is_int
 from chupai._core import NUM_FACES
 from chupai.rl._api import _concrete_index, _features, _legal_with_records, action_space, observation_tensor
+from chupai.rl._spaces import ActionSpace
 
 __all__ = ["VectorEnv"]
 
 _MODES = ("id", "index")
+_FEATURES = (False, True, "concrete", "ids")
 
 
 def _policy(spec: Any) -> Any:
@@ -100,7 +105,7 @@ def _opponents(opponents: Any, n: int) -> list[Any]:
 class _Table:
     """One table: its deal, its generator, and the current legal actions."""
 
-    __slots__ = ("deal", "rng", "legal", "ids", "rec")
+    __slots__ = ("deal", "rng", "legal", "ids", "rec", "rows")
 
     def __init__(self, rng: np.random.Generator) -> None:
         self.rng = rng
@@ -108,9 +113,19 @@ class _Table:
         self.legal: list[Any] = []
         self.ids = np.empty(0, dtype=np.int64)
         self.rec: Any = None
+        self.rows = np.empty(0, dtype=np.int64)
 
-    def refresh(self) -> None:
+    def refresh(self, by_id: bool) -> None:
+        """Read the legal actions; ``rows`` indexes them: all of them, or with ``by_id``
+        the concrete choice of each legal id, in id order."""
         self.legal, self.ids, self.rec, _ = _legal_with_records(self.deal)
+        if not by_id:
+            self.rows = np.arange(len(self.legal))
+            return
+        k = 0 if self.rec is None else len(self.rec)
+        order = ActionSpace.concrete_order(self.rec, self.ids[:k]) if k else np.empty(0, dtype=np.int64)
+        _, first = np.unique(self.ids[:k][order], return_index=True)
+        self.rows = np.concatenate([order[first], np.arange(k, len(self.legal))]).astype(np.int64)
 
 
 class VectorEnv:
@@ -124,13 +139,15 @@ class VectorEnv:
         threads: worker threads stepping the tables (at least 1).
         opponents: the seats played by built-in policies (module doc).
         players: the number of players (games with a variable number; default 4).
-        features: add the concrete legal actions' card features to the observations.
+        features: add the legal actions' card features to the observations:
+            ``"concrete"`` (or ``True``) one row per concrete action, ``"ids"`` one
+            row per legal id.
         action_mode: ``"id"`` (actions are ids) or ``"index"`` (indices into the
             concrete legal actions).
     """
 
     def __init__(self, game: str, num_envs: int, seed: int | None = None, rules: Any = None, threads: int = 1,
-                 opponents: Any = None, *, players: int | None = None, features: bool = False,
+                 opponents: Any = None, *, players: int | None = None, features: bool | str = False,
                  action_mode: str = "id") -> None:
         entry = registry_entry(game)
         if not is_int(num_envs) or num_envs < 1:
@@ -147,7 +164,9 @@ class VectorEnv:
         self.num_envs = int(num_envs)
         self.threads = int(threads)
         self.players = int(n)
-        self.features = bool(features)
+        if not any(features is f or (isinstance(f, str) and features == f) for f in _FEATURES):
+            raise ValueError(f"features must be False, True, 'concrete' or 'ids', not {features!r}")
+        self.features = "concrete" if features is True else features
         self.action_mode = action_mode
         self._deal_cls = entry.module().Deal
         self._kwargs: dict[str, Any] = {} if entry.fixed_players else {"players": self.players}
@@ -177,7 +196,7 @@ class VectorEnv:
         while not deal.is_terminal():
             bot = self._opponents[deal.current_player]
             if bot is None:
-                table.refresh()
+                table.refresh(self.features == "ids")
                 return False
             deal.apply(bot.choose(deal, table.rng))
         rewards += deal.returns()
@@ -215,8 +234,8 @@ class VectorEnv:
             if t.deal is None:
                 raise ValueError("call reset() before step()")
             if self.action_mode == "index":
-                if not 0 <= a < len(t.legal):
-                    raise ValueError(f"table {i}: action index {a} is outside 0..{len(t.legal) - 1}")
+                if not 0 <= a < len(t.rows):
+                    raise ValueError(f"table {i}: action index {a} is outside 0..{len(t.rows) - 1}")
             elif not 0 <= a < self.num_actions:
                 raise ValueError(f"table {i}: action id {a} is outside 0..{self.num_actions - 1}")
             elif not (t.ids == a).any():
@@ -233,7 +252,7 @@ class VectorEnv:
         def one(i: int) -> None:
             t = self._tables[i]
             a = int(arr[i])
-            k = a if self.action_mode == "index" else _concrete_index(t.ids, t.rec, a)
+            k = int(t.rows[a]) if self.action_mode == "index" else _concrete_index(t.ids, t.rec, a)
             t.deal.apply(t.legal[k])
             if self._advance(t, rewards[i]):
                 terminated[i] = True
@@ -256,13 +275,14 @@ class VectorEnv:
             mask[i, t.ids] = 1
         out: dict[str, np.ndarray] = {"observation": obs, "action_mask": mask, "player": player}
         if self.features:
-            counts = np.array([len(t.legal) for t in self._tables], dtype=np.int64)
+            counts = np.array([len(t.rows) for t in self._tables], dtype=np.int64)
             k = int(counts.max())
             feats = np.zeros((n, k, NUM_FACES), dtype=np.float32)
             ids = np.full((n, k), -1, dtype=np.int64)
             for i, t in enumerate(self._tables):
-                feats[i, : len(t.legal)] = _features(t.legal, t.rec)
-                ids[i, : len(t.legal)] = t.ids
+                rows = t.rows
+                feats[i, : len(rows)] = _features(t.legal, t.rec)[rows]
+                ids[i, : len(rows)] = t.ids[rows]
             out.update(action_features=feats, action_ids=ids, num_actions=counts)
         return out
 
