@@ -33,6 +33,25 @@ def _players(state) -> int:
     return len(deal.hand_sizes())
 
 
+def _check_pattern(game, space, action, aid):
+    """The id's pattern, read from the action object itself (not from the records)."""
+    from chupai.actions import PASS
+    from chupai.cards import parse_face
+
+    if action is PASS:
+        assert aid == space.pass_id
+    elif aid >= space.num_plays:
+        assert space.describe(aid).startswith(type(action).__name__)
+    elif game == "chinese_ten":
+        type_, card, captured, _ = space.patterns[aid]
+        assert (type_, card) == (int(action.type), parse_face(action.card))
+        if captured:
+            assert captured == min(parse_face(c) for c in action.captured)
+    else:
+        type_, key, length, _ = space.patterns[aid]
+        assert (type_, key, length) == (int(action.type), action.key, len(action.cards))
+
+
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("match", [False, True])
 def test_ids_cover_every_legal_action_both_ways(game, match):
@@ -44,6 +63,7 @@ def test_ids_cover_every_legal_action_both_ways(game, match):
         assert len(ids) == len(legal) and ((0 <= ids) & (ids < n_ids)).all()
         for action, aid in zip(legal, ids):
             assert rl.action_to_id(state, action) == aid
+            _check_pattern(game, space, action, int(aid))
         mask = state.legal_actions_mask()
         assert mask.dtype == np.int8 and mask.shape == (n_ids,)
         assert set(np.flatnonzero(mask)) == set(ids.tolist())
