@@ -169,6 +169,19 @@ class StateBase:
     def __copy__(self: S) -> S:
         return self.clone()
 
+    # -- the reinforcement-learning views (chupai.rl) ---------------------------------
+    def observation_tensor(self, player: int) -> Any:
+        """The float32 observation of seat ``player`` (:func:`chupai.rl.observation_tensor`)."""
+        from chupai.rl import observation_tensor
+
+        return observation_tensor(self, player)
+
+    def legal_actions_mask(self) -> Any:
+        """The int8 mask of the legal action ids (:func:`chupai.rl.legal_actions_mask`)."""
+        from chupai.rl import legal_actions_mask
+
+        return legal_actions_mask(self)
+
     def __deepcopy__(self: S, memo: dict[int, Any]) -> S:
         return self.clone()
 
