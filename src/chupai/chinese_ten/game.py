@@ -226,7 +226,7 @@ class Deal(DealSurface):
         return Phase(self._core.phase)
 
     def is_terminal(self) -> bool:
-        return bool(self._core.phase == "over")
+        return self._core.phase == "over"
 
     @property
     def layout(self) -> Cards:

@@ -169,7 +169,7 @@ class Deal(DealSurface):
         return Phase.OVER if self._core.over else Phase.PLAY
 
     def is_terminal(self) -> bool:
-        return bool(self._core.over)
+        return self._core.over
 
     @property
     def winner(self) -> int | None:
