@@ -2,6 +2,7 @@
 arena and argument checks, and item 1 of issue 16, as a named test."""
 from __future__ import annotations
 
+import multiprocessing.context
 import pickle
 import subprocess
 import sys
@@ -182,6 +183,8 @@ def test_arena_never_starts_more_workers_than_deals_or_cores(monkeypatch):
     started = []
 
     class FakePool:
+        """Counts the processes asked for and runs the jobs here."""
+
         def __init__(self, n):
             started.append(n)
 
@@ -194,10 +197,8 @@ def test_arena_never_starts_more_workers_than_deals_or_cores(monkeypatch):
         def imap(self, f, jobs):
             return map(f, jobs)
 
-    class Context:
-        Pool = FakePool
-
-    monkeypatch.setattr(tournament, "get_context", lambda kind: Context())
+    # every process pool of the library comes from a multiprocessing context
+    monkeypatch.setattr(multiprocessing.context.BaseContext, "Pool", lambda self, n, *a, **k: FakePool(n))
     monkeypatch.setattr(tournament, "_cores", lambda: 2)
     bots = [RandomBot(), RandomBot()]
     one = tournament.arena("chinese_ten", bots, 4, seed=1, workers=1, progress=False)
