@@ -254,3 +254,15 @@ def test_chinese_ten_first_player_with_zero_players_does_not_kill_the_interprete
         first_player(chinese_ten.Rules(), 4, 4)
     with pytest.raises(TypeError, match="players"):
         first_player(chinese_ten.Rules(), "4", 0)
+
+
+def _small_hands(i):
+    return ["3S 4S 5S", "6S 7S 8S", "9S TS JS", "QS KS AS"]
+
+
+def test_a_guandan_match_of_given_hands_pickles_with_its_function():
+    """``Match(hands=f)`` (the old ``dealer=f``) rebuilds from ``f`` when ``f`` pickles."""
+    m = guandan.Match(seed=3, hands=_small_hands, max_deals=2)
+    m.apply(m.legal_actions()[0])
+    again = pickle.loads(pickle.dumps(m))
+    assert again.observation(0) == m.observation(0) and again.legal_actions() == m.legal_actions()
