@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Collection
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import numpy as np
 

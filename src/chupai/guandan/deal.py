@@ -29,6 +29,10 @@ from chupai.guandan.play import Play
 from chupai.guandan.rules import Rules, parse_rank
 from chupai.guandan.tribute import TRIBUTE_ACTIONS, Phase, Tribute, normalize_previous
 
+# module constants: looking an enum member up on its class costs ~0.1 us, and the
+# states test the phase at every step
+_PLAY, _OVER = Phase.PLAY, Phase.OVER
+
 __all__ = ["Deal"]
 
 SEATS = 4
@@ -217,7 +221,7 @@ class Deal(DealSurface):
     def _start_play(self, hands: list[Cards], leader: int) -> None:
         self._core = DealCore.from_hands(hands, self._level, leader, self._rules)
         self._leader = leader
-        self._phase = Phase.PLAY
+        self._phase = _PLAY
         self._trick_start = len(self._history)
 
     # -- state ---------------------------------------------------------------------------
@@ -259,7 +263,7 @@ class Deal(DealSurface):
     @property
     def current_player(self) -> int:
         """The seat to decide now; :data:`~chupai.contract.TERMINAL` once over."""
-        if self._phase is Phase.OVER:
+        if self._phase is _OVER:
             return TERMINAL
         if self._core is not None:
             return int(self._core.current)
@@ -267,7 +271,7 @@ class Deal(DealSurface):
         return self._tribute.pending.seat
 
     def is_terminal(self) -> bool:
-        return self._phase is Phase.OVER
+        return self._phase is _OVER
 
     @property
     def finishing_order(self) -> tuple[int, ...]:
@@ -282,7 +286,7 @@ class Deal(DealSurface):
     @property
     def winners(self) -> int | None:
         """The winning team once over."""
-        if self._phase is not Phase.OVER or self._core is None:
+        if self._phase is not _OVER or self._core is None:
             return None
         return int(self._core.finishing_order[0]) % 2
 
@@ -337,7 +341,7 @@ class Deal(DealSurface):
     def scores(self) -> tuple[int, ...]:
         """The levels won (the winners' promotion) per seat, negative for the losers;
         zeros while the deal is not over."""
-        if self._phase is not Phase.OVER or self._core is None:
+        if self._phase is not _OVER or self._core is None:
             return (0,) * SEATS
         gain = int(self._rules.promotion[self._core.result - 1])
         w = self.winners
@@ -352,7 +356,7 @@ class Deal(DealSurface):
     def legal_actions(self) -> list[Any]:
         """The actions of the current player: plays (every suit choice) and ``PASS`` when
         following; the options of the pending tribute decision; ``[]`` when over."""
-        if self._phase is Phase.OVER:
+        if self._phase is _OVER:
             return []
         if self._legal is None:
             if self._core is not None:
@@ -369,7 +373,7 @@ class Deal(DealSurface):
         """Make ``action`` for the current player; ``IllegalActionError`` (state unchanged)
         if it is not legal now."""
         action = self._normalize(action)
-        if self._phase is Phase.OVER:
+        if self._phase is _OVER:
             raise IllegalActionError(f"{action!r}: the deal is over")
         if self._core is not None:
             if action is PASS:
@@ -449,17 +453,17 @@ class Deal(DealSurface):
                 k = list(self._known)
                 k[seat] = Cards.from_counts(counts)
                 self._known = tuple(k)
-        self._history.append(event_new(Event, (seat, action, Phase.PLAY, False)))
+        self._history.append(event_new(Event, (seat, action, _PLAY, False)))
         self._legal = None
         if core.result != RESULT_NONE:
-            self._phase = Phase.OVER
+            self._phase = _OVER
         elif core.last_player < 0:
             self._trick_start = len(self._history)
 
     def card_play(self) -> DealCore | None:
         """A copy of the compiled card-play engine of this deal (for bots and playouts),
         or ``None`` outside the card play (tribute phase, deal over)."""
-        return self._core.clone() if self._phase is Phase.PLAY and self._core is not None else None
+        return self._core.clone() if self._phase is _PLAY and self._core is not None else None
 
     # -- copies, views -------------------------------------------------------------------
     def clone(self) -> Deal:
@@ -590,7 +594,7 @@ class Deal(DealSurface):
                 out = f" (out {self.finishing_order.index(s) + 1})"
             lines.append(f" {mark}seat {s} [{len(h):2d}]: {h}{out}")
         last, last_player, passes = self.trick
-        if self._phase is Phase.OVER:
+        if self._phase is _OVER:
             lines.append(f"  over: {self.result}, finishing order {self.finishing_order}")
         elif self._core is None:
             assert self._tribute is not None and self._tribute.pending is not None

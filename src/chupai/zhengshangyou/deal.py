@@ -59,6 +59,11 @@ class Phase(StrEnum):
     OVER = "over"
 
 
+# module constants: looking an enum member up on its class costs ~0.1 us, and the
+# states test the phase at every step
+_PLAY, _OVER = Phase.PLAY, Phase.OVER
+
+
 _EXPECTED = "a chupai.zhengshangyou.Play, PASS, PayCard, TakeCard or GiveCard"
 
 
@@ -268,7 +273,7 @@ class Deal(DealSurface):
     def _start_play(self) -> None:
         self._core = DealCore.from_hands([Cards.from_masks(m) for m in self._held], self._dealer, self._rules)
         self._hands = None
-        self._phase = Phase.PLAY
+        self._phase = _PLAY
         self._trick_start = len(self._history)
 
     # -- state ---------------------------------------------------------------------------------
@@ -294,14 +299,14 @@ class Deal(DealSurface):
     @property
     def current_player(self) -> int:
         """The seat to decide now; :data:`~chupai.contract.TERMINAL` once over."""
-        if self._phase is Phase.OVER:
+        if self._phase is _OVER:
             return TERMINAL
         if self._core is not None:
             return int(self._core.current)
         return self._steps[self._step][1]
 
     def is_terminal(self) -> bool:
-        return self._phase is Phase.OVER
+        return self._phase is _OVER
 
     @property
     def finishing_order(self) -> tuple[int, ...]:
@@ -322,7 +327,7 @@ class Deal(DealSurface):
     def returns(self) -> list[float]:
         """Once over, each seat's points (2 for the first player out, 1 for the second)
         less the mean points of the deal, a zero sum; zeros before."""
-        if self._phase is not Phase.OVER:
+        if self._phase is not _OVER:
             return [0.0] * self._n
         points = self._live.points()
         mean = sum(points) / self._n
@@ -365,7 +370,7 @@ class Deal(DealSurface):
     def legal_actions(self) -> list[Any]:
         """The current player's actions: every play (every suit choice) and ``PASS`` when
         following; the choices of the pending exchange step; ``[]`` when over."""
-        if self._phase is Phase.OVER:
+        if self._phase is _OVER:
             return []
         if self._legal is None:
             if self._core is not None:
@@ -382,7 +387,7 @@ class Deal(DealSurface):
         if it is not legal now."""
         if action is not PASS and not isinstance(action, (Play,) + EXCHANGE_ACTIONS):
             raise foreign_action(action, "zhengshangyou", _EXPECTED)
-        if self._phase is Phase.OVER:
+        if self._phase is _OVER:
             raise IllegalActionError(f"{action!r}: the deal is over")
         if self._core is not None:
             if action is PASS:
@@ -425,17 +430,17 @@ class Deal(DealSurface):
             core.play(action)
             self._last_play = action
             self._known[seat] &= ~action._lo
-        self._history.append(event_new(Event, (seat, action, Phase.PLAY, False)))
+        self._history.append(event_new(Event, (seat, action, _PLAY, False)))
         self._legal = None
         if core.is_over():
-            self._phase = Phase.OVER
+            self._phase = _OVER
         elif core.last_player < 0:
             self._trick_start = len(self._history)
 
     def card_play(self) -> DealCore | None:
         """A copy of the compiled card-play engine (for bots and playouts), or ``None``
         outside the card play (exchange, deal over)."""
-        return self._live.clone() if self._phase is Phase.PLAY else None
+        return self._live.clone() if self._phase is _PLAY else None
 
     # -- copies, views ---------------------------------------------------------------------
     def clone(self) -> Deal:
@@ -471,7 +476,7 @@ class Deal(DealSurface):
             "phase": self._phase,
             "current_player": self.current_player,
             "hand_sizes": self.hand_sizes(),
-            "finished": self.finishing_order if self._phase is not Phase.OVER else self.finishing_order[:-1],
+            "finished": self.finishing_order if self._phase is not _OVER else self.finishing_order[:-1],
             "trick": {
                 "last_play": last,
                 "last_player": last_player,
@@ -559,10 +564,10 @@ class Deal(DealSurface):
         for s in range(self._n):
             h = self.hand(s)
             mark = ">" if s == cur else " "
-            out = f" (out {order.index(s) + 1})" if s in order[: len(order) - (self._phase is Phase.OVER)] else ""
+            out = f" (out {order.index(s) + 1})" if s in order[: len(order) - (self._phase is _OVER)] else ""
             lines.append(f" {mark}seat {s} [{len(h):2d}]: {h}{out}")
         last, last_player, passes = self.trick
-        if self._phase is Phase.OVER:
+        if self._phase is _OVER:
             lines.append(f"  over: finishing order {order}, points {self.points}")
         elif self._core is None:
             lines.append(f"  exchange: seat {cur} chooses among {self.legal_actions()}; face up {self.table}")
