@@ -97,3 +97,12 @@ def test_cli_arena_takes_ismcts(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["arena", "chinese_ten", "--bots", "ismcts:20,random", "--deals", "2", "--seed", "1"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("ISMCTSBot(iterations=20") and "2 games" in out
+
+
+def test_docstring_examples() -> None:
+    import doctest
+
+    import chupai.ladder
+
+    result = doctest.testmod(chupai.ladder, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0

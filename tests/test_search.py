@@ -65,7 +65,8 @@ def test_tree_statistics(game: str, moves: int, per_world: int) -> None:
     # t-th distinct one, all made first) has been available n - t + 1 times
     made = sorted((ch.avail for ch in root.children.values()), reverse=True)
     assert made == list(range(n, n - len(made), -1))
-    assert len(root.children) == min(len(keys), n)
+    limit = len(keys) if state.card_play() is None else min(len(keys), 24)
+    assert len(root.children) == min(limit, n)
     for node, is_root in walk(root):
         kids = list(node.children.values())
         if kids:
@@ -113,6 +114,33 @@ def test_availability_below_the_root() -> None:
         if c.avail < node.visits - 1
     ]
     assert partial  # opponents' hands differ between worlds
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_root_order_and_candidates(game: str) -> None:
+    """The root tries the greedy policy's choice first, then passing, then the rest of
+    root_order, and considers at most max_candidates plays during card play."""
+    from chupai.search.ismcts import root_order
+
+    for moves in (0, 3, 12):
+        state = advance(new_state(game, 13), moves)
+        keys, actions = root_actions(state)
+        order = root_order(state, actions)
+        assert sorted(order) == list(range(len(actions)))
+        core = state.card_play()
+        if core is None:
+            assert order == list(range(len(actions)))
+            continue
+        greedy = GreedyBot().choose(state, np.random.default_rng(0))
+        assert actions[order[0]] == greedy
+        if core.can_pass() and greedy is not PASS:
+            assert actions[order[1]] is PASS
+        for k in (1, 2, 3):
+            r = ISMCTS(max_candidates=3).search(state, iterations=k, seed=0)
+            assert {s.action for s in r.stats if s.visits} == {actions[i] for i in order[:k]}
+        r = ISMCTS(max_candidates=3).search(state, iterations=30, seed=0)
+        assert {s.action for s in r.stats if s.visits} <= {actions[i] for i in order[:3]}
+        assert ISMCTS(max_candidates=None).search(state, iterations=1, seed=0).action == greedy
 
 
 # -- determinism ---------------------------------------------------------------------------
@@ -356,6 +384,8 @@ def test_errors() -> None:
         ISMCTSBot(workers=0)
     with pytest.raises(ValueError, match="iterations_per_world"):
         ISMCTS(iterations_per_world=0)
+    with pytest.raises(ValueError, match="max_candidates"):
+        ISMCTS(max_candidates=0)
     done = advance(new_state("chinese_ten", 1), 1000)
     done.apply(done.legal_actions()[0])
     assert done.is_terminal()
@@ -384,6 +414,7 @@ def test_registry() -> None:
     assert bot.search.exploration == 1.5 and bot.search.iterations_per_world == 3
     assert bot.reuse is False and bot.decisions == "greedy"
     assert make_bot("ismcts:collapse_suits=false").search.collapse_suits is False
+    assert make_bot("ismcts:max_candidates=5").search.max_candidates == 5
     for bad in ("ismcts:20ms:depth=3", "ismcts:reuse=maybe", "ismcts:iterations_per_world=x", "mc:10:policy=random"):
         with pytest.raises(ValueError, match="option"):
             make_bot(bad)
@@ -423,3 +454,16 @@ def test_timed_monte_carlo_adapts_its_playouts() -> None:
         TimedMonteCarloBot(0)
     with pytest.raises(TypeError, match="seconds"):
         TimedMonteCarloBot("1")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["chupai.search.ismcts", "chupai.search.bot", "chupai.search.registry", "chupai.search.timed",
+     "chupai.search._outcome"],
+)
+def test_docstring_examples(name: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0

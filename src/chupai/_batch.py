@@ -77,7 +77,7 @@ def card_play_of(state: Any, seed: int) -> Any:
 
 def seed64(seed: int) -> int:
     """The seed as the unsigned 64-bit value the C engines take."""
-    return seed & _MASK64
+    return int(seed) & _MASK64
 
 
 def run_chunks(

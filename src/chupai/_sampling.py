@@ -91,7 +91,7 @@ def deal_hidden(
                 nc[j] -= k
             w = _multinomial(split) * count(i + 1, tuple(nc))
             if w:
-                options.append((w, split, tuple(nc)))
+                options.append((w, split, list(nc)))
         total = sum(w for w, _, _ in options)
         r = int(rng.integers(0, 1 << 62)) * total >> 62  # uniform in [0, total)
         for w, split, nc in options:
@@ -103,7 +103,7 @@ def deal_hidden(
         for j, k in zip(allowed, split):
             hands[j].extend(perm[at:at + k])
             at += k
-        caps = nc
+        caps = tuple(nc)
     perm = [free[k] for k in rng.permutation(len(free))]
     at = 0
     for j in range(m):

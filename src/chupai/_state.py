@@ -7,8 +7,7 @@ True
 """
 from __future__ import annotations
 
-import copy
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import numpy as np
@@ -46,7 +45,7 @@ S = TypeVar("S", bound="StateBase")
 
 #: how a state was made: ``("new", (args, kwargs))`` for the class itself,
 #: ``(classmethod name, (args, kwargs))`` for another constructor, or
-#: ``("determinize", (parent origin, parent decisions, player, rng start))``
+#: ``("determinize", (parent origin, its origin_len, its history, player, rng start))``
 Origin = tuple[str, tuple[Any, ...]]
 
 
@@ -66,16 +65,23 @@ def foreign_action(action: object, game: str, expected: str) -> ActionTypeError:
     )
 
 
-def _rng_start(g: np.random.Generator) -> tuple[type, dict[str, Any]]:
+RngStart = tuple[type[np.random.BitGenerator], Any]
+
+
+def _rng_start(g: np.random.Generator) -> RngStart:
     bg = g.bit_generator
     return type(bg), bg.state
 
 
-def _rng_from(start: tuple[type, dict[str, Any]]) -> np.random.Generator:
+def _rng_from(start: RngStart) -> np.random.Generator:
     cls, state = start
     bg = cls()
     bg.state = state
     return np.random.Generator(bg)
+
+
+def _decisions_of(events: Sequence[Event]) -> tuple[Any, ...]:
+    return tuple(e.action for e in events if not e.automatic)
 
 
 def restore(cls: type[S], origin: Origin, decisions: Sequence[Any]) -> S:
@@ -84,8 +90,8 @@ def restore(cls: type[S], origin: Origin, decisions: Sequence[Any]) -> S:
     kind, payload = origin
     state: S
     if kind == "determinize":
-        parent_origin, parent_decisions, player, start = payload
-        parent = restore(cls, parent_origin, parent_decisions)
+        parent_origin, parent_origin_len, parent_history, player, start = payload
+        parent = restore(cls, parent_origin, _decisions_of(parent_history[parent_origin_len:]))
         state = parent.determinize(player, _rng_from(start))
     elif kind == "new":
         args, kwargs = payload
@@ -134,7 +140,7 @@ class StateBase:
 
     def _decisions(self) -> tuple[Any, ...]:
         """The decisions applied since the state was made (forced steps left out)."""
-        return tuple(e.action for e in self.history[self._origin_len:] if not e.automatic)
+        return _decisions_of(self.history[self._origin_len:])
 
     def determinize(self: S, player: int, rng: Any = None) -> S:
         """A copy consistent with what ``player`` knows, the cards hidden from them dealt
@@ -143,12 +149,22 @@ class StateBase:
         g = as_rng(rng)
         start = _rng_start(g)
         new = self._determinize(player, g)
-        new._origin = ("determinize", (self._origin, self._decisions(), player, start))
+        # the parent's decisions are read from its history when pickled, not now
+        new._origin = ("determinize", (self._origin, self._origin_len, tuple(self.history), player, start))
         new._origin_len = len(new.history)
         return new
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (restore, (type(self), self._origin, self._decisions()))
+        return (restore, (type(self), self._origin, self._decisions()), self._extras())
+
+    def _extras(self) -> dict[str, Any]:
+        """Slots a rebuilt state takes from the pickled one (what its origin does not
+        say, such as the seed a match gave its deal)."""
+        return {}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
 
     def __copy__(self: S) -> S:
         return self.clone()
@@ -201,6 +217,9 @@ class DealSurface(StateBase):
 
     def hand_sizes(self) -> tuple[int, ...]:
         return tuple(self._core.hand_sizes())
+
+    def _extras(self) -> dict[str, Any]:
+        return {"_seed": self._seed}
 
     def _replay_apply(self, action: Any) -> None:
         """Apply a decision while replaying a history (a game may skip checks its engine
@@ -292,6 +311,21 @@ class MatchSurface(StateBase):
     def _after_deal(self) -> None:
         raise NotImplementedError
 
+    def _standing(self) -> dict[str, Any]:
+        """The match's part of an observation (its ``"match"`` key)."""
+        raise NotImplementedError
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """The current deal's observation, with the match's ``history`` (every deal's
+        events), ``current_player`` and ``over``, plus ``"match"``: the standing (the
+        game's ``Match`` docstring lists its keys)."""
+        obs: dict[str, Any] = self._deal.observation(player)
+        obs["current_player"] = self.current_player
+        obs["over"] = self.is_terminal()
+        obs["history"] = tuple(self.history)
+        obs["match"] = self._standing()
+        return obs
+
     def card_play(self) -> Any:
         """The compiled engine of the current deal (see the deal's ``card_play``), ``None``
         once the match is over."""
@@ -302,7 +336,8 @@ class MatchSurface(StateBase):
         """Every public event of every deal, in order (see the deal's ``history``)."""
         if self.is_terminal():
             return list(self._past)
-        return list(self._past) + self._deal.history
+        events: list[Event] = list(self._past) + list(self._deal.history)
+        return events
 
     def _determinize(self: S, player: int, rng: np.random.Generator) -> S:
         """The match with its current deal determinized (see the deal's ``determinize``)."""
@@ -314,20 +349,36 @@ class MatchSurface(StateBase):
         return other
 
 
-def shallow_clone(state: S, *, cloned: Sequence[str] = (), copied: Sequence[str] = ()) -> S:
+_CLONERS: dict[type, Callable[[Any], Any]] = {}
+
+
+def _cloner(cls: type, cloned: tuple[str, ...], copied: tuple[str, ...]) -> Callable[[Any], Any]:
+    """A function copying an instance of ``cls`` slot by slot (the same ``cloned`` and
+    ``copied`` at every call for a class), written out once per class
+    (as ``dataclasses`` writes its methods): a loop over the slots with
+    ``getattr``/``setattr`` costs ten times more, and clones are the bots' hot path."""
+    fn = _CLONERS.get(cls)
+    if fn is None:
+        slots = [n for c in cls.__mro__ for n in c.__dict__.get("__slots__", ())]
+        lines = ["def clone(s):", "    o = new(cls)"]
+        for name in slots:
+            if name in cloned:
+                lines.append(f"    v = s.{name}\n    o.{name} = None if v is None else v.clone()")
+            elif name in copied:
+                lines.append(f"    v = s.{name}\n    o.{name} = None if v is None else v.copy()")
+            else:
+                lines.append(f"    o.{name} = s.{name}")
+        lines.append("    return o")
+        namespace: dict[str, Any] = {"new": object.__new__, "cls": cls}
+        exec("\n".join(lines), namespace)  # noqa: S102 - code written here from slot names
+        fn = namespace["clone"]
+        _CLONERS[cls] = fn
+    return fn
+
+
+def shallow_clone(state: S, *, cloned: tuple[str, ...] = (), copied: tuple[str, ...] = ()) -> S:
     """A copy of ``state`` sharing every slot (immutable values) but the ``cloned`` ones
     (states and engines: ``.clone()``, ``None`` kept) and the ``copied`` ones (lists:
-    ``copy.copy``)."""
-    other = object.__new__(type(state))
-    for cls in type(state).__mro__:
-        for name in cls.__dict__.get("__slots__", ()):
-            try:
-                object.__setattr__(other, name, object.__getattribute__(state, name))
-            except AttributeError:  # a slot not set
-                pass
-    for name in cloned:
-        value = object.__getattribute__(state, name)
-        object.__setattr__(other, name, None if value is None else value.clone())
-    for name in copied:
-        object.__setattr__(other, name, copy.copy(object.__getattribute__(state, name)))
+    ``.copy()``).  Every slot must be set."""
+    other: S = _cloner(type(state), cloned, copied)(state)
     return other

@@ -25,6 +25,7 @@ ValueError: player must be a seat 0-3, not 4
 """
 from __future__ import annotations
 
+import operator
 from collections.abc import Collection
 from typing import Any, TypeVar
 
@@ -65,7 +66,7 @@ def check_int(x: object, name: str, low: int | None = None, high: int | None = N
     """
     if not is_int(x):
         raise TypeError(f"{name} must be an int, not {x!r}")
-    v = int(x)  # type: ignore[call-overload]
+    v = operator.index(x)  # type: ignore[arg-type]
     if (low is not None and v < low) or (high is not None and v > high):
         if high is None:
             want = f"an int >= {low}"
@@ -102,7 +103,7 @@ def check_seed(seed: object, name: str = "seed", *, allow_none: bool = True) -> 
     if not is_int(seed):
         none = " or None" if allow_none else ""
         raise TypeError(f"{name} must be an int{none}, not {seed!r}")
-    v = int(seed)  # type: ignore[call-overload]
+    v = operator.index(seed)  # type: ignore[arg-type]
     if not 0 <= v < SEED_LIMIT:
         raise ValueError(f"{name} must be an int in [0, 2**64), not {v!r}")
     return v
@@ -118,7 +119,7 @@ def check_seat(player: object, players: int, name: str = "player") -> int:
     is: a player, the dealer, ...)."""
     if not is_int(player):
         raise TypeError(f"{name} must be a seat (an int), not {player!r}")
-    v = int(player)  # type: ignore[call-overload]
+    v = operator.index(player)  # type: ignore[arg-type]
     if not 0 <= v < players:
         raise ValueError(f"{name} must be a seat 0-{players - 1}, not {v!r}")
     return v

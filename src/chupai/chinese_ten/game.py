@@ -54,12 +54,13 @@ from chupai._state import (
     foreign_action,
     shallow_clone,
 )
+from chupai._validate import check_int
 from chupai.cards import Cards
 from chupai.chinese_ten import _engine
 from chupai.chinese_ten._engine import DealCore, redeal_needed
 from chupai.chinese_ten.play import Play
 from chupai.chinese_ten.rules import Rules
-from chupai.contract import TERMINAL, Event
+from chupai.contract import TERMINAL, Event, event_new
 from chupai.errors import IllegalActionError
 
 __all__ = ["TERMINAL", "Deal", "Event", "IllegalActionError", "Match", "Phase", "first_player", "next_dealer"]
@@ -87,7 +88,7 @@ def first_player(rules: Rules, players: int, dealer: int) -> int:
     0
     """
     rules = _check_rules(rules)
-    n = rules.check_players(players)
+    n = rules.check_players(check_int(players, "players"))
     return int(_engine.first_player(rules, n, check_seat(dealer, n, "dealer")))
 
 
@@ -112,11 +113,13 @@ class Deal(DealSurface):
 
     __slots__ = ("_rules", "_core", "_history", "_seed", "_opening", "_first", "_legal")
 
+    _core: DealCore
+
     def __init__(self, seed: int | None = None, *, rules: Rules | None = None, players: int = 4,
                  dealer: int = 0) -> None:
         seed = check_seed(seed)
         rules = _check_rules(rules)
-        n = rules.check_players(players)
+        n = rules.check_players(check_int(players, "players"))
         core = DealCore.random(seed, players=n, rules=rules, dealer=check_seat(dealer, n, "dealer"))
         self._setup(core, rules, seed)
         self._made("new", seed, rules=rules, players=n, dealer=int(dealer))
@@ -144,10 +147,10 @@ class Deal(DealSurface):
         players = rules.check_players(len(hands))
         dealer = check_seat(dealer, players, "dealer")
         hand_size, layout_size, stock_size = rules.deal_sizes(players)
-        hands = [h if isinstance(h, Cards) else Cards(h, decks=1) for h in hands]
+        cards = [h if isinstance(h, Cards) else Cards(h, decks=1) for h in hands]
         layout = layout if isinstance(layout, Cards) else Cards(layout, decks=1)
         stock = stock.split() if isinstance(stock, str) else list(stock)
-        for s, h in enumerate(hands):
+        for s, h in enumerate(cards):
             if len(h) != hand_size:
                 raise ValueError(f"hand {s} has {len(h)} cards; {rules.variant} with {players} players deals {hand_size}")
         if len(layout) != layout_size:
@@ -159,10 +162,10 @@ class Deal(DealSurface):
         if rules.variant == "main_merah" and redeal_needed(layout):
             raise ValueError(f"the layout {layout} would be thrown in and redealt in main_merah")
         self = object.__new__(cls)
-        core = DealCore.from_cards(hands, layout, stock, current=first_player(rules, players, dealer),
+        core = DealCore.from_cards(cards, layout, stock, current=first_player(rules, players, dealer),
                                    rules=rules, dealer=dealer, opening=True)
         self._setup(core, rules, None)
-        self._made("from_hands", tuple(hands), layout=layout, stock=tuple(stock), rules=rules, dealer=dealer)
+        self._made("from_hands", tuple(cards), layout=layout, stock=tuple(stock), rules=rules, dealer=dealer)
         return self
 
     @classmethod
@@ -305,7 +308,7 @@ class Deal(DealSurface):
         seat, step, stock = core.current, Phase(core.phase), core.stock_size
         core.play(action)  # checks legality, raises IllegalActionError with the state unchanged
         self._legal = None
-        self._history.append(Event(seat, action, step))
+        self._history.append(event_new(Event, (seat, action, step, False)))
         if step is Phase.PLAY and core.phase != "turn" and core.stock_size < stock:
             self._history.append(Event(seat, core.last_turn, Phase.TURN, True))
 
@@ -429,10 +432,13 @@ class Match(MatchSurface):
 
     __slots__ = ("_rules", "_seed", "_players", "_deal", "_totals", "_scores", "_past", "_summaries")
 
+    _scores: tuple[int, ...]
+    _players: int
+
     def __init__(self, seed: int | None = None, *, rules: Rules | None = None, players: int = 4,
                  dealer: int = 0) -> None:
         self._rules = _check_rules(rules)
-        self._players = self._rules.check_players(players)
+        self._players = self._rules.check_players(check_int(players, "players"))
         self._seed = check_seed(seed)
         dealer = check_seat(dealer, self._players, "dealer")
         self._totals = [0.0] * self._players
@@ -450,7 +456,7 @@ class Match(MatchSurface):
         deal = self._deal
         returns = deal.returns()
         self._totals = [t + r for t, r in zip(self._totals, returns)]
-        self._scores = tuple(a + b for a, b in zip(self._scores, deal.scores()))
+        self._scores = tuple(int(a + b) for a, b in zip(self._scores, deal.scores()))
         self._past = self._past + tuple(deal.history)
         self._summaries = self._summaries + ({
             "deal": len(self._summaries),
@@ -495,20 +501,16 @@ class Match(MatchSurface):
     def clone(self) -> Match:
         return shallow_clone(self, cloned=("_deal",), copied=("_totals",))
 
-    def observation(self, player: int) -> dict[str, Any]:
-        """The current deal's observation plus ``"match"``: ``deals_played``, ``deals``
+    def _standing(self) -> dict[str, Any]:
+        """The ``"match"`` part of an observation: ``deals_played``, ``deals``
         (summaries), ``totals``, ``scores``, ``over``."""
-        obs = self._deal.observation(player)
-        obs["current_player"] = self.current_player
-        obs["over"] = self.is_terminal()
-        obs["match"] = {
+        return {
             "deals_played": self.deals_played,
             "deals": self._summaries,
             "totals": self.totals,
             "scores": self._scores,
             "over": self.is_terminal(),
         }
-        return obs
 
     def __str__(self) -> str:
         state = "over" if self.is_terminal() else "in progress"

@@ -51,7 +51,7 @@ from chupai._state import (
 from chupai._validate import check_positive_int
 from chupai.actions import PASS
 from chupai.cards import Cards, parse_face
-from chupai.contract import TERMINAL, Event
+from chupai.contract import TERMINAL, Event, event_new
 from chupai.errors import IllegalActionError
 from chupai.gandengyan._engine import MAX_PLAYERS, MIN_PLAYERS, DealCore
 from chupai.gandengyan.play import Play
@@ -107,6 +107,8 @@ class Deal(DealSurface):
     game: ClassVar[str] = "gandengyan"
 
     __slots__ = ("_bombs", "_core", "_history", "_known", "_last_play", "_legal", "_rules", "_seed", "_trick_start")
+
+    _core: DealCore
 
     def __init__(
         self, seed: int | None = None, *, rules: Rules | None = None, players: int = 4, dealer: int | None = None
@@ -284,7 +286,7 @@ class Deal(DealSurface):
                 self._known = tuple(known)
         else:
             raise foreign_action(action, "gandengyan", "a chupai.gandengyan.Play or PASS")
-        self._history.append(Event(seat, action, Phase.PLAY))
+        self._history.append(event_new(Event, (seat, action, Phase.PLAY, False)))
         self._legal = None
         if core.last_player < 0:
             self._trick_start = len(self._history)
@@ -478,20 +480,16 @@ class Match(MatchSurface):
     def clone(self) -> Match:
         return shallow_clone(self, cloned=("_deal",))
 
-    def observation(self, player: int) -> dict[str, Any]:
-        """The current deal's observation plus ``"match"``: ``scores``, ``max_deals``,
+    def _standing(self) -> dict[str, Any]:
+        """The ``"match"`` part of an observation: ``scores``, ``max_deals``,
         ``deals_played``, ``deals`` (summaries), ``over``."""
-        obs = self._deal.observation(player)
-        obs["current_player"] = self.current_player
-        obs["over"] = self.is_terminal()
-        obs["match"] = {
+        return {
             "scores": self._scores,
             "max_deals": self._max_deals,
             "deals_played": len(self._summaries),
             "deals": self._summaries,
             "over": self.is_terminal(),
         }
-        return obs
 
     def __str__(self) -> str:
         state = "over" if self.is_terminal() else "in progress"

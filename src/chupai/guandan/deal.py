@@ -22,7 +22,7 @@ from chupai._sampling import redeal_and_replay
 from chupai._state import DealSurface, check_rules, check_seat, check_seed, foreign_action, shallow_clone
 from chupai.actions import PASS
 from chupai.cards import RANKS, Cards
-from chupai.contract import TERMINAL, Event
+from chupai.contract import TERMINAL, Event, event_new
 from chupai.errors import IllegalActionError
 from chupai.guandan._engine import RESULT_12, RESULT_13, RESULT_14, RESULT_NONE, DealCore
 from chupai.guandan.play import Play
@@ -449,7 +449,7 @@ class Deal(DealSurface):
                 k = list(self._known)
                 k[seat] = Cards.from_counts(counts)
                 self._known = tuple(k)
-        self._history.append(Event(seat, action, Phase.PLAY))
+        self._history.append(event_new(Event, (seat, action, Phase.PLAY, False)))
         self._legal = None
         if core.result != RESULT_NONE:
             self._phase = Phase.OVER

@@ -84,7 +84,8 @@ class Match(MatchSurface):
             leads follow the tribute; so, unlike the other games, there is no
             ``dealer`` argument.)
 
-    The match moves to the next deal by itself when a deal ends, so
+    A match made with ``hands`` pickles when ``hands`` does (a module-level function,
+    not a lambda).  The match moves to the next deal by itself when a deal ends, so
     ``current_player`` always names a decision unless the match is over.  The rules of
     the standing are those of :func:`settle`.  :attr:`deals` summarises each finished
     deal: ``deal``, ``level``, ``declarers``, ``levels_before``, ``finishing_order``,
@@ -229,7 +230,8 @@ class Match(MatchSurface):
     @property
     def level(self) -> str:
         """The level rank of the current deal (the declarers' level)."""
-        return self._deal.level
+        level: str = self._deal.level
+        return level
 
     @property
     def ace_failures(self) -> tuple[int, int]:
@@ -248,14 +250,11 @@ class Match(MatchSurface):
     def clone(self) -> Match:
         return shallow_clone(self, cloned=("_deal",), copied=("_levels", "_fails"))
 
-    def observation(self, player: int) -> dict[str, Any]:
-        """The current deal's observation plus ``"match"``: the standing (``levels``,
+    def _standing(self) -> dict[str, Any]:
+        """The ``"match"`` part of an observation: the standing (``levels``,
         ``declarers``, ``ace_failures``, ``deals_played``, ``deals`` summaries,
         ``winner``, ``over``)."""
-        obs = self._deal.observation(player)
-        obs["current_player"] = self.current_player
-        obs["over"] = self._over
-        obs["match"] = {
+        return {
             "levels": self.levels,
             "declarers": self._declarers,
             "ace_failures": self.ace_failures,
@@ -264,7 +263,6 @@ class Match(MatchSurface):
             "winner": self._winner,
             "over": self._over,
         }
-        return obs
 
     def __str__(self) -> str:
         state = (f"won by team {self._winner}" if self._winner is not None

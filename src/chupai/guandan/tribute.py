@@ -31,6 +31,11 @@ Exactly as implemented:
   its receiver's hand until a card of that face is played by them.
 * Decisions come in this order: payments, the take, the returns, the leader choice;
   then the card play starts from the hands after the exchange.
+
+>>> from chupai.guandan import Deal
+>>> deal = Deal.from_hands(["3S 4S", "2H KS 5D", "3D 4D", "AS 6D 7D"], previous=(0, 2))
+>>> deal.history[-1], deal.phase, deal.legal_actions()
+(Event(seat=3, action=PayTribute('AS'), phase=<Phase.TRIBUTE: 'tribute'>, automatic=True), <Phase.RETURN: 'return'>, [ReturnCard('3S'), ReturnCard('4S')])
 """
 from __future__ import annotations
 
@@ -375,8 +380,8 @@ class Tribute:
                 else:
                     third = self.previous[2]
                     chooser = third if third in self.payers else min(self.payers)
-                    opts = tuple(ChooseLeader(s) for s in sorted(self.payers))
-                    self.pending = Pending(TributeStep.LEAD, chooser, opts)
+                    leaders = tuple(ChooseLeader(s) for s in sorted(self.payers))
+                    self.pending = Pending(TributeStep.LEAD, chooser, leaders)
         return events
 
     def _pay(self, payer: int, face: int) -> None:

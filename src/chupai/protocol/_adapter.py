@@ -417,12 +417,12 @@ def replay_game(deals: Sequence[dict[str, Any]], rules: Rules | None = None) -> 
     if seed is None:
         hands = [[_cards(h) for h in d["hands"]] for d in deals]
 
-        def dealer(i: int) -> Any:
+        def hands_of(i: int) -> Any:
             if i >= len(hands):
                 raise ValueError(f"the record has {len(hands)} deals; deal {i} is not in it")
             return (hands[i], int(deals[0]["leader"])) if i == 0 else hands[i]
 
-        match = Match(rules=rules, max_deals=None, dealer=dealer)
+        match = Match(rules=rules, max_deals=None, hands=hands_of)
     else:
         match = Match(seed=int(seed), rules=rules, max_deals=None)
     for d in deals:

@@ -16,6 +16,10 @@ from typing import Any
 
 __all__ = ["register"]
 
+#: the protocol's default port (``chupai.protocol.server.DEFAULT_PORT``, not imported here
+#: so that ``chupai``'s other commands do not load ``websockets``)
+PORT = 23456
+
 
 def _logging(quiet: bool) -> None:
     logging.basicConfig(level=logging.WARNING if quiet else logging.INFO,
@@ -86,12 +90,10 @@ async def _serve_replay(args: argparse.Namespace, lines: list[dict[str, Any]]) -
 
 def register(sub: Any) -> None:
     """Add ``serve``, ``join`` and ``replay`` to the ``chupai`` subparsers ``sub``."""
-    from chupai.protocol.server import DEFAULT_PORT
-
     s = sub.add_parser("serve", help="run a Guan Dan competition-protocol server")
     s.add_argument("game", choices=["guandan"])
     s.add_argument("--host", default="127.0.0.1")
-    s.add_argument("--port", type=int, default=DEFAULT_PORT, help="0: any free port (logged)")
+    s.add_argument("--port", type=int, default=PORT, help="0: any free port (logged)")
     s.add_argument("--games", type=int, default=1, help="games (matches to A) per table")
     s.add_argument("--seed", type=int, help="deals seed (default: drawn and logged)")
     s.add_argument("--tables", type=int, default=1, help="tables played at once (4 seats each)")

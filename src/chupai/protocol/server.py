@@ -117,11 +117,16 @@ class Stats:
     #: ``time.perf_counter()`` when the first table started and when the last one ended
     started: float = 0.0
     ended: float = 0.0
+    #: the server process's CPU seconds (``time.process_time()``) at the same moments
+    cpu_started: float = 0.0
+    cpu_ended: float = 0.0
 
     def summary(self) -> str:
         """One line: decisions, decisions/s while tables played, latency, refusals."""
         wall = max(self.ended - self.started, 1e-9)
-        text = (f"{self.decisions} decisions in {wall:.1f} s ({self.decisions / wall:.0f} decisions/s), "
+        cpu = max(self.cpu_ended - self.cpu_started, 1e-9)
+        text = (f"{self.decisions} decisions in {wall:.1f} s ({self.decisions / wall:.0f} decisions/s; "
+                f"server CPU {cpu:.1f} s, {self.decisions / cpu:.0f} decisions per CPU second), "
                 f"{self.sent} messages sent, {self.refused} refused")
         if self.turnaround:
             t = np.array(self.turnaround) * 1e3
@@ -222,6 +227,7 @@ class Table:
         cfg = self.server.config
         if not self.server.stats.started:
             self.server.stats.started = time.perf_counter()
+            self.server.stats.cpu_started = time.process_time()
         wins = [0, 0]
         draws = 0
         try:
@@ -269,6 +275,7 @@ class Table:
             self.done = True
             self._pending = None
             self.server.stats.ended = time.perf_counter()
+            self.server.stats.cpu_ended = time.process_time()
             self.server.view.touch(self.index)
             for remote in self.remotes.values():
                 await remote.connection.close(1000 if self._aborted is None else 1001,

@@ -14,28 +14,29 @@ from typing import Any
 
 import numpy as np
 
-from chupai.search.ismcts import ISMCTS, SearchResult, Tree, root_actions
+from chupai.search.ismcts import ISMCTS, SearchResult, Tree, _check_count, _check_seconds, root_actions
 
 __all__ = ["ISMCTSBot", "event_action"]
 
 
 def event_action(event: Any) -> Any:
-    """The action of one history event: ``(seat, action)`` tuples, or events with a
-    ``play`` field (Chinese Ten)."""
-    play = getattr(event, "play", None)
-    if play is not None:
-        return play
+    """The action of one history event: the ``action`` field of a contract ``Event``
+    (or ``play``), else the second item of a ``(seat, action)`` tuple."""
+    for field in ("action", "play"):
+        action = getattr(event, field, None)
+        if action is not None:
+            return action
     return event[1]
 
 
-#: (search, state, iterations, seconds) of a root-parallel move, inherited by the forked workers
-_SHARED: tuple[ISMCTS, Any, int | None, float | None] | None = None
+#: (search, state, seconds) of a root-parallel move, inherited by the forked workers
+_SHARED: tuple[ISMCTS, Any, float | None] | None = None
 
 
 def _search_job(args: tuple[int | None, int]) -> list[int]:
     """One root-parallel search in a forked worker: the root visits of each action."""
     assert _SHARED is not None
-    search, state, _, seconds = _SHARED
+    search, state, seconds = _SHARED
     iterations, seed = args
     return [s.visits for s in search.search(state, iterations=iterations, seconds=seconds, seed=seed).stats]
 
@@ -52,6 +53,7 @@ class ISMCTSBot:
         collapse_suits: branch over suit-collapsed plays during card play.
         iterations_per_world: consecutive iterations per determinized world (see
             :class:`chupai.search.ISMCTS`).
+        max_candidates: the most plays the root considers (see :class:`chupai.search.ISMCTS`).
         reuse: keep the tree between moves of the same deal: the next search starts
             from the node the actions since (found by value in the public history)
             lead to, if the tree holds them, else from a new tree.
@@ -75,6 +77,7 @@ class ISMCTSBot:
         exploration: float = 0.7,
         collapse_suits: bool = True,
         iterations_per_world: int = 1,
+        max_candidates: int | None = 24,
         reuse: bool = True,
         decisions: str = "search",
         workers: int = 1,
@@ -82,11 +85,12 @@ class ISMCTSBot:
         if iterations is None and seconds is None:
             iterations = 1000
         self.search = ISMCTS(
-            policy=policy, exploration=exploration, collapse_suits=collapse_suits, iterations_per_world=iterations_per_world
+            policy=policy,
+            exploration=exploration,
+            collapse_suits=collapse_suits,
+            iterations_per_world=iterations_per_world,
+            max_candidates=max_candidates,
         )
-        # the budget is checked by a dry call so errors come at construction
-        from chupai.search.ismcts import _check_count, _check_seconds
-
         self.iterations = _check_count(iterations, "iterations")
         self.seconds = _check_seconds(seconds)
         if not isinstance(reuse, bool):
@@ -181,7 +185,7 @@ class ISMCTSBot:
         else:
             shares = [None] * k
         jobs = [(n, s) for n, s in zip(shares, seeds) if n is None or n > 0]
-        _SHARED = (self.search, state, self.iterations, self.seconds)
+        _SHARED = (self.search, state, self.seconds)
         try:
             with get_context("fork").Pool(len(jobs)) as pool:
                 visits = np.sum(pool.map(_search_job, jobs), axis=0)

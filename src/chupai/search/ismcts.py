@@ -8,13 +8,17 @@ in the UCB formula), expands one untried action if there is any, else follows th
 child with the best UCB value for the player who chooses there.  The new leaf is
 scored by a compiled playout of the world's card-play engine (``DealCore.playout``
 with a named policy), and every node on the path adds the return of the player who
-chose its action.  Actions are keyed by value (a ``Play`` is hashable, so are ``PASS``
-and the decisions), since every world lists its own action objects.
+chose its action.  Actions are keyed by value, since every world lists its own action
+objects: a play by its raw generator record (equal plays have equal records, and no
+Play object is built for the actions merely listed), ``PASS`` and the decisions by
+themselves (they are hashable).
 
 Nothing here is game-specific: the search uses the state contract (``current_player``,
 ``legal_actions()``, ``apply()``, ``is_terminal()``, ``determinize()``,
 ``card_play()``) and the engine contract (``legal_plays``, ``can_pass``, ``play``,
-``pass_turn``, ``current``, ``playout``); teams need no special case because
+``pass_turn``, ``current``, ``playout``; a playout's outcome is read as the game's
+returns by ``chupai.search._outcome``, until the engines report one shape); teams need
+no special case because
 teammates' returns are equal (Guan Dan), so each chooser maximises its own return.
 Decisions before the card play (Guan Dan's tribute, Zheng Shangyou's exchange) are
 actions of the state like any other and go through the same tree.
@@ -26,11 +30,17 @@ Choices written down here:
   suit of a rank is given up almost never matters and the branching factor drops 3-4x
   (a Guan Dan lead: 226 plays, 63 groups).  ``collapse_suits=False`` branches over
   every concrete play.
+* The root tries its actions in a fixed order, the greedy policy's choice first, then
+  passing, then MonteCarloBot's order (plainest plays first), and considers at most
+  ``max_candidates`` plays (24, as MonteCarloBot): with a small budget each root
+  action gets a handful of iterations, and a random order would spend them on bombs
+  and wild cards as readily as on the plays a player considers first.  Below the root
+  an untried action is chosen at random.
 * The exploration term is scaled by the range of the returns seen so far
   (``exploration * (max - min)``), so one constant serves games that score in levels
   (Guan Dan), points (Zheng Shangyou) or card values (Chinese Ten).
 * The move made is the most visited root action (ties: the higher mean, then the
-  earlier in the legal order).
+  earlier in the root's order).
 
 >>> from chupai.guandan import Deal
 >>> deal = Deal(seed=3)
@@ -52,7 +62,7 @@ from chupai._core import PLAY_DTYPE
 from chupai.actions import PASS
 from chupai.search._outcome import game_of, outcome_function
 
-__all__ = ["ActionStats", "ISMCTS", "Node", "SearchResult", "Tree", "core_actions", "root_actions"]
+__all__ = ["ActionStats", "ISMCTS", "Node", "SearchResult", "Tree", "core_actions", "root_actions", "root_order"]
 
 _POLICIES = ("random", "greedy")
 
@@ -177,6 +187,22 @@ def root_actions(state: Any, collapse_suits: bool = True) -> tuple[list[Any], li
     return keys, list(plays) + [PASS] * (len(keys) - len(plays))
 
 
+def root_order(state: Any, actions: list[Any], collapse_suits: bool = True) -> list[int]:
+    """The order in which the search tries the root's ``actions`` (those of
+    :func:`root_actions`): during card play the greedy policy's choice first, then
+    ``PASS``, then the plays in MonteCarloBot's order (plainest first: no bomb, fewest
+    wild cards, lowest key, longest); decisions as listed."""
+    core = state.card_play()
+    if core is None:
+        return list(range(len(actions)))
+    rec = core.legal_plays(collapse_suits=collapse_suits).to_numpy()
+    order: list[int] = np.lexsort((-rec["length"].astype(int), rec["key"], rec["nwild"], rec["cls"])).tolist()
+    passing = [len(rec)] if core.can_pass() else []
+    choice = core.policy_choice("greedy")
+    first = [actions.index(choice)] if choice is not None and choice in actions else passing
+    return list(dict.fromkeys(first + passing + order))
+
+
 def _check_count(value: Any, name: str) -> int | None:
     if value is None:
         return None
@@ -208,6 +234,9 @@ class ISMCTS:
             determinized world.  1 is the algorithm of the paper; more trades the
             independence of the iterations for speed while ``determinize`` costs much
             more than an iteration's walk and playout (Guan Dan's, in Python, today).
+        max_candidates: during card play the root considers at most this many plays
+            (``None``: all), the first in the order of :func:`root_order`, which is
+            also the order in which the root's actions are first tried.
     """
 
     def __init__(
@@ -217,6 +246,7 @@ class ISMCTS:
         exploration: float = 0.7,
         collapse_suits: bool = True,
         iterations_per_world: int = 1,
+        max_candidates: int | None = 24,
     ) -> None:
         if not isinstance(policy, str):
             raise TypeError(f"policy must be a str, not {type(policy).__name__}")
@@ -234,11 +264,12 @@ class ISMCTS:
         self.exploration = float(exploration)
         self.collapse_suits = collapse_suits
         self.iterations_per_world = per_world
+        self.max_candidates = _check_count(max_candidates, "max_candidates")
 
     def __repr__(self) -> str:
         return (
             f"ISMCTS(policy={self.policy!r}, exploration={self.exploration}, collapse_suits={self.collapse_suits}, "
-            f"iterations_per_world={self.iterations_per_world})"
+            f"iterations_per_world={self.iterations_per_world}, max_candidates={self.max_candidates})"
         )
 
     def new_tree(self, state: Any) -> Tree:
@@ -276,14 +307,18 @@ class ISMCTS:
         elif tree.player != state.current_player:
             raise ValueError(f"the tree is seat {tree.player}'s, but seat {state.current_player} is to move")
         keys, actions = root_actions(state, self.collapse_suits)
+        order = root_order(state, actions, self.collapse_suits)
+        if self.max_candidates is not None and state.card_play() is not None:
+            order = order[: self.max_candidates]
+        ckeys, cactions = [keys[i] for i in order], [actions[i] for i in order]
         reused = tree.root.visits
         start = time.process_time()
-        done = self._iterate(state, tree, keys, actions, iterations, seconds, int(seed))
+        done = self._iterate(state, tree, ckeys, cactions, iterations, seconds, int(seed))
         spent = time.process_time() - start
         tree.history = list(state.history)
         tree.seed = state.seed
-        stats = self.root_stats(tree.root, keys, actions)
-        return SearchResult(self._best(stats), done, stats, spent, reused)
+        best = self._best(self.root_stats(tree.root, ckeys, cactions))
+        return SearchResult(best, done, self.root_stats(tree.root, keys, actions), spent, reused)
 
     @staticmethod
     def root_stats(root: Node, keys: list[Any], actions: list[Any]) -> tuple[ActionStats, ...]:
@@ -341,7 +376,7 @@ class ISMCTS:
         totals = np.array([0.0 if ch is None else ch.total for ch in kids], dtype=np.float64)
         avail = np.array([0 if ch is None else ch.avail for ch in kids], dtype=np.float64)
         exists = np.array([ch is not None for ch in kids])
-        untried = [i for i, ch in enumerate(kids) if ch is None]
+        untried = [i for i, ch in enumerate(kids) if ch is None][::-1]  # tried in order: pop()
         per_world = self.iterations_per_world
         left = 0
         base: Any = None
@@ -362,10 +397,7 @@ class ISMCTS:
             span = c * (high - low) if high > low else c
             # the root
             if untried:
-                j = rnd.randrange(len(untried))
-                i = untried[j]
-                untried[j] = untried[-1]
-                untried.pop()
+                i = untried.pop()
                 avail += exists
                 avail[i] = 1.0
                 exists[i] = True

@@ -9,7 +9,8 @@ A bot spec is a name with an optional budget after a colon:
 * ``ismcts`` / ``ismcts:N`` / ``ismcts:20ms`` / ``ismcts:0.5s``: ``ISMCTSBot`` with N
   iterations or that much process CPU time per move (default 1000 iterations),
   followed by any ``:option=value`` of ``ISMCTSBot`` (``policy``, ``exploration``,
-  ``iterations_per_world``, ``decisions``, ``reuse``, ``collapse_suits``), e.g.
+  ``iterations_per_world``, ``max_candidates``, ``decisions``, ``reuse``,
+  ``collapse_suits``), e.g.
   ``ismcts:20ms:iterations_per_world=8``.
 
 >>> make_bot("ismcts:20ms")
@@ -48,6 +49,7 @@ _ISMCTS_OPTIONS: dict[str, Callable[[str], Any]] = {
     "policy": str,
     "exploration": float,
     "iterations_per_world": int,
+    "max_candidates": int,
     "decisions": str,
     "reuse": _bool,
     "collapse_suits": _bool,

@@ -31,7 +31,7 @@ from chupai._state import (
 )
 from chupai.actions import PASS
 from chupai.cards import Cards, face_name, parse_face
-from chupai.contract import TERMINAL, Event
+from chupai.contract import TERMINAL, Event, event_new
 from chupai.errors import IllegalActionError
 from chupai.zhengshangyou._engine import MAX_PLAYERS, MIN_PLAYERS, DealCore
 from chupai.zhengshangyou._movegen import legal_plays
@@ -116,6 +116,23 @@ class Deal(DealSurface):
         "_table",
         "_trick_start",
     )
+
+    _core: DealCore | None
+    _hands: list[int] | None
+    _legal: list[Any] | None
+    _last_play: Play | None
+
+    @property
+    def _live(self) -> DealCore:
+        """The card-play engine (from the start of the card play on)."""
+        assert self._core is not None
+        return self._core
+
+    @property
+    def _held(self) -> list[int]:
+        """The hands as masks (during the exchange)."""
+        assert self._hands is not None
+        return self._hands
 
     def __init__(self, seed: int | None = None, *, rules: Rules | None = None, players: int = 4) -> None:
         seed = check_seed(seed)
@@ -204,9 +221,9 @@ class Deal(DealSurface):
         """The choices of the current exchange step."""
         kind, seat = self._steps[self._step]
         if kind is ExchangeStep.PAY:
-            return tuple(PayCard(face_name(f)) for f in _top_faces(self._hands[seat]))
+            return tuple(PayCard(face_name(f)) for f in _top_faces(self._held[seat]))
         if kind is ExchangeStep.GIVE:
-            return tuple(GiveCard(face_name(f)) for f in _faces(self._hands[seat]))
+            return tuple(GiveCard(face_name(f)) for f in _faces(self._held[seat]))
         return tuple(TakeCard(face_name(f)) for _, f in sorted(self._table, key=lambda t: t[1]))
 
     def _advance(self) -> None:
@@ -226,7 +243,7 @@ class Deal(DealSurface):
         face = parse_face(action.card)
         self._history.append(Event(seat, action, Phase.EXCHANGE, automatic))
         if kind in (ExchangeStep.PAY, ExchangeStep.GIVE):
-            self._hands[seat] &= ~(1 << face)
+            self._held[seat] &= ~(1 << face)
             self._known[seat] &= ~(1 << face)
             self._table.append((seat, face))
         else:
@@ -245,11 +262,11 @@ class Deal(DealSurface):
         return self._previous[1] if kind is ExchangeStep.TAKE_PAID else self._previous[-1]
 
     def _receive(self, seat: int, face: int) -> None:
-        self._hands[seat] |= 1 << face
+        self._held[seat] |= 1 << face
         self._known[seat] |= 1 << face
 
     def _start_play(self) -> None:
-        self._core = DealCore.from_hands([Cards.from_masks(m) for m in self._hands], self._dealer, self._rules)
+        self._core = DealCore.from_hands([Cards.from_masks(m) for m in self._held], self._dealer, self._rules)
         self._hands = None
         self._phase = Phase.PLAY
         self._trick_start = len(self._history)
@@ -296,7 +313,7 @@ class Deal(DealSurface):
         """Each seat's points so far in this deal: 2 for the first out, 1 for the second."""
         if self._core is None:
             return (0,) * self._n
-        return tuple(self._core.points())
+        return tuple(self._live.points())
 
     def scores(self) -> tuple[int, ...]:
         """Each seat's points so far in this deal (:attr:`points`)."""
@@ -307,14 +324,14 @@ class Deal(DealSurface):
         less the mean points of the deal, a zero sum; zeros before."""
         if self._phase is not Phase.OVER:
             return [0.0] * self._n
-        points = self._core.points()
+        points = self._live.points()
         mean = sum(points) / self._n
         return [p - mean for p in points]
 
     def hand(self, seat: int) -> Cards:
         """The cards ``seat`` holds now (full information; see :meth:`observation`)."""
         seat = check_seat(seat, self._n, "seat")
-        return self._core.hand(seat) if self._core is not None else Cards.from_masks(self._hands[seat])
+        return self._core.hand(seat) if self._core is not None else Cards.from_masks(self._held[seat])
 
     @property
     def hands(self) -> tuple[Cards, ...]:
@@ -323,7 +340,7 @@ class Deal(DealSurface):
     def hand_sizes(self) -> tuple[int, ...]:
         if self._core is not None:
             return self._core.hand_sizes()
-        return tuple(m.bit_count() for m in self._hands)
+        return tuple(m.bit_count() for m in self._held)
 
     @property
     def known_cards(self) -> tuple[Cards, ...]:
@@ -389,18 +406,18 @@ class Deal(DealSurface):
     def _check_play(self, play: Play) -> None:
         """``IllegalActionError`` unless ``play`` is held, is a play of its own cards under
         these rules and beats the trick's last play."""
-        core = self._core
+        core = self._live
         seat = core.current
         if not play.cards <= core.hand(seat):
             raise IllegalActionError(f"{play!r}: seat {seat} does not hold those cards")
         if play not in set(legal_plays(play.cards, rules=self._rules)):
             raise IllegalActionError(f"{play!r} is not a legal play under these rules")
-        if core.last_player >= 0 and not play.beats(self._last_play):
+        if core.last_player >= 0 and self._last_play is not None and not play.beats(self._last_play):
             raise IllegalActionError(f"{play!r} does not beat {self._last_play!r}")
 
     def _apply_play(self, action: Any) -> None:
         """Make a play or pass already known legal."""
-        core = self._core
+        core = self._live
         seat = core.current
         if action is PASS:
             core.pass_turn()
@@ -408,7 +425,7 @@ class Deal(DealSurface):
             core.play(action)
             self._last_play = action
             self._known[seat] &= ~action._lo
-        self._history.append(Event(seat, action, Phase.PLAY))
+        self._history.append(event_new(Event, (seat, action, Phase.PLAY, False)))
         self._legal = None
         if core.is_over():
             self._phase = Phase.OVER
@@ -418,7 +435,7 @@ class Deal(DealSurface):
     def card_play(self) -> DealCore | None:
         """A copy of the compiled card-play engine (for bots and playouts), or ``None``
         outside the card play (exchange, deal over)."""
-        return self._core.clone() if self._phase is Phase.PLAY else None
+        return self._live.clone() if self._phase is Phase.PLAY else None
 
     # -- copies, views ---------------------------------------------------------------------
     def clone(self) -> Deal:

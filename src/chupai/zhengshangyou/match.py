@@ -136,13 +136,10 @@ class Match(MatchSurface):
     def clone(self) -> Match:
         return shallow_clone(self, cloned=("_deal",), copied=("_scores",))
 
-    def observation(self, player: int) -> dict[str, Any]:
-        """The current deal's observation plus ``"match"``: ``scores``, ``target``,
+    def _standing(self) -> dict[str, Any]:
+        """The ``"match"`` part of an observation: ``scores``, ``target``,
         ``deals_played``, ``deals`` summaries, ``winner``, ``over``."""
-        obs = self._deal.observation(player)
-        obs["current_player"] = self.current_player
-        obs["over"] = self._over
-        obs["match"] = {
+        return {
             "scores": self.scores(),
             "target": self._rules.target,
             "deals_played": self.deals_played,
@@ -150,7 +147,6 @@ class Match(MatchSurface):
             "winner": self._winner,
             "over": self._over,
         }
-        return obs
 
     def __str__(self) -> str:
         state = (f"won by seat {self._winner}" if self._winner is not None
