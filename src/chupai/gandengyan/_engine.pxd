@@ -4,6 +4,7 @@
 from libc.stdint cimport uint8_t
 
 from chupai._core cimport mask_t, play_t, playbuf_t, rng_t
+from chupai._engine_base cimport Engine
 
 cdef enum:
     GDY_MIN_PLAYERS = 2
@@ -22,10 +23,6 @@ cdef enum:
     GDY_BOMB_FOUR_SOFT = 3
     GDY_BOMB_JOKERS = 4
     GDY_BOMB_KINDS = 5
-
-cdef enum:
-    GDY_POLICY_RANDOM = 0
-    GDY_POLICY_GREEDY = 1
 
 # the options of the deal (chupai.gandengyan.rules)
 ctypedef struct gdy_opts_t:
@@ -62,4 +59,28 @@ cdef int gdy_legal(const gdy_deal_t *d, int collapse, playbuf_t *out) noexcept n
 cdef void gdy_play(gdy_deal_t *d, const play_t *p) noexcept nogil
 cdef void gdy_pass(gdy_deal_t *d) noexcept nogil
 cdef void gdy_returns(const gdy_deal_t *d, double *out) noexcept nogil
-cdef int gdy_playout(gdy_deal_t *d, rng_t *rng, int policy, playbuf_t *buf) noexcept nogil
+
+
+# The engine (chupai._engine_base.Engine) over a gdy_deal_t: the hooks below are the
+# Gan Deng Yan rules; `st` is a gdy_deal_t *.  h_returns ignores the weights (the
+# scores are the returns).
+cdef class DealCore(Engine):
+    cdef gdy_deal_t d
+    cdef int h_seats(self, const void *st) noexcept nogil
+    cdef int h_current(self, const void *st) noexcept nogil
+    cdef int h_last_player(self, const void *st) noexcept nogil
+    cdef const play_t *h_last(self, const void *st) noexcept nogil
+    cdef int h_passes(self, const void *st) noexcept nogil
+    cdef int h_pass_rule(self, const void *st) noexcept nogil
+    cdef void h_hand(self, const void *st, int seat, mask_t *lo, mask_t *hi) noexcept nogil
+    cdef int h_legal(self, const void *st, int collapse, playbuf_t *out) noexcept nogil
+    cdef int h_plays_of(self, const void *st, const play_t *p, int lead, playbuf_t *out) noexcept nogil
+    cdef void h_play(self, void *st, const play_t *p) noexcept nogil
+    cdef void h_pass(self, void *st) noexcept nogil
+    cdef int h_choose(self, const void *st, rng_t *rng, int policy, playbuf_t *buf) noexcept nogil
+    cdef void h_returns(self, const void *st, const double *weights, double *out) noexcept nogil
+    cdef int h_deal(self, void *st, rng_t *rng) noexcept nogil
+    cdef int h_row_width(self, const void *st) noexcept nogil
+    cdef void h_row(self, const void *st, int dealt, double *row) noexcept nogil
+    cdef int h_valid(self, const void *st) noexcept nogil
+    cdef object h_outcome(self)

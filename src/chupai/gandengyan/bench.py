@@ -50,7 +50,7 @@ def positions(
     out: list[Position] = []
     deal = 0
     while len(out) < n:
-        core = DealCore.random(seed + deal, players, rules)
+        core = DealCore.random(seed + deal, players=players, rules=rules)
         step = 0
         while not core.over and len(out) < n:
             out.append(Position(core.hand(core.current), core.last_play))

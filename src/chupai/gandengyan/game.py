@@ -98,7 +98,7 @@ class Deal(DealSurface):
         seed = check_seed(seed)
         rules = check_rules(rules, Rules, "gandengyan")
         players = check_players(players, MIN_PLAYERS, MAX_PLAYERS)
-        self._setup(DealCore.random(seed, players, rules, dealer), rules)
+        self._setup(DealCore.random(seed, players=players, dealer=dealer, rules=rules), rules)
         self._seed = seed
 
     @classmethod
@@ -117,7 +117,7 @@ class Deal(DealSurface):
         if not is_int(dealer):
             raise ValueError(f"dealer must be a seat number, not {dealer!r}")
         self = object.__new__(cls)
-        self._setup(DealCore.from_hands(hands, talon, int(dealer), rules), rules)
+        self._setup(DealCore.from_hands(hands, current=int(dealer), talon=talon, rules=rules), rules)
         self._seed = None
         return self
 

@@ -305,7 +305,7 @@ class Deal(DealSurface):
     def __init__(self, seed: int | None = None, *, rules: Rules | None = None) -> None:
         seed = check_seed(seed)
         rules = _check_rules(rules)
-        core = DealCore.random(seed, "2", rules)
+        core = DealCore.random(seed, level="2", rules=rules)
         hands = [core.hand(s) for s in range(SEATS)]
         self._setup(hands, ("2", "2"), None, None, core.current, rules)
         self._seed = seed
@@ -509,7 +509,7 @@ class Deal(DealSurface):
         return tuple(ReturnCard(face_name(f)) for f in eligible)
 
     def _start_play(self, leader: int) -> None:
-        self._core = DealCore.from_hands(self._hands, self._level, leader, self._rules)
+        self._core = DealCore.from_hands(self._hands, current=leader, level=self._level, rules=self._rules)
         self._hands = None
         self._leader = leader
         self._phase = "play"
@@ -1110,7 +1110,7 @@ class Match(MatchSurface):
                 k = int(np.random.default_rng(seed).integers(0, sum(sizes)))
                 leader = int(np.searchsorted(np.cumsum(sizes), k, side="right"))
         else:
-            core = DealCore.random(seed, RANKS[self._levels[self._declarers or 0]], self._rules)
+            core = DealCore.random(seed, level=RANKS[self._levels[self._declarers or 0]], rules=self._rules)
             hands = [core.hand(s) for s in range(SEATS)]
             leader = core.current
         deal = Deal.from_hands(hands, leader=leader, levels=level_chars, declarers=self._declarers,

@@ -240,7 +240,7 @@ class Deal(DealSurface):
         seed = check_seed(seed)
         rules = _check_rules(rules)
         n = _check_players(players)
-        core = DealCore.random(seed, n, None, rules)
+        core = DealCore.random(seed, players=n, rules=rules)
         self._setup([core.hand(s).lo for s in range(n)], core.current, None, rules)
         self._seed = seed
 
@@ -364,7 +364,7 @@ class Deal(DealSurface):
         self._known[seat] |= 1 << face
 
     def _start_play(self) -> None:
-        self._core = DealCore.from_hands([Cards.from_masks(m) for m in self._hands], self._dealer, self._rules)
+        self._core = DealCore.from_hands([Cards.from_masks(m) for m in self._hands], current=self._dealer, rules=self._rules)
         self._hands = None
         self._phase = "play"
         self._trick_start = len(self._history)
@@ -517,7 +517,7 @@ class Deal(DealSurface):
             self._known[seat] &= ~action._lo
         self._history.append((seat, action))
         self._legal = None
-        if core.is_over():
+        if core.over:
             self._phase = "over"
         elif core.last_player < 0:
             self._trick_start = len(self._history)
@@ -746,7 +746,7 @@ class Match(MatchSurface):
         seed = derive_seed(self._seed, self._deals_played)
         if previous is not None:
             dealer = previous[-2]
-        core = DealCore.random(seed, self._n, dealer, self._rules)
+        core = DealCore.random(seed, players=self._n, dealer=dealer, rules=self._rules)
         deal = Deal.from_hands([core.hand(s) for s in range(self._n)], dealer=core.current,
                                previous=previous, rules=self._rules)
         deal._seed = seed
