@@ -8,10 +8,10 @@
 # stepping N tables, a compiled determinize, ISMCTS):
 #
 #   * A game's state is one plain C struct (copyable with memcpy, no pointers inside);
-#     `Engine.st` points at the engine object's own struct and `spec.state_size` is its
-#     size.  Every hook takes a pointer to a struct of that game (`st`), so one engine
+#     `Engine.h_state()` points at the engine object's own struct and
+#     `h_spec().state_size` is its size.  Every hook takes a pointer to a struct of that game (`st`), so one engine
 #     object (a prototype) can drive any number of scratch copies: allocate
-#     `state_size` bytes, `memcpy(copy, engine.st, state_size)`, then call the hooks
+#     `state_size` bytes, `memcpy(copy, engine.h_state(), state_size)`, then call the hooks
 #     and the `c_*` methods on `copy`.  Hooks and `c_*` methods never touch Python
 #     objects and may run on many threads at once on different structs.
 #   * Return codes: generators and playouts return 0, GEN_OOM (the play buffer could
@@ -27,7 +27,7 @@
 #     elif k == CHOICE_PASS: eng.h_pass(st)
 #     else: eng.h_play(st, &buf.data[k])
 #
-# and a play from outside is first checked with `c_find` (it must equal a record the
+# (CHOICE_OVER once the deal is over), and a play from outside is first checked with `c_find` (it must equal a record the
 # generator lists now), which also hands back the generator's own record to play.
 from libc.stdint cimport uint64_t
 
@@ -36,6 +36,7 @@ from chupai._core cimport mask_t, play_t, playbuf_t, rng_t
 cdef enum:
     CHOICE_PASS = -1             # h_choose: pass
     CHOICE_OOM = -2              # h_choose: memory ran out
+    CHOICE_OVER = -3             # h_choose: the deal is over (nobody to act)
     POLICY_RANDOM = 0
     POLICY_GREEDY = 1
     PASS_NEVER = 0               # h_pass_rule: passing is never allowed
@@ -58,9 +59,12 @@ cdef class GameSpec:
 
 
 cdef class Engine:
-    cdef GameSpec spec
-    cdef void *st                        # the engine's own struct (set by the subclass)
     cdef readonly object rules           # the game's Rules this deal is played under
+
+    # the engine's own struct, and its game's spec (no per-object fields: a clone costs
+    # one allocation and one memcpy)
+    cdef void *h_state(self) noexcept nogil
+    cdef GameSpec h_spec(self)
 
     # --- hooks: each game implements these (nogil, on any struct of the game) ---------
     # players at the table
@@ -87,7 +91,9 @@ cdef class Engine:
     cdef void h_play(self, void *st, const play_t *p) noexcept nogil
     # the current player passes (checked allowed)
     cdef void h_pass(self, void *st) noexcept nogil
-    # the policy's choice among the suit-collapsed plays it leaves in `buf`
+    # the policy's choice among the suit-collapsed plays it leaves in `buf` (an index,
+    # CHOICE_PASS, CHOICE_OOM, or CHOICE_OVER once the deal is over: the playout loop
+    # then needs no other hook call to know it is done)
     cdef int h_choose(self, const void *st, rng_t *rng, int policy, playbuf_t *buf) noexcept nogil
     # each seat's outcome as it stands, given the game's outcome weights (h_weights)
     cdef void h_returns(self, const void *st, const double *weights, double *out) noexcept nogil
@@ -116,14 +122,16 @@ cdef class Engine:
     # Python attributes that go with the struct when pickled (see h_restore_extra)
     cdef object h_extra(self)
     cdef int h_restore_extra(self, object extra) except -1
+    # copy those attributes to a clone
+    cdef void h_copy_extra(self, Engine other)
 
     # --- written once -----------------------------------------------------------------
     cdef int c_playout(self, void *st, rng_t *rng, int policy, playbuf_t *buf) noexcept nogil
     cdef int c_find(self, const void *st, const play_t *p, int lead, play_t *found,
                     playbuf_t *buf) noexcept nogil
-    cdef int c_evaluate(self, const void *st, const playbuf_t *cands, int include_pass, int n,
-                        rng_t *rng, int policy, const double *weights, double *sums) noexcept nogil
-    cdef int c_run(self, uint64_t seed, Py_ssize_t start, Py_ssize_t stop, int policy,
+    cdef int c_evaluate(self, const void *st, Py_ssize_t size, const playbuf_t *cands, int include_pass,
+                        int n, rng_t *rng, int policy, const double *weights, double *sums) noexcept nogil
+    cdef int c_run(self, Py_ssize_t size, uint64_t seed, Py_ssize_t start, Py_ssize_t stop, int policy,
                    double *out, Py_ssize_t width) noexcept nogil
     cdef bint c_can_pass(self, const void *st) noexcept nogil
     cdef Engine c_new(self)

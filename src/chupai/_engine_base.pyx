@@ -51,6 +51,8 @@ POLICIES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY}
 #: the one message for any action on a deal that is over
 DEAL_OVER = "the deal is over"
 cdef tuple _NO_ARGS = ()
+cdef enum:
+    SCRATCH_CAP = 64             # first capacity of the playouts' scratch buffers (they grow)
 
 
 cdef class GameSpec:
@@ -80,15 +82,15 @@ def _restore(type cls, str game, int version, bytes state, object rules, object 
     if not issubclass(cls, Engine):
         raise TypeError(f"{cls.__name__} is not a compiled engine class")
     self = (<Engine>cls.__new__(cls))
-    if game != self.spec.name:
-        raise ValueError(f"the pickled state is a {game} deal, not a {self.spec.name} one")
+    if game != self.h_spec().name:
+        raise ValueError(f"the pickled state is a {game} deal, not a {self.h_spec().name} one")
     if version != STATE_VERSION:
         raise ValueError(f"the pickled state has layout version {version}; this build reads {STATE_VERSION}")
-    if PyBytes_GET_SIZE(state) != self.spec.state_size:
-        raise ValueError(f"the pickled state holds {PyBytes_GET_SIZE(state)} bytes, not {self.spec.state_size}")
-    if not isinstance(rules, self.spec.rules_class):
-        raise TypeError(f"the pickled rules must be a {self.spec.name}.Rules, not {type(rules).__name__}")
-    memcpy(self.st, PyBytes_AS_STRING(state), self.spec.state_size)
+    if PyBytes_GET_SIZE(state) != self.h_spec().state_size:
+        raise ValueError(f"the pickled state holds {PyBytes_GET_SIZE(state)} bytes, not {self.h_spec().state_size}")
+    if not isinstance(rules, self.h_spec().rules_class):
+        raise TypeError(f"the pickled rules must be a {self.h_spec().name}.Rules, not {type(rules).__name__}")
+    memcpy(self.h_state(), PyBytes_AS_STRING(state), self.h_spec().state_size)
     self.rules = rules
     self.h_restore_extra(extra)
     self.c_check_valid()
@@ -107,6 +109,12 @@ cdef class Engine:
         raise TypeError(f"{type(self).__name__} objects come from its random() or from_hands()")
 
     # --- default hooks (a game overrides those it needs) --------------------------------
+    cdef void *h_state(self) noexcept nogil:
+        return NULL
+
+    cdef GameSpec h_spec(self):
+        raise TypeError("Engine is abstract: use a game's DealCore")
+
     cdef int h_seats(self, const void *st) noexcept nogil:
         return 0
 
@@ -142,7 +150,7 @@ cdef class Engine:
         pass
 
     cdef int h_choose(self, const void *st, rng_t *rng, int policy, playbuf_t *buf) noexcept nogil:
-        return CHOICE_PASS
+        return CHOICE_OVER
 
     cdef void h_returns(self, const void *st, const double *weights, double *out) noexcept nogil:
         cdef int s
@@ -163,7 +171,7 @@ cdef class Engine:
 
     cdef int h_weights(self, object values, double *w) except -1:
         if values is not None:
-            raise ValueError(f"{self.spec.name} evaluates by each seat's returns: values must be None, "
+            raise ValueError(f"{self.h_spec().name} evaluates by each seat's returns: values must be None, "
                              f"not {values!r}")
         return 0
 
@@ -180,7 +188,7 @@ cdef class Engine:
         if nw > MAX_WILDS:
             raise IllegalActionError(f"{play!r} declares more wild cards than a play can hold")
         if play._context != self.h_context():
-            raise IllegalActionError(f"{play} was formed at {self.spec.context_name} {play._context!r}, "
+            raise IllegalActionError(f"{play} was formed at {self.h_spec().context_name} {play._context!r}, "
                                      f"not at this deal's {self.h_context()!r}")
         p.lo = play._lo
         p.hi = play._hi
@@ -197,35 +205,39 @@ cdef class Engine:
 
     cdef str h_refusal(self, object play, const play_t *p):
         cdef mask_t lo, hi
-        cdef int s = self.h_current(self.st)
-        self.h_hand(self.st, s, &lo, &hi)
+        cdef int s = self.h_current(self.h_state())
+        self.h_hand(self.h_state(), s, &lo, &hi)
         if (p.lo & ~lo) or (p.hi & ~hi):
             return f"seat {s} does not hold the cards of {play}"
-        if self.h_last_player(self.st) >= 0:
+        if self.h_last_player(self.h_state()) >= 0:
             return f"{play} does not beat {self.last_play}, so it may not follow it"
         return f"{play} is not legal here under these rules"
 
     cdef object h_extra(self):
         return None
 
+    cdef void h_copy_extra(self, Engine other):
+        pass
+
     cdef int h_restore_extra(self, object extra) except -1:
         if extra is not None:
-            raise ValueError(f"unexpected extra state {extra!r} for a {self.spec.name} deal")
+            raise ValueError(f"unexpected extra state {extra!r} for a {self.h_spec().name} deal")
         return 0
 
     # --- the mechanisms, written once ---------------------------------------------------
     cdef int c_playout(self, void *st, rng_t *rng, int policy, playbuf_t *buf) noexcept nogil:
         """Play `st` to the end of the deal with `policy`; 0, or GEN_OOM."""
         cdef int k
-        while self.h_current(st) >= 0:
+        while True:
             k = self.h_choose(st, rng, policy, buf)
-            if k == CHOICE_OOM:
-                return GEN_OOM
-            if k == CHOICE_PASS:
-                self.h_pass(st)
-            else:
+            if k >= 0:
                 self.h_play(st, &buf.data[k])
-        return 0
+            elif k == CHOICE_PASS:
+                self.h_pass(st)
+            elif k == CHOICE_OVER:
+                return 0
+            else:
+                return GEN_OOM
 
     cdef int c_find(self, const void *st, const play_t *p, int lead, play_t *found,
                     playbuf_t *buf) noexcept nogil:
@@ -249,22 +261,22 @@ cdef class Engine:
             return False
         if self.h_last_player(st) >= 0:
             return True
-        if rule != PASS_IF_STUCK or playbuf_init(&buf, self.spec.buf_cap) != 0:
+        if rule != PASS_IF_STUCK or playbuf_init(&buf, SCRATCH_CAP) != 0:
             return False
         stuck = self.h_legal(st, 1, &buf) == 0 and buf.len == 0
         playbuf_free(&buf)
         return stuck
 
-    cdef int c_evaluate(self, const void *st, const playbuf_t *cands, int include_pass, int n,
-                        rng_t *rng, int policy, const double *weights, double *sums) noexcept nogil:
+    cdef int c_evaluate(self, const void *st, Py_ssize_t size, const playbuf_t *cands, int include_pass,
+                        int n, rng_t *rng, int policy, const double *weights, double *sums) noexcept nogil:
         """For each candidate (and passing), add up the current player's outcome over `n`
-        playouts after it; 0, or GEN_OOM."""
-        cdef Py_ssize_t c, size = self.spec.state_size
+        playouts after it (`size`: the struct's); 0, or GEN_OOM."""
+        cdef Py_ssize_t c
         cdef int k, me = self.h_current(st), rc = 0
         cdef double ret[ENGINE_MAX_SEATS]
         cdef playbuf_t buf
         cdef void *x = malloc(size)
-        if x == NULL or playbuf_init(&buf, self.spec.buf_cap) != 0:
+        if x == NULL or playbuf_init(&buf, SCRATCH_CAP) != 0:
             free(x)
             return GEN_OOM
         for c in range(cands.len + include_pass):
@@ -285,20 +297,21 @@ cdef class Engine:
         free(x)
         return rc
 
-    cdef int c_run(self, uint64_t seed, Py_ssize_t start, Py_ssize_t stop, int policy,
+    cdef int c_run(self, Py_ssize_t size, uint64_t seed, Py_ssize_t start, Py_ssize_t stop, int policy,
                    double *out, Py_ssize_t width) noexcept nogil:
-        """Deals start .. stop - 1 of a batch dealt from this prototype, each from its own
-        stream (seed, index), played out; row i of `out` (width doubles) per deal."""
-        cdef Py_ssize_t i, size = self.spec.state_size
+        """Deals start .. stop - 1 of a batch dealt from this prototype (`size`: its
+        struct's), each from its own stream (seed, index), played out; row i of `out`
+        (width doubles) per deal."""
+        cdef Py_ssize_t i
         cdef int dealt, rc = 0
         cdef rng_t rng
         cdef playbuf_t buf
         cdef void *x = malloc(size)
-        if x == NULL or playbuf_init(&buf, self.spec.buf_cap) != 0:
+        if x == NULL or playbuf_init(&buf, SCRATCH_CAP) != 0:
             free(x)
             return GEN_OOM
         for i in range(start, stop):
-            memcpy(x, self.st, size)
+            memcpy(x, self.h_state(), size)
             rng_seed(&rng, seed, <uint64_t>i)
             dealt = self.h_deal(x, &rng)
             rc = self.c_playout(x, &rng, policy, &buf)
@@ -317,7 +330,7 @@ cdef class Engine:
         return other
 
     cdef int check_live(self) except -1:
-        if self.h_current(self.st) < 0:
+        if self.h_current(self.h_state()) < 0:
             raise IllegalActionError(DEAL_OVER)
         return 0
 
@@ -328,12 +341,12 @@ cdef class Engine:
         cdef playbuf_t buf
         cdef int found
         self.check_live()
-        if type(play) is not self.spec.play_class:
+        if type(play) is not self.h_spec().play_class:
             raise NotAPlayError(f"{_described(play)} is not a Play of this game: play must be a "
-                                f"{self.spec.name}.Play")
+                                f"{self.h_spec().name}.Play")
         self.h_record(play, &rec)
         playbuf_open(&buf, 16)
-        found = self.c_find(self.st, &rec, 0, p, &buf)
+        found = self.c_find(self.h_state(), &rec, 0, p, &buf)
         playbuf_close(&buf, found if found < 0 else 0)
         if not found:
             raise IllegalActionError(self.h_refusal(play, &rec))
@@ -341,31 +354,31 @@ cdef class Engine:
 
     cdef int c_check_valid(self) except -1:
         """ValueError unless the struct is a valid state of the game (pickled bytes)."""
-        cdef int code = self.h_valid(self.st), s = self.h_current(self.st), lp, rc
+        cdef int code = self.h_valid(self.h_state()), s = self.h_current(self.h_state()), lp, rc
         cdef play_t last
         cdef playbuf_t buf
-        if code == 0 and not -1 <= s < self.h_seats(self.st):
+        if code == 0 and not -1 <= s < self.h_seats(self.h_state()):
             code = 100
-        lp = self.h_last_player(self.st) if code == 0 else -1
-        if code == 0 and lp >= self.h_seats(self.st):
+        lp = self.h_last_player(self.h_state()) if code == 0 else -1
+        if code == 0 and lp >= self.h_seats(self.h_state()):
             code = 101
         if code == 0 and lp >= 0:
             # the trick's last play must be a play of the generator
             playbuf_open(&buf, 16)
-            rc = self.c_find(self.st, self.h_last(self.st), 1, &last, &buf)
+            rc = self.c_find(self.h_state(), self.h_last(self.h_state()), 1, &last, &buf)
             playbuf_close(&buf, rc if rc < 0 else 0)
             if rc == 0:
                 code = 102
         if code:
-            raise ValueError(f"the bytes are not a valid {self.spec.name} deal (check {code})")
+            raise ValueError(f"the bytes are not a valid {self.h_spec().name} deal (check {code})")
         return 0
 
     # --- copies and pickling --------------------------------------------------------------
     def clone(self):
         """An independent copy."""
         cdef Engine other = self.c_new()
-        memcpy(other.st, self.st, self.spec.state_size)
-        other.h_restore_extra(self.h_extra())
+        memcpy(other.h_state(), self.h_state(), self.h_spec().state_size)
+        self.h_copy_extra(other)
         return other
 
     def __copy__(self):
@@ -377,45 +390,45 @@ cdef class Engine:
     def __reduce__(self):
         """Pickle as the struct's bytes with the game's name and the layout version,
         checked when loaded (see ``_restore``)."""
-        return (_restore, (type(self), self.spec.name, STATE_VERSION,
-                           PyBytes_FromStringAndSize(<const char *>self.st, self.spec.state_size),
+        return (_restore, (type(self), self.h_spec().name, STATE_VERSION,
+                           PyBytes_FromStringAndSize(<const char *>self.h_state(), self.h_spec().state_size),
                            self.rules, self.h_extra()))
 
     # --- state --------------------------------------------------------------------------
     @property
     def players(self):
         """The number of seats."""
-        return self.h_seats(self.st)
+        return self.h_seats(self.h_state())
 
     @property
     def current(self):
         """The seat to act, or -1 once the deal is over."""
-        return self.h_current(self.st)
+        return self.h_current(self.h_state())
 
     @property
     def over(self):
         """Whether the deal is over."""
-        return self.h_current(self.st) < 0
+        return self.h_current(self.h_state()) < 0
 
     @property
     def last_player(self):
         """The seat that made the trick's last play, or -1 when the current player leads."""
-        return self.h_last_player(self.st)
+        return self.h_last_player(self.h_state())
 
     @property
     def last_play(self):
         """The play to beat, or None when leading."""
-        if self.h_last_player(self.st) < 0:
+        if self.h_last_player(self.h_state()) < 0:
             return None
-        return play_object(self.spec.factory, self.h_last(self.st), self.h_context())
+        return play_object(self.h_spec().factory, self.h_last(self.h_state()), self.h_context())
 
     @property
     def passes(self):
         """Passes since the last play."""
-        return self.h_passes(self.st)
+        return self.h_passes(self.h_state())
 
     cdef int c_seat(self, object seat) except -1:
-        cdef int n = self.h_seats(self.st)
+        cdef int n = self.h_seats(self.h_state())
         if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
             raise TypeError(f"seat must be an int, not {seat!r}")
         if not 0 <= seat < n:
@@ -425,7 +438,7 @@ cdef class Engine:
     def hand(self, seat):
         """The cards seat ``seat`` holds."""
         cdef mask_t lo, hi
-        self.h_hand(self.st, self.c_seat(seat), &lo, &hi)
+        self.h_hand(self.h_state(), self.c_seat(seat), &lo, &hi)
         return Cards.from_masks(lo, hi)
 
     def hand_sizes(self):
@@ -433,8 +446,8 @@ cdef class Engine:
         cdef mask_t lo, hi
         cdef int s
         out = []
-        for s in range(self.h_seats(self.st)):
-            self.h_hand(self.st, s, &lo, &hi)
+        for s in range(self.h_seats(self.h_state())):
+            self.h_hand(self.h_state(), s, &lo, &hi)
             out.append(multiset_size(lo, hi))
         return tuple(out)
 
@@ -443,8 +456,8 @@ cdef class Engine:
         cdef double w[ENGINE_MAX_WEIGHTS]
         cdef double out[ENGINE_MAX_SEATS]
         self.h_weights(None, w)
-        self.h_returns(self.st, w, out)
-        return [out[s] for s in range(self.h_seats(self.st))]
+        self.h_returns(self.h_state(), w, out)
+        return [out[s] for s in range(self.h_seats(self.h_state()))]
 
     # --- actions --------------------------------------------------------------------------
     def legal_plays(self, *, collapse_suits=False):
@@ -453,14 +466,14 @@ cdef class Engine:
         game's play limit (use ``collapse_suits=True``)."""
         if not isinstance(collapse_suits, bool):
             raise TypeError(f"collapse_suits must be a bool, not {collapse_suits!r}")
-        cdef PlayList out = new_playlist(self.spec.factory, self.h_context(), self.spec.buf_cap)
-        if self.h_current(self.st) >= 0:
-            check_grown(self.h_legal(self.st, 1 if collapse_suits else 0, &out.buf))
+        cdef PlayList out = new_playlist(self.h_spec().factory, self.h_context(), self.h_spec().buf_cap)
+        if self.h_current(self.h_state()) >= 0:
+            check_grown(self.h_legal(self.h_state(), 1 if collapse_suits else 0, &out.buf))
         return out
 
     def can_pass(self):
         """Whether the current player may pass now."""
-        return self.c_can_pass(self.st)
+        return self.c_can_pass(self.h_state())
 
     def is_legal(self, play):
         """Whether ``play`` (a Play of this game) is legal for the current player now."""
@@ -477,14 +490,14 @@ cdef class Engine:
         Play of this game."""
         cdef play_t p
         self.checked_record(play, &p)
-        self.h_play(self.st, &p)
+        self.h_play(self.h_state(), &p)
 
     def pass_turn(self):
         """The current player passes; ``IllegalActionError`` when passing is not allowed."""
         self.check_live()
-        if not self.c_can_pass(self.st):
-            raise IllegalActionError(f"seat {self.h_current(self.st)} may not pass now")
-        self.h_pass(self.st)
+        if not self.c_can_pass(self.h_state()):
+            raise IllegalActionError(f"seat {self.h_current(self.h_state())} may not pass now")
+        self.h_pass(self.h_state())
 
     def playout(self, seed, policy="random"):
         """Play a copy of this deal (``self`` is unchanged) to the end with the C policy
@@ -494,9 +507,9 @@ cdef class Engine:
         cdef playbuf_t buf
         cdef int pol = policy_code(POLICIES, policy), rc
         rng_seed(&rng, seed64(seed), 0)
-        playbuf_open(&buf, self.spec.buf_cap)
+        playbuf_open(&buf, self.h_spec().buf_cap)
         with nogil:
-            rc = self.c_playout(c.st, &rng, pol, &buf)
+            rc = self.c_playout(c.h_state(), &rng, pol, &buf)
         playbuf_close(&buf, rc)
         return c.h_outcome()
 
@@ -507,9 +520,9 @@ cdef class Engine:
         cdef int k, pol = policy_code(POLICIES, policy)
         self.check_live()
         rng_seed(&rng, seed64(seed), 0)
-        playbuf_open(&buf, self.spec.buf_cap)
-        k = self.h_choose(self.st, &rng, pol, &buf)
-        play = play_object(self.spec.factory, &buf.data[k], self.h_context()) if k >= 0 else None
+        playbuf_open(&buf, self.h_spec().buf_cap)
+        k = self.h_choose(self.h_state(), &rng, pol, &buf)
+        play = play_object(self.h_spec().factory, &buf.data[k], self.h_context()) if k >= 0 else None
         playbuf_close(&buf, GEN_OOM if k == CHOICE_OOM else 0)
         return play
 
@@ -527,6 +540,7 @@ cdef class Engine:
         cdef rng_t rng
         cdef double w[ENGINE_MAX_WEIGHTS]
         cdef int rc, found, pol = policy_code(POLICIES, policy), npl, passing
+        cdef Py_ssize_t size
         cdef Py_ssize_t i
         cdef playbuf_t scratch
         cdef PlayList checked
@@ -537,17 +551,17 @@ cdef class Engine:
             raise ValueError(f"n must be positive, not {n}")
         if not isinstance(include_pass, bool):
             raise TypeError(f"include_pass must be a bool, not {include_pass!r}")
-        if include_pass and not self.c_can_pass(self.st):
-            raise IllegalActionError(f"seat {self.h_current(self.st)} may not pass now, so passing "
+        if include_pass and not self.c_can_pass(self.h_state()):
+            raise IllegalActionError(f"seat {self.h_current(self.h_state())} may not pass now, so passing "
                                      "is no candidate")
-        if candidates.factory is not self.spec.factory:
-            raise NotAPlayError(f"candidates must be {self.spec.name} plays (a PlayList of this game)")
+        if candidates.factory is not self.h_spec().factory:
+            raise NotAPlayError(f"candidates must be {self.h_spec().name} plays (a PlayList of this game)")
         self.h_weights(values, w)
         # the generator's own record of each candidate, each checked legal now
-        checked = new_playlist(self.spec.factory, self.h_context(), candidates.buf.len or 1)
+        checked = new_playlist(self.h_spec().factory, self.h_context(), candidates.buf.len or 1)
         playbuf_open(&scratch, 16)
         for i in range(candidates.buf.len):
-            found = self.c_find(self.st, &candidates.buf.data[i], 0, &checked.buf.data[i], &scratch)
+            found = self.c_find(self.h_state(), &candidates.buf.data[i], 0, &checked.buf.data[i], &scratch)
             if found != 1:
                 playbuf_close(&scratch, found if found < 0 else 0)
                 raise IllegalActionError(f"candidate {i} ({candidates[i]}) is not a legal play of the "
@@ -559,8 +573,9 @@ cdef class Engine:
         rng_seed(&rng, seed64(seed), 0)
         npl = n
         passing = include_pass
+        size = self.h_spec().state_size
         with nogil:
-            rc = self.c_evaluate(self.st, &checked.buf, passing, npl, &rng, pol, w,
+            rc = self.c_evaluate(self.h_state(), size, &checked.buf, passing, npl, &rng, pol, w,
                                  &view[0] if view.shape[0] else NULL)
         check_grown(rc)
         return sums
@@ -569,7 +584,7 @@ cdef class Engine:
     @property
     def batch_width(self):
         """The number of values ``_run_chunk`` writes per deal (see the game's playouts)."""
-        return self.h_row_width(self.st)
+        return self.h_row_width(self.h_state())
 
     def _run_chunk(self, seed, Py_ssize_t start, Py_ssize_t stop, policy, double[:, ::1] out):
         """Deals ``start .. stop - 1`` of a batch, dealt with this deal's options (a
@@ -577,7 +592,7 @@ cdef class Engine:
         played out with the GIL released, into rows ``start .. stop - 1`` of ``out``."""
         cdef uint64_t s = seed64(seed)
         cdef int pol = policy_code(POLICIES, policy), rc
-        cdef Py_ssize_t width = self.h_row_width(self.st)
+        cdef Py_ssize_t width = self.h_row_width(self.h_state()), size = self.h_spec().state_size
         if out.shape[1] != width:
             raise ValueError(f"out must have {width} columns for this deal, not {out.shape[1]}")
         if not 0 <= start <= stop <= out.shape[0]:
@@ -586,11 +601,11 @@ cdef class Engine:
         if start == stop:
             return
         with nogil:
-            rc = self.c_run(s, start, stop, pol, &out[0, 0], width)
+            rc = self.c_run(size, s, start, stop, pol, &out[0, 0], width)
         check_grown(rc)
 
     def __repr__(self):
-        return (f"<{self.spec.name}.DealCore current {self.current} last {self.last_player} "
+        return (f"<{self.h_spec().name}.DealCore current {self.current} last {self.last_player} "
                 f"sizes {self.hand_sizes()}>")
 
 

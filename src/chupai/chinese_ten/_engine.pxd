@@ -3,7 +3,7 @@
 from libc.stdint cimport int16_t, uint8_t
 
 from chupai._core cimport mask_t, playbuf_t, play_t, rng_t
-from chupai._engine_base cimport Engine
+from chupai._engine_base cimport Engine, GameSpec
 from chupai.chinese_ten._movegen cimport CT_DECK
 
 cdef enum:
@@ -48,6 +48,8 @@ cdef int ct_score(const ct_deal_t *d, int seat) noexcept nogil
 cdef class DealCore(Engine):
     cdef ct_deal_t d
     cdef readonly int redeals
+    cdef void *h_state(self) noexcept nogil
+    cdef GameSpec h_spec(self)
     cdef int h_seats(self, const void *st) noexcept nogil
     cdef int h_current(self, const void *st) noexcept nogil
     cdef int h_pass_rule(self, const void *st) noexcept nogil
@@ -66,3 +68,4 @@ cdef class DealCore(Engine):
     cdef str h_refusal(self, object play, const play_t *p)
     cdef object h_extra(self)
     cdef int h_restore_extra(self, object extra) except -1
+    cdef void h_copy_extra(self, Engine other)

@@ -32,7 +32,7 @@ from chupai._core cimport (
     rng_t,
     seed64,
 )
-from chupai._engine_base cimport CHOICE_OOM, PASS_NEVER, POLICY_GREEDY, Engine, GameSpec
+from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, PASS_NEVER, POLICY_GREEDY, Engine, GameSpec
 from chupai.chinese_ten._movegen cimport (
     CT_CAPTURE,
     CT_DECK,
@@ -253,6 +253,8 @@ cdef int choose_greedy(const ct_deal_t *d, const playbuf_t *buf) noexcept nogil:
 cdef int choose(const ct_deal_t *d, rng_t *rng, int policy, playbuf_t *buf) noexcept nogil:
     """The policy's choice among the current player's suit-collapsed options, which it
     leaves in `buf`: an index into `buf`, or CHOICE_OOM."""
+    if d.current == CT_NOBODY:
+        return CHOICE_OVER
     buf.len = 0
     if ct_legal(d, 1, buf) != 0:
         return CHOICE_OOM
@@ -361,9 +363,11 @@ cdef class DealCore(Engine):
     holds the Chinese Ten rules.
     """
 
-    def __cinit__(self):
-        self.spec = SPEC
-        self.st = &self.d
+    cdef void *h_state(self) noexcept nogil:
+        return &self.d
+
+    cdef GameSpec h_spec(self):
+        return SPEC
 
     @staticmethod
     def random(seed, *, players=4, dealer=0, rules=None):
@@ -576,6 +580,9 @@ cdef class DealCore(Engine):
             raise ValueError(f"redeals must be a non-negative int, not {extra!r}")
         self.redeals = extra
         return 0
+
+    cdef void h_copy_extra(self, Engine other):
+        (<DealCore>other).redeals = self.redeals
 
     # -- Chinese Ten state ------------------------------------------------------------------
     @property

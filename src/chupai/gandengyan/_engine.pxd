@@ -4,7 +4,7 @@
 from libc.stdint cimport uint8_t
 
 from chupai._core cimport mask_t, play_t, playbuf_t, rng_t
-from chupai._engine_base cimport Engine
+from chupai._engine_base cimport Engine, GameSpec
 
 cdef enum:
     GDY_MIN_PLAYERS = 2
@@ -66,6 +66,8 @@ cdef void gdy_returns(const gdy_deal_t *d, double *out) noexcept nogil
 # scores are the returns).
 cdef class DealCore(Engine):
     cdef gdy_deal_t d
+    cdef void *h_state(self) noexcept nogil
+    cdef GameSpec h_spec(self)
     cdef int h_seats(self, const void *st) noexcept nogil
     cdef int h_current(self, const void *st) noexcept nogil
     cdef int h_last_player(self, const void *st) noexcept nogil

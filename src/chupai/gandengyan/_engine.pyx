@@ -42,7 +42,7 @@ from chupai._core cimport (
     rng_t,
     seed64,
 )
-from chupai._engine_base cimport CHOICE_OOM, CHOICE_PASS, PASS_IF_STUCK, POLICY_GREEDY, Engine, GameSpec
+from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_IF_STUCK, POLICY_GREEDY, Engine, GameSpec
 from chupai.gandengyan._movegen cimport (
     GDY_FLAG_FOLLOW_SAME_RANK,
     GDY_FLAG_JOKER_AS_TWO,
@@ -338,6 +338,8 @@ cdef int choose(const gdy_deal_t *d, rng_t *rng, int policy, playbuf_t *buf) noe
     """The policy's choice among the current player's suit-collapsed plays, which it
     leaves in `buf`: an index into `buf`, CHOICE_PASS or CHOICE_OOM."""
     cdef int k, n
+    if d.current < 0:
+        return CHOICE_OVER
     buf.len = 0
     if gdy_legal(d, 1, buf) != 0:
         return CHOICE_OOM
@@ -427,9 +429,11 @@ cdef class DealCore(Engine):
     are ``chupai._engine_base.Engine``'s; this class holds the Gan Deng Yan rules.
     """
 
-    def __cinit__(self):
-        self.spec = SPEC
-        self.st = &self.d
+    cdef void *h_state(self) noexcept nogil:
+        return &self.d
+
+    cdef GameSpec h_spec(self):
+        return SPEC
 
     @staticmethod
     def from_hands(hands, *, current=0, talon=(), rules=None):

@@ -1,7 +1,7 @@
 # The Guan Dan trick engine: one deal's card play as a C struct, shared by the Python
 # state machine (chupai.guandan.game) and the playouts, so both follow one rule text.
 from chupai._core cimport mask_t, play_t, playbuf_t, rng_t
-from chupai._engine_base cimport Engine
+from chupai._engine_base cimport Engine, GameSpec
 
 cdef enum:
     GD_SEATS = 4
@@ -38,6 +38,8 @@ cdef void gd_pass(gd_deal_t *d) noexcept nogil
 # value of a deal won with that result (0 for GD_RESULT_NONE).
 cdef class DealCore(Engine):
     cdef gd_deal_t d
+    cdef void *h_state(self) noexcept nogil
+    cdef GameSpec h_spec(self)
     cdef int h_seats(self, const void *st) noexcept nogil
     cdef int h_current(self, const void *st) noexcept nogil
     cdef int h_last_player(self, const void *st) noexcept nogil

@@ -1,7 +1,7 @@
 # The Zheng Shangyou trick engine: one deal's card play as a C struct, shared by the
 # Python state machine (chupai.zhengshangyou.game) and the playouts.
 from chupai._core cimport mask_t, play_t, playbuf_t, rng_t
-from chupai._engine_base cimport Engine
+from chupai._engine_base cimport Engine, GameSpec
 
 cdef enum:
     ZS_MIN_SEATS = 2
@@ -35,6 +35,8 @@ cdef void zs_pass(zs_deal_t *d) noexcept nogil
 # the value of finishing in that place (0 first).
 cdef class DealCore(Engine):
     cdef zs_deal_t d
+    cdef void *h_state(self) noexcept nogil
+    cdef GameSpec h_spec(self)
     cdef int h_seats(self, const void *st) noexcept nogil
     cdef int h_current(self, const void *st) noexcept nogil
     cdef int h_last_player(self, const void *st) noexcept nogil

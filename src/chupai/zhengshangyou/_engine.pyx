@@ -23,7 +23,7 @@ from chupai._core cimport (
     rng_t,
     seed64,
 )
-from chupai._engine_base cimport CHOICE_OOM, CHOICE_PASS, PASS_FOLLOWING, POLICY_GREEDY, Engine, GameSpec
+from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_FOLLOWING, POLICY_GREEDY, Engine, GameSpec
 from chupai.zhengshangyou._movegen cimport (
     ZS_FLAG_JOKER_PAIR,
     ZS_SUITED_KEY,
@@ -204,6 +204,8 @@ cdef int choose(const zs_deal_t *d, rng_t *rng, int policy, playbuf_t *buf) noex
     """The policy's choice among the current player's suit-collapsed plays, which it
     leaves in `buf`: an index into `buf`, CHOICE_PASS or CHOICE_OOM."""
     cdef int k, n
+    if d.current < 0:
+        return CHOICE_OVER
     buf.len = 0
     if zs_legal(d, 1, buf) != 0:
         return CHOICE_OOM
@@ -271,9 +273,11 @@ cdef class DealCore(Engine):
     ``chupai._engine_base.Engine``'s; this class holds the Zheng Shangyou rules.
     """
 
-    def __cinit__(self):
-        self.spec = SPEC
-        self.st = &self.d
+    cdef void *h_state(self) noexcept nogil:
+        return &self.d
+
+    cdef GameSpec h_spec(self):
+        return SPEC
 
     @staticmethod
     def from_hands(hands, *, current=0, rules=None):
