@@ -554,7 +554,7 @@ cdef class Engine:
         if include_pass and not self.c_can_pass(self.h_state()):
             raise IllegalActionError(f"seat {self.h_current(self.h_state())} may not pass now, so passing "
                                      "is no candidate")
-        if candidates.factory is not self.h_spec().factory:
+        if candidates.factory != self.h_spec().factory:
             raise NotAPlayError(f"candidates must be {self.h_spec().name} plays (a PlayList of this game)")
         self.h_weights(values, w)
         # the generator's own record of each candidate, each checked legal now

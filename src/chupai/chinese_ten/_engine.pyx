@@ -51,6 +51,7 @@ from chupai.chinese_ten._movegen cimport (
     ct_targets,
 )
 
+from chupai.chinese_ten cimport _movegen as mg
 from chupai._engine_base import POLICIES
 from chupai.cards import Cards, face_name
 from chupai.chinese_ten.play import Play, parse_card, parse_cards
@@ -350,6 +351,15 @@ cdef mask_t claim(mask_t *seen, object cards, str what) except? 0:
 
 # --- the engine ---------------------------------------------------------------------------
 cdef GameSpec SPEC = GameSpec("chinese_ten", Play, Rules, Play._from_record, sizeof(ct_deal_t), 32)
+
+#: The C declarations behind the Python constants of chupai.chinese_ten.play and .rules,
+#: by their Python names (tests/test_engine_base.py checks every pair).
+C_CONSTANTS = {
+    "play.PlayType.CAPTURE": mg.CT_CAPTURE, "play.PlayType.TRIPLE": mg.CT_TRIPLE,
+    "play.PlayType.DISCARD": mg.CT_DISCARD, "rules.FLAG_FORCED_CAPTURE": mg.CT_FLAG_FORCED,
+    "rules.FLAG_RED_FIVE_BONUS": mg.CT_FLAG_BONUS, "rules.FLAG_REDEAL": mg.CT_FLAG_REDEAL,
+    "rules.RED_FIVE_BONUS": CT_BONUS_POINTS, "rules.DECK_SIZE": mg.CT_DECK,
+}
 
 
 cdef class DealCore(Engine):

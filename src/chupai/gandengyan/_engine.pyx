@@ -55,6 +55,7 @@ from chupai.gandengyan._movegen cimport (
     gdy_target,
 )
 
+from chupai.gandengyan cimport _movegen as mg
 from chupai._engine_base import POLICIES
 from chupai.cards import Cards, face_name, parse_face
 from chupai.gandengyan.play import Play
@@ -390,6 +391,23 @@ cdef int valid(const gdy_deal_t *d) noexcept nogil:
 
 # --- the engine -------------------------------------------------------------------------
 cdef GameSpec SPEC = GameSpec("gandengyan", Play, Rules, Play._from_record, sizeof(gdy_deal_t), 64)
+
+#: The C declarations behind the Python constants of chupai.gandengyan.play and .rules,
+#: by their Python names (tests/test_engine_base.py checks every pair).
+C_CONSTANTS = {
+    "play.PlayType.SINGLE": mg.GDY_SINGLE, "play.PlayType.PAIR": mg.GDY_PAIR,
+    "play.PlayType.SEQUENCE": mg.GDY_SEQUENCE, "play.PlayType.DOUBLE_SEQUENCE": mg.GDY_DOUBLE_SEQUENCE,
+    "play.PlayType.TRIPLE": mg.GDY_TRIPLE, "play.PlayType.TRIPLE_SEQUENCE": mg.GDY_TRIPLE_SEQUENCE,
+    "play.PlayType.THREE_BOMB": mg.GDY_THREE_BOMB, "play.PlayType.FOUR_BOMB": mg.GDY_FOUR_BOMB,
+    "play.PlayType.JOKER_BOMB": mg.GDY_JOKER_BOMB,
+    "play.BOMB_CLASS[THREE_BOMB]": mg.GDY_CLS_THREE, "play.BOMB_CLASS[FOUR_BOMB]": mg.GDY_CLS_FOUR,
+    "play.BOMB_CLASS[JOKER_BOMB]": mg.GDY_CLS_JOKER,
+    "play.ACE_VALUE": mg.GDY_ACE_VALUE, "play.TWO_VALUE": mg.GDY_TWO_VALUE, "play.JOKER_VALUE": mg.GDY_JOKER_VALUE,
+    "rules.FLAG_TRIPLES_ARE_BOMBS": mg.GDY_FLAG_TRIPLES_ARE_BOMBS,
+    "rules.FLAG_TRIPLE_SEQUENCES": mg.GDY_FLAG_TRIPLE_SEQUENCES,
+    "rules.FLAG_JOKER_AS_TWO": mg.GDY_FLAG_JOKER_AS_TWO, "rules.FLAG_JOKER_LEAD_OUT": mg.GDY_FLAG_JOKER_LEAD_OUT,
+    "rules.FLAG_FOLLOW_SAME_RANK": mg.GDY_FLAG_FOLLOW_SAME_RANK,
+}
 
 
 cdef int _opts_of(object rules, gdy_opts_t *o) except -1:

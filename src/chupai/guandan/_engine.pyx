@@ -39,6 +39,7 @@ from chupai.guandan._movegen cimport (
     gd_target,
 )
 
+from chupai.guandan cimport _movegen as mg
 from chupai._engine_base import POLICIES
 from chupai.cards import Cards, face_name
 from chupai.guandan.play import Play
@@ -248,6 +249,21 @@ cdef int valid(const gd_deal_t *d) noexcept nogil:
 
 # --- the engine -------------------------------------------------------------------------
 cdef GameSpec SPEC = GameSpec("guandan", Play, Rules, Play._from_record, sizeof(gd_deal_t), 256, "level")
+
+#: The C declarations behind the Python constants of chupai.guandan.play and .rules, by
+#: their Python names (tests/test_engine_base.py checks every pair).
+C_CONSTANTS = {
+    "play.PlayType.SINGLE": mg.GD_SINGLE, "play.PlayType.PAIR": mg.GD_PAIR,
+    "play.PlayType.TRIPLE": mg.GD_TRIPLE, "play.PlayType.FULL_HOUSE": mg.GD_FULL_HOUSE,
+    "play.PlayType.STRAIGHT": mg.GD_STRAIGHT, "play.PlayType.TUBE": mg.GD_TUBE,
+    "play.PlayType.PLATE": mg.GD_PLATE, "play.PlayType.BOMB": mg.GD_BOMB,
+    "play.PlayType.STRAIGHT_FLUSH": mg.GD_STRAIGHT_FLUSH, "play.PlayType.FOUR_JOKERS": mg.GD_FOUR_JOKERS,
+    "play.LEVEL_VALUE": mg.GD_LEVEL_VALUE, "play.JOKER_BLACK_VALUE": mg.GD_BJ_VALUE,
+    "play.JOKER_RED_VALUE": mg.GD_RJ_VALUE,
+    "play.BOMB_CLASS[STRAIGHT_FLUSH,5]": mg.GD_CLASS_SF, "play.BOMB_CLASS[FOUR_JOKERS,4]": mg.GD_CLASS_FOUR_JOKERS,
+    "rules.FLAG_SF_AS_STRAIGHT": mg.GD_FLAG_SF_AS_STRAIGHT,
+    "rules.FLAG_JOKER_PAIR_IN_FULL_HOUSE": mg.GD_FLAG_JOKER_PAIR_IN_FH,
+}
 
 
 cdef int _flags_of(object rules) except -1:

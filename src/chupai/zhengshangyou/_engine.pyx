@@ -33,6 +33,7 @@ from chupai.zhengshangyou._movegen cimport (
     zs_target,
 )
 
+from chupai.zhengshangyou cimport _movegen as mg
 from chupai._engine_base import POLICIES
 from chupai.cards import Cards, face_name
 from chupai.zhengshangyou.play import Play
@@ -247,6 +248,16 @@ cdef int valid(const zs_deal_t *d) noexcept nogil:
 
 # --- the engine -------------------------------------------------------------------------
 cdef GameSpec SPEC = GameSpec("zhengshangyou", Play, Rules, Play._from_record, sizeof(zs_deal_t), 256)
+
+#: The C declarations behind the Python constants of chupai.zhengshangyou.play and
+#: .rules, by their Python names (tests/test_engine_base.py checks every pair).
+C_CONSTANTS = {
+    "play.PlayType.SINGLE": mg.ZS_SINGLE, "play.PlayType.SET": mg.ZS_SET,
+    "play.PlayType.SEQUENCE": mg.ZS_SEQUENCE, "play.PlayType.MULTI_SEQUENCE": mg.ZS_MULTI,
+    "play.TWO_VALUE": mg.ZS_TWO_VALUE, "play.BLACK_JOKER_VALUE": mg.ZS_BJ_VALUE,
+    "play.RED_JOKER_VALUE": mg.ZS_RJ_VALUE, "play.JOKER_PAIR_VALUE": mg.ZS_JOKER_PAIR_VALUE,
+    "play.SUITED_KEY": mg.ZS_SUITED_KEY, "rules.FLAG_JOKER_PAIR": mg.ZS_FLAG_JOKER_PAIR,
+}
 
 
 cdef int _players_of(object players) except -1:
