@@ -7,7 +7,8 @@
 # The C API (for compiled code driving any game without Python: a vector environment
 # stepping N tables, a compiled determinize, ISMCTS):
 #
-#   * A game's state is one plain C struct (copyable with memcpy, no pointers inside);
+#   * A game's state is one plain C struct (copyable with memcpy, no pointers inside)
+#     that starts with the shared trick_t;
 #     `Engine.h_state()` points at the engine object's own struct and
 #     `h_spec().state_size` is its size.  Every hook takes a pointer to a struct of that game (`st`), so one engine
 #     object (a prototype) can drive any number of scratch copies: allocate
@@ -47,6 +48,35 @@ cdef enum:
     STATE_VERSION = 1            # the layout version of pickled states
 
 
+# The trick bookkeeping every game shares: the first member of each game's struct, so
+# the base reads it through any game's state pointer.  A game without tricks (Chinese
+# Ten) keeps last_player at -1.
+ctypedef struct trick_t:
+    int seats                    # players at the table
+    int current                  # the seat to act; -1 once the deal is over
+    int last_player              # who made the trick's last play; -1 when leading
+    int npass                    # passes since the last play
+    play_t last                  # that play
+
+cdef inline void trick_lead(trick_t *t, int seat) noexcept nogil:
+    """`seat` leads a new trick."""
+    t.current = seat
+    t.last_player = -1
+    t.npass = 0
+
+cdef inline void trick_played(trick_t *t, const play_t *p) noexcept nogil:
+    """The current player made `p`: it is the play to beat."""
+    t.last = p[0]
+    t.last_player = t.current
+    t.npass = 0
+
+# Python-level checks every engine's constructors share: an int (numpy ints too, not a
+# bool) for a seat of `n` seats / a number of players in [lo, hi]; TypeError for another
+# type, ValueError out of range, naming `what`.
+cdef int check_seat(object seat, int n, str what) except -1
+cdef int check_players(object players, int lo, int hi) except -1
+
+
 cdef class GameSpec:
     """What a game's engine class shares between its instances (one per game)."""
     cdef readonly str name               # the game's package name, e.g. "guandan"
@@ -66,7 +96,7 @@ cdef class Engine:
     cdef void *h_state(self) noexcept nogil
     cdef GameSpec h_spec(self)
 
-    # --- hooks: each game implements these (nogil, on any struct of the game) ---------
+    # --- the trick (read from the trick_t every game's struct starts with) ------------
     # players at the table
     cdef int h_seats(self, const void *st) noexcept nogil
     # the seat to act, or -1 once the deal is over
@@ -77,6 +107,8 @@ cdef class Engine:
     cdef const play_t *h_last(self, const void *st) noexcept nogil
     # passes since the last play
     cdef int h_passes(self, const void *st) noexcept nogil
+
+    # --- hooks: each game implements these (nogil, on any struct of the game) ---------
     # PASS_NEVER, PASS_FOLLOWING or PASS_IF_STUCK
     cdef int h_pass_rule(self, const void *st) noexcept nogil
     # the cards `seat` holds (two-deck masks; hi 0 for one deck)

@@ -69,6 +69,22 @@ cdef class GameSpec:
         self.context_name = context_name
 
 
+cdef int check_seat(object seat, int n, str what) except -1:
+    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
+        raise TypeError(f"{what} must be an int, not {seat!r}")
+    if not 0 <= seat < n:
+        raise ValueError(f"{what} must be a seat 0-{n - 1}, not {seat}")
+    return seat
+
+
+cdef int check_players(object players, int lo, int hi) except -1:
+    if isinstance(players, bool) or not isinstance(players, (int, np.integer)):
+        raise TypeError(f"players must be an int, not {players!r}")
+    if not lo <= players <= hi:
+        raise ValueError(f"players must be {lo} to {hi}, not {players!r}")
+    return players
+
+
 cdef inline bint same_record(const play_t *a, const play_t *b) noexcept nogil:
     """The same play: cards, captures, type, key, size, class and wild declaration."""
     return (a.lo == b.lo and a.hi == b.hi and a.taken == b.taken and a.type == b.type
@@ -116,19 +132,19 @@ cdef class Engine:
         raise TypeError("Engine is abstract: use a game's DealCore")
 
     cdef int h_seats(self, const void *st) noexcept nogil:
-        return 0
+        return (<const trick_t *>st).seats
 
     cdef int h_current(self, const void *st) noexcept nogil:
-        return -1
+        return (<const trick_t *>st).current
 
     cdef int h_last_player(self, const void *st) noexcept nogil:
-        return -1
+        return (<const trick_t *>st).last_player
 
     cdef const play_t *h_last(self, const void *st) noexcept nogil:
-        return NULL
+        return &(<const trick_t *>st).last
 
     cdef int h_passes(self, const void *st) noexcept nogil:
-        return 0
+        return (<const trick_t *>st).npass
 
     cdef int h_pass_rule(self, const void *st) noexcept nogil:
         return PASS_NEVER
@@ -428,12 +444,7 @@ cdef class Engine:
         return self.h_passes(self.h_state())
 
     cdef int c_seat(self, object seat) except -1:
-        cdef int n = self.h_seats(self.h_state())
-        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
-            raise TypeError(f"seat must be an int, not {seat!r}")
-        if not 0 <= seat < n:
-            raise ValueError(f"seat must be 0-{n - 1}, not {seat}")
-        return seat
+        return check_seat(seat, self.h_seats(self.h_state()), "seat")
 
     def hand(self, seat):
         """The cards seat ``seat`` holds."""

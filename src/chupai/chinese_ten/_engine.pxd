@@ -3,7 +3,7 @@
 from libc.stdint cimport int16_t, uint8_t
 
 from chupai._core cimport mask_t, playbuf_t, play_t, rng_t
-from chupai._engine_base cimport Engine, GameSpec
+from chupai._engine_base cimport Engine, GameSpec, trick_t
 from chupai.chinese_ten._movegen cimport CT_DECK
 
 cdef enum:
@@ -15,15 +15,14 @@ cdef enum:
     CT_PHASE_OVER = 2
 
 ctypedef struct ct_deal_t:
+    trick_t t                    # seats, turn and trick (chupai._engine_base)
     mask_t hand[CT_MAX_PLAYERS]
     mask_t pile[CT_MAX_PLAYERS]  # the cards each player has captured
     mask_t layout
     mask_t last_captured         # what the last turned stock card captured
     int last_turned              # the last turned stock card (CT_NO_CARD before any)
-    int players
     int flags                    # option flags (chupai.chinese_ten.rules)
     int dealer
-    int current                  # the player to act; CT_NOBODY once the deal is over
     int phase                    # CT_PHASE_*
     int turned                   # the turned card awaiting its capture choice, or CT_NO_CARD
     int bonus                    # who captured a red 5 with the other red 5, or CT_NOBODY
@@ -50,8 +49,6 @@ cdef class DealCore(Engine):
     cdef readonly int redeals
     cdef void *h_state(self) noexcept nogil
     cdef GameSpec h_spec(self)
-    cdef int h_seats(self, const void *st) noexcept nogil
-    cdef int h_current(self, const void *st) noexcept nogil
     cdef int h_pass_rule(self, const void *st) noexcept nogil
     cdef void h_hand(self, const void *st, int seat, mask_t *lo, mask_t *hi) noexcept nogil
     cdef int h_legal(self, const void *st, int collapse, playbuf_t *out) noexcept nogil

@@ -32,7 +32,7 @@ from chupai._core cimport (
     rng_t,
     seed64,
 )
-from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, PASS_NEVER, POLICY_GREEDY, Engine, GameSpec
+from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, PASS_NEVER, POLICY_GREEDY, Engine, GameSpec, check_seat, trick_lead
 from chupai.chinese_ten._movegen cimport (
     CT_CAPTURE,
     CT_DECK,
@@ -95,7 +95,7 @@ cdef void open_layout(ct_deal_t *d) noexcept nogil:
 
 
 cdef void start(ct_deal_t *d, int first) noexcept nogil:
-    d.current = first
+    trick_lead(&d.t, first)
     d.phase = CT_PHASE_PLAY
     d.turned = CT_NO_CARD
     d.last_turned = CT_NO_CARD
@@ -118,7 +118,7 @@ cdef int ct_deal_random(ct_deal_t *d, rng_t *rng, int hand_size, int layout_size
         for s in range(CT_MAX_PLAYERS):
             d.hand[s] = 0
             d.pile[s] = 0
-        for s in range(d.players):
+        for s in range(d.t.seats):
             for i in range(hand_size):
                 d.hand[s] |= bit(deck[at])
                 at += 1
@@ -139,7 +139,7 @@ cdef int ct_deal_random(ct_deal_t *d, rng_t *rng, int hand_size, int layout_size
 cdef int ct_legal(const ct_deal_t *d, int collapse, playbuf_t *out) noexcept nogil:
     """Append the current player's choices in the current step."""
     if d.phase == CT_PHASE_PLAY:
-        return ct_generate(d.hand[d.current], d.layout, d.flags, collapse, out)
+        return ct_generate(d.hand[d.t.current], d.layout, d.flags, collapse, out)
     if d.phase == CT_PHASE_TURN:
         return ct_generate(bit(d.turned), d.layout, d.flags, collapse, out)
     return 0
@@ -158,18 +158,18 @@ cdef inline void take(ct_deal_t *d, int s, int card, mask_t captured) noexcept n
 
 
 cdef inline void end_turn(ct_deal_t *d) noexcept nogil:
-    cdef int nxt = (d.current + 1) % d.players
+    cdef int nxt = (d.t.current + 1) % d.t.seats
     d.phase = CT_PHASE_PLAY
     d.turned = CT_NO_CARD
     if d.hand[nxt]:
-        d.current = nxt
+        d.t.current = nxt
     else:
-        d.current = CT_NOBODY
+        d.t.current = CT_NOBODY
         d.phase = CT_PHASE_OVER
 
 
 cdef inline void resolve_turn(ct_deal_t *d, int card, mask_t captured) noexcept nogil:
-    take(d, d.current, card, captured)
+    take(d, d.t.current, card, captured)
     d.last_turned = card
     d.last_captured = captured
     end_turn(d)
@@ -195,8 +195,8 @@ cdef void turn_stock(ct_deal_t *d) noexcept nogil:
 cdef void ct_apply(ct_deal_t *d, const play_t *p) noexcept nogil:
     """The current player's choice `p` (which the caller has checked is legal)."""
     if d.phase == CT_PHASE_PLAY:
-        d.hand[d.current] &= ~p.lo
-        take(d, d.current, p.key, p.taken)
+        d.hand[d.t.current] &= ~p.lo
+        take(d, d.t.current, p.key, p.taken)
         turn_stock(d)
     elif d.phase == CT_PHASE_TURN:
         resolve_turn(d, d.turned, p.taken)
@@ -218,9 +218,9 @@ cdef double ct_return(const ct_deal_t *d, int seat) noexcept nogil:
     cdef double r
     for f in range(CT_DECK):
         total += d.points[f]
-    r = ct_score(d, seat) - <double>total / d.players
+    r = ct_score(d, seat) - <double>total / d.t.seats
     if (d.flags & CT_FLAG_BONUS) and d.bonus != CT_NOBODY:
-        r += CT_BONUS_POINTS * (d.players - 1) if d.bonus == seat else -CT_BONUS_POINTS
+        r += CT_BONUS_POINTS * (d.t.seats - 1) if d.bonus == seat else -CT_BONUS_POINTS
     return r
 
 
@@ -233,7 +233,7 @@ cdef inline int gain(const ct_deal_t *d, const play_t *p) noexcept nogil:
         v += d.points[lowest_bit(m)]
         m &= m - 1
     if (d.flags & CT_FLAG_BONUS) and (p.lo & fives) and ((p.lo | p.taken) & fives) == fives:
-        v += CT_BONUS_POINTS * (d.players - 1)
+        v += CT_BONUS_POINTS * (d.t.seats - 1)
     return v
 
 
@@ -254,7 +254,7 @@ cdef int choose_greedy(const ct_deal_t *d, const playbuf_t *buf) noexcept nogil:
 cdef int choose(const ct_deal_t *d, rng_t *rng, int policy, playbuf_t *buf) noexcept nogil:
     """The policy's choice among the current player's suit-collapsed options, which it
     leaves in `buf`: an index into `buf`, or CHOICE_OOM."""
-    if d.current == CT_NOBODY:
+    if d.t.current == CT_NOBODY:
         return CHOICE_OVER
     buf.len = 0
     if ct_legal(d, 1, buf) != 0:
@@ -270,14 +270,14 @@ cdef int valid(const ct_deal_t *d) noexcept nogil:
     """0 if the fields are in range and every card is in one place at most."""
     cdef int s, i
     cdef mask_t seen = d.layout, all_cards = (<mask_t>1 << CT_DECK) - 1
-    if not (2 <= d.players <= CT_MAX_PLAYERS and 0 <= d.dealer < d.players
+    if not (2 <= d.t.seats <= CT_MAX_PLAYERS and 0 <= d.dealer < d.t.seats and d.t.last_player == -1
             and not d.flags & ~(CT_FLAG_FORCED | CT_FLAG_BONUS | CT_FLAG_REDEAL)):
         return 1
-    if not (CT_NOBODY <= d.current < d.players and CT_PHASE_PLAY <= d.phase <= CT_PHASE_OVER
-            and (d.phase == CT_PHASE_OVER) == (d.current == CT_NOBODY)
-            and CT_NOBODY <= d.bonus < d.players and 0 <= d.nstock <= CT_DECK
-            and 0 <= d.first < d.players and d.hand_size >= 0 and d.layout_size >= 0
-            and d.players * d.hand_size + d.layout_size <= CT_DECK):
+    if not (CT_NOBODY <= d.t.current < d.t.seats and CT_PHASE_PLAY <= d.phase <= CT_PHASE_OVER
+            and (d.phase == CT_PHASE_OVER) == (d.t.current == CT_NOBODY)
+            and CT_NOBODY <= d.bonus < d.t.seats and 0 <= d.nstock <= CT_DECK
+            and 0 <= d.first < d.t.seats and d.hand_size >= 0 and d.layout_size >= 0
+            and d.t.seats * d.hand_size + d.layout_size <= CT_DECK):
         return 2
     if not (CT_NO_CARD <= d.turned < CT_DECK and CT_NO_CARD <= d.last_turned < CT_DECK
             and (d.turned != CT_NO_CARD) == (d.phase == CT_PHASE_TURN)):
@@ -285,7 +285,7 @@ cdef int valid(const ct_deal_t *d) noexcept nogil:
     if d.layout & ~all_cards or d.last_captured & ~all_cards:
         return 4
     for s in range(CT_MAX_PLAYERS):
-        if (d.hand[s] | d.pile[s]) & ~all_cards or (s >= d.players and (d.hand[s] | d.pile[s])):
+        if (d.hand[s] | d.pile[s]) & ~all_cards or (s >= d.t.seats and (d.hand[s] | d.pile[s])):
             return 4
         if (d.hand[s] & seen) or (d.pile[s] & (seen | d.hand[s])):
             return 5
@@ -296,7 +296,7 @@ cdef int valid(const ct_deal_t *d) noexcept nogil:
         seen |= bit(d.stock[i])
     if d.turned != CT_NO_CARD and (seen >> d.turned) & 1:
         return 7
-    if d.phase == CT_PHASE_PLAY and not d.hand[d.current]:
+    if d.phase == CT_PHASE_PLAY and not d.hand[d.t.current]:
         return 8
     return 0
 
@@ -316,27 +316,19 @@ def first_player(rules, players, dealer):
     """The player who starts a deal: the dealer or the next seat (``Rules.order``)."""
     rules = rules_of(rules)
     players = rules.check_players(players)
-    dealer = seat_of(dealer, players, "dealer")
+    dealer = check_seat(dealer, players, "dealer")
     return dealer if rules.order == "dealer_first" else (dealer + 1) % players
 
 
 cdef void setup(ct_deal_t *d, object rules, int players, int dealer) except *:
     memset(d, 0, sizeof(ct_deal_t))
-    d.players = players
+    d.t.seats = players
     d.flags = rules._flags
     d.dealer = dealer
     d.hand_size, d.layout_size, _ = rules.deal_sizes(players)
     d.first = first_player(rules, players, dealer)
     for f, v in enumerate(rules.points(players)):
         d.points[f] = v
-
-
-cdef int seat_of(object seat, int players, str what) except -1:
-    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
-        raise TypeError(f"{what} must be an int, not {seat!r}")
-    if not 0 <= seat < players:
-        raise ValueError(f"{what} must be a seat 0-{players - 1}, not {seat!r}")
-    return int(seat)
 
 
 cdef mask_t claim(mask_t *seen, object cards, str what) except? 0:
@@ -387,7 +379,7 @@ cdef class DealCore(Engine):
         cdef rng_t rng
         rules = rules_of(rules)
         players = rules.check_players(players)
-        setup(&self.d, rules, players, seat_of(dealer, players, "dealer"))
+        setup(&self.d, rules, players, check_seat(dealer, players, "dealer"))
         self.rules = rules
         rng_seed(&rng, seed64(seed), 0)
         self.redeals = ct_deal_random(&self.d, &rng, self.d.hand_size, self.d.layout_size, self.d.first)
@@ -422,8 +414,8 @@ cdef class DealCore(Engine):
         if isinstance(hands, (str, Cards)):
             raise ValueError(f"hands must be a sequence of hands, not {hands!r}")
         players = rules.check_players(len(hands))
-        dealer = seat_of(dealer, players, "dealer")
-        cur = seat_of(current, players, "current")
+        dealer = check_seat(dealer, players, "dealer")
+        cur = check_seat(current, players, "current")
         setup(&self.d, rules, players, dealer)
         self.rules = rules
         for s in range(players):
@@ -457,7 +449,7 @@ cdef class DealCore(Engine):
             open_layout(&self.d)
         start(&self.d, cur)
         if bonus is not None:
-            self.d.bonus = seat_of(bonus, players, "bonus")
+            self.d.bonus = check_seat(bonus, players, "bonus")
         if t != CT_NO_CARD:
             m = ct_targets(t, self.d.layout)
             if m == 0 or ((self.d.flags & CT_FLAG_FORCED) and (popcount(m) == 1 or ct_takes_triple(t, m))):
@@ -472,10 +464,10 @@ cdef class DealCore(Engine):
         cdef DealCore other = self.clone()
         cdef rng_t rng
         cdef uint8_t pool[CT_DECK]
-        cdef int n = 0, i, s, k, p = seat_of(player, self.d.players, "player")
+        cdef int n = 0, i, s, k, p = check_seat(player, self.d.t.seats, "player")
         cdef mask_t m
         rng_seed(&rng, seed64(seed), 0)
-        for s in range(self.d.players):
+        for s in range(self.d.t.seats):
             if s != p:
                 m = self.d.hand[s]
                 while m:
@@ -487,7 +479,7 @@ cdef class DealCore(Engine):
             n += 1
         rng_shuffle(pool, n, &rng)
         n = 0
-        for s in range(self.d.players):
+        for s in range(self.d.t.seats):
             if s != p:
                 other.d.hand[s] = 0
                 for k in range(popcount(self.d.hand[s])):
@@ -498,12 +490,6 @@ cdef class DealCore(Engine):
         return other
 
     # -- hooks ------------------------------------------------------------------------------
-    cdef int h_seats(self, const void *st) noexcept nogil:
-        return (<const ct_deal_t *>st).players
-
-    cdef int h_current(self, const void *st) noexcept nogil:
-        return (<const ct_deal_t *>st).current
-
     cdef int h_pass_rule(self, const void *st) noexcept nogil:
         return PASS_NEVER
 
@@ -517,9 +503,9 @@ cdef class DealCore(Engine):
     cdef int h_plays_of(self, const void *st, const play_t *p, int lead, playbuf_t *out) noexcept nogil:
         """The choices of the current step for the card of `p` (no trick to lead)."""
         cdef const ct_deal_t *d = <const ct_deal_t *>st
-        if lead or d.current == CT_NOBODY or p.hi or popcount(p.lo) != 1:
+        if lead or d.t.current == CT_NOBODY or p.hi or popcount(p.lo) != 1:
             return 0
-        if d.phase == CT_PHASE_PLAY and p.lo & d.hand[d.current]:
+        if d.phase == CT_PHASE_PLAY and p.lo & d.hand[d.t.current]:
             return ct_generate(p.lo, d.layout, d.flags, 0, out)
         if d.phase == CT_PHASE_TURN and p.lo == bit(d.turned):
             return ct_generate(p.lo, d.layout, d.flags, 0, out)
@@ -533,7 +519,7 @@ cdef class DealCore(Engine):
 
     cdef void h_returns(self, const void *st, const double *weights, double *out) noexcept nogil:
         cdef int s
-        for s in range((<const ct_deal_t *>st).players):
+        for s in range((<const ct_deal_t *>st).t.seats):
             out[s] = ct_return(<const ct_deal_t *>st, s)
 
     cdef int h_deal(self, void *st, rng_t *rng) noexcept nogil:
@@ -541,16 +527,16 @@ cdef class DealCore(Engine):
         return ct_deal_random(d, rng, d.hand_size, d.layout_size, d.first)
 
     cdef int h_row_width(self, const void *st) noexcept nogil:
-        return (<const ct_deal_t *>st).players + 2
+        return (<const ct_deal_t *>st).t.seats + 2
 
     cdef void h_row(self, const void *st, int dealt, double *row) noexcept nogil:
         """Each player's score, the red-five capturer (-1: none), the redeals."""
         cdef const ct_deal_t *d = <const ct_deal_t *>st
         cdef int s
-        for s in range(d.players):
+        for s in range(d.t.seats):
             row[s] = ct_score(d, s)
-        row[d.players] = d.bonus
-        row[d.players + 1] = dealt
+        row[d.t.seats] = d.bonus
+        row[d.t.seats + 1] = dealt
 
     cdef int h_valid(self, const void *st) noexcept nogil:
         return valid(<const ct_deal_t *>st)
@@ -576,10 +562,10 @@ cdef class DealCore(Engine):
     cdef str h_refusal(self, object play, const play_t *p):
         legal = self.legal_plays()
         if self.d.phase == CT_PHASE_TURN:
-            return (f"{play}: seat {self.d.current} must choose the capture of the turned "
+            return (f"{play}: seat {self.d.t.current} must choose the capture of the turned "
                     f"{face_name(self.d.turned)}, among {[str(q) for q in legal]}")
-        if not self.d.hand[self.d.current] & p.lo:
-            return f"{play}: seat {self.d.current} does not hold {play.card}"
+        if not self.d.hand[self.d.t.current] & p.lo:
+            return f"{play}: seat {self.d.t.current} does not hold {play.card}"
         return f"{play} is not legal on the layout {self.layout}: {[str(q) for q in legal if q.card == play.card]}"
 
     cdef object h_extra(self):
@@ -644,9 +630,9 @@ cdef class DealCore(Engine):
 
     def pile(self, seat):
         """The cards ``seat`` has captured."""
-        return Cards.from_masks(self.d.pile[seat_of(seat, self.d.players, "seat")])
+        return Cards.from_masks(self.d.pile[check_seat(seat, self.d.t.seats, "seat")])
 
     def scores(self):
         """The points of each player's captured cards."""
-        return tuple(ct_score(&self.d, s) for s in range(self.d.players))
+        return tuple(ct_score(&self.d, s) for s in range(self.d.t.seats))
 

@@ -4,7 +4,7 @@
 from libc.stdint cimport uint8_t
 
 from chupai._core cimport mask_t, play_t, playbuf_t, rng_t
-from chupai._engine_base cimport Engine, GameSpec
+from chupai._engine_base cimport Engine, GameSpec, trick_t
 
 cdef enum:
     GDY_MIN_PLAYERS = 2
@@ -36,18 +36,14 @@ ctypedef struct gdy_opts_t:
     int positive_only
 
 ctypedef struct gdy_deal_t:
+    trick_t t                    # seats, turn and trick (chupai._engine_base)
     gdy_opts_t o
-    int n                        # players
     mask_t lo[GDY_MAX_PLAYERS]   # each seat's hand (two-deck masks)
     mask_t hi[GDY_MAX_PLAYERS]
     uint8_t talon[GDY_MAX_CARDS] # faces in drawing order: talon[top .. end - 1]
     int top
     int end
     int dealer
-    int current                  # the seat to act; -1 once the deal is over
-    int last_player              # who made the trick's last play; -1 when leading
-    play_t last                  # that play
-    int npass                    # passes since the last play
     int lead_passes              # leaders in a row who could not lead
     int winner                   # -1: none (yet, or nobody could finish)
     int tricks                   # tricks completed
@@ -68,11 +64,6 @@ cdef class DealCore(Engine):
     cdef gdy_deal_t d
     cdef void *h_state(self) noexcept nogil
     cdef GameSpec h_spec(self)
-    cdef int h_seats(self, const void *st) noexcept nogil
-    cdef int h_current(self, const void *st) noexcept nogil
-    cdef int h_last_player(self, const void *st) noexcept nogil
-    cdef const play_t *h_last(self, const void *st) noexcept nogil
-    cdef int h_passes(self, const void *st) noexcept nogil
     cdef int h_pass_rule(self, const void *st) noexcept nogil
     cdef void h_hand(self, const void *st, int seat, mask_t *lo, mask_t *hi) noexcept nogil
     cdef int h_legal(self, const void *st, int collapse, playbuf_t *out) noexcept nogil

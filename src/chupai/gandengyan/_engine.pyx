@@ -42,7 +42,7 @@ from chupai._core cimport (
     rng_t,
     seed64,
 )
-from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_IF_STUCK, POLICY_GREEDY, Engine, GameSpec
+from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_IF_STUCK, POLICY_GREEDY, Engine, GameSpec, check_players, check_seat, trick_lead, trick_played
 from chupai.gandengyan._movegen cimport (
     GDY_FLAG_FOLLOW_SAME_RANK,
     GDY_FLAG_JOKER_AS_TWO,
@@ -95,9 +95,7 @@ cdef void gdy_start(gdy_deal_t *d, int dealer) noexcept nogil:
     """Start the card play: the hands and talon are set, the dealer leads."""
     cdef int k
     d.dealer = dealer
-    d.current = dealer
-    d.last_player = -1
-    d.npass = 0
+    trick_lead(&d.t, dealer)
     d.lead_passes = 0
     d.winner = -1
     d.tricks = 0
@@ -108,21 +106,21 @@ cdef void gdy_start(gdy_deal_t *d, int dealer) noexcept nogil:
 cdef void gdy_deal_random(gdy_deal_t *d, rng_t *rng, int dealer) noexcept nogil:
     """Shuffle the deck(s) and deal: starting with the dealer and going round, each player
     takes a card until the dealer has six and the others five; the rest is the talon.
-    `d.n` and `d.o` are set; a negative `dealer` is drawn at random."""
+    `d.t.seats` and `d.o` are set; a negative `dealer` is drawn at random."""
     cdef uint8_t deck[GDY_MAX_CARDS]
     cdef int i, j, k, s, ncards = GDY_DECK * d.o.decks
     for i in range(ncards):
         deck[i] = i % GDY_DECK
     rng_shuffle(deck, ncards, rng)
     if dealer < 0:
-        dealer = rng_below(rng, d.n)
-    for s in range(d.n):
+        dealer = rng_below(rng, d.t.seats)
+    for s in range(d.t.seats):
         d.lo[s] = 0
         d.hi[s] = 0
     k = 0
     for i in range(GDY_HAND_CARDS):
-        for j in range(d.n):
-            give(d, (dealer + j) % d.n, deck[k])
+        for j in range(d.t.seats):
+            give(d, (dealer + j) % d.t.seats, deck[k])
             k += 1
     give(d, dealer, deck[k])
     k += 1
@@ -136,50 +134,50 @@ cdef void gdy_deal_random(gdy_deal_t *d, rng_t *rng, int dealer) noexcept nogil:
 cdef int gdy_legal(const gdy_deal_t *d, int collapse, playbuf_t *out) noexcept nogil:
     """Append the current player's legal plays (passing, when allowed, is not listed)."""
     cdef gdy_target tg
-    cdef int s = d.current
+    cdef int s = d.t.current
     if s < 0:
         return 0
     tg.type = 0
-    if d.last_player >= 0:
-        tg.type = d.last.type
-        tg.key = d.last.key
-        tg.length = d.last.length
-        tg.cls = d.last.cls
+    if d.t.last_player >= 0:
+        tg.type = d.t.last.type
+        tg.key = d.t.last.key
+        tg.length = d.t.last.length
+        tg.cls = d.t.last.cls
     return gdy_generate(d.lo[s], d.hi[s], d.o.flags, d.o.max_ranks, collapse, &tg, out)
 
 
 cdef void end_trick(gdy_deal_t *d) noexcept nogil:
     """Everyone else passed: from the last player round, each draws a card while the
     talon lasts; the last player leads (or a player left without cards wins)."""
-    cdef int k = d.last_player, i, t
+    cdef int k = d.t.last_player, i, t
     d.tricks += 1
-    for i in range(d.n):
+    for i in range(d.t.seats):
         if d.top >= d.end:
             break
-        give(d, (k + i) % d.n, d.talon[d.top])
+        give(d, (k + i) % d.t.seats, d.talon[d.top])
         d.top += 1
-    for i in range(d.n):
-        t = (k + i) % d.n
+    for i in range(d.t.seats):
+        t = (k + i) % d.t.seats
         if not d.lo[t]:
             d.winner = t
-            d.current = -1
+            d.t.current = -1
             return
-    d.current = k
-    d.last_player = -1
-    d.npass = 0
+    d.t.current = k
+    d.t.last_player = -1
+    d.t.npass = 0
 
 
 cdef void advance(gdy_deal_t *d, int s) noexcept nogil:
     """The turn passes from s to the next player holding cards; back at the last player
     the trick ends."""
     cdef int k, t
-    for k in range(1, d.n + 1):
-        t = (s + k) % d.n
-        if t == d.last_player:
+    for k in range(1, d.t.seats + 1):
+        t = (s + k) % d.t.seats
+        if t == d.t.last_player:
             end_trick(d)
             return
         if d.lo[t]:
-            d.current = t
+            d.t.current = t
             return
 
 
@@ -194,41 +192,39 @@ cdef inline int bomb_kind(const play_t *p) noexcept nogil:
 
 cdef void gdy_play(gdy_deal_t *d, const play_t *p) noexcept nogil:
     """The current player plays `p` (which the caller has checked is legal)."""
-    cdef int s = d.current
+    cdef int s = d.t.current
     # remove the play: a face held twice and played once stays held once
     multiset_remove(&d.lo[s], &d.hi[s], p.lo, p.hi)
     if p.cls:
         d.bombs[bomb_kind(p)] += 1
-    d.last = p[0]
-    d.last_player = s
-    d.npass = 0
+    trick_played(&d.t, p)
     d.lead_passes = 0
     if not d.lo[s] and (d.o.min_talon == GDY_NO_LIMIT or d.end - d.top <= d.o.min_talon):
         d.winner = s
-        d.current = -1
+        d.t.current = -1
         return
     advance(d, s)
 
 
 cdef void gdy_pass(gdy_deal_t *d) noexcept nogil:
     """The current player passes: following, or on lead without a legal play."""
-    cdef int s = d.current, k, t, holders = 0
-    if d.last_player >= 0:
-        d.npass += 1
+    cdef int s = d.t.current, k, t, holders = 0
+    if d.t.last_player >= 0:
+        d.t.npass += 1
         advance(d, s)
         return
     # the lead passes to the next player holding cards
-    for t in range(d.n):
+    for t in range(d.t.seats):
         if d.lo[t]:
             holders += 1
     d.lead_passes += 1
     if d.lead_passes >= holders:
-        d.current = -1  # nobody can lead: the deal ends without a winner
+        d.t.current = -1  # nobody can lead: the deal ends without a winner
         return
-    for k in range(1, d.n + 1):
-        t = (s + k) % d.n
+    for k in range(1, d.t.seats + 1):
+        t = (s + k) % d.t.seats
         if d.lo[t]:
-            d.current = t
+            d.t.current = t
             return
 
 
@@ -282,13 +278,13 @@ cdef void gdy_returns(const gdy_deal_t *d, double *out) noexcept nogil:
     """Each seat's score for the deal (all 0 while it goes on or without a winner)."""
     cdef double general = 1.0, pay, total = 0.0
     cdef int s, k
-    for s in range(d.n):
+    for s in range(d.t.seats):
         out[s] = 0.0
     if d.winner < 0:
         return
     for k in range(GDY_BOMB_KINDS):
         general *= power(bomb_factor(&d.o, k), d.bombs[k])
-    for s in range(d.n):
+    for s in range(d.t.seats):
         if s == d.winner:
             continue
         pay = hand_size(d, s) * general * own_multiplier(&d.o, d.lo[s], d.hi[s])
@@ -310,7 +306,7 @@ cdef int choose_greedy(const gdy_deal_t *d, const playbuf_t *buf) noexcept nogil
     cheapest ordinary play; a bomb only on a player about to go out (or when nothing
     else can be led).  -1 = pass."""
     cdef Py_ssize_t i
-    cdef int best = -1, bomb = -1, size = hand_size(d, d.current)
+    cdef int best = -1, bomb = -1, size = hand_size(d, d.t.current)
     cdef const play_t *p
     for i in range(buf.len):
         p = &buf.data[i]
@@ -321,16 +317,16 @@ cdef int choose_greedy(const gdy_deal_t *d, const playbuf_t *buf) noexcept nogil
                 bomb = <int>i
         elif best < 0:
             best = <int>i
-        elif d.last_player < 0 and p.length != buf.data[best].length:
+        elif d.t.last_player < 0 and p.length != buf.data[best].length:
             if p.length > buf.data[best].length:
                 best = <int>i
         elif cheaper(p, &buf.data[best]):
             best = <int>i
-    if d.last_player < 0:
+    if d.t.last_player < 0:
         return best if best >= 0 else bomb
     if best >= 0:
         return best
-    if bomb >= 0 and hand_size(d, d.last_player) <= GREEDY_BOMB_THREAT:
+    if bomb >= 0 and hand_size(d, d.t.last_player) <= GREEDY_BOMB_THREAT:
         return bomb
     return -1
 
@@ -339,7 +335,7 @@ cdef int choose(const gdy_deal_t *d, rng_t *rng, int policy, playbuf_t *buf) noe
     """The policy's choice among the current player's suit-collapsed plays, which it
     leaves in `buf`: an index into `buf`, CHOICE_PASS or CHOICE_OOM."""
     cdef int k, n
-    if d.current < 0:
+    if d.t.current < 0:
         return CHOICE_OVER
     buf.len = 0
     if gdy_legal(d, 1, buf) != 0:
@@ -350,7 +346,7 @@ cdef int choose(const gdy_deal_t *d, rng_t *rng, int policy, playbuf_t *buf) noe
     if policy == POLICY_GREEDY:
         return choose_greedy(d, buf)
     # uniform over the suit-collapsed plays, and passing when following
-    k = rng_below(rng, n + (1 if d.last_player >= 0 else 0))
+    k = rng_below(rng, n + (1 if d.t.last_player >= 0 else 0))
     return CHOICE_PASS if k == n else k
 
 
@@ -361,17 +357,17 @@ cdef int GDY_FLAGS = (GDY_FLAG_TRIPLES_ARE_BOMBS | GDY_FLAG_TRIPLE_SEQUENCES | G
 cdef int valid(const gdy_deal_t *d) noexcept nogil:
     """0 if the fields are in range and no card is dealt more often than the decks hold it."""
     cdef int s, f, k, held
-    if not (GDY_MIN_PLAYERS <= d.n <= GDY_MAX_PLAYERS and 1 <= d.o.decks <= 2
+    if not (GDY_MIN_PLAYERS <= d.t.seats <= GDY_MAX_PLAYERS and 1 <= d.o.decks <= 2
             and not d.o.flags & ~GDY_FLAGS):
         return 1
-    if not (0 <= d.top <= d.end <= GDY_MAX_CARDS and -1 <= d.current < d.n and -1 <= d.last_player < d.n
-            and 0 <= d.dealer < d.n and -1 <= d.winner < d.n and 0 <= d.npass <= d.n
-            and 0 <= d.lead_passes <= d.n and d.tricks >= 0):
+    if not (0 <= d.top <= d.end <= GDY_MAX_CARDS and -1 <= d.t.current < d.t.seats and -1 <= d.t.last_player < d.t.seats
+            and 0 <= d.dealer < d.t.seats and -1 <= d.winner < d.t.seats and 0 <= d.t.npass <= d.t.seats
+            and 0 <= d.lead_passes <= d.t.seats and d.tricks >= 0):
         return 2
     for k in range(GDY_BOMB_KINDS):
         if d.bombs[k] < 0:
             return 3
-    for s in range(d.n):
+    for s in range(d.t.seats):
         if not multiset_valid(d.lo[s], d.hi[s]) or (d.hi[s] and d.o.decks < 2):
             return 4
     for f in range(d.top, d.end):
@@ -379,13 +375,13 @@ cdef int valid(const gdy_deal_t *d) noexcept nogil:
             return 5
     for f in range(N_FACES):
         held = 0
-        for s in range(d.n):
+        for s in range(d.t.seats):
             held += <int>((d.lo[s] >> f) & 1) + <int>((d.hi[s] >> f) & 1)
         for k in range(d.top, d.end):
             held += d.talon[k] == f
         if held > d.o.decks:
             return 6
-    if d.current >= 0 and not d.lo[d.current]:
+    if d.t.current >= 0 and not d.lo[d.t.current]:
         return 7
     return 0
 
@@ -423,22 +419,6 @@ cdef int _opts_of(object rules, gdy_opts_t *o) except -1:
     return 0
 
 
-cdef int _players_of(object players) except -1:
-    if isinstance(players, bool) or not isinstance(players, (int, np.integer)):
-        raise TypeError(f"players must be an int, not {players!r}")
-    if not GDY_MIN_PLAYERS <= players <= GDY_MAX_PLAYERS:
-        raise ValueError(f"players must be {GDY_MIN_PLAYERS} to {GDY_MAX_PLAYERS}, not {players!r}")
-    return players
-
-
-cdef int _seat_of(object seat, int n, str what) except -1:
-    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
-        raise TypeError(f"{what} must be an int, not {seat!r}")
-    if not 0 <= seat < n:
-        raise ValueError(f"{what} must be a seat 0-{n - 1}, not {seat}")
-    return seat
-
-
 cdef class DealCore(Engine):
     """One deal's card play: hands, talon, trick, bombs played, winner.
 
@@ -463,8 +443,8 @@ cdef class DealCore(Engine):
         self.rules = PAGAT if rules is None else rules
         if isinstance(hands, (str, Cards)):
             raise ValueError(f"hands must be a sequence of hands, not {hands!r}")
-        n = _players_of(len(hands))
-        dealer = _seat_of(current, n, "current")
+        n = check_players(len(hands), GDY_MIN_PLAYERS, GDY_MAX_PLAYERS)
+        dealer = check_seat(current, n, "current")
         faces = [parse_face(t) for t in (talon.split() if isinstance(talon, str) else talon)]
         total = [0] * GDY_DECK
         for f in faces:
@@ -482,7 +462,7 @@ cdef class DealCore(Engine):
         for s in range(n):
             if not parsed[s]:
                 raise ValueError(f"hand {s} is empty; every seat needs cards")
-        self.d.n = n
+        self.d.t.seats = n
         for s in range(n):
             self.d.lo[s] = parsed[s].lo
             self.d.hi[s] = parsed[s].hi
@@ -500,11 +480,11 @@ cdef class DealCore(Engine):
         cdef DealCore self = DealCore.__new__(DealCore)
         cdef rng_t rng
         cdef int dl = -1
-        self.d.n = _players_of(players)
+        self.d.t.seats = check_players(players, GDY_MIN_PLAYERS, GDY_MAX_PLAYERS)
         _opts_of(rules, &self.d.o)
         self.rules = PAGAT if rules is None else rules
         if dealer is not None:
-            dl = _seat_of(dealer, self.d.n, "dealer")
+            dl = check_seat(dealer, self.d.t.seats, "dealer")
         rng_seed(&rng, seed64(seed), 0)
         gdy_deal_random(&self.d, &rng, dl)
         return self
@@ -516,11 +496,11 @@ cdef class DealCore(Engine):
         (the same multiset, hands and talon together)."""
         cdef DealCore other = self.clone()
         cdef int s, i
-        if len(hands) != self.d.n or len(talon) != self.d.end - self.d.top:
-            raise ValueError(f"expected {self.d.n} hands and {self.d.end - self.d.top} talon cards")
+        if len(hands) != self.d.t.seats or len(talon) != self.d.end - self.d.top:
+            raise ValueError(f"expected {self.d.t.seats} hands and {self.d.end - self.d.top} talon cards")
         before = [0] * GDY_DECK
         after = [0] * GDY_DECK
-        for s in range(self.d.n):
+        for s in range(self.d.t.seats):
             if not isinstance(hands[s], Cards) or len(hands[s]) != hand_size(&self.d, s):
                 raise ValueError(f"hand {s} must be Cards of {hand_size(&self.d, s)} cards")
             for f, c in enumerate(self.hand(s).counts()):
@@ -535,7 +515,7 @@ cdef class DealCore(Engine):
             after[f] += 1
         if before != after:
             raise ValueError("the new hands and talon are not the cards of this deal")
-        for s in range(self.d.n):
+        for s in range(self.d.t.seats):
             other.d.lo[s] = hands[s].lo
             other.d.hi[s] = hands[s].hi
         for i, f in enumerate(talon):
@@ -543,21 +523,6 @@ cdef class DealCore(Engine):
         return other
 
     # -- hooks ------------------------------------------------------------------------
-    cdef int h_seats(self, const void *st) noexcept nogil:
-        return (<const gdy_deal_t *>st).n
-
-    cdef int h_current(self, const void *st) noexcept nogil:
-        return (<const gdy_deal_t *>st).current
-
-    cdef int h_last_player(self, const void *st) noexcept nogil:
-        return (<const gdy_deal_t *>st).last_player
-
-    cdef const play_t *h_last(self, const void *st) noexcept nogil:
-        return &(<const gdy_deal_t *>st).last
-
-    cdef int h_passes(self, const void *st) noexcept nogil:
-        return (<const gdy_deal_t *>st).npass
-
     cdef int h_pass_rule(self, const void *st) noexcept nogil:
         return PASS_IF_STUCK
 
@@ -571,7 +536,7 @@ cdef class DealCore(Engine):
     cdef int h_plays_of(self, const void *st, const play_t *p, int lead, playbuf_t *out) noexcept nogil:
         cdef const gdy_deal_t *d = <const gdy_deal_t *>st
         cdef gdy_target tg
-        cdef int s = d.current, flags = d.o.flags
+        cdef int s = d.t.current, flags = d.o.flags
         tg.type = 0
         tg.key = 0
         tg.length = 0
@@ -584,11 +549,11 @@ cdef class DealCore(Engine):
             # jokers alone lead out as a special single only as the hand's last cards
             if not (p.lo & ~JOKERS) and d.lo[s] & ~JOKERS:
                 flags &= ~GDY_FLAG_JOKER_LEAD_OUT
-            if d.last_player >= 0:
-                tg.type = d.last.type
-                tg.key = d.last.key
-                tg.length = d.last.length
-                tg.cls = d.last.cls
+            if d.t.last_player >= 0:
+                tg.type = d.t.last.type
+                tg.key = d.t.last.key
+                tg.length = d.t.last.length
+                tg.cls = d.t.last.cls
         return gdy_generate(p.lo, p.hi, flags, d.o.max_ranks, 0, &tg, out)
 
     cdef void h_play(self, void *st, const play_t *p) noexcept nogil:
@@ -608,7 +573,7 @@ cdef class DealCore(Engine):
         return 0
 
     cdef int h_row_width(self, const void *st) noexcept nogil:
-        return 2 + 2 * (<const gdy_deal_t *>st).n
+        return 2 + 2 * (<const gdy_deal_t *>st).t.seats
 
     cdef void h_row(self, const void *st, int dealt, double *row) noexcept nogil:
         """The winner, the tricks, each seat's returns, then each seat's cards left."""
@@ -617,8 +582,8 @@ cdef class DealCore(Engine):
         row[0] = d.winner
         row[1] = d.tricks
         gdy_returns(d, &row[2])
-        for s in range(d.n):
-            row[2 + d.n + s] = hand_size(d, s)
+        for s in range(d.t.seats):
+            row[2 + d.t.seats + s] = hand_size(d, s)
 
     cdef int h_valid(self, const void *st) noexcept nogil:
         return valid(<const gdy_deal_t *>st)

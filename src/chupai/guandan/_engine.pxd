@@ -1,7 +1,7 @@
 # The Guan Dan trick engine: one deal's card play as a C struct, shared by the Python
 # state machine (chupai.guandan.game) and the playouts, so both follow one rule text.
 from chupai._core cimport mask_t, play_t, playbuf_t, rng_t
-from chupai._engine_base cimport Engine, GameSpec
+from chupai._engine_base cimport Engine, GameSpec, trick_t
 
 cdef enum:
     GD_SEATS = 4
@@ -13,14 +13,11 @@ cdef enum:
     GD_RESULT_14 = 3
 
 ctypedef struct gd_deal_t:
+    trick_t t                    # seats, turn and trick (chupai._engine_base)
     mask_t lo[GD_SEATS]          # each seat's hand (two-deck masks)
     mask_t hi[GD_SEATS]
     int level                    # rank index of the level being played
     int flags                    # generator option flags (chupai.guandan.rules)
-    int current                  # the seat to act; -1 once the deal is over
-    int last_player              # who made the trick's last play; -1 when leading
-    play_t last                  # that play
-    int npass                    # passes since the last play
     int nout
     int out[GD_SEATS]            # finishing order; -1 where undecided (after a 1-2)
     int result                   # GD_RESULT_*
@@ -40,11 +37,6 @@ cdef class DealCore(Engine):
     cdef gd_deal_t d
     cdef void *h_state(self) noexcept nogil
     cdef GameSpec h_spec(self)
-    cdef int h_seats(self, const void *st) noexcept nogil
-    cdef int h_current(self, const void *st) noexcept nogil
-    cdef int h_last_player(self, const void *st) noexcept nogil
-    cdef const play_t *h_last(self, const void *st) noexcept nogil
-    cdef int h_passes(self, const void *st) noexcept nogil
     cdef int h_pass_rule(self, const void *st) noexcept nogil
     cdef void h_hand(self, const void *st, int seat, mask_t *lo, mask_t *hi) noexcept nogil
     cdef int h_legal(self, const void *st, int collapse, playbuf_t *out) noexcept nogil

@@ -26,7 +26,7 @@ from chupai._core cimport (
     rng_t,
     seed64,
 )
-from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_FOLLOWING, POLICY_GREEDY, Engine, GameSpec
+from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_FOLLOWING, POLICY_GREEDY, Engine, GameSpec, check_players, check_seat, trick_lead, trick_played
 from chupai.guandan._movegen cimport (
     GD_BOMB,
     GD_LEVEL_VALUE,
@@ -73,9 +73,8 @@ cdef inline int next_active(const gd_deal_t *d, int s) noexcept nogil:
 cdef void gd_start(gd_deal_t *d, int leader) noexcept nogil:
     """Start the card play with `leader` on lead (the hands and level already set)."""
     cdef int s
-    d.current = leader
-    d.last_player = -1
-    d.npass = 0
+    trick_lead(&d.t, leader)
+    d.t.seats = GD_SEATS
     d.nout = 0
     for s in range(GD_SEATS):
         d.out[s] = -1
@@ -102,16 +101,16 @@ cdef void gd_deal_random(gd_deal_t *d, rng_t *rng, int flags) noexcept nogil:
 cdef int gd_legal(const gd_deal_t *d, int collapse, playbuf_t *out) noexcept nogil:
     """Append the current player's legal plays (passing, when allowed, is not listed)."""
     cdef gd_target tg
-    cdef int s = d.current
+    cdef int s = d.t.current
     if s < 0:
         return 0
     tg.type = 0
     tg.key = 0
     tg.cls = 0
-    if d.last_player >= 0:
-        tg.type = d.last.type
-        tg.key = d.last.key
-        tg.cls = d.last.cls
+    if d.t.last_player >= 0:
+        tg.type = d.t.last.type
+        tg.key = d.t.last.key
+        tg.cls = d.t.last.cls
     return gd_generate(d.lo[s], d.hi[s], d.level, d.flags, collapse, &tg, out)
 
 
@@ -134,17 +133,15 @@ cdef void finish(gd_deal_t *d, int s) noexcept nogil:
             if d.lo[t]:
                 d.out[3] = t
         d.nout = 4
-    d.current = -1
+    d.t.current = -1
 
 
 cdef void gd_play(gd_deal_t *d, const play_t *p) noexcept nogil:
     """The current player plays `p` (which the caller has checked is legal)."""
-    cdef int s = d.current
+    cdef int s = d.t.current
     # remove the play: a face held twice and played once stays held once
     multiset_remove(&d.lo[s], &d.hi[s], p.lo, p.hi)
-    d.last = p[0]
-    d.last_player = s
-    d.npass = 0
+    trick_played(&d.t, p)
     if not d.lo[s]:
         d.out[d.nout] = s
         d.nout += 1
@@ -153,24 +150,24 @@ cdef void gd_play(gd_deal_t *d, const play_t *p) noexcept nogil:
         if not d.lo[(s + 2) % GD_SEATS]:
             finish(d, s)
             return
-    d.current = next_active(d, s)
+    d.t.current = next_active(d, s)
 
 
 cdef void gd_pass(gd_deal_t *d) noexcept nogil:
     """The current player passes (only when following); the trick may end."""
-    cdef int s = d.current, others = 0, t
+    cdef int s = d.t.current, others = 0, t
     for t in range(GD_SEATS):
-        if t != d.last_player and d.lo[t]:
+        if t != d.t.last_player and d.lo[t]:
             others += 1
-    d.npass += 1
-    if d.npass >= others:
+    d.t.npass += 1
+    if d.t.npass >= others:
         # everyone else has passed: the last player leads, or their partner if they are out
-        t = d.last_player
-        d.current = t if d.lo[t] else (t + 2) % GD_SEATS
-        d.last_player = -1
-        d.npass = 0
+        t = d.t.last_player
+        d.t.current = t if d.lo[t] else (t + 2) % GD_SEATS
+        d.t.last_player = -1
+        d.t.npass = 0
     else:
-        d.current = next_active(d, s)
+        d.t.current = next_active(d, s)
 
 
 # --- playout policies -------------------------------------------------------------------
@@ -188,7 +185,7 @@ cdef inline bint less(const play_t *a, const play_t *b) noexcept nogil:
 cdef int choose_greedy(const gd_deal_t *d, const playbuf_t *buf) noexcept nogil:
     """The smallest play (bombs last, and only against a near-finished opponent); -1 = pass."""
     cdef Py_ssize_t i
-    cdef int best = -1, bomb = -1, lp = d.last_player
+    cdef int best = -1, bomb = -1, lp = d.t.last_player
     for i in range(buf.len):
         if buf.data[i].cls:
             if bomb < 0 or less(&buf.data[i], &buf.data[bomb]):
@@ -197,7 +194,7 @@ cdef int choose_greedy(const gd_deal_t *d, const playbuf_t *buf) noexcept nogil:
             best = i
     if lp < 0:
         return best if best >= 0 else bomb
-    if lp % 2 == d.current % 2:
+    if lp % 2 == d.t.current % 2:
         return -1  # never beat the partner
     if best >= 0:
         return best
@@ -210,7 +207,7 @@ cdef int choose(const gd_deal_t *d, rng_t *rng, int policy, playbuf_t *buf) noex
     """The policy's choice among the current player's suit-collapsed plays, which it
     leaves in `buf`: an index into `buf`, CHOICE_PASS or CHOICE_OOM."""
     cdef int k, n
-    if d.current < 0:
+    if d.t.current < 0:
         return CHOICE_OVER
     buf.len = 0
     if gd_legal(d, 1, buf) != 0:
@@ -219,19 +216,19 @@ cdef int choose(const gd_deal_t *d, rng_t *rng, int policy, playbuf_t *buf) noex
     if policy == POLICY_GREEDY:
         return choose_greedy(d, buf)
     # uniform over the suit-collapsed plays, and passing when following
-    k = rng_below(rng, n + (1 if d.last_player >= 0 else 0))
+    k = rng_below(rng, n + (1 if d.t.last_player >= 0 else 0))
     return CHOICE_PASS if k == n else k
 
 
 cdef int valid(const gd_deal_t *d) noexcept nogil:
     """0 if the fields are in range and the hands hold each card at most twice."""
     cdef int s, f, held
-    if not 0 <= d.level <= RANK_A or d.flags & ~GD_FLAGS:
+    if d.t.seats != GD_SEATS or not 0 <= d.level <= RANK_A or d.flags & ~GD_FLAGS:
         return 1
-    if not (-1 <= d.current < GD_SEATS and -1 <= d.last_player < GD_SEATS
-            and 0 <= d.npass < GD_SEATS and 0 <= d.nout <= GD_SEATS):
+    if not (-1 <= d.t.current < GD_SEATS and -1 <= d.t.last_player < GD_SEATS
+            and 0 <= d.t.npass < GD_SEATS and 0 <= d.nout <= GD_SEATS):
         return 2
-    if (d.current < 0) != (d.result != GD_RESULT_NONE) or not 0 <= d.result <= GD_RESULT_14:
+    if (d.t.current < 0) != (d.result != GD_RESULT_NONE) or not 0 <= d.result <= GD_RESULT_14:
         return 3
     for s in range(GD_SEATS):
         if not multiset_valid(d.lo[s], d.hi[s]) or not -1 <= d.out[s] < GD_SEATS:
@@ -242,7 +239,7 @@ cdef int valid(const gd_deal_t *d) noexcept nogil:
             held += <int>((d.lo[s] >> f) & 1) + <int>((d.hi[s] >> f) & 1)
         if held > 2:
             return 5
-    if d.current >= 0 and not d.lo[d.current]:
+    if d.t.current >= 0 and not d.lo[d.t.current]:
         return 6
     return 0
 
@@ -270,14 +267,6 @@ cdef int _flags_of(object rules) except -1:
     return checked_rules(rules, Rules, PAGAT, "guandan.Rules")._flags
 
 
-cdef int _seat_of(object seat, str what) except -1:
-    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
-        raise TypeError(f"{what} must be an int, not {seat!r}")
-    if not 0 <= seat < GD_SEATS:
-        raise ValueError(f"{what} must be a seat 0-3, not {seat}")
-    return seat
-
-
 cdef class DealCore(Engine):
     """One deal's card play (no tribute, no levels): hands, trick, finishing order.
 
@@ -297,7 +286,7 @@ cdef class DealCore(Engine):
     def from_hands(hands, *, current=0, level="2", rules=None):
         """A deal in progress from four hands (``Cards`` or strings), ``current`` on lead."""
         cdef DealCore self = DealCore.__new__(DealCore)
-        cdef int s, leader = _seat_of(current, "current")
+        cdef int s, leader = check_seat(current, GD_SEATS, "current")
         if isinstance(hands, (str, Cards)) or len(hands) != GD_SEATS:
             raise ValueError(f"hands must be {GD_SEATS} hands, not {hands!r}")
         total = [0] * 54
@@ -331,21 +320,6 @@ cdef class DealCore(Engine):
         return self
 
     # -- hooks ------------------------------------------------------------------------
-    cdef int h_seats(self, const void *st) noexcept nogil:
-        return GD_SEATS
-
-    cdef int h_current(self, const void *st) noexcept nogil:
-        return (<const gd_deal_t *>st).current
-
-    cdef int h_last_player(self, const void *st) noexcept nogil:
-        return (<const gd_deal_t *>st).last_player
-
-    cdef const play_t *h_last(self, const void *st) noexcept nogil:
-        return &(<const gd_deal_t *>st).last
-
-    cdef int h_passes(self, const void *st) noexcept nogil:
-        return (<const gd_deal_t *>st).npass
-
     cdef int h_pass_rule(self, const void *st) noexcept nogil:
         return PASS_FOLLOWING
 
@@ -359,7 +333,7 @@ cdef class DealCore(Engine):
     cdef int h_plays_of(self, const void *st, const play_t *p, int lead, playbuf_t *out) noexcept nogil:
         cdef const gd_deal_t *d = <const gd_deal_t *>st
         cdef gd_target tg
-        cdef int s = d.current
+        cdef int s = d.t.current
         tg.type = 0
         tg.key = 0
         tg.cls = 0
@@ -368,10 +342,10 @@ cdef class DealCore(Engine):
         if not lead:
             if s < 0 or (p.lo & ~d.lo[s]) or (p.hi & ~d.hi[s]):
                 return 0
-            if d.last_player >= 0:
-                tg.type = d.last.type
-                tg.key = d.last.key
-                tg.cls = d.last.cls
+            if d.t.last_player >= 0:
+                tg.type = d.t.last.type
+                tg.key = d.t.last.key
+                tg.cls = d.t.last.cls
         return gd_generate(p.lo, p.hi, d.level, d.flags, 0, &tg, out)
 
     cdef void h_play(self, void *st, const play_t *p) noexcept nogil:
@@ -448,7 +422,7 @@ cdef class DealCore(Engine):
         return bool(self.d.aces_out)
 
     def __repr__(self):
-        return (f"<DealCore level {'23456789TJQKA'[self.d.level]} current {self.d.current} "
+        return (f"<DealCore level {'23456789TJQKA'[self.d.level]} current {self.d.t.current} "
                 f"sizes {self.hand_sizes()} result {self.d.result}>")
 
 

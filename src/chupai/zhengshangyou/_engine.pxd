@@ -1,7 +1,7 @@
 # The Zheng Shangyou trick engine: one deal's card play as a C struct, shared by the
 # Python state machine (chupai.zhengshangyou.game) and the playouts.
 from chupai._core cimport mask_t, play_t, playbuf_t, rng_t
-from chupai._engine_base cimport Engine, GameSpec
+from chupai._engine_base cimport Engine, GameSpec, trick_t
 
 cdef enum:
     ZS_MIN_SEATS = 2
@@ -13,13 +13,9 @@ cdef enum:
     ZS_SECOND_POINTS = 1         # and for the second
 
 ctypedef struct zs_deal_t:
+    trick_t t                    # seats, turn and trick (chupai._engine_base)
     mask_t hand[ZS_MAX_SEATS]    # each seat's cards (one-deck masks)
-    int n                        # players
     int flags                    # generator option flags (chupai.zhengshangyou.rules)
-    int current                  # the seat to act; -1 once the deal is over
-    int last_player              # who made the trick's last play; -1 when leading
-    play_t last                  # that play
-    int npass                    # passes since the last play
     int nout                     # entries of `out`
     int out[ZS_MAX_SEATS]        # finishing order; once over, the last holder is last
 
@@ -37,11 +33,6 @@ cdef class DealCore(Engine):
     cdef zs_deal_t d
     cdef void *h_state(self) noexcept nogil
     cdef GameSpec h_spec(self)
-    cdef int h_seats(self, const void *st) noexcept nogil
-    cdef int h_current(self, const void *st) noexcept nogil
-    cdef int h_last_player(self, const void *st) noexcept nogil
-    cdef const play_t *h_last(self, const void *st) noexcept nogil
-    cdef int h_passes(self, const void *st) noexcept nogil
     cdef int h_pass_rule(self, const void *st) noexcept nogil
     cdef void h_hand(self, const void *st, int seat, mask_t *lo, mask_t *hi) noexcept nogil
     cdef int h_legal(self, const void *st, int collapse, playbuf_t *out) noexcept nogil

@@ -23,7 +23,7 @@ from chupai._core cimport (
     rng_t,
     seed64,
 )
-from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_FOLLOWING, POLICY_GREEDY, Engine, GameSpec
+from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_FOLLOWING, POLICY_GREEDY, Engine, GameSpec, check_players, check_seat, trick_lead, trick_played
 from chupai.zhengshangyou._movegen cimport (
     ZS_FLAG_JOKER_PAIR,
     ZS_SUITED_KEY,
@@ -51,8 +51,8 @@ cdef int GREEDY_THREAT = 3
 cdef inline int next_active(const zs_deal_t *d, int s) noexcept nogil:
     """The next seat after s, in turn order, that still holds cards (-1 if none)."""
     cdef int k, t
-    for k in range(1, d.n + 1):
-        t = (s + k) % d.n
+    for k in range(1, d.t.seats + 1):
+        t = (s + k) % d.t.seats
         if d.hand[t]:
             return t
     return -1
@@ -60,7 +60,7 @@ cdef inline int next_active(const zs_deal_t *d, int s) noexcept nogil:
 
 cdef inline int active_count(const zs_deal_t *d) noexcept nogil:
     cdef int s, k = 0
-    for s in range(d.n):
+    for s in range(d.t.seats):
         if d.hand[s]:
             k += 1
     return k
@@ -69,9 +69,7 @@ cdef inline int active_count(const zs_deal_t *d) noexcept nogil:
 cdef void zs_start(zs_deal_t *d, int leader) noexcept nogil:
     """Start the card play with `leader` on lead (hands, n and flags already set)."""
     cdef int s
-    d.current = leader
-    d.last_player = -1
-    d.npass = 0
+    trick_lead(&d.t, leader)
     d.nout = 0
     for s in range(ZS_MAX_SEATS):
         d.out[s] = -1
@@ -84,7 +82,7 @@ cdef void zs_deal_random(zs_deal_t *d, rng_t *rng, int n, int dealer, int flags)
     for i in range(ZS_DECK):
         deck[i] = i
     rng_shuffle(deck, ZS_DECK, rng)
-    d.n = n
+    d.t.seats = n
     d.flags = flags
     for i in range(ZS_MAX_SEATS):
         d.hand[i] = 0
@@ -96,28 +94,26 @@ cdef void zs_deal_random(zs_deal_t *d, rng_t *rng, int n, int dealer, int flags)
 cdef int zs_legal(const zs_deal_t *d, int collapse, playbuf_t *out) noexcept nogil:
     """Append the current player's legal plays (passing, when allowed, is not listed)."""
     cdef zs_target tg
-    cdef int s = d.current
+    cdef int s = d.t.current
     if s < 0:
         return 0
     tg.type = 0
     tg.length = 0
     tg.cls = 0
     tg.key = 0
-    if d.last_player >= 0:
-        tg.type = d.last.type
-        tg.length = d.last.length
-        tg.cls = d.last.cls
-        tg.key = d.last.key
+    if d.t.last_player >= 0:
+        tg.type = d.t.last.type
+        tg.length = d.t.last.length
+        tg.cls = d.t.last.cls
+        tg.key = d.t.last.key
     return zs_generate(d.hand[s], d.flags, collapse, &tg, out)
 
 
 cdef void zs_play(zs_deal_t *d, const play_t *p) noexcept nogil:
     """The current player plays `p` (which the caller has checked is legal)."""
-    cdef int s = d.current
+    cdef int s = d.t.current
     d.hand[s] &= ~p.lo
-    d.last = p[0]
-    d.last_player = s
-    d.npass = 0
+    trick_played(&d.t, p)
     if not d.hand[s]:
         d.out[d.nout] = s
         d.nout += 1
@@ -127,25 +123,25 @@ cdef void zs_play(zs_deal_t *d, const play_t *p) noexcept nogil:
             if t >= 0:
                 d.out[d.nout] = t
                 d.nout += 1
-            d.current = -1
+            d.t.current = -1
             return
-    d.current = next_active(d, s)
+    d.t.current = next_active(d, s)
 
 
 cdef void zs_pass(zs_deal_t *d) noexcept nogil:
     """The current player passes (only when following); the trick may end."""
-    cdef int s = d.current, others = active_count(d), t
-    if d.hand[d.last_player]:
+    cdef int s = d.t.current, others = active_count(d), t
+    if d.hand[d.t.last_player]:
         others -= 1
-    d.npass += 1
-    if d.npass >= others:
+    d.t.npass += 1
+    if d.t.npass >= others:
         # everyone else has passed: the last player leads, or the next one holding cards
-        t = d.last_player
-        d.current = t if d.hand[t] else next_active(d, t)
-        d.last_player = -1
-        d.npass = 0
+        t = d.t.last_player
+        d.t.current = t if d.hand[t] else next_active(d, t)
+        d.t.last_player = -1
+        d.t.npass = 0
     else:
-        d.current = next_active(d, s)
+        d.t.current = next_active(d, s)
 
 
 cdef inline int place_points(int place) noexcept nogil:
@@ -184,7 +180,7 @@ cdef int choose_greedy(const zs_deal_t *d, const playbuf_t *buf) noexcept nogil:
     cdef Py_ssize_t i
     cdef int best = -1
     cdef const play_t *p
-    if d.last_player < 0:
+    if d.t.last_player < 0:
         for i in range(buf.len):
             if best < 0 or lead_less(&buf.data[i], &buf.data[best]):
                 best = i
@@ -195,8 +191,8 @@ cdef int choose_greedy(const zs_deal_t *d, const playbuf_t *buf) noexcept nogil:
     if best < 0:
         return -1
     p = &buf.data[best]
-    if ((p.nwild or play_value(p) >= ZS_TWO_VALUE) and p.lo != d.hand[d.current]
-            and popcount(d.hand[d.last_player]) > GREEDY_THREAT):
+    if ((p.nwild or play_value(p) >= ZS_TWO_VALUE) and p.lo != d.hand[d.t.current]
+            and popcount(d.hand[d.t.last_player]) > GREEDY_THREAT):
         return -1
     return best
 
@@ -205,7 +201,7 @@ cdef int choose(const zs_deal_t *d, rng_t *rng, int policy, playbuf_t *buf) noex
     """The policy's choice among the current player's suit-collapsed plays, which it
     leaves in `buf`: an index into `buf`, CHOICE_PASS or CHOICE_OOM."""
     cdef int k, n
-    if d.current < 0:
+    if d.t.current < 0:
         return CHOICE_OVER
     buf.len = 0
     if zs_legal(d, 1, buf) != 0:
@@ -214,7 +210,7 @@ cdef int choose(const zs_deal_t *d, rng_t *rng, int policy, playbuf_t *buf) noex
     if policy == POLICY_GREEDY:
         return choose_greedy(d, buf)
     # uniform over the suit-collapsed plays, and passing when following
-    k = rng_below(rng, n + (1 if d.last_player >= 0 else 0))
+    k = rng_below(rng, n + (1 if d.t.last_player >= 0 else 0))
     return CHOICE_PASS if k == n else k
 
 
@@ -223,25 +219,25 @@ cdef inline int place_of(const zs_deal_t *d, int seat) noexcept nogil:
     for i in range(d.nout):
         if d.out[i] == seat:
             return i
-    return d.n - 1
+    return d.t.seats - 1
 
 
 cdef int valid(const zs_deal_t *d) noexcept nogil:
     """0 if the fields are in range and no card is in two hands."""
     cdef int s
     cdef mask_t seen = 0
-    if not ZS_MIN_SEATS <= d.n <= ZS_MAX_SEATS or d.flags & ~ZS_FLAG_JOKER_PAIR:
+    if not ZS_MIN_SEATS <= d.t.seats <= ZS_MAX_SEATS or d.flags & ~ZS_FLAG_JOKER_PAIR:
         return 1
-    if not (-1 <= d.current < d.n and -1 <= d.last_player < d.n and 0 <= d.npass < d.n
-            and 0 <= d.nout <= d.n):
+    if not (-1 <= d.t.current < d.t.seats and -1 <= d.t.last_player < d.t.seats and 0 <= d.t.npass < d.t.seats
+            and 0 <= d.nout <= d.t.seats):
         return 2
     for s in range(ZS_MAX_SEATS):
-        if d.hand[s] & ~(SUITED_MASK | JOKER_MASK) or d.hand[s] & seen or (s >= d.n and d.hand[s]):
+        if d.hand[s] & ~(SUITED_MASK | JOKER_MASK) or d.hand[s] & seen or (s >= d.t.seats and d.hand[s]):
             return 3
         seen |= d.hand[s]
-        if not -1 <= d.out[s] < d.n:
+        if not -1 <= d.out[s] < d.t.seats:
             return 4
-    if d.current >= 0 and not d.hand[d.current]:
+    if d.t.current >= 0 and not d.hand[d.t.current]:
         return 5
     return 0
 
@@ -258,22 +254,6 @@ C_CONSTANTS = {
     "play.RED_JOKER_VALUE": mg.ZS_RJ_VALUE, "play.JOKER_PAIR_VALUE": mg.ZS_JOKER_PAIR_VALUE,
     "play.SUITED_KEY": mg.ZS_SUITED_KEY, "rules.FLAG_JOKER_PAIR": mg.ZS_FLAG_JOKER_PAIR,
 }
-
-
-cdef int _players_of(object players) except -1:
-    if isinstance(players, bool) or not isinstance(players, (int, np.integer)):
-        raise TypeError(f"players must be an int, not {players!r}")
-    if not ZS_MIN_SEATS <= players <= ZS_MAX_SEATS:
-        raise ValueError(f"players must be {ZS_MIN_SEATS} to {ZS_MAX_SEATS}, not {players!r}")
-    return players
-
-
-cdef int _seat_of(object seat, int n, str what) except -1:
-    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
-        raise TypeError(f"{what} must be an int, not {seat!r}")
-    if not 0 <= seat < n:
-        raise ValueError(f"{what} must be a seat 0-{n - 1}, not {seat}")
-    return seat
 
 
 cdef class DealCore(Engine):
@@ -298,8 +278,8 @@ cdef class DealCore(Engine):
         cdef mask_t seen = 0, m
         if isinstance(hands, (str, Cards)):
             raise ValueError(f"hands must be a sequence of hands, not {hands!r}")
-        n = _players_of(len(hands))
-        leader = _seat_of(current, n, "current")
+        n = check_players(len(hands), ZS_MIN_SEATS, ZS_MAX_SEATS)
+        leader = check_seat(current, n, "current")
         for s in range(ZS_MAX_SEATS):
             self.d.hand[s] = 0
         for s in range(n):
@@ -315,7 +295,7 @@ cdef class DealCore(Engine):
             raise ValueError(f"the leader, seat {leader}, holds no cards")
         if sum(1 for s in range(n) if self.d.hand[s]) < 2:
             raise ValueError("at least two players must hold cards")
-        self.d.n = n
+        self.d.t.seats = n
         self.d.flags = zs_rules_flags(rules)
         self.rules = PAGAT if rules is None else rules
         zs_start(&self.d, leader)
@@ -327,32 +307,17 @@ cdef class DealCore(Engine):
         who leads; the same seed gives the same deal as ``playouts``' first."""
         cdef DealCore self = DealCore.__new__(DealCore)
         cdef rng_t rng
-        cdef int n = _players_of(players), dl
+        cdef int n = check_players(players, ZS_MIN_SEATS, ZS_MAX_SEATS), dl
         cdef int flags = zs_rules_flags(rules)
         rng_seed(&rng, seed64(seed), 0)
         dl = rng_below(&rng, n)
         if dealer is not None:
-            dl = _seat_of(dealer, n, "dealer")
+            dl = check_seat(dealer, n, "dealer")
         self.rules = PAGAT if rules is None else rules
         zs_deal_random(&self.d, &rng, n, dl, flags)
         return self
 
     # -- hooks ------------------------------------------------------------------------
-    cdef int h_seats(self, const void *st) noexcept nogil:
-        return (<const zs_deal_t *>st).n
-
-    cdef int h_current(self, const void *st) noexcept nogil:
-        return (<const zs_deal_t *>st).current
-
-    cdef int h_last_player(self, const void *st) noexcept nogil:
-        return (<const zs_deal_t *>st).last_player
-
-    cdef const play_t *h_last(self, const void *st) noexcept nogil:
-        return &(<const zs_deal_t *>st).last
-
-    cdef int h_passes(self, const void *st) noexcept nogil:
-        return (<const zs_deal_t *>st).npass
-
     cdef int h_pass_rule(self, const void *st) noexcept nogil:
         return PASS_FOLLOWING
 
@@ -366,7 +331,7 @@ cdef class DealCore(Engine):
     cdef int h_plays_of(self, const void *st, const play_t *p, int lead, playbuf_t *out) noexcept nogil:
         cdef const zs_deal_t *d = <const zs_deal_t *>st
         cdef zs_target tg
-        cdef int s = d.current
+        cdef int s = d.t.current
         tg.type = 0
         tg.length = 0
         tg.cls = 0
@@ -376,11 +341,11 @@ cdef class DealCore(Engine):
         if not lead:
             if s < 0 or p.lo & ~d.hand[s]:
                 return 0
-            if d.last_player >= 0:
-                tg.type = d.last.type
-                tg.length = d.last.length
-                tg.cls = d.last.cls
-                tg.key = d.last.key
+            if d.t.last_player >= 0:
+                tg.type = d.t.last.type
+                tg.length = d.t.last.length
+                tg.cls = d.t.last.cls
+                tg.key = d.t.last.key
         return zs_generate(p.lo, d.flags, 0, &tg, out)
 
     cdef void h_play(self, void *st, const play_t *p) noexcept nogil:
@@ -396,27 +361,27 @@ cdef class DealCore(Engine):
         """weights[place]: the value of each finishing place; 0 for all while on."""
         cdef const zs_deal_t *d = <const zs_deal_t *>st
         cdef int s
-        for s in range(d.n):
-            out[s] = weights[place_of(d, s)] if d.current < 0 else 0.0
+        for s in range(d.t.seats):
+            out[s] = weights[place_of(d, s)] if d.t.current < 0 else 0.0
 
     cdef int h_deal(self, void *st, rng_t *rng) noexcept nogil:
         cdef zs_deal_t *d = <zs_deal_t *>st
-        zs_deal_random(d, rng, d.n, rng_below(rng, d.n), d.flags)
+        zs_deal_random(d, rng, d.t.seats, rng_below(rng, d.t.seats), d.flags)
         return 0
 
     cdef int h_row_width(self, const void *st) noexcept nogil:
-        return 2 * (<const zs_deal_t *>st).n
+        return 2 * (<const zs_deal_t *>st).t.seats
 
     cdef void h_row(self, const void *st, int dealt, double *row) noexcept nogil:
         """The finishing order, then each seat's points."""
         cdef const zs_deal_t *d = <const zs_deal_t *>st
         cdef int s
-        for s in range(d.n):
+        for s in range(d.t.seats):
             row[s] = d.out[s]
-            row[d.n + s] = 0
-        row[d.n + d.out[0]] = ZS_FIRST_POINTS
-        if d.n > 2:
-            row[d.n + d.out[1]] = ZS_SECOND_POINTS
+            row[d.t.seats + s] = 0
+        row[d.t.seats + d.out[0]] = ZS_FIRST_POINTS
+        if d.t.seats > 2:
+            row[d.t.seats + d.out[1]] = ZS_SECOND_POINTS
 
     cdef int h_valid(self, const void *st) noexcept nogil:
         return valid(<const zs_deal_t *>st)
@@ -425,10 +390,10 @@ cdef class DealCore(Engine):
         """``values``: the value of each finishing place (default: the points)."""
         cdef int i
         if values is None:
-            values = [place_points(i) if i < self.d.n - 1 else 0 for i in range(self.d.n)]
-        if isinstance(values, (str, bytes)) or len(values) != self.d.n:
-            raise ValueError(f"values must have one entry per place ({self.d.n}), not {values!r}")
-        for i in range(self.d.n):
+            values = [place_points(i) if i < self.d.t.seats - 1 else 0 for i in range(self.d.t.seats)]
+        if isinstance(values, (str, bytes)) or len(values) != self.d.t.seats:
+            raise ValueError(f"values must have one entry per place ({self.d.t.seats}), not {values!r}")
+        for i in range(self.d.t.seats):
             w[i] = float(values[i])
         return 0
 
@@ -443,8 +408,8 @@ cdef class DealCore(Engine):
 
     def points(self):
         """Points of each seat in this deal: 2 for the first out, 1 for the second."""
-        pts = [0] * self.d.n
+        pts = [0] * self.d.t.seats
         for i in range(min(self.d.nout, 2)):
-            if i < self.d.n - 1:
+            if i < self.d.t.seats - 1:
                 pts[self.d.out[i]] = place_points(i)
         return tuple(pts)
