@@ -125,8 +125,11 @@ cdef class Engine:
     cdef void h_pass(self, void *st) noexcept nogil
     # the policy's choice among the suit-collapsed plays it leaves in `buf` (an index,
     # CHOICE_PASS, CHOICE_OOM, or CHOICE_OVER once the deal is over: the playout loop
-    # then needs no other hook call to know it is done)
+    # then needs no other hook call to know it is done); written once in the base
+    # (the random policy and the pass rules), with the game's greedy heuristic:
     cdef int h_choose(self, const void *st, rng_t *rng, int policy, playbuf_t *buf) noexcept nogil
+    # the greedy policy's choice among the suit-collapsed plays in `buf` (CHOICE_PASS to pass)
+    cdef int h_greedy(self, const void *st, const playbuf_t *buf) noexcept nogil
     # each seat's outcome as it stands, given the game's outcome weights (h_weights)
     cdef void h_returns(self, const void *st, const double *weights, double *out) noexcept nogil
     # deal a fresh deal into `st` (which holds the options of the deal to make: a copy

@@ -31,6 +31,7 @@ from chupai._core cimport (
     playbuf_init,
     playbuf_open,
     policy_code,
+    rng_below,
     rng_seed,
     seed64,
 )
@@ -166,7 +167,30 @@ cdef class Engine:
         pass
 
     cdef int h_choose(self, const void *st, rng_t *rng, int policy, playbuf_t *buf) noexcept nogil:
-        return CHOICE_OVER
+        """The policy's choice among the current player's suit-collapsed plays, which it
+        leaves in `buf`.  POLICY_RANDOM: uniform over the plays, and passing when
+        following; a player who must pass (PASS_IF_STUCK, no play) or has one choice
+        and may not pass (PASS_NEVER) draws nothing.  POLICY_GREEDY: h_greedy."""
+        cdef const trick_t *t = <const trick_t *>st
+        cdef int n, k, rule
+        if t.current < 0:
+            return CHOICE_OVER
+        buf.len = 0
+        if self.h_legal(st, 1, buf) != 0:
+            return CHOICE_OOM
+        n = <int>buf.len
+        rule = self.h_pass_rule(st)
+        if rule == PASS_IF_STUCK and n == 0:
+            return CHOICE_PASS
+        if rule == PASS_NEVER and n == 1:
+            return 0
+        if policy == POLICY_GREEDY:
+            return self.h_greedy(st, buf)
+        k = rng_below(rng, n + (1 if rule != PASS_NEVER and t.last_player >= 0 else 0))
+        return CHOICE_PASS if k == n else k
+
+    cdef int h_greedy(self, const void *st, const playbuf_t *buf) noexcept nogil:
+        return 0 if buf.len else CHOICE_PASS
 
     cdef void h_returns(self, const void *st, const double *weights, double *out) noexcept nogil:
         cdef int s

@@ -251,21 +251,6 @@ cdef int choose_greedy(const ct_deal_t *d, const playbuf_t *buf) noexcept nogil:
     return best
 
 
-cdef int choose(const ct_deal_t *d, rng_t *rng, int policy, playbuf_t *buf) noexcept nogil:
-    """The policy's choice among the current player's suit-collapsed options, which it
-    leaves in `buf`: an index into `buf`, or CHOICE_OOM."""
-    if d.t.current == CT_NOBODY:
-        return CHOICE_OVER
-    buf.len = 0
-    if ct_legal(d, 1, buf) != 0:
-        return CHOICE_OOM
-    if buf.len == 1:
-        return 0
-    if policy == POLICY_GREEDY:
-        return choose_greedy(d, buf)
-    return rng_below(rng, <int>buf.len)
-
-
 cdef int valid(const ct_deal_t *d) noexcept nogil:
     """0 if the fields are in range and every card is in one place at most."""
     cdef int s, i
@@ -514,8 +499,8 @@ cdef class DealCore(Engine):
     cdef void h_play(self, void *st, const play_t *p) noexcept nogil:
         ct_apply(<ct_deal_t *>st, p)
 
-    cdef int h_choose(self, const void *st, rng_t *rng, int policy, playbuf_t *buf) noexcept nogil:
-        return choose(<const ct_deal_t *>st, rng, policy, buf)
+    cdef int h_greedy(self, const void *st, const playbuf_t *buf) noexcept nogil:
+        return choose_greedy(<const ct_deal_t *>st, buf)
 
     cdef void h_returns(self, const void *st, const double *weights, double *out) noexcept nogil:
         cdef int s

@@ -331,25 +331,6 @@ cdef int choose_greedy(const gdy_deal_t *d, const playbuf_t *buf) noexcept nogil
     return -1
 
 
-cdef int choose(const gdy_deal_t *d, rng_t *rng, int policy, playbuf_t *buf) noexcept nogil:
-    """The policy's choice among the current player's suit-collapsed plays, which it
-    leaves in `buf`: an index into `buf`, CHOICE_PASS or CHOICE_OOM."""
-    cdef int k, n
-    if d.t.current < 0:
-        return CHOICE_OVER
-    buf.len = 0
-    if gdy_legal(d, 1, buf) != 0:
-        return CHOICE_OOM
-    n = <int>buf.len
-    if n == 0:
-        return CHOICE_PASS
-    if policy == POLICY_GREEDY:
-        return choose_greedy(d, buf)
-    # uniform over the suit-collapsed plays, and passing when following
-    k = rng_below(rng, n + (1 if d.t.last_player >= 0 else 0))
-    return CHOICE_PASS if k == n else k
-
-
 cdef int GDY_FLAGS = (GDY_FLAG_TRIPLES_ARE_BOMBS | GDY_FLAG_TRIPLE_SEQUENCES | GDY_FLAG_JOKER_AS_TWO
                       | GDY_FLAG_JOKER_LEAD_OUT | GDY_FLAG_FOLLOW_SAME_RANK)
 
@@ -562,8 +543,8 @@ cdef class DealCore(Engine):
     cdef void h_pass(self, void *st) noexcept nogil:
         gdy_pass(<gdy_deal_t *>st)
 
-    cdef int h_choose(self, const void *st, rng_t *rng, int policy, playbuf_t *buf) noexcept nogil:
-        return choose(<const gdy_deal_t *>st, rng, policy, buf)
+    cdef int h_greedy(self, const void *st, const playbuf_t *buf) noexcept nogil:
+        return choose_greedy(<const gdy_deal_t *>st, buf)
 
     cdef void h_returns(self, const void *st, const double *weights, double *out) noexcept nogil:
         gdy_returns(<const gdy_deal_t *>st, out)

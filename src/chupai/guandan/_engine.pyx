@@ -203,23 +203,6 @@ cdef int choose_greedy(const gd_deal_t *d, const playbuf_t *buf) noexcept nogil:
     return -1
 
 
-cdef int choose(const gd_deal_t *d, rng_t *rng, int policy, playbuf_t *buf) noexcept nogil:
-    """The policy's choice among the current player's suit-collapsed plays, which it
-    leaves in `buf`: an index into `buf`, CHOICE_PASS or CHOICE_OOM."""
-    cdef int k, n
-    if d.t.current < 0:
-        return CHOICE_OVER
-    buf.len = 0
-    if gd_legal(d, 1, buf) != 0:
-        return CHOICE_OOM
-    n = <int>buf.len
-    if policy == POLICY_GREEDY:
-        return choose_greedy(d, buf)
-    # uniform over the suit-collapsed plays, and passing when following
-    k = rng_below(rng, n + (1 if d.t.last_player >= 0 else 0))
-    return CHOICE_PASS if k == n else k
-
-
 cdef int valid(const gd_deal_t *d) noexcept nogil:
     """0 if the fields are in range and the hands hold each card at most twice."""
     cdef int s, f, held
@@ -354,8 +337,8 @@ cdef class DealCore(Engine):
     cdef void h_pass(self, void *st) noexcept nogil:
         gd_pass(<gd_deal_t *>st)
 
-    cdef int h_choose(self, const void *st, rng_t *rng, int policy, playbuf_t *buf) noexcept nogil:
-        return choose(<const gd_deal_t *>st, rng, policy, buf)
+    cdef int h_greedy(self, const void *st, const playbuf_t *buf) noexcept nogil:
+        return choose_greedy(<const gd_deal_t *>st, buf)
 
     cdef void h_returns(self, const void *st, const double *weights, double *out) noexcept nogil:
         cdef const gd_deal_t *d = <const gd_deal_t *>st

@@ -197,23 +197,6 @@ cdef int choose_greedy(const zs_deal_t *d, const playbuf_t *buf) noexcept nogil:
     return best
 
 
-cdef int choose(const zs_deal_t *d, rng_t *rng, int policy, playbuf_t *buf) noexcept nogil:
-    """The policy's choice among the current player's suit-collapsed plays, which it
-    leaves in `buf`: an index into `buf`, CHOICE_PASS or CHOICE_OOM."""
-    cdef int k, n
-    if d.t.current < 0:
-        return CHOICE_OVER
-    buf.len = 0
-    if zs_legal(d, 1, buf) != 0:
-        return CHOICE_OOM
-    n = <int>buf.len
-    if policy == POLICY_GREEDY:
-        return choose_greedy(d, buf)
-    # uniform over the suit-collapsed plays, and passing when following
-    k = rng_below(rng, n + (1 if d.t.last_player >= 0 else 0))
-    return CHOICE_PASS if k == n else k
-
-
 cdef inline int place_of(const zs_deal_t *d, int seat) noexcept nogil:
     cdef int i
     for i in range(d.nout):
@@ -354,8 +337,8 @@ cdef class DealCore(Engine):
     cdef void h_pass(self, void *st) noexcept nogil:
         zs_pass(<zs_deal_t *>st)
 
-    cdef int h_choose(self, const void *st, rng_t *rng, int policy, playbuf_t *buf) noexcept nogil:
-        return choose(<const zs_deal_t *>st, rng, policy, buf)
+    cdef int h_greedy(self, const void *st, const playbuf_t *buf) noexcept nogil:
+        return choose_greedy(<const zs_deal_t *>st, buf)
 
     cdef void h_returns(self, const void *st, const double *weights, double *out) noexcept nogil:
         """weights[place]: the value of each finishing place; 0 for all while on."""
