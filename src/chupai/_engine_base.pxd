@@ -89,7 +89,9 @@ cdef class GameSpec:
 
 
 cdef class Engine:
-    cdef readonly object rules           # the game's Rules this deal is played under
+    # the game's Rules this deal is played under (a frozen value: no reference cycles, so
+    # the engines are not tracked by the garbage collector)
+    cdef readonly object rules
 
     # the engine's own struct, and its game's spec (no per-object fields: a clone costs
     # one allocation and one memcpy)

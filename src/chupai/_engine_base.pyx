@@ -8,6 +8,8 @@ must equal a record the generator lists now"), playouts with the GIL released,
 policy choice, Monte Carlo evaluation of candidates, and the batch runner behind each
 game's ``playouts``.
 """
+cimport cython
+
 import numpy as np
 
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
@@ -114,6 +116,7 @@ def _restore(type cls, str game, int version, bytes state, object rules, object 
     return self
 
 
+@cython.no_gc
 cdef class Engine:
     """The base of every game's ``DealCore``: one deal's card play in C.
 
