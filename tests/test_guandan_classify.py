@@ -734,7 +734,7 @@ def test_cards_errors_name_the_token(text, token):
 
 
 def test_cards_rejects_non_strings():
-    with pytest.raises(ValueError, match="5"):
+    with pytest.raises(TypeError, match="5"):
         Cards(["7S", 5])
 
 
@@ -786,6 +786,6 @@ def test_cards_sum_beyond_two_decks_is_an_error():
         Cards("7S 7S") + Cards("7S")
 
 
-def test_cards_from_a_non_iterable_is_a_value_error():
-    with pytest.raises(ValueError, match="123"):
+def test_cards_from_a_non_iterable_is_a_type_error():
+    with pytest.raises(TypeError, match="123"):
         Cards(123)

@@ -226,7 +226,7 @@ def test_bad_previous_and_rules():
     prev = classify("8S 8D", "2")[0]
     with pytest.raises(ValueError, match="level"):
         legal_plays("9S 9D", "3", prev)
-    with pytest.raises(ValueError, match="previous"):
+    with pytest.raises(TypeError, match="previous"):
         legal_plays("9S 9D", "2", ["Pair", "8", ["S8", "D8"]])
     with pytest.raises(ValueError, match="Rules"):
         legal_plays("9S 9D", "2", rules={"joker_pair_in_full_house": False})

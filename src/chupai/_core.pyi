@@ -18,6 +18,9 @@ MAX_WILD_CARDS: int
 NO_FACE_CODE: int
 PLAY_DTYPE: np.dtype[Any]
 
+class PlayMaker:
+    """The compiled factory of a game's Play objects (subclassed in chupai._play)."""
+
 class PlayList:
     """An immutable sequence of plays backed by a C array of records."""
 

@@ -17,7 +17,7 @@ apart because they score differently), which is the same grouping in every varia
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from chupai._core import BITS_PER_RANK, JOKER_FACES
@@ -106,50 +106,91 @@ class Play(PlayBase):
     ['7D takes 3S', '7D takes 3H']
     """
 
-    __slots__ = ("_card", "_captured", "_type", "_hash")
+    __slots__ = ()
     _TYPES = PlayType
-    _ORIGIN = "legal_plays(), captures() or a game state's legal_actions()"
+    _ORIGIN = "legal_plays(), captures(), classify() or a game state's legal_actions()"
+    # the record's hi is the captured cards, not the "held twice" word
+    _NESTED_MASKS = False
 
-    @classmethod
-    def _from_record(
-        cls, lo: int, hi: int, type_: int, key: int, length: int, _cls: int, _decl: bytes, _context: Any
-    ) -> Play:
-        self = object.__new__(cls)
-        self._card = key
-        self._captured = hi
-        self._type = type_
-        self._hash = None
-        return self
+    @property
+    def _card(self) -> int:
+        """The face of the card played (the record's key)."""
+        return self._key
+
+    @property
+    def _captured(self) -> int:
+        """The mask of the captured cards (the record's hi)."""
+        return self._hi
 
     @property
     def card(self) -> str:
         """The card played from the hand or turned from the stock."""
-        return face_name(self._card)
+        return face_name(self._key)
 
     @property
     def cards(self) -> Cards:
         """The card played, as ``Cards`` (the cards this play takes from the hand)."""
-        return Cards.from_masks(1 << self._card)
+        return Cards.from_masks(1 << self._key)
 
     @property
     def captured(self) -> Cards:
         """The layout cards captured (none for a discard)."""
-        return Cards.from_masks(self._captured)
+        return Cards.from_masks(self._hi)
 
     @property
     def is_capture(self) -> bool:
-        return self._captured != 0
+        return self._hi != 0
 
     @property
     def taken(self) -> Cards:
         """The cards that go to the player's pile: the card and its captures, or none."""
-        return Cards.from_masks((1 << self._card) | self._captured) if self._captured else Cards()
-
-    # -- identity -------------------------------------------------------------------------
-    def _identity(self) -> tuple[int, int]:
-        return (self._card, self._captured)
+        return Cards.from_masks((1 << self._key) | self._hi) if self._hi else Cards()
 
     def __str__(self) -> str:
-        if not self._captured:
+        if not self._hi:
             return f"{self.card} to the layout"
         return f"{self.card} takes {self.captured}"
+
+    # -- the interchange form -------------------------------------------------------------
+    def to_protocol(self) -> list[Any]:
+        """``[type, card, captured]``: the type's name, the card played and the captured
+        cards' names (Chinese Ten's own interchange form, read back exactly by
+        :meth:`from_protocol`).
+
+        >>> from chupai.chinese_ten import legal_plays
+        >>> [p.to_protocol() for p in legal_plays("7D AH", "QD 3S 6C")]
+        [['CAPTURE', '7D', ['3S']], ['DISCARD', 'AH', []]]
+        """
+        return [_TYPE_NAMES[self._type], face_name(self._key), list(Cards.from_masks(self._hi))]
+
+    @classmethod
+    def from_protocol(cls, obj: Sequence[Any]) -> Play:
+        """The play an entry ``[type, card, captured]`` of :meth:`to_protocol` names.
+
+        ``ValueError`` if it is not a list of a type name, a card name and a list of card
+        names (entries are data from messages), or if that card cannot take those cards
+        that way.  Whether the
+        play is legal in a position (the layout, forced capture) is the state's business.
+        """
+        from chupai.chinese_ten.classify import classify
+
+        if not isinstance(obj, (list, tuple)):
+            raise ValueError(f"a protocol play must be a list [type, card, captured], not {obj!r}")
+        if len(obj) != 3:
+            raise ValueError(f"a protocol play must be [type, card, captured], not {obj!r}")
+        ptype, card, captured = obj
+        if not isinstance(ptype, str) or not isinstance(card, str):
+            raise ValueError(f"the type and card of a protocol play must be strings, not {ptype!r} and {card!r}")
+        if not isinstance(captured, (list, tuple)):
+            raise ValueError(f"the captured cards of a protocol play must be a list of card names, not {captured!r}")
+        try:
+            taken = Cards(captured)
+        except TypeError as e:
+            raise ValueError(f"the captured cards of a protocol play must be card names: {e}") from None
+        for play in classify(card, taken):
+            if _TYPE_NAMES[play._type] == ptype:
+                return play
+        raise ValueError(f"{list(obj)!r} is not a Chinese Ten play")
+
+
+_TYPE_NAMES = {t.value: t.name for t in PlayType}

@@ -25,10 +25,14 @@ a single (or pair) of :data:`JOKER_VALUE` that only a bomb follows.
 from __future__ import annotations
 
 import enum
+import functools
+from collections.abc import Sequence
 from typing import Any
 
-from chupai._core import BITS_PER_RANK, BLACK_JOKER_BIT, RANKS, RED_JOKER_BIT
+from chupai._core import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_FACES, RANKS, RED_JOKER_BIT
+from chupai._interchange import protocol_cards, select_play
 from chupai._play import BombPlay
+from chupai.cards import face_name
 from chupai.gandengyan.rules import PAGAT, Rules
 
 __all__ = [
@@ -123,11 +127,6 @@ class Play(BombPlay):
 
     # -- the public view -----------------------------------------------------------
     @property
-    def length(self) -> int:
-        """The number of cards."""
-        return self._length
-
-    @property
     def jokers(self) -> int:
         """How many jokers the play holds."""
         joker_faces = (1 << BLACK_JOKER_BIT) | (1 << RED_JOKER_BIT)
@@ -175,25 +174,54 @@ class Play(BombPlay):
         rules = PAGAT if rules is None else rules
         return rules.follow_same_rank and self._key == other._key
 
-    def to_protocol(self) -> list[Any]:
-        """``[type, rank, cards]``: the type's name, :attr:`rank` and the card names."""
-        return [self.type.name, self.rank, list(self.cards)]
-
-    def _standing_faces(self) -> list[int]:
-        """The jokers that stand in, in face order (``BJ`` before ``RJ``)."""
-        out = []
-        for face in (BLACK_JOKER_BIT, RED_JOKER_BIT):
-            out += [face] * ((self._lo >> face & 1) + (self._hi >> face & 1))
-        return out[: len(self._decl)]
+    def _wild_mask(self) -> int:
+        return _JOKERS
 
     def __str__(self) -> str:
-        t = PlayType(self._type)
-        words = _NAMES[t]
-        if t == PlayType.JOKER_BOMB:
-            head = words
-        elif t in SEQUENCE_WIDTH:
-            ranks = self.ranks
-            head = f"{words} {ranks[0]}-{ranks[-1]}"
-        else:
-            head = f"{words} {self.rank}"
-        return f"{head}: {self._cards_text(lambda face: RANKS[face // BITS_PER_RANK])}"
+        return f"{_head(self._type, self._key, self._length)}: {self._cards_text(_RANK_OF_FACE)}"
+
+    def to_protocol(self) -> list[Any]:
+        """``[type, rank, cards]``: the type's name, :attr:`rank` and the card names; read
+        back exactly by :meth:`from_protocol`.
+
+        >>> from chupai.gandengyan import classify
+        >>> [p.to_protocol() for p in classify("9S TS BJ")]
+        [['SEQUENCE', 'T', ['9S', 'TS', 'BJ']], ['SEQUENCE', 'J', ['9S', 'TS', 'BJ']]]
+        """
+        return [_TYPE_NAMES[self._type], _rank_text(self._type, self._key), self._card_names(_FACE_NAMES)]
+
+    @classmethod
+    def from_protocol(cls, obj: Sequence[Any], *, rules: Rules | None = None) -> Play:
+        """The play an entry ``[type, rank, cards]`` of :meth:`to_protocol` names.
+
+        ``ValueError`` if it is malformed (see :mod:`chupai._interchange`) or its cards
+        cannot be that play under ``rules``.
+        """
+        from chupai.gandengyan.classify import classify
+
+        return select_play(obj, classify(protocol_cards(obj), rules=rules), "Gan Deng Yan")
+
+
+def _rank_text(type_: int, key: int) -> str:
+    return "joker" if type_ == PlayType.JOKER_BOMB else _value_name(key)
+
+
+@functools.cache
+def _head(type_: int, key: int, length: int) -> str:
+    """The words of ``str(play)`` before the cards (cached)."""
+    t = PlayType(type_)
+    words = _NAMES[t]
+    if t == PlayType.JOKER_BOMB:
+        return words
+    width = SEQUENCE_WIDTH.get(t)
+    if width is not None:
+        n = length // width
+        return f"{words} {RANKS[key - n + 1]}-{RANKS[key]}"
+    return f"{words} {_rank_text(type_, key)}"
+
+
+_JOKERS = (1 << BLACK_JOKER_BIT) | (1 << RED_JOKER_BIT)
+_TYPE_NAMES = {t.value: t.name for t in PlayType}
+_FACE_NAMES = tuple(face_name(f) for f in range(NUM_FACES))
+#: how a joker's declaration is written: suits never matter here, so by its rank alone
+_RANK_OF_FACE = tuple(RANKS[f // BITS_PER_RANK] if f < BLACK_JOKER_BIT else face_name(f) for f in range(NUM_FACES))

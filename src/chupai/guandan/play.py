@@ -21,6 +21,7 @@ The encoding of a play record (shared by the compiled generator, ``classify`` an
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -169,22 +170,13 @@ class Play(BombPlay):
         """The level rank this play was formed at."""
         return RANKS[self._context]
 
-    def _standing_faces(self) -> list[int]:
-        return [wild_face(self._context)] * len(self._decl)
+    def _wild_mask(self) -> int:
+        return 1 << wild_face(self._context)
 
     @property
     def rank(self) -> str:
         """The rank that names the play: declared rank, triple rank, or top of the window."""
-        t = self._type
-        if t == PlayType.FOUR_JOKERS:
-            return "JOKER"
-        if t in WINDOW_RANKS:
-            return RANKS[window_ranks(self._key, WINDOW_RANKS[PlayType(t)])[-1]]
-        if self._key == JOKER_BLACK_VALUE:
-            return "BJ"
-        if self._key == JOKER_RED_VALUE:
-            return "RJ"
-        return RANKS[value_rank(self._key, self._context)]
+        return _rank_name(PlayType(self._type), self._key, self._context)
 
     def beats(self, other: Play) -> bool:
         """True if this play may be played on ``other`` (``spec/guandan.md``, "Who may play what")."""
@@ -195,16 +187,7 @@ class Play(BombPlay):
         return self._type == other._type and self._key > other._key
 
     def __str__(self) -> str:
-        t = self.type
-        words = t.name.lower().replace("_", " ")
-        if t in WINDOW_RANKS:
-            ranks = window_ranks(self._key, WINDOW_RANKS[t])
-            head = f"{words} {RANKS[ranks[0]]}-{RANKS[ranks[-1]]}"
-        elif t == PlayType.FOUR_JOKERS:
-            head = words
-        else:
-            head = f"{words} {self.rank}"
-        return f"{head}: {self._cards_text()}"
+        return f"{_head(self._type, self._key, self._context)}: {self._cards_text()}"
 
     def __repr__(self) -> str:
         return f"<Play {self} level {self.level}>"
@@ -212,16 +195,8 @@ class Play(BombPlay):
     # -- the competition protocol -----------------------------------------------------
     def to_protocol(self) -> list[Any]:
         """``[type, rank, cards]`` as in ``spec/guandan.md``, "The competition protocol"."""
-        t = self.type
-        if t == PlayType.FOUR_JOKERS:
-            rank = "JOKER"
-        elif t in WINDOW_RANKS:
-            rank = RANKS[window_ranks(self._key, WINDOW_RANKS[t])[0]]
-        elif self._key >= JOKER_BLACK_VALUE:
-            rank = "B" if self._key == JOKER_BLACK_VALUE else "R"
-        else:
-            rank = RANKS[value_rank(self._key, self._context)]
-        return [_PROTOCOL_TYPE[t], rank, [protocol_card(f) for f in self.cards.faces()]]
+        ptype, prank = _protocol_head(self._type, self._key, self._context)
+        return [ptype, prank, self._card_names(_PROTOCOL_NAMES)]
 
     @classmethod
     def from_protocol(cls, obj: Sequence[Any], level: str | int, rules: Rules | None = None) -> Play:
@@ -249,6 +224,49 @@ class Play(BombPlay):
             if proto[0] == ptype and proto[1] == prank:
                 return play
         raise ValueError(f"{list(obj)!r} is not a legal play at level {level!r}")
+
+
+_PROTOCOL_NAMES = tuple(protocol_card(f) for f in range(NUM_FACES))
+
+
+@functools.cache
+def _head(type_: int, key: int, level: int) -> str:
+    """The words of ``str(play)`` before the cards (cached: a few hundred distinct heads)."""
+    t = PlayType(type_)
+    words = t.name.lower().replace("_", " ")
+    if t in WINDOW_RANKS:
+        ranks = window_ranks(key, WINDOW_RANKS[t])
+        return f"{words} {RANKS[ranks[0]]}-{RANKS[ranks[-1]]}"
+    if t == PlayType.FOUR_JOKERS:
+        return words
+    return f"{words} {_rank_name(t, key, level)}"
+
+
+def _rank_name(t: PlayType, key: int, level: int) -> str:
+    if t == PlayType.FOUR_JOKERS:
+        return "JOKER"
+    if t in WINDOW_RANKS:
+        return RANKS[window_ranks(key, WINDOW_RANKS[t])[-1]]
+    if key == JOKER_BLACK_VALUE:
+        return "BJ"
+    if key == JOKER_RED_VALUE:
+        return "RJ"
+    return RANKS[value_rank(key, level)]
+
+
+@functools.cache
+def _protocol_head(type_: int, key: int, level: int) -> tuple[str, str]:
+    """The protocol's type and rank fields of a play (cached)."""
+    t = PlayType(type_)
+    if t == PlayType.FOUR_JOKERS:
+        rank = "JOKER"
+    elif t in WINDOW_RANKS:
+        rank = RANKS[window_ranks(key, WINDOW_RANKS[t])[0]]
+    elif key >= JOKER_BLACK_VALUE:
+        rank = "B" if key == JOKER_BLACK_VALUE else "R"
+    else:
+        rank = RANKS[value_rank(key, level)]
+    return _PROTOCOL_TYPE[t], rank
 
 
 def _count_faces(faces: Any) -> list[int]:
