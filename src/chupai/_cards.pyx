@@ -189,6 +189,8 @@ cdef int hand_masks(object hand, int decks, str what, mask_t *lo, mask_t *hi) ex
 
 cdef mask_t layer_of(object m, tuple layers) except? 0:
     """One mask argument of ``from_masks`` as 64 bits; TypeError / ValueError otherwise."""
+    if type(m) is int and 0 <= m < (<object>1 << N_FACES):
+        return <mask_t>m
     if isinstance(m, bool) or not isinstance(m, (int, np.integer)):
         raise TypeError(f"mask layers must be ints, not {m!r}")
     m = int(m)

@@ -17,6 +17,8 @@ declaration), so no record a kernel reads can be out of range.
   ``len(wilds)`` copies of them in face order are the ones declared).
 * :class:`BombPlay`: a :class:`RecordPlay` whose ``cls`` is the bomb class, with the
   views ``bomb_class`` and ``is_bomb``.
+* :class:`RecordView`: a game's own read-only attribute (a rank's name, the words of
+  ``str()``) computed from the record's values once and cached.
 
 A subclass sets ``_TYPES`` (its ``PlayType``), optionally ``_ORIGIN`` (where plays come
 from, for the constructor's error) and ``_NESTED_MASKS = False`` when its record's
@@ -35,10 +37,11 @@ from chupai._core cimport MAX_WILDS, N_FACES, NO_FACE, PlayMaker, lowest_bit, ma
 
 import numpy as np
 
-__all__ = ["BombPlay", "PlayBase", "RecordPlay"]
+__all__ = ["BombPlay", "PlayBase", "RecordPlay", "RecordView"]
 
 cdef enum:
     FIELD_MAX = 255              # the record's one-byte fields
+    VIEW_SLOTS = 4096            # a RecordView's cache (a power of two)
     MAX_DECLARED = 4             # copies of a face in a declared view (chupai._cards)
 
 cdef tuple _FACE_NAMES = tuple([name_of(f) for f in range(N_FACES)])
@@ -333,6 +336,62 @@ cdef class BombViews(RecordViews):
     @property
     def is_bomb(self):
         return self.rec.cls > 0
+
+
+cdef class RecordView:
+    """A read-only attribute of a game's Play computed from the record's values by a
+    Python function ``fn(type, key, length, cls, context)``, once per distinct value.
+
+    ``rank = RecordView(_rank_name, "The rank that names the play.")`` in a Play class
+    reads like a compiled property: a cached value is one look-up in a C table of
+    VIEW_SLOTS entries (a collision only recomputes).  Records whose context is neither
+    None nor a small int are not cached.
+    """
+
+    cdef object fn
+    cdef list values
+    cdef unsigned long long codes[VIEW_SLOTS]
+    cdef str doc
+
+    def __init__(self, fn, doc=None):
+        if not callable(fn):
+            raise TypeError(f"fn must be callable, not {fn!r}")
+        self.fn = fn
+        self.values = [None] * VIEW_SLOTS
+        memset(self.codes, 0, sizeof(self.codes))  # code 0 is never a valid record's
+        self.doc = doc if doc is not None else getattr(fn, "__doc__", None)
+
+    @property
+    def __doc__(self):
+        return self.doc
+
+    def __get__(self, obj, objtype):
+        if obj is None:
+            return self
+        cdef PlayRecord p = <PlayRecord?>obj
+        cdef unsigned long long code = ((<unsigned long long>p.rec.type << 24) | (<unsigned long long>p.rec.key << 16)
+                                        | (<unsigned long long>p.rec.length << 8) | p.rec.cls)
+        cdef Py_ssize_t slot
+        if p.context is None:
+            code |= <unsigned long long>0x100 << 32
+        elif type(p.context) is int and 0 <= p.context <= 0xFF:
+            code |= <unsigned long long>(<int>p.context) << 32
+        else:
+            return self.fn(p.rec.type, p.rec.key, p.rec.length, p.rec.cls, p.context)
+        code |= <unsigned long long>1 << 48  # never 0
+        slot = <Py_ssize_t>(((code * <unsigned long long>0x9E3779B97F4A7C15ULL) >> 52) & (VIEW_SLOTS - 1))
+        if self.codes[slot] == code:
+            return self.values[slot]
+        value = self.fn(p.rec.type, p.rec.key, p.rec.length, p.rec.cls, p.context)
+        self.values[slot] = value
+        self.codes[slot] = code
+        return value
+
+    def __set__(self, obj, value):
+        raise AttributeError("Play objects are immutable")
+
+    def __delete__(self, obj):
+        raise AttributeError("Play objects are immutable")
 
 
 class _Registered:

@@ -20,7 +20,7 @@ import enum
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from chupai._core import BITS_PER_RANK, JOKER_FACES
+from chupai._core import BITS_PER_RANK, JOKER_FACES, NUM_FACES
 from chupai._play import PlayBase
 from chupai.cards import RANKS, SUITS, Cards, face_name, parse_face
 
@@ -130,7 +130,7 @@ class Play(PlayBase):
     @property
     def cards(self) -> Cards:
         """The card played, as ``Cards`` (the cards this play takes from the hand)."""
-        return Cards.from_masks(1 << self._key)
+        return _CARD_SETS[self._key]
 
     @property
     def captured(self) -> Cards:
@@ -194,3 +194,5 @@ class Play(PlayBase):
 
 
 _TYPE_NAMES = {t.value: t.name for t in PlayType}
+#: each card alone (Cards are immutable: one object per face serves every play)
+_CARD_SETS = tuple(Cards.from_masks(1 << f) for f in range(NUM_FACES))

@@ -25,13 +25,12 @@ a single (or pair) of :data:`JOKER_VALUE` that only a bomb follows.
 from __future__ import annotations
 
 import enum
-import functools
 from collections.abc import Sequence
 from typing import Any
 
 from chupai._core import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_FACES, RANKS, RED_JOKER_BIT
 from chupai._interchange import protocol_cards, select_play
-from chupai._play import BombPlay
+from chupai._play import BombPlay, RecordView
 from chupai.cards import face_name
 from chupai.gandengyan.rules import PAGAT, Rules
 
@@ -110,6 +109,27 @@ def _value_name(value: int) -> str:
     return "joker" if value == JOKER_VALUE else RANKS[rank_of_value(value)]
 
 
+def _rank_text(type_: int, key: int) -> str:
+    return "joker" if type_ == PlayType.JOKER_BOMB else _value_name(key)
+
+
+def _head_view(type_: int, key: int, length: int, _cls: int, _context: object) -> str:
+    """The words of ``str(play)`` before the cards."""
+    t = PlayType(type_)
+    words = _NAMES[t]
+    if t == PlayType.JOKER_BOMB:
+        return words
+    width = SEQUENCE_WIDTH.get(t)
+    if width is not None:
+        n = length // width
+        return f"{words} {RANKS[key - n + 1]}-{RANKS[key]}"
+    return f"{words} {_rank_text(type_, key)}"
+
+
+def _rank_view(type_: int, key: int, _length: int, _cls: int, _context: object) -> str:
+    return _rank_text(type_, key)
+
+
 class Play(BombPlay):
     """One Gan Deng Yan play: cards, type, comparison key and joker declaration.
 
@@ -137,12 +157,8 @@ class Play(BombPlay):
         """A bomb of three or four of a kind that holds a joker (``soft_bombs``)."""
         return self._type in (PlayType.THREE_BOMB, PlayType.FOUR_BOMB) and self.jokers > 0
 
-    @property
-    def rank(self) -> str:
-        """The rank that names the play ('3'..'A', '2', 'joker'), the top rank of a sequence."""
-        if self._type == PlayType.JOKER_BOMB:
-            return "joker"
-        return _value_name(self._key)
+    rank = RecordView(_rank_view, "The rank that names the play ('3'..'A', '2', 'joker'), the top rank of a sequence.")
+    _head = RecordView(_head_view, "The words of str() before the cards.")
 
     @property
     def ranks(self) -> tuple[str, ...]:
@@ -178,7 +194,7 @@ class Play(BombPlay):
         return _JOKERS
 
     def __str__(self) -> str:
-        return f"{_head(self._type, self._key, self._length)}: {self._cards_text(_RANK_OF_FACE)}"
+        return f"{self._head}: {self._cards_text(_RANK_OF_FACE)}"
 
     def to_protocol(self) -> list[Any]:
         """``[type, rank, cards]``: the type's name, :attr:`rank` and the card names; read
@@ -188,7 +204,7 @@ class Play(BombPlay):
         >>> [p.to_protocol() for p in classify("9S TS BJ")]
         [['SEQUENCE', 'T', ['9S', 'TS', 'BJ']], ['SEQUENCE', 'J', ['9S', 'TS', 'BJ']]]
         """
-        return [_TYPE_NAMES[self._type], _rank_text(self._type, self._key), self._card_names(_FACE_NAMES)]
+        return [_TYPE_NAMES[self._type], self.rank, self._card_names(_FACE_NAMES)]
 
     @classmethod
     def from_protocol(cls, obj: Sequence[Any], *, rules: Rules | None = None) -> Play:
@@ -200,24 +216,6 @@ class Play(BombPlay):
         from chupai.gandengyan.classify import classify
 
         return select_play(obj, classify(protocol_cards(obj), rules=rules), "Gan Deng Yan")
-
-
-def _rank_text(type_: int, key: int) -> str:
-    return "joker" if type_ == PlayType.JOKER_BOMB else _value_name(key)
-
-
-@functools.cache
-def _head(type_: int, key: int, length: int) -> str:
-    """The words of ``str(play)`` before the cards (cached)."""
-    t = PlayType(type_)
-    words = _NAMES[t]
-    if t == PlayType.JOKER_BOMB:
-        return words
-    width = SEQUENCE_WIDTH.get(t)
-    if width is not None:
-        n = length // width
-        return f"{words} {RANKS[key - n + 1]}-{RANKS[key]}"
-    return f"{words} {_rank_text(type_, key)}"
 
 
 _JOKERS = (1 << BLACK_JOKER_BIT) | (1 << RED_JOKER_BIT)

@@ -31,12 +31,11 @@ engine and ``Play``):
 from __future__ import annotations
 
 import enum
-import functools
 from collections.abc import Sequence
 from typing import Any
 
 from chupai._core import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_FACES, RED_JOKER_BIT
-from chupai._play import RecordPlay
+from chupai._play import RecordPlay, RecordView
 from chupai._interchange import protocol_cards, select_play
 from chupai.cards import RANKS, face_name
 from chupai.zhengshangyou.rules import Rules
@@ -132,6 +131,39 @@ _SET_WORDS = {2: "pair", 3: "triple", 4: "four"}
 _MULTI_WORDS = {2: "double", 3: "triple", 4: "quadruple"}
 
 
+def _rank_text(type_: int, key: int) -> str:
+    value = key_value(key)
+    if type_ == PlayType.SET and value == JOKER_PAIR_VALUE:
+        return "JOKER"
+    return value_name(value)
+
+
+def _head_view(type_: int, key: int, length: int, cls: int, _context: object) -> str:
+    """The words of ``str(play)`` before the cards."""
+    t = PlayType(type_)
+    tags = []
+    rank = _rank_text(type_, key)
+    if t == PlayType.SINGLE:
+        return f"single {rank}"
+    if t == PlayType.SET:
+        head = "pair of jokers" if rank == "JOKER" else f"{_SET_WORDS[cls]} {rank}"
+    else:
+        top = key_value(key)
+        span = f"{value_name(top - length // cls + 1)}-{value_name(top)}"
+        if t == PlayType.SEQUENCE:
+            head = f"sequence {span}"
+            tags.append("suited" if key_suited(key) else "mixed")
+        else:
+            head = f"{_MULTI_WORDS[cls]} sequence {span}"
+    if not key_pure(key):
+        tags.append("impure")
+    return " ".join([head] + tags)
+
+
+def _rank_view(type_: int, key: int, _length: int, _cls: int, _context: object) -> str:
+    return _rank_text(type_, key)
+
+
 class Play(RecordPlay):
     """One Zheng Shangyou play: cards, type, comparison key and wild declaration.
 
@@ -180,13 +212,12 @@ class Play(RecordPlay):
         """A single sequence whose natural cards are all of one suit."""
         return key_suited(self._key)
 
-    @property
-    def rank(self) -> str:
-        """The rank that names the play: the card's, the set's ('JOKER' for the pair
-        of jokers) or the top of the sequence."""
-        if self._type == PlayType.SET and self.value == JOKER_PAIR_VALUE:
-            return "JOKER"
-        return value_name(self.value)
+    rank = RecordView(
+        _rank_view,
+        "The rank that names the play: the card's, the set's ('JOKER' for the pair of jokers) "
+        "or the top of the sequence.",
+    )
+    _head = RecordView(_head_view, "The words of str() before the cards.")
 
     def _wild_mask(self) -> int:
         """The faces that play as wild cards here: the jokers, and the 2s of a multiple
@@ -214,7 +245,7 @@ class Play(RecordPlay):
         )
 
     def __str__(self) -> str:
-        return f"{_head(self._type, self._key, self._length, self._cls)}: {self._cards_text()}"
+        return f"{self._head}: {self._cards_text()}"
 
     def to_protocol(self) -> list[Any]:
         """``[type, rank, cards]``: the type's name, :attr:`rank` and the card names.
@@ -230,7 +261,7 @@ class Play(RecordPlay):
         [['DOUBLE_SEQUENCE', '7', ['5S', '5H', '6S', '6D', '7S', '7D']]]
         """
         ptype = _MULTI_NAMES[self._cls] if self._type == PlayType.MULTI_SEQUENCE else _TYPE_NAMES[self._type]
-        return [ptype, _rank_text(self._type, self._key), self._card_names(_FACE_NAMES)]
+        return [ptype, self.rank, self._card_names(_FACE_NAMES)]
 
     @classmethod
     def from_protocol(cls, obj: Sequence[Any], *, rules: Rules | None = None) -> Play:
@@ -242,36 +273,6 @@ class Play(RecordPlay):
         from chupai.zhengshangyou.classify import classify
 
         return select_play(obj, classify(protocol_cards(obj), rules=rules), "Zheng Shangyou")
-
-
-def _rank_text(type_: int, key: int) -> str:
-    value = key_value(key)
-    if type_ == PlayType.SET and value == JOKER_PAIR_VALUE:
-        return "JOKER"
-    return value_name(value)
-
-
-@functools.cache
-def _head(type_: int, key: int, length: int, cls: int) -> str:
-    """The words of ``str(play)`` before the cards (cached)."""
-    t = PlayType(type_)
-    tags = []
-    rank = _rank_text(type_, key)
-    if t == PlayType.SINGLE:
-        return f"single {rank}"
-    if t == PlayType.SET:
-        head = "pair of jokers" if rank == "JOKER" else f"{_SET_WORDS[cls]} {rank}"
-    else:
-        top = key_value(key)
-        span = f"{value_name(top - length // cls + 1)}-{value_name(top)}"
-        if t == PlayType.SEQUENCE:
-            head = f"sequence {span}"
-            tags.append("suited" if key_suited(key) else "mixed")
-        else:
-            head = f"{_MULTI_WORDS[cls]} sequence {span}"
-    if not key_pure(key):
-        tags.append("impure")
-    return " ".join([head] + tags)
 
 
 _TYPE_NAMES = {t.value: t.name for t in PlayType}
