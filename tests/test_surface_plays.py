@@ -52,6 +52,9 @@ def test_plays_are_immutable_values(game):
             p._key = 3
         with pytest.raises(AttributeError):
             p.anything = 1
+        if hasattr(p, "rank"):  # a RecordView, cached in C, is read-only too
+            with pytest.raises(AttributeError):
+                p.rank = "2"
         assert pickle.loads(pickle.dumps(p)) == p
         assert copy.copy(p) is p and copy.deepcopy(p) is p
     assert len(set(plays)) == len(plays)

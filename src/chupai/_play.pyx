@@ -24,6 +24,7 @@ A subclass sets ``_TYPES`` (its ``PlayType``), optionally ``_ORIGIN`` (where pla
 from, for the constructor's error) and ``_NESTED_MASKS = False`` when its record's
 ``hi`` is not the two-deck "held twice" word, and declares ``__slots__ = ()``.
 """
+cimport cython
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.object cimport PyObject, PyTypeObject
 
@@ -338,6 +339,7 @@ cdef class BombViews(RecordViews):
         return self.rec.cls > 0
 
 
+@cython.auto_pickle(False)
 cdef class RecordView:
     """A read-only attribute of a game's Play computed from the record's values by a
     Python function ``fn(type, key, length, cls, context)``, once per distinct value.
@@ -401,7 +403,8 @@ class _Registered:
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        cls._from_record = RecordMaker(cls)
+        if issubclass(cls, PlayRecord):
+            cls._from_record = RecordMaker(cls)
 
 
 class PlayBase(_Registered, PlayRecord):

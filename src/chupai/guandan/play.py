@@ -210,7 +210,8 @@ class Play(BombPlay):
     @property
     def _level(self) -> int:
         """The level index (0..12) the play was formed at: the generator's context."""
-        return self._context
+        level: int = self._context
+        return level
 
     # -- the public view -----------------------------------------------------------
     level = RecordView(_level_name, "The level rank this play was formed at.")
