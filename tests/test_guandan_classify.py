@@ -407,9 +407,15 @@ def test_cards_and_level_spellings():
     assert base[0].level == "T"
 
 
-@pytest.mark.parametrize("level", ["1", "Z", "", "11", 1, 15, None, True])
+@pytest.mark.parametrize("level", ["1", "Z", "", "11", 1, 15])
 def test_bad_level_is_named(level):
     with pytest.raises(ValueError, match="level"):
+        classify("2S", level)
+
+
+@pytest.mark.parametrize("level", [None, True, 7.0])
+def test_level_of_the_wrong_type_is_a_type_error(level):
+    with pytest.raises(TypeError, match="level"):
         classify("2S", level)
 
 

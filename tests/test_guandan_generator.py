@@ -214,12 +214,16 @@ def test_declarations_agree_with_classify():
         ("7S 7S 7S", "2", "7S"),
         ("7S", "1", "'1'"),
         ("7S", "", "''"),
-        ("7S", None, "None"),
     ],
 )
 def test_bad_input_names_the_problem(hand, level, message):
     with pytest.raises(ValueError, match=message):
         legal_plays(hand, level)
+
+
+def test_a_level_of_the_wrong_type_is_a_type_error():
+    with pytest.raises(TypeError, match="None"):
+        legal_plays("7S", None)
 
 
 def test_bad_previous_and_rules():
