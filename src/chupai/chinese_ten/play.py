@@ -13,6 +13,13 @@ Two plays are the same play when they agree on the card and the captured cards. 
 suit-collapsed view (``spec/cards.md``) erases only what the scores never look at:
 cards are grouped by :func:`score_class` (rank and colour, with the two black aces kept
 apart because they score differently), which is the same grouping in every variant.
+
+The interchange form (``Play.to_protocol()``, read back exactly by
+``Play.from_protocol()``) is Chinese Ten's own, there being no competition protocol:
+``[type, card, captured]`` with the type's name (``CAPTURE``, ``TRIPLE``, ``DISCARD``),
+the card's name and the list of the captured cards' names in face order, e.g.
+``["CAPTURE", "7D", ["3S"]]`` or ``["DISCARD", "AH", []]``.  The record's layout is
+read only by the ``_card`` / ``_captured`` views here and by the compiled code.
 """
 from __future__ import annotations
 
