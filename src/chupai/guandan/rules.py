@@ -115,7 +115,7 @@ class Rules:
     @classmethod
     def competition(cls, **overrides: Any) -> Rules:
         """The Chinese competition rules."""
-        base = dict(
+        base: dict[str, Any] = dict(
             promotion=(3, 2, 1),
             straight_flush_as_straight=False,
             return_max_rank="T",
