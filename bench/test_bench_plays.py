@@ -1,4 +1,4 @@
-"""pytest-benchmark suite for the Python surface: ``pytest bench/test_bench_surface.py --benchmark-only``.
+"""pytest-benchmark suite for the Python surface: ``pytest bench/test_bench_plays.py --benchmark-only``.
 
 Cards parsing and the Play objects of seeded Guan Dan leads (the plain runner
 ``bench/surface.py`` prints the same cases for every game, µs per item and items/s).
