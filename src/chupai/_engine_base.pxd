@@ -30,6 +30,7 @@
 #
 # (CHOICE_OVER once the deal is over), and a play from outside is first checked with `c_find` (it must equal a record the
 # generator lists now), which also hands back the generator's own record to play.
+from cpython.ref cimport PyObject
 from libc.stdint cimport uint64_t
 
 from chupai._core cimport mask_t, play_t, playbuf_t, rng_t
@@ -89,9 +90,11 @@ cdef class GameSpec:
 
 
 cdef class Engine:
-    # the game's Rules this deal is played under (a frozen value: no reference cycles, so
-    # the engines are not tracked by the garbage collector)
-    cdef readonly object rules
+    # the game's Rules this deal is played under (a frozen value), held as a counted
+    # reference of its own so the engines need no garbage-collector bookkeeping (an
+    # object field would make every clone a tracked object)
+    cdef PyObject *_rules
+    cdef void set_rules(self, object rules)
 
     # the engine's own struct, and its game's spec (no per-object fields: a clone costs
     # one allocation and one memcpy)

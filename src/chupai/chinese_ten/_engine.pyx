@@ -9,6 +9,8 @@ same player decides.  ``DealCore`` wraps the struct for Python
 (``chupai.chinese_ten.game`` builds the state machines on it); the playouts run it to
 the end inside C with the GIL released.
 """
+cimport cython
+
 import numpy as np
 
 from libc.stdint cimport uint8_t
@@ -339,6 +341,7 @@ C_CONSTANTS = {
 }
 
 
+@cython.no_gc  # no reference cycles (see Engine): no GC bookkeeping per clone
 cdef class DealCore(Engine):
     """One Chinese Ten deal in C: hands, layout, stock, piles, the turn and its step.
 
@@ -365,7 +368,7 @@ cdef class DealCore(Engine):
         rules = rules_of(rules)
         players = rules.check_players(players)
         setup(&self.d, rules, players, check_seat(dealer, players, "dealer"))
-        self.rules = rules
+        self.set_rules(rules)
         rng_seed(&rng, seed64(seed), 0)
         self.redeals = ct_deal_random(&self.d, &rng, self.d.hand_size, self.d.layout_size, self.d.first)
         return self
@@ -402,7 +405,7 @@ cdef class DealCore(Engine):
         dealer = check_seat(dealer, players, "dealer")
         cur = check_seat(current, players, "current")
         setup(&self.d, rules, players, dealer)
-        self.rules = rules
+        self.set_rules(rules)
         for s in range(players):
             self.d.hand[s] = claim(&seen, hands[s], f"hand {s}")
         self.d.layout = claim(&seen, layout, "layout")

@@ -17,6 +17,8 @@ How the engine reads the spec where it is silent:
   trick (the talon ran out before their turn to draw) wins at once; the first such
   player in drawing order if there are several.
 """
+cimport cython
+
 import numpy as np
 
 from libc.stdint cimport uint8_t
@@ -400,6 +402,7 @@ cdef int _opts_of(object rules, gdy_opts_t *o) except -1:
     return 0
 
 
+@cython.no_gc  # no reference cycles (see Engine): no GC bookkeeping per clone
 cdef class DealCore(Engine):
     """One deal's card play: hands, talon, trick, bombs played, winner.
 
@@ -421,7 +424,7 @@ cdef class DealCore(Engine):
         cdef DealCore self = DealCore.__new__(DealCore)
         cdef int s, n, dealer
         _opts_of(rules, &self.d.o)
-        self.rules = PAGAT if rules is None else rules
+        self.set_rules(PAGAT if rules is None else rules)
         if isinstance(hands, (str, Cards)):
             raise ValueError(f"hands must be a sequence of hands, not {hands!r}")
         n = check_players(len(hands), GDY_MIN_PLAYERS, GDY_MAX_PLAYERS)
@@ -463,7 +466,7 @@ cdef class DealCore(Engine):
         cdef int dl = -1
         self.d.t.seats = check_players(players, GDY_MIN_PLAYERS, GDY_MAX_PLAYERS)
         _opts_of(rules, &self.d.o)
-        self.rules = PAGAT if rules is None else rules
+        self.set_rules(PAGAT if rules is None else rules)
         if dealer is not None:
             dl = check_seat(dealer, self.d.t.seats, "dealer")
         rng_seed(&rng, seed64(seed), 0)

@@ -5,6 +5,8 @@ made it, passes since), the finishing order and the result.  ``DealCore`` wraps 
 Python (``chupai.guandan.game`` builds the full state machine on it); the playouts
 run it to the end inside C with the GIL released.
 """
+cimport cython
+
 import numpy as np
 
 from libc.stdint cimport uint8_t
@@ -250,6 +252,7 @@ cdef int _flags_of(object rules) except -1:
     return checked_rules(rules, Rules, PAGAT, "guandan.Rules")._flags
 
 
+@cython.no_gc  # no reference cycles (see Engine): no GC bookkeeping per clone
 cdef class DealCore(Engine):
     """One deal's card play (no tribute, no levels): hands, trick, finishing order.
 
@@ -287,7 +290,7 @@ cdef class DealCore(Engine):
             self.d.hi[s] = hand.hi
         self.d.level = _level_index(level)
         self.d.flags = _flags_of(rules)
-        self.rules = checked_rules(rules, Rules, PAGAT, "guandan.Rules")
+        self.set_rules(checked_rules(rules, Rules, PAGAT, "guandan.Rules"))
         gd_start(&self.d, leader)
         return self
 
@@ -298,7 +301,7 @@ cdef class DealCore(Engine):
         cdef rng_t rng
         rng_seed(&rng, seed64(seed), 0)
         self.d.level = _level_index(level)
-        self.rules = checked_rules(rules, Rules, PAGAT, "guandan.Rules")
+        self.set_rules(checked_rules(rules, Rules, PAGAT, "guandan.Rules"))
         gd_deal_random(&self.d, &rng, _flags_of(rules))
         return self
 

@@ -5,6 +5,8 @@ made it, passes since) and the finishing order.  ``DealCore`` wraps it for Pytho
 (``chupai.zhengshangyou.game`` builds the full state machine on it); the playouts run
 it to the end inside C with the GIL released.
 """
+cimport cython
+
 import numpy as np
 
 from libc.stdint cimport uint8_t
@@ -239,6 +241,7 @@ C_CONSTANTS = {
 }
 
 
+@cython.no_gc  # no reference cycles (see Engine): no GC bookkeeping per clone
 cdef class DealCore(Engine):
     """One deal's card play (no exchange, no points table): hands, trick, finishing order.
 
@@ -280,7 +283,7 @@ cdef class DealCore(Engine):
             raise ValueError("at least two players must hold cards")
         self.d.t.seats = n
         self.d.flags = zs_rules_flags(rules)
-        self.rules = PAGAT if rules is None else rules
+        self.set_rules(PAGAT if rules is None else rules)
         zs_start(&self.d, leader)
         return self
 
@@ -296,7 +299,7 @@ cdef class DealCore(Engine):
         dl = rng_below(&rng, n)
         if dealer is not None:
             dl = check_seat(dealer, n, "dealer")
-        self.rules = PAGAT if rules is None else rules
+        self.set_rules(PAGAT if rules is None else rules)
         zs_deal_random(&self.d, &rng, n, dl, flags)
         return self
 
