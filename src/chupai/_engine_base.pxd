@@ -57,7 +57,16 @@ ctypedef struct trick_t:
     int current                  # the seat to act; -1 once the deal is over
     int last_player              # who made the trick's last play; -1 when leading
     int npass                    # passes since the last play
+    int pass_rule                # PASS_NEVER, PASS_FOLLOWING or PASS_IF_STUCK (the game's)
     play_t last                  # that play
+
+cdef inline void trick_start(trick_t *t, int seats, int pass_rule, int seat) noexcept nogil:
+    """A deal's card play at a table of `seats` starts with `seat` on lead."""
+    t.seats = seats
+    t.pass_rule = pass_rule
+    t.current = seat
+    t.last_player = -1
+    t.npass = 0
 
 cdef inline void trick_lead(trick_t *t, int seat) noexcept nogil:
     """`seat` leads a new trick."""
@@ -114,7 +123,7 @@ cdef class Engine:
     cdef int h_passes(self, const void *st) noexcept nogil
 
     # --- hooks: each game implements these (nogil, on any struct of the game) ---------
-    # PASS_NEVER, PASS_FOLLOWING or PASS_IF_STUCK
+    # PASS_NEVER, PASS_FOLLOWING or PASS_IF_STUCK (trick_t.pass_rule)
     cdef int h_pass_rule(self, const void *st) noexcept nogil
     # the cards `seat` holds (two-deck masks; hi 0 for one deck)
     cdef void h_hand(self, const void *st, int seat, mask_t *lo, mask_t *hi) noexcept nogil

@@ -164,7 +164,7 @@ cdef class Engine:
         return (<const trick_t *>st).npass
 
     cdef int h_pass_rule(self, const void *st) noexcept nogil:
-        return PASS_NEVER
+        return (<const trick_t *>st).pass_rule
 
     cdef void h_hand(self, const void *st, int seat, mask_t *lo, mask_t *hi) noexcept nogil:
         lo[0] = 0
@@ -195,7 +195,7 @@ cdef class Engine:
         if self.h_legal(st, 1, buf) != 0:
             return CHOICE_OOM
         n = <int>buf.len
-        rule = self.h_pass_rule(st)
+        rule = t.pass_rule
         if rule == PASS_IF_STUCK and n == 0:
             return CHOICE_PASS
         if rule == PASS_NEVER and n == 1:

@@ -25,7 +25,7 @@ from chupai._core cimport (
     rng_t,
     seed64,
 )
-from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_FOLLOWING, POLICY_GREEDY, Engine, GameSpec, check_players, check_seat, trick_lead, trick_played
+from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_FOLLOWING, POLICY_GREEDY, Engine, GameSpec, trick_start, check_players, check_seat, trick_lead, trick_played
 from chupai.zhengshangyou._movegen cimport (
     ZS_FLAG_JOKER_PAIR,
     ZS_SUITED_KEY,
@@ -71,7 +71,7 @@ cdef inline int active_count(const zs_deal_t *d) noexcept nogil:
 cdef void zs_start(zs_deal_t *d, int leader) noexcept nogil:
     """Start the card play with `leader` on lead (hands, n and flags already set)."""
     cdef int s
-    trick_lead(&d.t, leader)
+    trick_start(&d.t, d.t.seats, PASS_FOLLOWING, leader)
     d.nout = 0
     for s in range(ZS_MAX_SEATS):
         d.out[s] = -1
@@ -211,6 +211,8 @@ cdef int valid(const zs_deal_t *d) noexcept nogil:
     """0 if the fields are in range and no card is in two hands."""
     cdef int s
     cdef mask_t seen = 0
+    if d.t.pass_rule != PASS_FOLLOWING:
+        return 9
     if not ZS_MIN_SEATS <= d.t.seats <= ZS_MAX_SEATS or d.flags & ~ZS_FLAG_JOKER_PAIR:
         return 1
     if not (-1 <= d.t.current < d.t.seats and -1 <= d.t.last_player < d.t.seats and 0 <= d.t.npass < d.t.seats
@@ -304,9 +306,6 @@ cdef class DealCore(Engine):
         return self
 
     # -- hooks ------------------------------------------------------------------------
-    cdef int h_pass_rule(self, const void *st) noexcept nogil:
-        return PASS_FOLLOWING
-
     cdef void h_hand(self, const void *st, int seat, mask_t *lo, mask_t *hi) noexcept nogil:
         lo[0] = (<const zs_deal_t *>st).hand[seat]
         hi[0] = 0
