@@ -16,7 +16,8 @@ Decisions this server takes (the spec is silent):
 * A client that leaves before its table starts frees its seat; one that leaves a
   table in play ends that table (logged; the other clients of the table are
   disconnected with code 1001), and the other tables go on.
-* Connections beyond the seats of every table are refused (close code 1013).
+* Connections beyond the seats of every table are refused (close code 1013); a client
+  message over 64 KiB closes its connection (1009), like any disconnect.
 """
 from __future__ import annotations
 
