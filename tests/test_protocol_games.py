@@ -25,17 +25,18 @@ TIMEOUT = 60
 
 async def seated(server: Server, n: int) -> None:
     """Wait until ``n`` clients are seated (so that seats follow our connection order)."""
-    for _ in range(2000):
-        if sum(len(t.remotes) for t in server.tables) >= n:
-            return
+    loop = asyncio.get_running_loop()
+    end = loop.time() + TIMEOUT
+    while sum(len(t.remotes) for t in server.tables) < n:
+        if loop.time() > end:
+            raise AssertionError(f"{n} clients were not seated")
         await asyncio.sleep(0.005)
-    raise AssertionError(f"{n} clients were not seated")
 
 
 async def start(config: ServerConfig) -> tuple[Server, asyncio.Task[int], str]:
     server = Server(config)
     task = asyncio.create_task(server.run())
-    await asyncio.wait_for(server.ready.wait(), 10)
+    await asyncio.wait_for(server.ready.wait(), TIMEOUT)
     return server, task, f"ws://127.0.0.1:{server.port}/game/"
 
 
