@@ -75,7 +75,8 @@ async def browse_live(url: str, profile: Path, updates: int) -> str:
 
             loop = asyncio.get_running_loop()
             end = loop.time() + 30
-            while int(await evaluate("document.body.dataset.updates || '0'")) < updates:
+            # (the page may still be loading: no body yet)
+            while int(await evaluate("(document.body && document.body.dataset.updates) || '0'") or 0) < updates:
                 assert loop.time() < end, "the page did not update live"
                 await asyncio.sleep(0.1)
             return str(await evaluate("document.documentElement.outerHTML"))
