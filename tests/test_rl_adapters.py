@@ -141,3 +141,15 @@ def test_docstring_examples(name, extra):
     _need(extra)
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
+
+
+@pytest.mark.parametrize("game", ["guandan", "chinese_ten"])
+def test_pettingzoo_whole_match_episodes(game):
+    _need("pettingzoo")
+    from pettingzoo.test import api_test
+
+    from chupai.rl.pettingzoo import env
+
+    e = env(game, match=True)
+    api_test(e, num_cycles=40, verbose_progress=False)
+    assert type(e.unwrapped.state_).__name__ == "Match"
