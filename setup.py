@@ -1,16 +1,37 @@
 """Build the Cython extensions (every ``.pyx`` under ``src/``).
 
-``CHUPAI_DEBUG=1`` builds with bounds and wraparound checks on, no optimisation and
-debug symbols; the default build turns the checks off (every index in the kernels is
-bounded by construction).
+Build switches (environment variables; the default is the optimised release build,
+whose kernels run without checks: every index in them is bounded by construction):
+
+``CHUPAI_DEBUG=1``
+    Cython's bounds, wraparound and initialisation checks on, no optimisation, debug
+    symbols, and every exception the compiled code would only report as "Exception
+    ignored" (a failed check inside a ``noexcept`` kernel has nowhere to propagate)
+    aborts the process instead (``build_support/abort_unraisable.h``), so a test that
+    hits a bounds error cannot pass.
+``CHUPAI_SANITIZE=1``
+    AddressSanitizer + UndefinedBehaviorSanitizer (``-fsanitize=address,undefined``,
+    ``-fno-sanitize-recover=all`` so undefined behaviour is fatal too), ``-O1 -g``.
+    The Cython directives stay those of the release build, so the sanitizers watch the
+    code that ships.  The interpreter is not instrumented: run it with the runtime
+    preloaded (``.ci/sanitize`` shows how).  Combines with ``CHUPAI_DEBUG=1``.
+``CHUPAI_ONLY=chupai.gandengyan``
+    Build only the modules under that prefix (plus ``chupai._core``; development).
+
+Each mode generates its C into its own directory (``build/cython-<mode>``; the release
+build's beside the ``.pyx``) and a change of mode since the last build of a tree forces
+every extension to be rebuilt, so one build never reuses the objects of another.
 """
 import glob
 import os
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 DEBUG = os.environ.get("CHUPAI_DEBUG") == "1"
+SANITIZE = os.environ.get("CHUPAI_SANITIZE") == "1"
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 directives = {
     "language_level": 3,
@@ -21,6 +42,36 @@ directives = {
     "cdivision": True,
 }
 compile_args = ["-O0", "-g"] if DEBUG else ["-O3"]
+link_args = []
+if DEBUG:
+    compile_args += ["-include", os.path.join(HERE, "build_support", "abort_unraisable.h")]
+if SANITIZE:
+    sanitizers = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer"]
+    compile_args = [a for a in compile_args if not a.startswith("-O")] + ["-O1", "-g"] + sanitizers
+    link_args += sanitizers
+
+# the C of a non-release build goes to its own directory; a change of mode rebuilds every
+# extension (build_ext would otherwise keep a .so that is newer than its sources)
+MODE = "-".join(name for name, on in (("debug", DEBUG), ("sanitize", SANITIZE)) if on) or "release"
+STAMP = os.path.join(HERE, "build", "chupai-build-mode")
+
+
+class BuildExt(build_ext):
+    """``build_ext`` that forces a full rebuild when the build mode changed."""
+
+    def run(self):
+        try:
+            with open(STAMP) as f:
+                last = f.read().strip()
+        except OSError:
+            last = None
+        if last != MODE:
+            self.force = True
+        super().run()
+        os.makedirs(os.path.dirname(STAMP), exist_ok=True)
+        with open(STAMP, "w") as f:
+            f.write(MODE + "\n")
+
 
 # every .pyx under src/ is one extension module, named by its path
 MODULES = sorted(
@@ -38,6 +89,7 @@ extensions = [
         name,
         [os.path.join("src", *name.split(".")) + ".pyx"],
         extra_compile_args=compile_args,
+        extra_link_args=link_args,
     )
     for name in MODULES
 ]
@@ -47,5 +99,7 @@ setup(
         extensions,
         compiler_directives=directives,
         include_path=["src"],
+        build_dir=None if MODE == "release" else os.path.join("build", f"cython-{MODE}"),
     ),
+    cmdclass={"build_ext": BuildExt},
 )

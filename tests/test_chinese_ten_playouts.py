@@ -101,7 +101,7 @@ def test_random_games_step_by_step(count, seed):
             before = len(deal.history)
             deal.apply(action)
             for event in deal.history[before:]:
-                assert event.seat == seat and classify(event.play.card, str(event.play.captured)) is not None
+                assert event.seat == seat and classify(event.action.card, str(event.action.captured)) is not None
             check_step(deal)
         assert deal.hand_sizes() == (0,) * deal.players and deal.stock_size == 0
         if deal.rules.forced_capture:
@@ -109,7 +109,7 @@ def test_random_games_step_by_step(count, seed):
             assert sum(deal.returns()) == pytest.approx(0)
         if deal.bonus_player is not None:
             assert Cards("5H 5D") <= deal.pile(deal.bonus_player)
-        plays = sum(1 for e in deal.history if e.step == "play")
+        plays = sum(1 for e in deal.history if e.phase == "play")
         assert plays == sum(deal.rules.deal_sizes(deal.players)[0] for _ in range(deal.players))
 
 
@@ -158,13 +158,13 @@ def test_bad_arguments():
         playouts(10, seed=1, policy="clever")
     with pytest.raises(ValueError, match="threads"):
         playouts(10, seed=1, threads=0)
-    with pytest.raises(ValueError, match="seed"):
+    with pytest.raises(TypeError, match="seed"):
         playouts(10, seed="x")
     with pytest.raises(ValueError, match="n must"):
         playouts(-1, seed=1)
     with pytest.raises(ValueError, match="played by"):
         playouts(10, seed=1, players=5)
-    with pytest.raises(ValueError, match="rules"):
+    with pytest.raises(TypeError, match="rules"):
         playouts(10, seed=1, rules="pagat")
     assert playouts(0, seed=1).scores.shape == (0, 4)
 

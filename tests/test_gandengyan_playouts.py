@@ -80,13 +80,13 @@ def test_bad_arguments():
         playouts(10, seed=1, policy="clever")
     with pytest.raises(ValueError, match="threads"):
         playouts(10, seed=1, threads=0)
-    with pytest.raises(ValueError, match="seed"):
+    with pytest.raises(TypeError, match="seed"):
         playouts(10, seed="x")
     with pytest.raises(ValueError, match="n must"):
         playouts(-1, seed=1)
     with pytest.raises(ValueError, match="players"):
         playouts(10, seed=1, players=7)
-    with pytest.raises(ValueError, match="rules"):
+    with pytest.raises(TypeError, match="rules"):
         playouts(10, seed=1, rules="base")
     assert playouts(0, seed=1).returns.shape == (0, 4)
     deal = Deal(seed=1)

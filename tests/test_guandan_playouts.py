@@ -63,7 +63,7 @@ def test_bad_arguments():
         playouts(10, seed=1, policy="clever")
     with pytest.raises(ValueError, match="threads"):
         playouts(10, seed=1, threads=0)
-    with pytest.raises(ValueError, match="seed"):
+    with pytest.raises(TypeError, match="seed"):
         playouts(10, seed="x")
     with pytest.raises(ValueError, match="n must"):
         playouts(-1, seed=1)

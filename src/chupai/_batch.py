@@ -19,19 +19,21 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm
 
+from chupai import _validate
+
 __all__ = ["card_play_of", "check_batch", "check_policy", "check_seed", "run_chunks", "seed64"]
 
 _MASK64 = 0xFFFFFFFFFFFFFFFF
 
 
 def _is_int(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
+    return _validate.is_int(x)
 
 
 def check_seed(seed: Any) -> None:
-    """``ValueError`` unless ``seed`` is an int (a playout seed: no ``None``)."""
-    if not _is_int(seed):
-        raise ValueError(f"seed must be an int, not {seed!r}")
+    """A playout seed: an int in ``[0, 2**64)`` (no ``None``), as everywhere
+    (:func:`chupai._validate.check_seed`)."""
+    _validate.check_seed(seed, allow_none=False)
 
 
 def check_policy(policy: Any, policies: Mapping[str, int]) -> None:
@@ -75,7 +77,7 @@ def card_play_of(state: Any, seed: int) -> Any:
 
 def seed64(seed: int) -> int:
     """The seed as the unsigned 64-bit value the C engines take."""
-    return seed & _MASK64
+    return int(seed) & _MASK64
 
 
 def run_chunks(
