@@ -169,6 +169,7 @@ class StateBase:
     def __copy__(self: S) -> S:
         return self.clone()
 
+    # -- the reinforcement-learning views (chupai.rl) ---------------------------------
     def observation_tensor(self, player: int) -> Any:
         """The float32 observation of seat ``player`` (:func:`chupai.rl.observation_tensor`)."""
         from chupai.rl import observation_tensor

@@ -79,6 +79,7 @@ def run_batch(
     chunk_size: int | None = None,
     progress: bool = False,
     unit: str = "deal",
+    sizes: Sequence[int] | None = None,
 ) -> list[R]:
     """``[fn(x) for x in items]``, run on ``backend`` by ``workers`` workers.
 
@@ -95,6 +96,8 @@ def run_batch(
         chunk_size: items per chunk (default: about eight chunks per worker).
         progress: show a tqdm bar counting finished items.
         unit: what the bar counts.
+        sizes: what each item counts for on the bar (default 1 each), e.g. the deals of
+            a shard of many deals.
     """
     backend = check_choice(backend, "backend", BACKENDS)
     workers = check_positive_int(workers, "workers")
@@ -103,12 +106,15 @@ def run_batch(
     if address is not None and backend != "ray":
         raise ValueError("address is for backend='ray' only")
     items = list(items)
+    weights = [1] * len(items) if sizes is None else [check_positive_int(w, "sizes[i]") for w in sizes]
+    if len(weights) != len(items):
+        raise ValueError(f"sizes must have one entry per item ({len(items)}), not {len(weights)}")
     size = (default_chunk_size(len(items), workers) if chunk_size is None
             else check_positive_int(chunk_size, "chunk_size"))
     bounds = chunk_bounds(len(items), size)
     workers = min(workers, max(1, len(bounds)))
     results: list[list[R] | None] = [None] * len(bounds)
-    with tqdm(total=len(items), unit=unit, disable=not progress) as bar:
+    with tqdm(total=sum(weights), unit=unit, disable=not progress) as bar:
         if backend == "ray":
             done_chunks = _ray_chunks(fn, items, bounds, workers, address)
         elif workers == 1:
@@ -118,7 +124,8 @@ def run_batch(
         for k, chunk in done_chunks:
             if results[k] is None:  # a chunk is counted once, whatever happened to its workers
                 results[k] = chunk
-                bar.update(len(chunk))
+                a, b = bounds[k]
+                bar.update(sum(weights[a:b]))
     return [r for chunk in results if chunk is not None for r in chunk]
 
 
@@ -163,17 +170,21 @@ def _ray_chunks(fn: Callable[[T], R], items: list[T], bounds: list[tuple[int, in
             ray.cancel(ref, force=True)
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The command-line options of :func:`run_batch` (``--backend``, ``--address``,
-    ``--chunk-size``), for every subcommand that runs a batch."""
+def add_arguments(parser: argparse.ArgumentParser, *, chunks: bool = True) -> None:
+    """The command-line options of :func:`run_batch` (``--backend``, ``--address`` and,
+    with ``chunks``, ``--chunk-size``), for every subcommand that runs a batch."""
     parser.add_argument("--backend", choices=BACKENDS, default="local",
                         help="where the work runs: local processes or a Ray cluster")
     parser.add_argument("--address", default=None,
                         help="the Ray cluster to join (default RAY_ADDRESS, else a local Ray)")
-    parser.add_argument("--chunk-size", type=int, default=None, dest="chunk_size",
-                        help="deals per task (default: about eight tasks per worker)")
+    if chunks:
+        parser.add_argument("--chunk-size", type=int, default=None, dest="chunk_size",
+                            help="deals per task (default: about eight tasks per worker)")
 
 
 def options_of(args: argparse.Namespace) -> dict[str, Any]:
     """The :func:`run_batch` keywords that :func:`add_arguments` parsed."""
-    return {"backend": args.backend, "address": args.address, "chunk_size": args.chunk_size}
+    options = {"backend": args.backend, "address": args.address}
+    if hasattr(args, "chunk_size"):
+        options["chunk_size"] = args.chunk_size
+    return options

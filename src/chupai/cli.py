@@ -145,6 +145,9 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     from chupai.protocol.cli import register as register_protocol  # serve, join, replay
 
     register_protocol(sub)
+    from chupai.rl.generate import register as register_generate  # self-play data
+
+    register_generate(sub)
 
     b = sub.add_parser("bench", help="time the generator, the engine and the Python surface of a game")
     b.add_argument("game", nargs="?", choices=games, help="the game (default guandan)")

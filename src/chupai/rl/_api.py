@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from chupai._core import NUM_FACES
-from chupai._games import GAMES, game as registry_entry
+from chupai._games import game as registry_entry, game_of
 from chupai._state import check_seat, is_int
 from chupai.rl._chinese_ten import ChineseTen
 from chupai.rl._climbing import GanDengYan, GuanDan, ZhengShangyou
@@ -43,10 +43,7 @@ _ENCODERS: dict[str, Any] = {
 
 def game_name(state: Any) -> str:
     """The registry name of the game ``state`` (a ``Deal`` or ``Match``) belongs to."""
-    parts = type(state).__module__.split(".")
-    if len(parts) < 2 or parts[0] != "chupai" or parts[1] not in GAMES:
-        raise TypeError(f"state must be a Deal or Match of a chupai game, not {type(state).__name__}")
-    return parts[1]
+    return game_of(state).name
 
 
 def _deal(state: Any) -> Any:

@@ -52,6 +52,7 @@ from typing import Any
 
 import numpy as np
 
+from chupai._games import game_of
 from chupai._core import BITS_PER_RANK, NUM_FACES, NUM_RANKS
 from chupai.cards import RANKS, SUITS
 from chupai.rl._layout import Field, Layout
@@ -183,17 +184,15 @@ def observation(state: Any, player: int) -> np.ndarray:
     from chupai.actions import PASS
     from chupai.guandan.play import Play
 
-    from chupai.rl._api import game_name
-
-    if game_name(state) != "guandan":
-        raise TypeError(f"state must be a Guan Dan Deal or Match, not {type(state).__module__}.{type(state).__name__}")
+    if game_of(state).name != "guandan":
+        raise TypeError(f"state must be a Guan Dan Deal or Match, not {type(state).__name__}")
     deal = state.deal if hasattr(state, "deal") else state
     p = check_seat(player, 4)
     nxt, partner, prev = (p + 1) % 4, (p + 2) % 4, (p + 3) % 4
     hand = _cards(deal.hand(p))
     played = [_cards(c) for c in deal.played_cards()]
     unseen = 2 - hand - sum(played)
-    moves = [(e[0], e[1]) for e in deal.history if e[1] is PASS or isinstance(e[1], Play)]
+    moves = [(e.seat, e.action) for e in deal.history if e.action is PASS or isinstance(e.action, Play)]
     out = set(deal.finishing_order) - {-1}
     minus = -np.ones(NUM_FACES, dtype=np.float32)
 
