@@ -2,6 +2,7 @@
 from typing import Any
 
 import numpy as np
+from typing_extensions import disjoint_base
 
 from chupai._core import PlayList
 from chupai.cards import Cards
@@ -12,6 +13,7 @@ DEAL_OVER: str
 
 class NotAPlayError(IllegalActionError, TypeError): ...
 
+@disjoint_base
 class GameSpec:
     name: str
     play_class: type
@@ -28,7 +30,10 @@ class GameSpec:
         context_name: str | None = None,
     ) -> None: ...
 
+@disjoint_base
 class Engine:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """Refused: a DealCore comes from its ``random()`` or ``from_hands()``."""
     @property
     def rules(self) -> Any: ...
     def clone(self) -> Any: ...
@@ -71,3 +76,5 @@ class Engine:
     def _run_chunk(self, seed: int, start: int, stop: int, policy: str, out: np.ndarray) -> None: ...
 
 def _restore(cls: type, game: str, version: int, state: bytes, rules: Any, extra: Any) -> Engine: ...
+
+__all__ = ["DEAL_OVER", "Engine", "GameSpec", "NotAPlayError", "POLICIES"]

@@ -153,7 +153,7 @@ def _ray_chunks(fn: Callable[[T], R], items: list[T], bounds: list[tuple[int, in
         if address is None:  # a local instance, sized to this machine
             options["include_dashboard"] = False
         ray.init(**options)
-    task = ray.remote(num_cpus=1, max_retries=MAX_RETRIES)(_map_chunk)
+    task: Any = ray.remote(num_cpus=1, max_retries=MAX_RETRIES)(_map_chunk)
     fn_ref = ray.put(fn)
     queue = list(enumerate(bounds))
     pending: dict[Any, int] = {}
@@ -168,7 +168,8 @@ def _ray_chunks(fn: Callable[[T], R], items: list[T], bounds: list[tuple[int, in
                 try:
                     yield k, ray.get(ref)
                 except RayTaskError as e:  # the function's own error, as itself
-                    raise e.as_instanceof_cause() from None
+                    cause: BaseException = e.as_instanceof_cause()  # type: ignore[no-untyped-call]
+                    raise cause from None
     finally:
         for ref in pending:
             ray.cancel(ref, force=True)

@@ -1,4 +1,5 @@
 """Type stubs for the compiled Chinese Ten deal engine."""
+from typing_extensions import disjoint_base
 from collections.abc import Iterable, Sequence
 
 from chupai._engine_base import Engine
@@ -13,6 +14,7 @@ RED_FIVE_BONUS: int
 def redeal_needed(layout: Cards | str | Iterable[str]) -> bool: ...
 def first_player(rules: Rules, players: int, dealer: int) -> int: ...
 
+@disjoint_base
 class DealCore(Engine):
     @staticmethod
     def random(seed: int, *, players: int = 4, dealer: int = 0, rules: Rules | None = None) -> DealCore: ...

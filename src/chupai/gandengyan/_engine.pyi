@@ -1,4 +1,5 @@
 """Type stubs for the compiled Gan Deng Yan deal engine."""
+from typing_extensions import disjoint_base
 from collections.abc import Iterable, Sequence
 
 from chupai._engine_base import Engine
@@ -12,6 +13,7 @@ BOMB_KINDS: tuple[str, ...]
 MIN_PLAYERS: int
 MAX_PLAYERS: int
 
+@disjoint_base
 class DealCore(Engine):
     @staticmethod
     def from_hands(

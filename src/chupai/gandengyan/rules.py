@@ -5,7 +5,7 @@ Every variant of the spec is a keyword of :class:`Rules`, by its name in the spe
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 __all__ = ["ACE_MULTIPLIERS", "PAGAT", "Rules"]
@@ -83,6 +83,9 @@ class Rules:
     positive_only: bool = False
     announce_at: int | None = None
 
+    # max_sequence_ranks resolved on construction (not an option of its own)
+    _max_ranks: int = field(init=False, repr=False, compare=False, default=0)
+
     def __post_init__(self) -> None:
         if not _is_int(self.decks) or self.decks not in (1, 2):
             raise ValueError(f"decks must be 1 or 2, not {self.decks!r}")
@@ -142,7 +145,7 @@ class Rules:
         return replace(self, **changes)
 
     def __repr__(self) -> str:
-        args = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self))
+        args = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if f.init)
         return f"Rules({args})"
 
 

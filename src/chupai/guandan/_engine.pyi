@@ -1,4 +1,5 @@
 """Type stubs for the compiled Guan Dan trick engine."""
+from typing_extensions import disjoint_base
 from collections.abc import Sequence
 
 from chupai._engine_base import Engine
@@ -13,6 +14,7 @@ RESULT_14: int
 POLICIES: dict[str, int]
 C_CONSTANTS: dict[str, int]
 
+@disjoint_base
 class DealCore(Engine):
     @staticmethod
     def from_hands(

@@ -63,7 +63,8 @@ class PlayType(enum.IntEnum):
 
 
 #: bomb class by (type, number of cards): any bomb of a higher class beats any lower one
-BOMB_CLASS: dict[tuple[PlayType, int], int] = {
+# keyed by (type code, cards): a PlayType member hashes and compares as its int
+BOMB_CLASS: dict[tuple[int, int], int] = {
     (PlayType.BOMB, 4): 1,
     (PlayType.BOMB, 5): 2,
     (PlayType.STRAIGHT_FLUSH, 5): 3,

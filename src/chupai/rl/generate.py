@@ -42,7 +42,7 @@ import argparse
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -120,7 +120,7 @@ class _Shard:
         }
         path = Path(self.out_dir) / _shard_name(k)
         tmp = path.with_suffix(f".tmp-{os.getpid()}.npz")
-        np.savez_compressed(tmp, **arrays)
+        np.savez_compressed(tmp, **cast(dict[str, Any], arrays))
         os.replace(tmp, path)  # atomic: a shard file is complete or absent
         return {"file": path.name, "episodes": stop - first, "steps": int(len(arrays["action"]))}
 

@@ -1,4 +1,5 @@
 """Type stubs for the compiled Zheng Shangyou trick engine."""
+from typing_extensions import disjoint_base
 from collections.abc import Sequence
 
 from chupai._engine_base import Engine
@@ -13,6 +14,7 @@ MAX_PLAYERS: int
 FIRST_POINTS: int
 SECOND_POINTS: int
 
+@disjoint_base
 class DealCore(Engine):
     """One deal's card play: hands, trick, finishing order."""
 

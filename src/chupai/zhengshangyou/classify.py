@@ -77,7 +77,7 @@ def _single_sequences(n: int, natural: dict[int, list[int]], twos: list[int], jo
     suits = {s[0] for s in natural.values()}
     suited = len(suits) == 1
     suit = suits.pop() if suited else _SPADES
-    out = []
+    out: list[tuple[int, int, int, tuple[int, ...]]] = []
     for low in SEQUENCE_RANKS:
         window = range(low, low + n)
         if window[-1] not in SEQUENCE_RANKS:
@@ -93,7 +93,7 @@ def _single_sequences(n: int, natural: dict[int, list[int]], twos: list[int], jo
 def _multi_sequences(n: int, natural: dict[int, list[int]], twos: list[int], jokers: list[int]) -> list[Reading]:
     """m cards of each of at least three consecutive ranks 3..A; 2s (at most one a rank)
     and jokers stand in; each rank keeps a natural card or a joker."""
-    out = []
+    out: list[tuple[int, int, int, tuple[int, ...]]] = []
     for m in range(2, MAX_MULTIPLICITY + 1):
         if n % m or n // m < MIN_SEQUENCE:
             continue
