@@ -118,3 +118,162 @@ def test_zhengshangyou_next_dealer_bad_values():
         zhengshangyou.Rules(next_dealer="first_out")
     with pytest.raises(TypeError, match="next_dealer"):
         zhengshangyou.Rules(next_dealer=3)
+
+
+# --- Gan Deng Yan: joker_bombs_in_hand, max_payment, Match.winner -------------------------
+from itertools import combinations  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+from chupai import gandengyan  # noqa: E402
+from chupai.cards import Cards  # noqa: E402
+from chupai.gandengyan import classify  # noqa: E402
+from chupai.gandengyan.playouts import playout  # noqa: E402
+from chupai.gandengyan.scoring import bomb_factor, held_bombs_factor, own_multiplier  # noqa: E402
+
+GDY = gandengyan.Rules
+
+
+def _brute_held_bombs(hand: Cards, rules: GDY) -> int:
+    """Independent path: every sub-multiset the classifier reads as a bomb, then the
+    best product over disjoint choices of them."""
+    tokens = str(hand).split()
+    bombs: dict[tuple[int, ...], int] = {}
+    for size in (2, 3, 4):
+        for idx in combinations(range(len(tokens)), size):
+            plays = [p for p in classify(" ".join(tokens[i] for i in idx), rules=rules) if p.is_bomb]
+            if plays:
+                bombs[idx] = max(bomb_factor(p.type, p.is_soft, rules) for p in plays)
+
+    def best(used: frozenset[int], start: int) -> int:
+        out = 1
+        for idx, f in bombs.items():
+            if min(idx) >= start and not used.intersection(idx):
+                out = max(out, f * best(used | set(idx), min(idx) + 1))
+        return out
+
+    return best(frozenset(), 0)
+
+
+HELD_RULES = [
+    GDY(multipliers=True),
+    GDY(multipliers=True, soft_bombs=True),
+    GDY(multipliers=True, triples_are_bombs=False),
+    GDY(multipliers=True, joker_as_two=False),
+    GDY(multipliers=True, decks=2),
+    GDY(multipliers=True, decks=2, soft_bombs=True),
+]
+
+
+@pytest.mark.parametrize("rules", HELD_RULES, ids=repr)
+def test_gandengyan_held_bombs_match_the_classifier(rules):
+    """``joker_bombs_in_hand=True``: the split of a hand into bombs with the largest
+    factor, against the brute force over the classifier's bombs; hands rich in jokers."""
+    rng = np.random.default_rng(14)
+    deck = _deck(rules.decks)
+    jokers = [c for c in deck if c in ("BJ", "RJ")]
+    naturals = [c for c in deck if c not in ("BJ", "RJ")]
+    ranks = sorted({c[:-1] for c in naturals})
+    for _ in range(120):
+        few = rng.choice(ranks, size=3, replace=False)  # few ranks: many bombs
+        pool = [c for c in naturals if c[:-1] in few]
+        n_nat = int(rng.integers(1, min(9, len(pool)) + 1))
+        n_jok = int(rng.integers(0, len(jokers) + 1))
+        cards = list(rng.choice(pool, size=n_nat, replace=False)) + list(rng.choice(jokers, size=n_jok, replace=False))
+        hand = Cards(" ".join(cards), decks=rules.decks)
+        assert held_bombs_factor(hand.counts(), rules) == _brute_held_bombs(hand, rules), str(hand)
+
+
+def _deck(decks: int) -> list[str]:
+    one = [r + s for r in "23456789TJQKA" for s in "SHCD"] + ["BJ", "RJ"]
+    return [c for c in one for _ in range(decks)]
+
+
+@pytest.mark.parametrize("held, expected", [(True, (32, 4, 16)), (False, (4, 2, 16))])
+def test_gandengyan_joker_bombs_in_hand_values(held, expected):
+    """``BJ RJ`` held: x8 bomb x2 x2 jokers (or only the jokers); ``5S 5H BJ``: a three
+    bomb x2 and the joker x2; pagat's 3-3-3-3-A-joker: x4 x2 x2 either way."""
+    rules = GDY(multipliers=True, joker_bombs_in_hand=held)
+    got = tuple(own_multiplier(Cards(h), rules) for h in ("BJ RJ", "5S 5H BJ", "3S 3H 3C 3D AS BJ"))
+    assert got == expected
+
+
+def _one_card_winner(hands: list[str], rules: GDY) -> gandengyan.Deal:
+    """Seat 0 leads its only card and wins at once: the others keep ``hands``."""
+    return gandengyan.Deal.from_hands(["7S", *hands], rules=rules)
+
+
+GDY_RULES = [
+    GDY(multipliers=True),
+    GDY(multipliers=True, joker_bombs_in_hand=False),
+    GDY(multipliers=True, soft_bombs=True),
+    GDY(multipliers=True, triples_are_bombs=False),
+    GDY(multipliers=True, joker_as_two=False, ace_multiplier=3),
+    GDY(multipliers=True, decks=2),
+    GDY(multipliers=True, decks=2, joker_bombs_in_hand=False, soft_bombs=True),
+    GDY(multipliers=True, max_payment=50),
+    GDY(max_payment=3),
+    GDY(max_payment=3, positive_only=True),
+]
+
+
+@pytest.mark.parametrize("rules", GDY_RULES, ids=repr)
+def test_gandengyan_c_playout_returns_agree_with_python(rules):
+    """The C playout's returns (own multiplier, cap) equal the Python deal's returns."""
+    rng = np.random.default_rng(7)
+    deck = [c for c in _deck(rules.decks) if c != "7S"]
+    for _ in range(60):
+        rng.shuffle(deck)
+        players = int(rng.integers(2, 5))
+        # a few ranks only, and all the jokers in play, so that bombs and caps occur
+        sizes = rng.integers(1, 9, size=players - 1)
+        pool = [c for c in deck if c[0] in "345BR" or c[0] == "A"]
+        rng.shuffle(pool)
+        hands, k = [], 0
+        for n in sizes:
+            hands.append(" ".join(pool[k:k + n]))
+            k += n
+        deal = _one_card_winner(hands, rules)
+        result = playout(deal, seed=int(rng.integers(1 << 30)))
+        deal.apply(deal.legal_actions()[0])
+        assert deal.is_terminal() and deal.winner == result.winner == 0
+        assert list(result.returns) == deal.returns(), (hands, rules)
+
+
+@pytest.mark.parametrize("cap", [None, 1, 7])
+def test_gandengyan_max_payment(cap):
+    rules = GDY(max_payment=cap)
+    deal = _one_card_winner(["3S 4S 5S 6S 8H 9H TH JH QH", "KD"], rules)
+    deal.apply(deal.legal_actions()[0])
+    pays = [9, 1] if cap is None else [min(9, cap), min(1, cap)]
+    assert deal.returns() == [float(sum(pays)), -pays[0], -pays[1]]
+
+
+def test_gandengyan_new_options_bad_values():
+    assert GDY().joker_bombs_in_hand is True and GDY().max_payment is None
+    with pytest.raises(TypeError, match="joker_bombs_in_hand"):
+        GDY(joker_bombs_in_hand=1)
+    with pytest.raises(TypeError, match="max_payment"):
+        GDY(max_payment=2.5)
+    with pytest.raises(TypeError, match="max_payment"):
+        GDY(max_payment=True)
+    for bad in (0, -3, 2**60):
+        with pytest.raises(ValueError, match="max_payment"):
+            GDY(max_payment=bad)
+
+
+def test_gandengyan_match_winner():
+    """``winner``: ``None`` mid-match; once over, the highest positive total alone."""
+    m = gandengyan.Match(2, players=3, max_deals=2)
+    assert m.winner is None and m.observation(0)["match"]["winner"] is None
+    while not m.is_terminal():
+        m.apply(m.legal_actions()[0])
+    scores = m.scores()
+    best = max(scores)
+    expected = scores.index(best) if best > 0 and scores.count(best) == 1 else None
+    assert m.winner == expected and m.winner is not None
+    assert m.returns()[m.winner] == best and m.observation(1)["match"]["winner"] == m.winner
+    # a tie at the top and nobody positive give no winner
+    for totals in ((5, 5, -10), (0, 0, 0)):
+        m._scores = totals
+        assert m.winner is None
