@@ -277,3 +277,97 @@ def test_gandengyan_match_winner():
     for totals in ((5, 5, -10), (0, 0, 0)):
         m._scores = totals
         assert m.winner is None
+
+
+# --- Chinese Ten: red_five_bonus in taiwanese, cut_card_seen, redeal_crowded_groups ------
+from chupai import chinese_ten  # noqa: E402
+from chupai.chinese_ten._engine import redeal_needed  # noqa: E402
+
+CT = chinese_ten.Rules
+
+
+def test_chinese_ten_taiwanese_red_five_bonus():
+    assert CT.taiwanese().red_five_bonus is True and CT.barraco().red_five_bonus is True
+    assert CT.pagat().red_five_bonus is False and CT.taiwanese(red_five_bonus=False).red_five_bonus is False
+
+
+@pytest.mark.parametrize("seen", [True, False])
+def test_chinese_ten_cut_card_in_the_cutters_observation(seen):
+    """The cutter (the seat after the dealer) sees the bottom stock card until it is
+    turned; nobody else does; without ``cut_card_seen`` nobody."""
+    rules = CT.taiwanese(cut_card_seen=seen)
+    deal = chinese_ten.Deal(11, rules=rules, dealer=2)
+    cutter = 3
+    assert rules.cutter(4, 2) == (cutter if seen else None)
+    bottom = deal.card_play().stock()[-1]
+    while not deal.is_terminal():
+        stock = deal.card_play().stock()
+        for p in range(4):
+            expected = stock[-1] if seen and p == cutter and stock else None
+            assert deal.observation(p)["cut_card"] == expected
+        if seen and stock:
+            assert stock[-1] == bottom
+        deal.apply(deal.legal_actions()[0])
+    assert all(deal.observation(p)["cut_card"] is None for p in range(4))
+
+
+def test_chinese_ten_cut_card_seen_defaults_and_bad_values():
+    assert CT.taiwanese().cut_card_seen is True
+    assert not any(getattr(CT, v)().cut_card_seen for v in ("pagat", "barraco", "gob_dum_gob_dang", "main_merah"))
+    with pytest.raises(TypeError, match="cut_card_seen"):
+        CT(cut_card_seen="yes")
+    with pytest.raises(TypeError, match="redeal_crowded_groups"):
+        CT.main_merah(redeal_crowded_groups=0)
+
+
+@pytest.mark.parametrize("seen", [True, False])
+def test_chinese_ten_determinize_keeps_the_cut_card_for_the_cutter_only(seen):
+    """For the cutter the bottom card stays and every other unseen card is uniform over
+    the other places; for the others (or without the option) the bottom card moves."""
+    deal = chinese_ten.Deal(5, rules=CT.taiwanese(cut_card_seen=seen), dealer=0)
+    for _ in range(3):
+        deal.apply(deal.legal_actions()[0])
+    bottom = deal.card_play().stock()[-1]
+    rng = np.random.default_rng(0)
+    runs = 3000
+    for player in (1, 2):
+        at_bottom = 0
+        probe = str(deal.hand(2 if player == 1 else 1)).split()[0]   # a card another hand holds
+        probe_in_stock = 0
+        unseen = len(deal.unseen(player))
+        stock = deal.stock_size
+        for _ in range(runs):
+            d = deal.determinize(player, rng)
+            st = d.card_play().stock()
+            assert len(st) == stock and d.hand_sizes() == deal.hand_sizes()
+            at_bottom += st[-1] == bottom
+            probe_in_stock += probe in st
+        kept = seen and player == 1
+        if kept:
+            assert at_bottom == runs
+            p = (stock - 1) / (unseen - 1)   # the probe: uniform over the other places
+        else:
+            assert at_bottom < runs / 4
+            p = stock / unseen
+        sigma = (runs * p * (1 - p)) ** 0.5
+        assert abs(probe_in_stock - runs * p) < 5 * sigma, (player, probe_in_stock, runs * p)
+
+
+@pytest.mark.parametrize("crowded", [True, False])
+def test_main_merah_redeal_crowded_groups(crowded):
+    rules = CT.main_merah(redeal_crowded_groups=crowded)
+    assert redeal_needed("KS KH KC 2S 3S 4S 6S 7S 9S TS JS QS", crowded)      # three kings: always
+    assert redeal_needed("AS AH 9C 9D 9S 3S 4S 6S 7H TS JS QS", crowded) == crowded   # five of A/9
+    layouts = [chinese_ten.Deal(seed, rules=rules, players=2).layout for seed in range(300)]
+    assert not any(redeal_needed(str(lay), False) for lay in layouts)
+    assert any(redeal_needed(str(lay), True) for lay in layouts) == (not crowded)
+    deck = [r + s for r in "A23456789TJQK" for s in "SHCD"]
+    layout = "AS AH 9C 9D 9S 3S 4S 6S 7H TS JS QS"
+    rest = [c for c in deck if c not in layout.split()]
+    hands, stock = [" ".join(rest[:10]), " ".join(rest[10:20])], rest[20:]
+    if crowded:
+        with pytest.raises(ValueError, match="redealt"):
+            chinese_ten.Deal.from_hands(hands, layout=layout, stock=stock, rules=rules)
+    else:
+        deal = chinese_ten.Deal.from_hands(hands, layout=layout, stock=stock, rules=rules)
+        assert sorted(str(deal.layout).split()) == sorted(layout.split())
