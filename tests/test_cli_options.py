@@ -12,7 +12,7 @@ import time
 import pytest
 
 from chupai import cli
-from chupai._cli_options import GAME_OPTIONS, OPTIONS, taken
+from chupai._cli_options import OPTIONS, taken
 from chupai._games import GAMES
 from chupai.cli import main
 
@@ -79,7 +79,7 @@ def test_level_refused_for_zhengshangyou_and_decks_for_guandan(capsys):
     assert p.returncode == 2 and "--decks does not apply to guandan" in p.stderr and "Traceback" not in p.stderr
 
 
-_VALUES = {"level": "7", "rules": "competition", "previous": "7S", "previous_type": "single",
+_VALUES = {"players": "4", "level": "7", "rules": "competition", "previous": "7S", "previous_type": "single",
            "previous_index": "1", "layout": "3S", "variant": "pagat", "decks": "2"}
 _BASE = {"plays": ["3S"], "playout": ["--deals", "5", "--quiet"], "arena": ["--deals", "1", "--bots", "random,random"]}
 
@@ -90,7 +90,7 @@ def test_every_foreign_option_refused(capsys, command, game_name):
     """Every option of the table that ``game_name`` does not take in ``command`` (and that
     another game takes there) is refused, naming the option and the game."""
     own = taken(game_name, command)
-    offered = {o for g in GAME_OPTIONS for o in taken(g, command)}
+    offered = {o for g in GAMES for o in taken(g, command)}
     foreign = sorted(offered - set(own))
     assert foreign, "each game lacks some option another game has"
     for name in foreign:
@@ -103,11 +103,20 @@ def test_every_foreign_option_refused(capsys, command, game_name):
 
 
 def test_players_bounded_by_the_registry(capsys):
-    assert main(["playout", "guandan", "--players", "3", "--deals", "5"]) == 2
-    assert "guandan is played by 4 players, not 3" in capsys.readouterr().err
+    assert main(["playout", "guandan", "--players", "4", "--deals", "5"]) == 2
+    assert "--players does not apply to guandan" in capsys.readouterr().err
     assert main(["arena", "gandengyan", "--players", "7", "--deals", "1"]) == 2
     assert "gandengyan is played by 2 to 6 players, not 7" in capsys.readouterr().err
-    assert main(["playout", "guandan", "--players", "4", "--deals", "5", "--quiet"]) == 0
+    assert main(["playout", "zhengshangyou", "--players", "1", "--deals", "5"]) == 2
+    assert "zhengshangyou is played by 2 to 8 players, not 1" in capsys.readouterr().err
+    assert main(["playout", "gandengyan", "--players", "6", "--deals", "5", "--quiet"]) == 0
+
+
+def test_every_table_option_is_spelt_once():
+    """The registry's cli_options name only options of chupai._cli_options."""
+    for g in GAMES:
+        for command in ("plays", "playout", "arena"):
+            assert set(taken(g, command)) <= set(OPTIONS), (g, command)
 
 
 def test_variant_player_counts_read_as_english(capsys):
@@ -192,23 +201,29 @@ def test_ctrl_c_in_main_is_quiet_130(capsys, monkeypatch):
 
 
 def test_ctrl_c_real_process_exits_130_without_traceback():
-    """SIGINT to the process group, as a terminal's Ctrl-C, while an arena is playing."""
-    proc = subprocess.Popen([sys.executable, "-m", "chupai", "arena", "guandan", "--bots", "mc,mc", "--deals",
-                             "1000"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    """SIGINT to the process group, as a terminal's Ctrl-C, in the middle of an arena
+    (after its first chunk of deals: the play is under way)."""
+    proc = subprocess.Popen([sys.executable, "-m", "chupai", "arena", "guandan", "--bots", "mc,mc", "--deals", "40"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     fd = proc.stderr.fileno()
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 120
         seen = b""
-        while b"deal" not in seen and time.monotonic() < deadline:  # the progress bar is up: we are playing
+        while b"5/40" not in seen and time.monotonic() < deadline:
             if select.select([fd], [], [], 0.2)[0]:
                 seen += os.read(fd, 4096)
-        assert b"deal" in seen, "the arena never started"
+        assert b"5/40" in seen, f"the arena did not get going: {seen[-300:]!r}"
         os.killpg(proc.pid, signal.SIGINT)
-        _, rest = proc.communicate(timeout=60)
+        try:
+            _, rest = proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            _, rest = proc.communicate()
+            pytest.fail(f"no exit 60 s after SIGINT: {(seen + rest)[-2000:]!r}")
         err = (seen + rest).decode()
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    assert proc.returncode == 130
+    assert proc.returncode == 130, err[-2000:]
     assert "Traceback" not in err and "KeyboardInterrupt" not in err

@@ -49,7 +49,7 @@ class DeterminizeTimer:
         self.seconds = 0.0
 
     def __enter__(self) -> DeterminizeTimer:
-        inner = self.cls.determinize
+        inner: Callable[..., Any] = getattr(self.cls, "determinize")
 
         def determinize(state: Any, player: int, rng: Any = None) -> Any:
             t0 = CLOCK()
@@ -58,11 +58,11 @@ class DeterminizeTimer:
             return world
 
         self._inner = inner
-        self.cls.determinize = determinize  # type: ignore[attr-defined]
+        setattr(self.cls, "determinize", determinize)
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.cls.determinize = self._inner  # type: ignore[attr-defined]
+        setattr(self.cls, "determinize", self._inner)
 
 
 class Surface:

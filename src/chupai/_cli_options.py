@@ -1,12 +1,12 @@
-"""Which ``chupai`` options each game takes: the one table behind the command line.
+"""The ``chupai`` options that only some games take: their spelling and help.
 
-An option that only some games take is declared once in :data:`OPTIONS` (its spelling
-and help), and :data:`GAME_OPTIONS` lists, per game and subcommand, the ones that game
-takes.  ``chupai.cli`` offers each option on every subcommand where some game takes it,
-adds the games to its help, and refuses it (exit status 2, naming the option and the
-game) when the chosen game does not take it.  Options every game takes (``--deals``,
-``--seed``, ``--json``, ...) are not in this table; neither is the number of players,
-which the game registry (:mod:`chupai._games`) bounds.
+An option that only some games take is declared once in :data:`OPTIONS`; which game
+takes which, per subcommand, is the registry's ``cli_options``
+(:meth:`chupai._games.Game.options_for`), the one table of it.  ``chupai.cli`` offers
+each option on every subcommand where some game takes it, adds the games to its help,
+and refuses it (exit status 2, naming the option and the game) when the chosen game
+does not take it.  Options every game takes (``--deals``, ``--seed``, ``--json``, ...)
+are not here.
 
 >>> games_taking("plays", "level")
 ('guandan',)
@@ -21,7 +21,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["GAME_OPTIONS", "OPTIONS", "Option", "games_taking", "option_help", "taken"]
+from chupai._games import GAMES, game
+
+__all__ = ["OPTIONS", "Option", "games_taking", "option_help", "taken"]
 
 
 @dataclass(frozen=True)
@@ -78,30 +80,19 @@ OPTIONS: dict[str, Option] = {
         Option("--variant", "the variant", choices=("pagat", "taiwanese", "barraco", "gob_dum_gob_dang", "main_merah")),
         Option("--decks", "one or two decks", type=int, choices=(1, 2)),
         Option("--no-joker-pair", "the two jokers are not a pair", switch=True),
+        Option("--players", "the number of players (default 4; the game's range is checked)", type=int,
+               metavar="N"),
     )
 }
 
-_FOLLOW = ("previous", "previous_type", "previous_index")
-
-#: game -> subcommand -> the game-specific options it takes (names of :data:`OPTIONS`)
-GAME_OPTIONS: dict[str, dict[str, tuple[str, ...]]] = {
-    "guandan": {"plays": ("level", "rules", *_FOLLOW), "playout": ("rules",), "arena": ("rules",)},
-    "chinese_ten": {"plays": ("layout", "turned", "free", "variant"), "playout": ("variant", "free"),
-                    "arena": ("variant", "free")},
-    "gandengyan": {"plays": ("decks", *_FOLLOW), "playout": ("decks",), "arena": ("decks",)},
-    "zhengshangyou": {"plays": ("no_joker_pair", *_FOLLOW), "playout": ("no_joker_pair",),
-                      "arena": ("no_joker_pair",)},
-}
-
-
-def taken(game: str, command: str) -> tuple[str, ...]:
-    """The game-specific options ``game`` takes in ``command``."""
-    return GAME_OPTIONS.get(game, {}).get(command, ())
+def taken(name: str, command: str) -> tuple[str, ...]:
+    """The game-specific options game ``name`` takes in ``command`` (the registry's)."""
+    return game(name).options_for(command)
 
 
 def games_taking(command: str, option: str) -> tuple[str, ...]:
     """The games whose ``command`` takes ``option``, in table order."""
-    return tuple(g for g in GAME_OPTIONS if option in taken(g, command))
+    return tuple(g for g in GAMES if option in taken(g, command))
 
 
 def option_help(command: str, option: str) -> str:

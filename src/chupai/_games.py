@@ -59,7 +59,8 @@ class Game:
         cli: the command-line module (``cmd_plays(args)``, ``cmd_playout(args)``,
             ``rules_of(args)``).
         cli_options: per subcommand (``plays``, ``playout``, ``arena``), the options
-            the game takes beyond the common ones; the others do not apply to it.
+            the game takes beyond the common ones (names of
+            :data:`chupai._cli_options.OPTIONS`); the others do not apply to it.
         bench: the module whose ``main(argv)`` ``chupai bench`` runs.
         bench_options: the ``chupai bench`` options that runner takes, in order.
     """
@@ -154,6 +155,8 @@ class Game:
 
 
 _COMMON_BENCH = ("deals", "repeat", "playouts")
+# the options of following a play (chupai plays --previous, and which reading of it)
+_FOLLOW = ("previous", "previous_type", "previous_index")
 
 GAMES: dict[str, Game] = {
     g.name: g
@@ -163,7 +166,7 @@ GAMES: dict[str, Game] = {
             teams=True, rule_presets=("pagat", "competition"),
             decision_policy="chupai.guandan.tribute:decision_choice", evaluate_rules=("promotion",),
             cli="chupai.guandan._cli",
-            cli_options=(("plays", ("level", "rules", "previous_type")), ("playout", ()), ("arena", ("rules",))),
+            cli_options=(("plays", ("level", "rules", *_FOLLOW)), ("playout", ("rules",)), ("arena", ("rules",))),
             bench="chupai._bench", bench_options=_COMMON_BENCH,
         ),
         Game(
@@ -172,8 +175,8 @@ GAMES: dict[str, Game] = {
             rule_presets=("pagat", "taiwanese", "barraco", "gob_dum_gob_dang", "main_merah"),
             decision_policy=None, evaluate_rules=(),
             cli="chupai.chinese_ten._cli",
-            cli_options=(("plays", ("layout", "turned", "free", "variant")), ("playout", ("players", "variant")),
-                         ("arena", ("players", "variant"))),
+            cli_options=(("plays", ("layout", "turned", "free", "variant")),
+                         ("playout", ("players", "variant", "free")), ("arena", ("players", "variant", "free"))),
             bench="chupai.chinese_ten._bench", bench_options=_COMMON_BENCH,
         ),
         Game(
@@ -181,15 +184,17 @@ GAMES: dict[str, Game] = {
             default_players=4, teams=False, rule_presets=("pagat",),
             decision_policy=None, evaluate_rules=(),
             cli="chupai.gandengyan._cli",
-            cli_options=(("plays", ("decks",)), ("playout", ("players", "decks")), ("arena", ("players", "decks"))),
-            bench="chupai.gandengyan.bench", bench_options=("repeat", "playouts"),
+            cli_options=(("plays", ("decks", *_FOLLOW)), ("playout", ("players", "decks")),
+                         ("arena", ("players", "decks"))),
+            bench="chupai.gandengyan.bench", bench_options=_COMMON_BENCH,
         ),
         Game(
             name="zhengshangyou", title="Zheng Shangyou", package="chupai.zhengshangyou", players=(2, 8),
             default_players=4, teams=False, rule_presets=("pagat",),
             decision_policy="chupai.zhengshangyou.exchange:decision_choice", evaluate_rules=(),
             cli="chupai.zhengshangyou._cli",
-            cli_options=(("plays", ("no_joker_pair",)), ("playout", ("players",)), ("arena", ("players",))),
+            cli_options=(("plays", ("no_joker_pair", *_FOLLOW)), ("playout", ("players", "no_joker_pair")),
+                         ("arena", ("players", "no_joker_pair"))),
             bench="chupai.zhengshangyou._bench", bench_options=_COMMON_BENCH,
         ),
     )

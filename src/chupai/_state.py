@@ -362,15 +362,17 @@ class MatchSurface(StateBase):
         return other
 
 
-_CLONERS: dict[type, Callable[[Any], Any]] = {}
+# keyed by the class and the slots cloned and copied: determinize shares what clone copies
+_CLONERS: dict[tuple[type, tuple[str, ...], tuple[str, ...]], Callable[[Any], Any]] = {}
 
 
 def _cloner(cls: type, cloned: tuple[str, ...], copied: tuple[str, ...]) -> Callable[[Any], Any]:
-    """A function copying an instance of ``cls`` slot by slot (the same ``cloned`` and
-    ``copied`` at every call for a class), written out once per class
-    (as ``dataclasses`` writes its methods): a loop over the slots with
-    ``getattr``/``setattr`` costs ten times more, and clones are the bots' hot path."""
-    fn = _CLONERS.get(cls)
+    """A function copying an instance of ``cls`` slot by slot, written out once per
+    class and choice of ``cloned`` and ``copied`` (as ``dataclasses`` writes its
+    methods): a loop over the slots with ``getattr``/``setattr`` costs ten times more,
+    and clones are the bots' hot path."""
+    key = (cls, cloned, copied)
+    fn = _CLONERS.get(key)
     if fn is None:
         slots = [n for c in cls.__mro__ for n in c.__dict__.get("__slots__", ())]
         lines = ["def clone(s):", "    o = new(cls)"]
@@ -385,7 +387,7 @@ def _cloner(cls: type, cloned: tuple[str, ...], copied: tuple[str, ...]) -> Call
         namespace: dict[str, Any] = {"new": object.__new__, "cls": cls}
         exec("\n".join(lines), namespace)  # noqa: S102 - code written here from slot names
         fn = namespace["clone"]
-        _CLONERS[cls] = fn
+        _CLONERS[key] = fn
     return fn
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 from collections.abc import Callable, Iterator, Sequence
 from multiprocessing import get_context
 from typing import Any, TypeVar
@@ -132,7 +133,10 @@ def run_batch(
 def _pool_chunks(fn: Callable[[T], R], items: list[T], bounds: list[tuple[int, int]],
                  workers: int) -> Iterator[tuple[int, list[R]]]:
     jobs = [(fn, items[a:b]) for a, b in bounds]
-    with get_context("spawn").Pool(workers) as pool:
+    # Ctrl-C is the parent's to handle (it ends the pool): the workers ignore SIGINT, so
+    # an interrupted run prints no traceback per worker
+    with get_context("spawn").Pool(workers, initializer=signal.signal,
+                                   initargs=(signal.SIGINT, signal.SIG_IGN)) as pool:
         yield from enumerate(pool.imap(_map_job, jobs))
 
 

@@ -7,8 +7,9 @@
                       [--json]
 
 GAME is one of the registered games (:mod:`chupai._games`).  The options only some
-games take (``--level``, ``--layout``, ``--decks``, ...) are listed, with their games,
-in :mod:`chupai._cli_options`; giving one to another game is an error.  Exit status:
+games take (``--level``, ``--layout``, ``--decks``, ``--players``, ...) are spelt in
+:mod:`chupai._cli_options` and given to their games by the registry's ``cli_options``;
+giving one to another game is an error.  Exit status:
 0 done, 2 bad arguments or input (the message names it), 130 interrupted (Ctrl-C),
 1 when the reader of the output went away.
 """
@@ -91,12 +92,6 @@ def _add_game_options(parser: argparse.ArgumentParser, command: str) -> None:
             parser.add_argument(option.flag, help=option_help(command, name), **option.argparse_kwargs())
 
 
-def _players_option(parser: argparse.ArgumentParser) -> None:
-    ranges = ", ".join(f"{g.name} {g.players[0]}" + ("" if g.fixed_players else f"-{g.players[1]}")
-                       for g in GAMES.values())
-    parser.add_argument("--players", type=int, help=f"the number of players ({ranges}; default 4)")
-
-
 def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     """The ``chupai`` parser and its subcommand parsers by name."""
     ap = argparse.ArgumentParser(prog="chupai", description="Legal plays and game engines of Chinese card games.")
@@ -114,7 +109,6 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
 
     po = sub.add_parser("playout", help="play random deals to the end in C")
     po.add_argument("game", choices=games)
-    _players_option(po)
     _add_game_options(po, "playout")
     po.add_argument("--deals", type=positive_int, default=100000)
     po.add_argument("--seed", type=non_negative_int, default=1)
@@ -126,7 +120,6 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
 
     ar = sub.add_parser("arena", help="play deals between two bots")
     ar.add_argument("game", choices=games)
-    _players_option(ar)
     _add_game_options(ar, "arena")
     ar.add_argument("--bots", default="mc,random", help="two of random, greedy, mc[:N], ismcts[:N|:20ms] "
                     "(first,second); they alternate seats")
@@ -166,8 +159,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
 
 
 def _check_game_options(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
-    """Refuse (exit status 2) an option the chosen game does not take, and a number of
-    players outside the game's range (the registry's)."""
+    """Refuse (exit status 2) an option the chosen game does not take (the registry's
+    ``cli_options``), and a number of players outside the game's range."""
     command = args.command
     if command not in ("plays", "playout", "arena", "bench"):
         return  # a subcommand registered by its own module checks its own options
