@@ -121,8 +121,12 @@ def held_bombs_factor(counts: Sequence[int], rules: Rules) -> int:
         usable = len(best) - 1 if r != _TWO or rules.joker_as_two else 0
         best = [max(best[j - k] * _rank_bombs_factor(c, k, rules) for k in range(min(j, usable) + 1))
                 for j in range(len(best))]
-    jokers = bomb_factor(PlayType.JOKER_BOMB, False, rules)
-    return max(jokers**pairs * best[black + red - 2 * pairs] for pairs in range(min(black, red) + 1))
+    # then as many double-joker bombs (a black and a red joker each) as pay best
+    out, doubles = best[black + red], 1
+    for pairs in range(1, min(black, red) + 1):
+        doubles *= bomb_factor(PlayType.JOKER_BOMB, False, rules)
+        out = max(out, doubles * best[black + red - 2 * pairs])
+    return out
 
 
 def own_multiplier(hand: Cards, rules: Rules) -> int:

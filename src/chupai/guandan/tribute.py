@@ -386,6 +386,7 @@ class Tribute:
                 elif self.rules.equal_tribute_lead == "seat_order":
                     self.leader = first if by_receiver else (first + 1) % SEATS
                 else:
+                    side: tuple[int, ...]
                     if by_receiver:
                         chooser, side = first, (first, second)
                     else:
