@@ -171,18 +171,18 @@ def test_bad_arguments():
 
 # --- policies, evaluate, bots ----------------------------------------------------------------------
 def test_greedy_takes_the_most_points():
-    core = DealCore.from_cards(["7S 9D 2C", "3C 4C 5C"], "3H AD 8S", ["KS", "QS", "JS", "TS", "6S", "6C"],
+    core = DealCore.from_hands(["7S 9D 2C", "3C 4C 5C"], layout="3H AD 8S", stock=["KS", "QS", "JS", "TS", "6S", "6C"],
                                current=0)
     assert str(core.policy_choice("greedy")) == "9D takes AD"         # 30 points beat 3
-    core = DealCore.from_cards(["7S 9D", "3C 4C"], "KH QC", ["KS", "QS", "JS", "TS"], current=0)
+    core = DealCore.from_hands(["7S 9D", "3C 4C"], layout="KH QC", stock=["KS", "QS", "JS", "TS"], current=0)
     assert str(core.policy_choice("greedy")) == "7S to the layout"     # no capture: lay the 0-point card
     bonus = Rules(red_five_bonus=True)
-    core = DealCore.from_cards(["5H KD", "3C 4C"], "5D KH", ["KS", "QS", "JS", "TS"], current=0, rules=bonus)
+    core = DealCore.from_hands(["5H KD", "3C 4C"], layout="5D KH", stock=["KS", "QS", "JS", "TS"], current=0, rules=bonus)
     assert str(core.policy_choice("greedy")) == "5H takes 5D"          # 10 + 10 bonus beat 20
 
 
 def test_random_policy_is_uniform_over_the_collapsed_choices():
-    core = DealCore.from_cards(["7S 7C 7H", "3C 4C 5C"], "3S 3D", ["KS", "QS", "JS", "TS", "6S", "6C"], current=0)
+    core = DealCore.from_hands(["7S 7C 7H", "3C 4C 5C"], layout="3S 3D", stock=["KS", "QS", "JS", "TS", "6S", "6C"], current=0)
     collapsed = {str(p) for p in core.legal_plays(collapse_suits=True)}
     assert collapsed == {"7S takes 3S", "7S takes 3D", "7H takes 3S", "7H takes 3D"}
     counts = {}

@@ -115,13 +115,13 @@ def test_evaluate_and_policy_choice():
 
 
 def test_greedy_goes_out_when_it_can():
-    core = DealCore.from_hands(["5S 6S 7S", "9D 9H", "KS"], dealer=0)
+    core = DealCore.from_hands(["5S 6S 7S", "9D 9H", "KS"], current=0)
     play = core.policy_choice("greedy")
     assert str(play) == "sequence 5-7: 5S 6S 7S"
 
 
 def test_with_cards_checks_the_cards():
-    core = DealCore.from_hands(["5S 6S", "9D"], talon="3S 4S", dealer=0)
+    core = DealCore.from_hands(["5S 6S", "9D"], talon="3S 4S", current=0)
     from chupai import Cards
 
     moved = core.with_cards([Cards("3S 4S"), Cards("9D")], [16, 12])

@@ -66,7 +66,7 @@ def test_same_seed_same_deal():
     a, b = Deal(seed=11, players=5), Deal(seed=11, players=5)
     assert a.hands == b.hands and a.dealer == b.dealer
     assert Deal(seed=12, players=5).hands != a.hands
-    core = DealCore.random(11, 5)
+    core = DealCore.random(11, players=5)
     assert tuple(core.hand(s) for s in range(5)) == a.hands
 
 
@@ -396,13 +396,13 @@ def test_determinize_bad_rng():
 # --- the trick engine and playouts --------------------------------------------------------------
 def test_core_rejects_bad_hands():
     with pytest.raises(ValueError, match="players"):
-        DealCore.from_hands(["3S"], 0)
+        DealCore.from_hands(["3S"], current=0)
     with pytest.raises(ValueError, match="twice"):
-        DealCore.from_hands(["3S", "3S"], 0)
-    with pytest.raises(ValueError, match="leader"):
-        DealCore.from_hands(["3S", "4S"], 2)
+        DealCore.from_hands(["3S", "3S"], current=0)
+    with pytest.raises(ValueError, match="current"):
+        DealCore.from_hands(["3S", "4S"], current=2)
     with pytest.raises(ValueError, match="two players"):
-        DealCore.from_hands(["3S", ""], 0)
+        DealCore.from_hands(["3S", ""], current=0)
 
 
 @pytest.mark.parametrize("policy", ["random", "greedy"])
@@ -469,13 +469,13 @@ def test_evaluate_and_policy_choice():
 def test_greedy_keeps_wild_cards_back():
     """Following, the greedy policy passes rather than spend a 2 unless the last player
     is about to go out."""
-    core = DealCore.from_hands(["AS 4S 5S 6S 7S 8S", "2D 9H", "9S", "TS"], 0)
+    core = DealCore.from_hands(["AS 4S 5S 6S 7S 8S", "2D 9H", "9S", "TS"], current=0)
     core.play(the("AS"))
     assert core.policy_choice("greedy") is None
-    core = DealCore.from_hands(["AS 4S", "2D 9H", "9S", "TS"], 0)
+    core = DealCore.from_hands(["AS 4S", "2D 9H", "9S", "TS"], current=0)
     core.play(the("AS"))
     assert core.policy_choice("greedy") == the("2D")
-    core = DealCore.from_hands(["3S 4S 5S 6S 7S 8S", "2D 9H", "9S", "TS"], 0)
+    core = DealCore.from_hands(["3S 4S 5S 6S 7S 8S", "2D 9H", "9S", "TS"], current=0)
     core.play(the("3S"))
     assert core.policy_choice("greedy") == the("9H")
 

@@ -168,7 +168,7 @@ class Deal(DealSurface):
         if rules.variant == "main_merah" and redeal_needed(layout, rules.redeal_crowded_groups):
             raise ValueError(f"the layout {layout} would be thrown in and redealt in main_merah")
         self = object.__new__(cls)
-        core = DealCore.from_cards(cards, layout, stock, current=first_player(rules, players, dealer),
+        core = DealCore.from_hands(cards, layout=layout, stock=stock, current=first_player(rules, players, dealer),
                                    rules=rules, dealer=dealer, opening=True)
         self._setup(core, rules, None)
         self._made("from_hands", tuple(cards), layout=layout, stock=tuple(stock), rules=rules, dealer=dealer)
@@ -193,7 +193,7 @@ class Deal(DealSurface):
         starts empty and ``opening`` is empty."""
         rules = _check_rules(rules)
         self = object.__new__(cls)
-        core = DealCore.from_cards(hands, layout, stock, current=current, rules=rules, dealer=dealer,
+        core = DealCore.from_hands(hands, layout=layout, stock=stock, current=current, rules=rules, dealer=dealer,
                                    piles=piles, turned=turned, bonus=bonus)
         self._setup(core, rules, None)
         self._opening = Cards()

@@ -49,7 +49,7 @@ def positions(
     """Every decision of ``deals`` seeded deals played by the C random policy."""
     out: list[Position] = []
     for deal in range(deals):
-        core = DealCore.random(seed + deal, players, rules)
+        core = DealCore.random(seed + deal, players=players, rules=rules)
         step = 0
         while not core.over:
             out.append(Position(core.hand(core.current), core.last_play))

@@ -123,7 +123,7 @@ class Deal(DealSurface):
         players = check_players(players, MIN_PLAYERS, MAX_PLAYERS)
         if dealer is not None:
             dealer = check_seat(dealer, players, "dealer")
-        self._setup(DealCore.random(seed, players, rules, dealer), rules)
+        self._setup(DealCore.random(seed, players=players, dealer=dealer, rules=rules), rules)
         self._seed = seed
         self._made("new", seed, rules=rules, players=players, dealer=dealer)
 
@@ -144,7 +144,7 @@ class Deal(DealSurface):
             raise TypeError(f"hands must be a sequence of hands, not {hands!r}")
         dealer = check_seat(dealer, len(hands), "dealer")
         self = object.__new__(cls)
-        self._setup(DealCore.from_hands(hands, talon, dealer, rules), rules)
+        self._setup(DealCore.from_hands(hands, current=dealer, talon=talon, rules=rules), rules)
         self._seed = None
         self._made("from_hands", tuple(hands), talon=talon if isinstance(talon, str) else tuple(talon),
                    dealer=dealer, rules=rules)

@@ -105,7 +105,7 @@ class Deal(DealSurface):
     def __init__(self, seed: int | None = None, *, rules: Rules | None = None) -> None:
         seed = check_seed(seed)
         rules = _check_rules(rules)
-        core = DealCore.random(seed, "2", rules)
+        core = DealCore.random(seed, level="2", rules=rules)
         hands = [core.hand(s) for s in range(SEATS)]
         self._setup(hands, ("2", "2"), None, None, int(core.current), rules)
         self._seed = seed
@@ -219,7 +219,7 @@ class Deal(DealSurface):
             self._phase = tribute.pending.step.phase
 
     def _start_play(self, hands: list[Cards], leader: int) -> None:
-        self._core = DealCore.from_hands(hands, self._level, leader, self._rules)
+        self._core = DealCore.from_hands(hands, current=leader, level=self._level, rules=self._rules)
         self._leader = leader
         self._phase = _PLAY
         self._trick_start = len(self._history)

@@ -163,7 +163,7 @@ class Match(MatchSurface):
                 k = int(np.random.default_rng(seed).integers(0, sum(sizes)))
                 leader = int(np.searchsorted(np.cumsum(sizes), k, side="right"))
         else:
-            core = DealCore.random(seed, RANKS[self._levels[self._declarers or 0]], self._rules)
+            core = DealCore.random(seed, level=RANKS[self._levels[self._declarers or 0]], rules=self._rules)
             hands = [core.hand(s) for s in range(SEATS)]
             leader = int(core.current)
         deal = Deal.from_hands(hands, leader=leader, levels=level_chars, declarers=self._declarers,

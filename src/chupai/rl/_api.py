@@ -186,12 +186,13 @@ def id_to_action(state: Any, action_id: int) -> Any:
 
 
 def _record_counts(rec: np.ndarray) -> np.ndarray:
-    """The 54 copy counts of the cards of each record (``lo`` + ``hi`` masks)."""
+    """The 54 copy counts of the cards of each record (``lo`` + ``hi`` masks, plus the
+    ``taken`` layout cards of a Chinese Ten capture; 0 in the other games)."""
     def bits(mask: np.ndarray) -> np.ndarray:
         b = np.ascontiguousarray(mask.astype("<u8")).view(np.uint8).reshape(-1, 8)
         return np.unpackbits(b, axis=1, bitorder="little")[:, :NUM_FACES]
 
-    counts: np.ndarray = (bits(rec["lo"]) + bits(rec["hi"])).astype(np.float32)
+    counts: np.ndarray = (bits(rec["lo"]) + bits(rec["hi"]) + bits(rec["taken"])).astype(np.float32)
     return counts
 
 

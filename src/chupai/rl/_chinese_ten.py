@@ -50,7 +50,7 @@ def _lowest_face(mask: np.ndarray) -> np.ndarray:
 def _codes(rec: np.ndarray) -> np.ndarray:
     from chupai.chinese_ten.play import PlayType
 
-    captured = np.where(rec["type"] == int(PlayType.CAPTURE), _lowest_face(rec["hi"]), 0)
+    captured = np.where(rec["type"] == int(PlayType.CAPTURE), _lowest_face(rec["taken"]), 0)
     return np.asarray(pattern_code(rec["type"], rec["key"], captured, 0))
 
 

@@ -143,7 +143,7 @@ class Deal(DealSurface):
         seed = check_seed(seed)
         rules = _check_rules(rules)
         n = _check_players(players)
-        core = DealCore.random(seed, n, None, rules)
+        core = DealCore.random(seed, players=n, rules=rules)
         self._setup([core.hand(s).lo for s in range(n)], core.current, None, rules)
         self._seed = seed
         self._made("new", seed, rules=rules, players=n)
@@ -274,7 +274,7 @@ class Deal(DealSurface):
         self._known[seat] |= 1 << face
 
     def _start_play(self) -> None:
-        self._core = DealCore.from_hands([Cards.from_masks(m) for m in self._held], self._dealer, self._rules)
+        self._core = DealCore.from_hands([Cards.from_masks(m) for m in self._held], current=self._dealer, rules=self._rules)
         self._hands = None
         self._phase = _PLAY
         self._trick_start = len(self._history)
@@ -435,7 +435,7 @@ class Deal(DealSurface):
             self._known[seat] &= ~action._lo
         self._history.append(event_new(Event, (seat, action, _PLAY, False)))
         self._legal = None
-        if core.is_over():
+        if core.over:
             self._phase = _OVER
         elif core.last_player < 0:
             self._trick_start = len(self._history)

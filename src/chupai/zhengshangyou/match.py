@@ -83,7 +83,7 @@ class Match(MatchSurface):
         seed = derive_seed(self._seed, len(self._summaries))
         if previous is not None:
             dealer = self._rules.dealer_after(previous)
-        core = DealCore.random(seed, self._n, dealer, self._rules)
+        core = DealCore.random(seed, players=self._n, dealer=dealer, rules=self._rules)
         deal = Deal.from_hands([core.hand(s) for s in range(self._n)], dealer=int(core.current),
                                previous=previous, rules=self._rules)
         deal._seed = seed
