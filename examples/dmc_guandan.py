@@ -99,7 +99,7 @@ def plot(log: list[dict[str, float]], path: Path) -> None:
     fig, ax = plt.subplots(figsize=(6, 4))
     ax.plot([r["minutes"] for r in log], [r["winrate_random"] for r in log], marker="o")
     ax.axhline(0.5, color="grey", lw=0.8, ls="--")
-    ax.set_xlabel("training time (minutes)")
+    ax.set_xlabel("CPU minutes (training and evaluations)")
     ax.set_ylabel("win rate vs RandomBot")
     ax.set_ylim(0, 1)
     ax.set_title("DMC on chupai VectorEnv (Guan Dan)")

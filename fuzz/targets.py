@@ -297,7 +297,7 @@ def fuzz_chinese_ten(data: bytes) -> None:
             if isinstance(hand, Cards):
                 assert play.card in hand, (play, hand)
             if play.is_capture:
-                assert chinese_ten.classify(play.card, play.captured) == play.type, play
+                assert chinese_ten.classify(play.card, play.captured) == [play], play
                 assert play.captured <= (layout if isinstance(layout, Cards) else Cards(layout, decks=1))
         card = face_name(fdp.ConsumeIntInRange(0, NUM_FACES - 1)) if fdp.ConsumeIntInRange(0, 7) else junk(fdp)
         for play in chinese_ten.captures(card, layout, rules=rules):

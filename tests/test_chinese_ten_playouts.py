@@ -101,7 +101,7 @@ def test_random_games_step_by_step(count, seed):
             before = len(deal.history)
             deal.apply(action)
             for event in deal.history[before:]:
-                assert event.seat == seat and classify(event.action.card, str(event.action.captured)) is not None
+                assert event.seat == seat and classify(event.action.card, str(event.action.captured)) == [event.action]
             check_step(deal)
         assert deal.hand_sizes() == (0,) * deal.players and deal.stock_size == 0
         if deal.rules.forced_capture:

@@ -228,10 +228,10 @@ def test_bad_input_names_the_problem():
         legal_plays("3S ZZ")
     with pytest.raises(ValueError, match="3S"):
         legal_plays("3S 3S")  # one deck
-    with pytest.raises(ValueError, match="1 deck"):
+    with pytest.raises(ValueError, match="one deck"):
         legal_plays(Cards("3S 3S"))
     assert len(legal_plays("3S 3S", rules=Rules(decks=2))) == 2  # single and pair
-    with pytest.raises(ValueError, match="previous"):
+    with pytest.raises(TypeError, match="previous"):
         legal_plays("3S", "4S")
     with pytest.raises(ValueError, match="rules"):
         legal_plays("3S", rules="pagat")

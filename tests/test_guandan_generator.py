@@ -214,7 +214,6 @@ def test_declarations_agree_with_classify():
         ("7S 7S 7S", "2", "7S"),
         ("7S", "1", "'1'"),
         ("7S", "", "''"),
-        ("7S", None, "None"),
     ],
 )
 def test_bad_input_names_the_problem(hand, level, message):
@@ -222,11 +221,16 @@ def test_bad_input_names_the_problem(hand, level, message):
         legal_plays(hand, level)
 
 
+def test_a_level_of_the_wrong_type_is_a_type_error():
+    with pytest.raises(TypeError, match="None"):
+        legal_plays("7S", None)
+
+
 def test_bad_previous_and_rules():
     prev = classify("8S 8D", "2")[0]
     with pytest.raises(ValueError, match="level"):
         legal_plays("9S 9D", "3", prev)
-    with pytest.raises(ValueError, match="previous"):
+    with pytest.raises(TypeError, match="previous"):
         legal_plays("9S 9D", "2", ["Pair", "8", ["S8", "D8"]])
     with pytest.raises(ValueError, match="Rules"):
         legal_plays("9S 9D", "2", rules={"joker_pair_in_full_house": False})

@@ -30,10 +30,11 @@ def _play(record: Path, junk: bool) -> Server:
         a = asyncio.create_task(async_bot(url + "a", "last", seed=1, junk=junk))
         await seated(server, 1)
         b = await ws4py_connect(url + "b", style="random", seed=2, junk=junk)
-        assert await asyncio.wait_for(task, TIMEOUT) == 0
+        status = await asyncio.wait_for(task, TIMEOUT)
         await a
         await asyncio.to_thread(b.done.wait, 10)
         assert b.failure is None, b.failure
+        assert status == 0, f"the server exited {status}"
         return server
 
     return asyncio.run(main())

@@ -25,17 +25,18 @@ TIMEOUT = 60
 
 async def seated(server: Server, n: int) -> None:
     """Wait until ``n`` clients are seated (so that seats follow our connection order)."""
-    for _ in range(2000):
-        if sum(len(t.remotes) for t in server.tables) >= n:
-            return
+    loop = asyncio.get_running_loop()
+    end = loop.time() + TIMEOUT
+    while sum(len(t.remotes) for t in server.tables) < n:
+        if loop.time() > end:
+            raise AssertionError(f"{n} clients were not seated")
         await asyncio.sleep(0.005)
-    raise AssertionError(f"{n} clients were not seated")
 
 
 async def start(config: ServerConfig) -> tuple[Server, asyncio.Task[int], str]:
     server = Server(config)
     task = asyncio.create_task(server.run())
-    await asyncio.wait_for(server.ready.wait(), 10)
+    await asyncio.wait_for(server.ready.wait(), TIMEOUT)
     return server, task, f"ws://127.0.0.1:{server.port}/game/"
 
 
@@ -226,3 +227,28 @@ def test_tables_play_at_once_seated_in_arrival_order() -> None:
     assert [b.my_pos for b in books] == [0, 2, 0, 2]
     assert [t.names for t in server.tables] == [["c0", "greedy", "c1", "greedy"], ["c2", "greedy", "c3", "greedy"]]
     assert all(b.result is not None for b in books)
+
+
+def test_chupai_join_command_and_replay_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``chupai join`` as a process plays a full game; ``chupai replay`` prints the record."""
+    record = tmp_path / "join.jsonl"
+
+    async def main() -> tuple[int, int, str]:
+        server, task, url = await start(ServerConfig(port=0, games=1, seed=13, record=record,
+                                                     seats=["greedy", "remote", "random", "greedy"]))
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "chupai", "join", url + "joiner", "--bot", "greedy", "--strict", "--quiet",
+            stdout=asyncio.subprocess.PIPE)
+        out, _ = await asyncio.wait_for(proc.communicate(), TIMEOUT)
+        return await asyncio.wait_for(task, TIMEOUT), proc.returncode or 0, out.decode()
+
+    status, code, out = asyncio.run(main())
+    assert status == 0 and code == 0
+    assert re.match(r"seat 1: \d+ decisions; victoryNum \[\d, \d, \d, \d\], draws \[0, 0, 0, 0\]", out), out
+    from chupai.cli import main as chupai_main
+
+    assert chupai_main(["replay", str(record), "--hands"]) == 0
+    text = capsys.readouterr().out
+    deals = sum(1 for x in read_record(record) if x["type"] == "deal")
+    assert text.count("-- deal ") == deals and "=== table 0 game 1: won by team" in text
+    assert "seats greedy,remote,random,greedy" in text

@@ -230,3 +230,22 @@ def test_falls_from_a_to_2_make_a_draw(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not game.match.is_terminal()  # stopped by the rule, not by the match
     last = [e for e in events[:-1] if isinstance(e, Notify)][-1].message
     assert last == {"type": "notify", "stage": "gameOver", "curTimes": 1, "settingTimes": 1}
+
+
+def test_client_choices_outside_the_bots() -> None:
+    """Tribute avoids the heart of the level, the return is the lowest card, and a play
+    request whose state cannot be rebuilt is answered with entry 0 (or refused when strict)."""
+    client = Client("ws://127.0.0.1:1/game/x", bot="greedy")
+    tribute = {"stage": "tribute", "curRank": "5", "actionList": [["tribute", "tribute", ["H5"]],
+                                                                    ["tribute", "tribute", ["S5"]]]}
+    assert client.choose(tribute) == 1
+    back = {"stage": "back", "curRank": "5", "actionList": [["back", "back", [c]] for c in ("ST", "S3", "H9")]}
+    assert client.choose(back) == 1
+    client.state.my_pos, client.state.ranks = 0, ("2", "2", "2")
+    client.state.hand = ["S3"]
+    client.state.plays = [(1, ["Single", "4", ["S4"]])] * 30  # seat 1 played more than a hand holds
+    play = {"stage": "play", "curRank": "2", "actionList": [["PASS", "PASS", "PASS"], ["Single", "3", ["S3"]]]}
+    assert client.choose(play) == 0
+    client.strict = True
+    with pytest.raises(ValueError):
+        client.choose(play)

@@ -5,11 +5,16 @@ Needs Debian's chromium (``apt-get install -y chromium``); CI installs it the sa
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import shutil
 import subprocess
 import sys
+import urllib.request
 from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import connect
 
 from chupai.protocol import ServerConfig, read_record
 from protocol_clients import async_bot
@@ -35,6 +40,51 @@ async def browse(url: str, *flags: str) -> str:
     return out.decode()
 
 
+async def browse_live(url: str, profile: Path, updates: int) -> str:
+    """The DOM of ``url`` once the page has had ``updates`` live updates, in real time:
+    chromium driven over the DevTools protocol."""
+    proc = await asyncio.create_subprocess_exec(
+        chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--remote-debugging-port=0",
+        "--remote-allow-origins=*", f"--user-data-dir={profile}", url,
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+    try:
+        assert proc.stderr is not None
+        port = None
+        while port is None:
+            line = (await asyncio.wait_for(proc.stderr.readline(), 60)).decode()
+            assert line, "chromium ended before opening its DevTools port"
+            m = re.search(r"DevTools listening on ws://[\d.]+:(\d+)/", line)
+            port = int(m.group(1)) if m else None
+
+        def targets() -> list[dict[str, str]]:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=10) as r:
+                return list(json.load(r))
+
+        page = next(t for t in await asyncio.to_thread(targets) if t["type"] == "page")
+        async with connect(page["webSocketDebuggerUrl"], max_size=None) as devtools:
+            ids = iter(range(1, 10**6))
+
+            async def evaluate(expression: str) -> Any:
+                n = next(ids)
+                await devtools.send(json.dumps({"id": n, "method": "Runtime.evaluate",
+                                                "params": {"expression": expression, "returnByValue": True}}))
+                while True:
+                    reply = json.loads(await devtools.recv())
+                    if reply.get("id") == n:
+                        return reply["result"]["result"].get("value")
+
+            loop = asyncio.get_running_loop()
+            end = loop.time() + 30
+            # (the page may still be loading: no body yet)
+            while int(await evaluate("(document.body && document.body.dataset.updates) || '0'") or 0) < updates:
+                assert loop.time() < end, "the page did not update live"
+                await asyncio.sleep(0.1)
+            return str(await evaluate("document.documentElement.outerHTML"))
+    finally:
+        proc.kill()
+        await proc.wait()
+
+
 def seats_shown(dom: str) -> list[tuple[str, str]]:
     return re.findall(r'<div class="name">(\d) · ([^<]+)</div>', dom)
 
@@ -47,8 +97,9 @@ def test_live_view_shows_a_table_as_it_plays(tmp_path: Path) -> None:
         await seated(server, 1)
         while server.stats.decisions < 5:
             await asyncio.sleep(0.01)
+        assert server.stats.decisions < 300  # still playing while the browser watches
         page = f"http://127.0.0.1:{server.port}/"
-        dom = await browse(page, "--dump-dom")
+        dom = await browse_live(page, tmp_path / "profile", updates=3)
         shot = tmp_path / "live.png"
         await browse(page, f"--screenshot={shot}")
         player.cancel()  # the watched client leaves: its table (and the server) ends
@@ -58,6 +109,8 @@ def test_live_view_shows_a_table_as_it_plays(tmp_path: Path) -> None:
     dom, png, status = asyncio.run(main())
     assert status == 1  # ended by the client leaving
     assert '<span id="status">live</span>' in dom
+    updates = re.search(r'<body data-updates="(\d+)">', dom)
+    assert updates and int(updates.group(1)) >= 3, "the page did not update live"
     assert 'id="table-0"' in dom and "game 1/1" in dom and "levels " in dom
     assert sorted(seats_shown(dom)) == [("0", "watched"), ("1", "greedy"), ("2", "random"), ("3", "greedy")]
     assert dom.count('class="cards hand"') == 4  # every hand (--view-hands)

@@ -232,11 +232,16 @@ def test_kernel_count_matches_the_lists():
 # --- bad input -------------------------------------------------------------------------
 @pytest.mark.parametrize(
     "hand,message",
-    [("7S 1S", "'1S'"), ("7S 7S", "7S"), ("XJ", "'XJ'"), (None, "None")],
+    [("7S 1S", "'1S'"), ("7S 7S", "7S"), ("XJ", "'XJ'")],
 )
 def test_bad_hands_name_the_problem(hand, message):
     with pytest.raises(ValueError, match=message):
         legal_plays(hand)
+
+
+def test_a_hand_of_the_wrong_type_is_a_type_error():
+    with pytest.raises(TypeError, match="None"):
+        legal_plays(None)
 
 
 def test_one_deck_only():
@@ -249,9 +254,9 @@ def test_one_deck_only():
 def test_bad_previous_and_rules():
     from chupai import guandan
 
-    with pytest.raises(ValueError, match="previous"):
+    with pytest.raises(TypeError, match="previous"):
         legal_plays("9S 9D", guandan.classify("8S 8D", "2")[0])
-    with pytest.raises(ValueError, match="previous"):
+    with pytest.raises(TypeError, match="previous"):
         legal_plays("9S 9D", "8S 8D")
     with pytest.raises(ValueError, match="Rules"):
         legal_plays("9S 9D", rules={"joker_pair": False})

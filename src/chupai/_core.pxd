@@ -222,11 +222,18 @@ cdef inline mask_t slot_hi(const slot_t *s, int k) noexcept nogil:
 cimport cython
 
 
+cdef class PlayMaker:
+    """Makes the Play object of a record without a Python call (a game's compiled
+    factory, see chupai._play); a PlayList whose factory is one uses it directly."""
+    cdef object make(self, const play_t *p, object context)
+
+
 @cython.no_gc
 cdef class PlayList:
     """A sequence of plays backed by a C buffer (see the game modules)."""
     cdef playbuf_t buf
     cdef object factory
+    cdef PlayMaker maker         # the factory if it is a PlayMaker, else None
     cdef object context
     cdef object __weakref__
     cdef object _get(self, Py_ssize_t i)
@@ -263,11 +270,12 @@ cdef inline PlayList new_playlist(object factory, object context, Py_ssize_t cap
     """An empty PlayList of the game's `factory` and `context`, room for `cap` records."""
     cdef PlayList out = PlayList.__new__(PlayList)
     out.factory = factory
+    out.maker = factory if isinstance(factory, PlayMaker) else None
     out.context = context
     playbuf_open(&out.buf, cap)
     return out
 
-# The Play object of a record, made by the game's factory.
+# The Play object of a record, made by the game's factory (directly if a PlayMaker).
 cdef object play_object(object factory, const play_t *p, object context)
 # A seed (int or numpy integer, not bool) as 64 bits; ValueError otherwise.
 cdef uint64_t seed64(object seed) except? 0

@@ -122,6 +122,13 @@ cdef const subsets_t *rank_subsets() noexcept nogil:
     return &_SUBSETS
 
 
+cdef class PlayMaker:
+    """The compiled factory of a game's Play objects (subclassed in ``chupai._play``)."""
+
+    cdef object make(self, const play_t *p, object context):
+        raise NotImplementedError
+
+
 @cython.no_gc
 cdef class PlayList:
     """An immutable sequence of plays backed by a C array of records.
@@ -143,6 +150,8 @@ cdef class PlayList:
         return self.buf.len
 
     cdef object _get(self, Py_ssize_t i):
+        if self.maker is not None:
+            return self.maker.make(&self.buf.data[i], self.context)
         return play_object(self.factory, &self.buf.data[i], self.context)
 
     def __getitem__(self, index):
@@ -157,9 +166,9 @@ cdef class PlayList:
         return self._get(i)
 
     def __iter__(self):
-        cdef Py_ssize_t i
-        for i in range(self.buf.len):
-            yield self._get(i)
+        cdef _PlayListIter it = _PlayListIter.__new__(_PlayListIter)
+        it.plays = self
+        return it
 
     def __bool__(self):
         return self.buf.len > 0
@@ -195,8 +204,29 @@ cdef class PlayList:
         return [p.to_protocol() for p in self]
 
 
+@cython.final
+cdef class _PlayListIter:
+    """Iteration over a PlayList (a C iterator: no generator frame per play)."""
+    cdef PlayList plays
+    cdef Py_ssize_t i
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self.i >= self.plays.buf.len:
+            raise StopIteration
+        self.i += 1
+        return self.plays._get(self.i - 1)
+
+    def __length_hint__(self):
+        return self.plays.buf.len - self.i
+
+
 # --- the Python wrappers' shared steps (see _core.pxd) -----------------------------------
 cdef object play_object(object factory, const play_t *p, object context):
+    if isinstance(factory, PlayMaker):
+        return (<PlayMaker>factory).make(p, context)
     return factory(p.lo, p.hi, p.type, p.key, p.length, p.cls,
                    PyBytes_FromStringAndSize(<const char *>p.decl, p.nwild), context, p.taken)
 

@@ -30,6 +30,7 @@
 #
 # (CHOICE_OVER once the deal is over), and a play from outside is first checked with `c_find` (it must equal a record the
 # generator lists now), which also hands back the generator's own record to play.
+from cpython.ref cimport PyObject
 from libc.stdint cimport uint64_t
 
 from chupai._core cimport mask_t, play_t, playbuf_t, rng_t
@@ -56,7 +57,16 @@ ctypedef struct trick_t:
     int current                  # the seat to act; -1 once the deal is over
     int last_player              # who made the trick's last play; -1 when leading
     int npass                    # passes since the last play
+    int pass_rule                # PASS_NEVER, PASS_FOLLOWING or PASS_IF_STUCK (the game's)
     play_t last                  # that play
+
+cdef inline void trick_start(trick_t *t, int seats, int pass_rule, int seat) noexcept nogil:
+    """A deal's card play at a table of `seats` starts with `seat` on lead."""
+    t.seats = seats
+    t.pass_rule = pass_rule
+    t.current = seat
+    t.last_player = -1
+    t.npass = 0
 
 cdef inline void trick_lead(trick_t *t, int seat) noexcept nogil:
     """`seat` leads a new trick."""
@@ -89,9 +99,11 @@ cdef class GameSpec:
 
 
 cdef class Engine:
-    # the game's Rules this deal is played under (a frozen value: no reference cycles, so
-    # the engines are not tracked by the garbage collector)
-    cdef readonly object rules
+    # the game's Rules this deal is played under (a frozen value), held as a counted
+    # reference of its own so the engines need no garbage-collector bookkeeping (an
+    # object field would make every clone a tracked object)
+    cdef PyObject *_rules
+    cdef void set_rules(self, object rules)
 
     # the engine's own struct, and its game's spec (no per-object fields: a clone costs
     # one allocation and one memcpy)
@@ -111,7 +123,7 @@ cdef class Engine:
     cdef int h_passes(self, const void *st) noexcept nogil
 
     # --- hooks: each game implements these (nogil, on any struct of the game) ---------
-    # PASS_NEVER, PASS_FOLLOWING or PASS_IF_STUCK
+    # PASS_NEVER, PASS_FOLLOWING or PASS_IF_STUCK (trick_t.pass_rule)
     cdef int h_pass_rule(self, const void *st) noexcept nogil
     # the cards `seat` holds (two-deck masks; hi 0 for one deck)
     cdef void h_hand(self, const void *st, int seat, mask_t *lo, mask_t *hi) noexcept nogil

@@ -14,7 +14,7 @@ import numpy as np
 
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
 from cpython.object cimport PyTypeObject
-from cpython.ref cimport PyObject
+from cpython.ref cimport Py_XDECREF, Py_XINCREF, PyObject
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcmp, memcpy
 
@@ -110,7 +110,7 @@ def _restore(type cls, str game, int version, bytes state, object rules, object 
     if not isinstance(rules, self.h_spec().rules_class):
         raise TypeError(f"the pickled rules must be a {self.h_spec().name}.Rules, not {type(rules).__name__}")
     memcpy(self.h_state(), PyBytes_AS_STRING(state), self.h_spec().state_size)
-    self.rules = rules
+    self.set_rules(rules)
     self.h_restore_extra(extra)
     self.c_check_valid()
     return self
@@ -127,6 +127,19 @@ cdef class Engine:
 
     def __init__(self, *args, **kwargs):
         raise TypeError(f"{type(self).__name__} objects come from its random() or from_hands()")
+
+    def __dealloc__(self):
+        Py_XDECREF(self._rules)
+
+    cdef void set_rules(self, object rules):
+        Py_XINCREF(<PyObject *>rules)
+        Py_XDECREF(self._rules)
+        self._rules = <PyObject *>rules
+
+    @property
+    def rules(self):
+        """The game's Rules this deal is played under."""
+        return <object>self._rules if self._rules != NULL else None
 
     # --- default hooks (a game overrides those it needs) --------------------------------
     cdef void *h_state(self) noexcept nogil:
@@ -151,7 +164,7 @@ cdef class Engine:
         return (<const trick_t *>st).npass
 
     cdef int h_pass_rule(self, const void *st) noexcept nogil:
-        return PASS_NEVER
+        return (<const trick_t *>st).pass_rule
 
     cdef void h_hand(self, const void *st, int seat, mask_t *lo, mask_t *hi) noexcept nogil:
         lo[0] = 0
@@ -182,7 +195,7 @@ cdef class Engine:
         if self.h_legal(st, 1, buf) != 0:
             return CHOICE_OOM
         n = <int>buf.len
-        rule = self.h_pass_rule(st)
+        rule = t.pass_rule
         if rule == PASS_IF_STUCK and n == 0:
             return CHOICE_PASS
         if rule == PASS_NEVER and n == 1:
@@ -369,7 +382,8 @@ cdef class Engine:
         """A new engine object of this one's class (its struct not yet set)."""
         cdef type cls = type(self)
         cdef Engine other = <Engine>(<PyTypeObject *>cls).tp_new(cls, <PyObject *>_NO_ARGS, NULL)
-        other.rules = self.rules
+        Py_XINCREF(self._rules)
+        other._rules = self._rules
         return other
 
     cdef int check_live(self) except -1:

@@ -9,6 +9,8 @@ same player decides.  ``DealCore`` wraps the struct for Python
 (``chupai.chinese_ten.game`` builds the state machines on it); the playouts run it to
 the end inside C with the GIL released.
 """
+cimport cython
+
 import numpy as np
 
 from libc.stdint cimport uint8_t
@@ -32,7 +34,7 @@ from chupai._core cimport (
     rng_t,
     seed64,
 )
-from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, PASS_NEVER, POLICY_GREEDY, Engine, GameSpec, check_seat, trick_lead
+from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, PASS_NEVER, POLICY_GREEDY, Engine, GameSpec, trick_start, check_seat, trick_lead
 from chupai.chinese_ten._movegen cimport (
     CT_CAPTURE,
     CT_DECK,
@@ -96,7 +98,7 @@ cdef void open_layout(ct_deal_t *d) noexcept nogil:
 
 
 cdef void start(ct_deal_t *d, int first) noexcept nogil:
-    trick_lead(&d.t, first)
+    trick_start(&d.t, d.t.seats, PASS_NEVER, first)
     d.phase = CT_PHASE_PLAY
     d.turned = CT_NO_CARD
     d.last_turned = CT_NO_CARD
@@ -256,6 +258,8 @@ cdef int valid(const ct_deal_t *d) noexcept nogil:
     """0 if the fields are in range and every card is in one place at most."""
     cdef int s, i
     cdef mask_t seen = d.layout, all_cards = (<mask_t>1 << CT_DECK) - 1
+    if d.t.pass_rule != PASS_NEVER:
+        return 9
     if not (2 <= d.t.seats <= CT_MAX_PLAYERS and 0 <= d.dealer < d.t.seats and d.t.last_player == -1
             and not d.flags & ~(CT_FLAG_FORCED | CT_FLAG_BONUS | CT_FLAG_REDEAL | CT_FLAG_REDEAL_CROWDED)):
         return 1
@@ -342,6 +346,7 @@ C_CONSTANTS = {
 }
 
 
+@cython.no_gc  # no reference cycles (see Engine): no GC bookkeeping per clone
 cdef class DealCore(Engine):
     """One Chinese Ten deal in C: hands, layout, stock, piles, the turn and its step.
 
@@ -368,7 +373,7 @@ cdef class DealCore(Engine):
         rules = rules_of(rules)
         players = rules.check_players(players)
         setup(&self.d, rules, players, check_seat(dealer, players, "dealer"))
-        self.rules = rules
+        self.set_rules(rules)
         rng_seed(&rng, seed64(seed), 0)
         self.redeals = ct_deal_random(&self.d, &rng, self.d.hand_size, self.d.layout_size, self.d.first)
         return self
@@ -405,7 +410,7 @@ cdef class DealCore(Engine):
         dealer = check_seat(dealer, players, "dealer")
         cur = check_seat(current, players, "current")
         setup(&self.d, rules, players, dealer)
-        self.rules = rules
+        self.set_rules(rules)
         for s in range(players):
             self.d.hand[s] = claim(&seen, hands[s], f"hand {s}")
         self.d.layout = claim(&seen, layout, "layout")
@@ -482,9 +487,6 @@ cdef class DealCore(Engine):
         return other
 
     # -- hooks ------------------------------------------------------------------------------
-    cdef int h_pass_rule(self, const void *st) noexcept nogil:
-        return PASS_NEVER
-
     cdef void h_hand(self, const void *st, int seat, mask_t *lo, mask_t *hi) noexcept nogil:
         lo[0] = (<const ct_deal_t *>st).hand[seat]
         hi[0] = 0

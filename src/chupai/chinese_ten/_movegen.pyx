@@ -10,7 +10,6 @@ class, both among the cards played and among the targets.
 from chupai._core cimport (
     PlayList,
     bit,
-    check_grown,
     checked_rules,
     lowest_bit,
     mask_t,
@@ -22,6 +21,8 @@ from chupai._core cimport (
     playbuf_t,
     popcount,
 )
+
+from chupai._wrappers cimport check_flag, check_generated
 
 from chupai.cards import face_name
 from chupai.chinese_ten.play import Play, parse_card, parse_cards
@@ -75,7 +76,7 @@ cdef int flags_of(object rules) except -1:
 
 cdef PlayList generate(mask_t hand, mask_t layout, int flags, bint collapse):
     cdef PlayList out = new_playlist(_make_play, None, 32)
-    check_grown(ct_generate(hand, layout, flags, collapse, &out.buf))
+    check_generated(ct_generate(hand, layout, flags, collapse, &out.buf))
     return out
 
 
@@ -108,7 +109,7 @@ def legal_plays(hand, layout, *, rules=None, collapse_suits=False):
     """
     cdef mask_t h = parse_cards(hand, "hand")
     cdef mask_t lay = layout_of(layout, h, "hand")
-    return generate(h, lay, flags_of(rules), collapse_suits)
+    return generate(h, lay, flags_of(rules), check_flag(collapse_suits, "collapse_suits"))
 
 
 def captures(card, layout, *, rules=None, collapse_suits=False):
@@ -124,7 +125,7 @@ def captures(card, layout, *, rules=None, collapse_suits=False):
     """
     cdef int face = parse_card(card, "turned card")
     cdef mask_t lay = layout_of(layout, bit(face), "turned card")
-    return generate(bit(face), lay, flags_of(rules), collapse_suits)
+    return generate(bit(face), lay, flags_of(rules), check_flag(collapse_suits, "collapse_suits"))
 
 
 def kernel_count(const unsigned long long[::1] hands, const unsigned long long[::1] layouts,

@@ -7,10 +7,14 @@ takes three of that rank at once.  Whether the play is legal in a position (the
 triple must be the whole of that rank on the layout, forced capture) is the
 generator's and the reference's business.
 
+``classify`` returns the plays (as every game's ``classify``): one, or none.
+
 >>> classify("7S", "3H"), classify("QD", "QS"), classify("AS", "AD")
-(<PlayType.CAPTURE: 1>, <PlayType.CAPTURE: 1>, None)
+([<Play 7S takes 3H>], [<Play QD takes QS>], [])
 >>> classify("5C", "5S 5H 5D"), classify("9H", "")
-(<PlayType.TRIPLE: 2>, <PlayType.DISCARD: 3>)
+([<Play 5C takes 5S 5H 5D>], [<Play 9H to the layout>])
+>>> classify_faces(parse_card("7S"), [parse_card("3H")])
+<PlayType.CAPTURE: 1>
 """
 from __future__ import annotations
 
@@ -19,7 +23,7 @@ from typing import Any
 
 from chupai._core import BITS_PER_RANK
 from chupai.cards import RANKS
-from chupai.chinese_ten.play import PlayType, parse_card, parse_cards
+from chupai.chinese_ten.play import Play, PlayType, parse_card, parse_cards
 
 __all__ = ["classify", "classify_faces", "pip_value", "MAX_CAPTURED", "SELF_CAPTURING", "SUM"]
 
@@ -41,14 +45,18 @@ def pip_value(rank: int) -> int:
     return "TJQK".index(name) + 10 if rank in _PICTURES else int(name)
 
 
-def classify(card: Any, captured: Any) -> PlayType | None:
-    """The type of the play of ``card`` taking ``captured`` (cards or a string), or
-    ``None`` if that card cannot take those cards."""
+def classify(card: Any, captured: Any) -> list[Play]:
+    """The plays of ``card`` taking ``captured`` (cards or a string): the one play, or
+    ``[]`` if that card cannot take those cards.  ``captured`` empty: the card joins the
+    layout."""
     face = parse_card(card)
     taken = parse_cards(captured, "captured")
     if (taken >> face) & 1:
         raise ValueError(f"card {card!r} cannot capture itself")
-    return classify_faces(face, [f for f in range(taken.bit_length()) if taken >> f & 1])
+    kind = classify_faces(face, [f for f in range(taken.bit_length()) if taken >> f & 1])
+    if kind is None:
+        return []
+    return [Play._from_record(1 << face, 0, int(kind), face, taken.bit_count(), 0, b"", None, taken)]
 
 
 def classify_faces(face: int, captured: Sequence[int]) -> PlayType | None:

@@ -188,7 +188,7 @@ class Deal(DealSurface):
         turned: str | None = None,
         bonus: int | None = None,
     ) -> Deal:
-        """A deal in progress (for analysis and tests): see ``DealCore.from_cards`` for the
+        """A deal in progress (for analysis and tests): see ``DealCore.from_hands`` for the
         arguments and what they must satisfy.  No opening rule is applied; ``history``
         starts empty and ``opening`` is empty."""
         rules = _check_rules(rules)

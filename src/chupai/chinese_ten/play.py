@@ -13,14 +13,21 @@ Two plays are the same play when they agree on the card and the captured cards. 
 suit-collapsed view (``spec/cards.md``) erases only what the scores never look at:
 cards are grouped by :func:`score_class` (rank and colour, with the two black aces kept
 apart because they score differently), which is the same grouping in every variant.
+
+The interchange form (``Play.to_protocol()``, read back exactly by
+``Play.from_protocol()``) is Chinese Ten's own, there being no competition protocol:
+``[type, card, captured]`` with the type's name (``CAPTURE``, ``TRIPLE``, ``DISCARD``),
+the card's name and the list of the captured cards' names in face order, e.g.
+``["CAPTURE", "7D", ["3S"]]`` or ``["DISCARD", "AH", []]``.  The record's layout is
+read only by the ``_card`` / ``_captured`` views here and by the compiled code.
 """
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from chupai._core import BITS_PER_RANK, JOKER_FACES
+from chupai._core import BITS_PER_RANK, JOKER_FACES, NUM_FACES
 from chupai._play import PlayBase
 from chupai.cards import RANKS, SUITS, Cards, face_name, parse_face
 
@@ -106,51 +113,91 @@ class Play(PlayBase):
     ['7D takes 3S', '7D takes 3H']
     """
 
-    __slots__ = ("_card", "_captured", "_type", "_hash")
+    __slots__ = ()
     _TYPES = PlayType
-    _ORIGIN = "legal_plays(), captures() or a game state's legal_actions()"
+    _ORIGIN = "legal_plays(), captures(), classify() or a game state's legal_actions()"
 
-    @classmethod
-    def _from_record(
-        cls, lo: int, hi: int, type_: int, key: int, length: int, _cls: int, _decl: bytes, _context: Any,
-        taken: int = 0,
-    ) -> Play:
-        self = object.__new__(cls)
-        self._card = key
-        self._captured = taken
-        self._type = type_
-        self._hash = None
-        return self
+    @property
+    def _card(self) -> int:
+        """The face of the card played (the record's key)."""
+        return self._key
+
+    @property
+    def _captured(self) -> int:
+        """The mask of the captured cards (the record's taken)."""
+        return self._taken
 
     @property
     def card(self) -> str:
         """The card played from the hand or turned from the stock."""
-        return face_name(self._card)
+        return face_name(self._key)
 
     @property
     def cards(self) -> Cards:
         """The card played, as ``Cards`` (the cards this play takes from the hand)."""
-        return Cards.from_masks(1 << self._card)
+        return _CARD_SETS[self._key]
 
     @property
     def captured(self) -> Cards:
         """The layout cards captured (none for a discard)."""
-        return Cards.from_masks(self._captured)
+        return Cards.from_masks(self._taken)
 
     @property
     def is_capture(self) -> bool:
-        return self._captured != 0
+        return self._taken != 0
 
     @property
     def taken(self) -> Cards:
         """The cards that go to the player's pile: the card and its captures, or none."""
-        return Cards.from_masks((1 << self._card) | self._captured) if self._captured else Cards()
-
-    # -- identity -------------------------------------------------------------------------
-    def _identity(self) -> tuple[int, int]:
-        return (self._card, self._captured)
+        return Cards.from_masks((1 << self._key) | self._taken) if self._taken else Cards()
 
     def __str__(self) -> str:
-        if not self._captured:
+        if not self._taken:
             return f"{self.card} to the layout"
         return f"{self.card} takes {self.captured}"
+
+    # -- the interchange form -------------------------------------------------------------
+    def to_protocol(self) -> list[Any]:
+        """``[type, card, captured]``: the type's name, the card played and the captured
+        cards' names (Chinese Ten's own interchange form, read back exactly by
+        :meth:`from_protocol`).
+
+        >>> from chupai.chinese_ten import legal_plays
+        >>> [p.to_protocol() for p in legal_plays("7D AH", "QD 3S 6C")]
+        [['CAPTURE', '7D', ['3S']], ['DISCARD', 'AH', []]]
+        """
+        return [_TYPE_NAMES[self._type], face_name(self._key), list(Cards.from_masks(self._taken))]
+
+    @classmethod
+    def from_protocol(cls, obj: Sequence[Any]) -> Play:
+        """The play an entry ``[type, card, captured]`` of :meth:`to_protocol` names.
+
+        ``ValueError`` if it is not a list of a type name, a card name and a list of card
+        names (entries are data from messages), or if that card cannot take those cards
+        that way.  Whether the
+        play is legal in a position (the layout, forced capture) is the state's business.
+        """
+        from chupai.chinese_ten.classify import classify
+
+        if not isinstance(obj, (list, tuple)):
+            raise ValueError(f"a protocol play must be a list [type, card, captured], not {obj!r}")
+        if len(obj) != 3:
+            raise ValueError(f"a protocol play must be [type, card, captured], not {obj!r}")
+        ptype, card, captured = obj
+        if not isinstance(ptype, str) or not isinstance(card, str):
+            raise ValueError(f"the type and card of a protocol play must be strings, not {ptype!r} and {card!r}")
+        if not isinstance(captured, (list, tuple)):
+            raise ValueError(f"the captured cards of a protocol play must be a list of card names, not {captured!r}")
+        try:
+            taken = Cards(captured)
+        except TypeError as e:
+            raise ValueError(f"the captured cards of a protocol play must be card names: {e}") from None
+        for play in classify(card, taken):
+            if _TYPE_NAMES[play._type] == ptype:
+                return play
+        raise ValueError(f"{list(obj)!r} is not a Chinese Ten play")
+
+
+_TYPE_NAMES = {t.value: t.name for t in PlayType}
+#: each card alone (Cards are immutable: one object per face serves every play)
+_CARD_SETS = tuple(Cards.from_masks(1 << f) for f in range(NUM_FACES))

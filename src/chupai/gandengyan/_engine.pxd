@@ -66,7 +66,6 @@ cdef class DealCore(Engine):
     cdef gdy_deal_t d
     cdef void *h_state(self) noexcept nogil
     cdef GameSpec h_spec(self)
-    cdef int h_pass_rule(self, const void *st) noexcept nogil
     cdef void h_hand(self, const void *st, int seat, mask_t *lo, mask_t *hi) noexcept nogil
     cdef int h_legal(self, const void *st, int collapse, playbuf_t *out) noexcept nogil
     cdef int h_plays_of(self, const void *st, const play_t *p, int lead, playbuf_t *out) noexcept nogil

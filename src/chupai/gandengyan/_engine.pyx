@@ -17,6 +17,8 @@ How the engine reads the spec where it is silent:
   trick (the talon ran out before their turn to draw) wins at once; the first such
   player in drawing order if there are several.
 """
+cimport cython
+
 import numpy as np
 
 from libc.stdint cimport uint8_t
@@ -44,7 +46,7 @@ from chupai._core cimport (
     rng_t,
     seed64,
 )
-from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_IF_STUCK, POLICY_GREEDY, Engine, GameSpec, check_players, check_seat, trick_lead, trick_played
+from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_IF_STUCK, POLICY_GREEDY, Engine, GameSpec, trick_start, check_players, check_seat, trick_lead, trick_played
 from chupai.gandengyan._movegen cimport (
     GDY_FLAG_FOLLOW_SAME_RANK,
     GDY_FLAG_JOKER_AS_TWO,
@@ -99,7 +101,7 @@ cdef void gdy_start(gdy_deal_t *d, int dealer) noexcept nogil:
     """Start the card play: the hands and talon are set, the dealer leads."""
     cdef int k
     d.dealer = dealer
-    trick_lead(&d.t, dealer)
+    trick_start(&d.t, d.t.seats, PASS_IF_STUCK, dealer)
     d.lead_passes = 0
     d.winner = -1
     d.tricks = 0
@@ -381,6 +383,8 @@ cdef int GDY_FLAGS = (GDY_FLAG_TRIPLES_ARE_BOMBS | GDY_FLAG_TRIPLE_SEQUENCES | G
 cdef int valid(const gdy_deal_t *d) noexcept nogil:
     """0 if the fields are in range and no card is dealt more often than the decks hold it."""
     cdef int s, f, k, held
+    if d.t.pass_rule != PASS_IF_STUCK:
+        return 9
     if not (GDY_MIN_PLAYERS <= d.t.seats <= GDY_MAX_PLAYERS and 1 <= d.o.decks <= 2
             and not d.o.flags & ~GDY_FLAGS and 0 <= d.o.joker_bombs_held <= 1 and d.o.max_payment >= 0):
         return 1
@@ -445,6 +449,7 @@ cdef int _opts_of(object rules, gdy_opts_t *o) except -1:
     return 0
 
 
+@cython.no_gc  # no reference cycles (see Engine): no GC bookkeeping per clone
 cdef class DealCore(Engine):
     """One deal's card play: hands, talon, trick, bombs played, winner.
 
@@ -466,7 +471,7 @@ cdef class DealCore(Engine):
         cdef DealCore self = DealCore.__new__(DealCore)
         cdef int s, n, dealer
         _opts_of(rules, &self.d.o)
-        self.rules = PAGAT if rules is None else rules
+        self.set_rules(PAGAT if rules is None else rules)
         if isinstance(hands, (str, Cards)):
             raise ValueError(f"hands must be a sequence of hands, not {hands!r}")
         n = check_players(len(hands), GDY_MIN_PLAYERS, GDY_MAX_PLAYERS)
@@ -508,7 +513,7 @@ cdef class DealCore(Engine):
         cdef int dl = -1
         self.d.t.seats = check_players(players, GDY_MIN_PLAYERS, GDY_MAX_PLAYERS)
         _opts_of(rules, &self.d.o)
-        self.rules = PAGAT if rules is None else rules
+        self.set_rules(PAGAT if rules is None else rules)
         if dealer is not None:
             dl = check_seat(dealer, self.d.t.seats, "dealer")
         rng_seed(&rng, seed64(seed), 0)
@@ -549,9 +554,6 @@ cdef class DealCore(Engine):
         return other
 
     # -- hooks ------------------------------------------------------------------------
-    cdef int h_pass_rule(self, const void *st) noexcept nogil:
-        return PASS_IF_STUCK
-
     cdef void h_hand(self, const void *st, int seat, mask_t *lo, mask_t *hi) noexcept nogil:
         lo[0] = (<const gdy_deal_t *>st).lo[seat]
         hi[0] = (<const gdy_deal_t *>st).hi[seat]

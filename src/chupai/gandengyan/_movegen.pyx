@@ -23,7 +23,6 @@ from chupai._core cimport (
     SUITED_MASK,
     PlayList,
     bit,
-    check_grown,
     checked_rules,
     face_of,
     lowest_bit,
@@ -33,7 +32,7 @@ from chupai._core cimport (
     nibble_counts,
     play_push,
     play_t,
-    playbuf_close,
+    playbuf_free,
     playbuf_open,
     playbuf_t,
     rank_nibble,
@@ -47,7 +46,9 @@ from chupai._core cimport (
     suit_ranks,
 )
 
-from chupai.cards import Cards
+from chupai._cards cimport hand_masks
+from chupai._play cimport PlayRecord
+from chupai._wrappers cimport PAST_PLAY_LIMIT, PLAY_LIMIT, bad_record, check_flag, check_generated, check_previous
 from chupai.gandengyan.play import Play
 from chupai.gandengyan.rules import PAGAT, Rules
 
@@ -85,6 +86,7 @@ ctypedef struct ctx_t:
     int jbeg[MAX_JOKERS + 2]         # joker sets of size w: jlo/jhi[jbeg[w] : jbeg[w + 1]]
     mask_t jlo[N_JOKER_SETS]
     mask_t jhi[N_JOKER_SETS]
+    int full                         # PLAY_LIMIT reached: stop
 
 # a sequence being filled: ranks start .. start + n - 1, `width` cards each
 ctypedef struct run_t:
@@ -116,6 +118,9 @@ cdef inline void emit(ctx_t *c, mask_t lo, mask_t hi, int type_, int key, int le
     cdef int i, k
     cdef play_t *p
     for i in range(c.jbeg[nw], c.jbeg[nw + 1]):
+        if c.out.len >= PLAY_LIMIT:
+            c.full = 1
+            return
         p = play_push(c.out, lo | c.jlo[i], hi | c.jhi[i], type_, key, length, cls)
         if p == NULL:
             return
@@ -153,6 +158,8 @@ cdef void run_dfs(ctx_t *c, run_t *w, int j, mask_t lo, mask_t hi, int nwu) noex
     that holds a natural card (`nwu` jokers used so far)."""
     cdef int r, wj, wmax, k, i
     cdef slot_t sl
+    if c.full or c.out.oom:
+        return
     if j == w.n:
         if nwu < w.n * w.width:
             emit(c, lo, hi, w.type, w.start + w.n - 1, w.n * w.width, GDY_CLS_NONE, nwu, w.decl)
@@ -300,7 +307,8 @@ cdef void gen_follow(ctx_t *c, const gdy_target *tg, mask_t jokers) noexcept nog
 
 cdef int gdy_generate(mask_t lo, mask_t hi, int flags, int max_ranks, int collapse,
                       const gdy_target *target, playbuf_t *out) noexcept nogil:
-    """Append every legal play of the hand (lo, hi) to `out`; -1 if memory ran out.
+    """Append every legal play of the hand (lo, hi) to `out`; -1 if memory ran out,
+    PAST_PLAY_LIMIT (having stopped) past PLAY_LIMIT plays.
 
     `lo`/`hi` must be a valid two-deck hand (hi a subset of lo, faces below 54).
     """
@@ -310,6 +318,7 @@ cdef int gdy_generate(mask_t lo, mask_t hi, int flags, int max_ranks, int collap
     cdef unsigned ranks
     cdef mask_t jokers = lo & (bit(BJ_BIT) | bit(RJ_BIT))
     c.out = out
+    c.full = 0
     c.flags = flags
     c.max_ranks = max_ranks if 0 < max_ranks < MAX_RUN else MAX_RUN
     c.collapse = collapse
@@ -349,6 +358,8 @@ cdef int gdy_generate(mask_t lo, mask_t hi, int flags, int max_ranks, int collap
         gen_lead(&c, lo, hi)
     else:
         gen_follow(&c, target, jokers)
+    if c.full:
+        return PAST_PLAY_LIMIT
     return -1 if out.oom else 0
 
 
@@ -363,9 +374,18 @@ cdef int _THREE_BOMB = GDY_THREE_BOMB
 cdef Py_ssize_t _FIRST_CAP = 32
 
 
-cdef int _check_previous(object previous, int flags) except -1:
-    """``ValueError`` if ``previous`` cannot be a play under these rules."""
-    cdef int t = previous._type
+cdef int _check_previous(PlayRecord previous, int flags) except -1:
+    """``ValueError`` if ``previous`` cannot be a play under these rules (or at all)."""
+    cdef int t = previous.rec.type, cls = GDY_CLS_NONE
+    if t == _THREE_BOMB:
+        cls = GDY_CLS_THREE
+    elif t == GDY_FOUR_BOMB:
+        cls = GDY_CLS_FOUR
+    elif t == GDY_JOKER_BOMB:
+        cls = GDY_CLS_JOKER
+    if (previous.rec.key > GDY_JOKER_VALUE or previous.rec.cls != cls or previous.rec.length == 0
+            or not multiset_valid(previous.rec.lo, previous.rec.hi)):
+        bad_record(previous, "Gan Deng Yan")
     if t == _TRIPLE and flags & GDY_FLAG_TRIPLES_ARE_BOMBS:
         raise ValueError(f"previous play {previous} is a triple, but these rules make triples bombs")
     if t == _THREE_BOMB and not (flags & GDY_FLAG_TRIPLES_ARE_BOMBS):
@@ -399,8 +419,6 @@ def legal_plays(hand, previous=None, *, rules=None, collapse_suits=False):
     """
     cdef int flags, max_ranks, decks
     cdef mask_t lo = 0, hi = 0
-    cdef tuple layers
-    cdef Py_ssize_t nl
     cdef gdy_target tg
     cdef PlayList out
     if rules is None:
@@ -412,28 +430,20 @@ def legal_plays(hand, previous=None, *, rules=None, collapse_suits=False):
         flags = rules._flags
         max_ranks = rules._max_ranks
         decks = rules.decks
-    if not isinstance(hand, Cards):
-        hand = Cards(hand, decks=decks)
-    layers = (<object>hand)._layers
-    nl = len(layers)
-    if nl > decks:
-        raise ValueError(f"hand {hand} holds a card more than {decks} time(s); the rules use {decks} deck(s)")
-    if nl > 0:
-        lo = layers[0]
-        if nl > 1:
-            hi = layers[1]
+    hand_masks(hand, decks, "hand", &lo, &hi)
+    cdef bint collapse = check_flag(collapse_suits, "collapse_suits")
+    cdef PlayRecord prev
     tg.type = 0
     if previous is not None:
-        if not isinstance(previous, Play):
-            raise ValueError(f"previous must be a Play or None, not {previous!r}")
-        _check_previous(previous, flags)
-        tg.type = (<object>previous)._type
-        tg.key = (<object>previous)._key
-        tg.length = (<object>previous)._length
-        tg.cls = (<object>previous)._cls
+        prev = check_previous(previous, Play)
+        _check_previous(prev, flags)
+        tg.type = prev.rec.type
+        tg.key = prev.rec.key
+        tg.length = prev.rec.length
+        tg.cls = prev.rec.cls
     out = new_playlist(_make_play, None, _FIRST_CAP)
     # well under a microsecond of work: releasing the GIL would cost more than it frees
-    check_grown(gdy_generate(lo, hi, flags, max_ranks, 1 if collapse_suits else 0, &tg, &out.buf))
+    check_generated(gdy_generate(lo, hi, flags, max_ranks, collapse, &tg, &out.buf))
     return out
 
 
@@ -448,14 +458,14 @@ def kernel_count(const unsigned long long[::1] los, const unsigned long long[::1
     """
     cdef Py_ssize_t i, n = los.shape[0]
     cdef long long total = 0
-    cdef int rep, rc = 0
-    cdef object r = checked_rules(rules, Rules, PAGAT, "gandengyan.Rules")
+    cdef int rep, rc = 0, r
+    cdef object checked = checked_rules(rules, Rules, PAGAT, "gandengyan.Rules")
     cdef int flags, max_ranks
     cdef int collapse = collapse_suits
     cdef playbuf_t buf
     cdef gdy_target tg
-    flags = r._flags
-    max_ranks = r._max_ranks
+    flags = checked._flags
+    max_ranks = checked._max_ranks
     if his.shape[0] != n or (targets is not None and (targets.shape[0] != n or targets.shape[1] != 4)):
         raise ValueError("los, his and targets must have one entry per hand (targets: n x 4)")
     for i in range(n):
@@ -472,7 +482,10 @@ def kernel_count(const unsigned long long[::1] los, const unsigned long long[::1
                     tg.key = targets[i, 1]
                     tg.length = targets[i, 2]
                     tg.cls = targets[i, 3]
-                rc |= gdy_generate(los[i], his[i], flags, max_ranks, collapse, &tg, &buf)
+                r = gdy_generate(los[i], his[i], flags, max_ranks, collapse, &tg, &buf)
+                if r < rc:
+                    rc = r
                 total += buf.len
-    playbuf_close(&buf, rc)
+    playbuf_free(&buf)
+    check_generated(rc)
     return total

@@ -25,10 +25,13 @@ a single (or pair) of :data:`JOKER_VALUE` that only a bomb follows.
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from typing import Any
 
-from chupai._core import BITS_PER_RANK, BLACK_JOKER_BIT, RANKS, RED_JOKER_BIT
-from chupai._play import BombPlay
+from chupai._core import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_FACES, RANKS, RED_JOKER_BIT
+from chupai._interchange import protocol_cards, select_play
+from chupai._play import BombPlay, RecordView
+from chupai.cards import face_name
 from chupai.gandengyan.rules import PAGAT, Rules
 
 __all__ = [
@@ -106,6 +109,27 @@ def _value_name(value: int) -> str:
     return "joker" if value == JOKER_VALUE else RANKS[rank_of_value(value)]
 
 
+def _rank_text(type_: int, key: int) -> str:
+    return "joker" if type_ == PlayType.JOKER_BOMB else _value_name(key)
+
+
+def _head_view(type_: int, key: int, length: int, _cls: int, _context: object) -> str:
+    """The words of ``str(play)`` before the cards."""
+    t = PlayType(type_)
+    words = _NAMES[t]
+    if t == PlayType.JOKER_BOMB:
+        return words
+    width = SEQUENCE_WIDTH.get(t)
+    if width is not None:
+        n = length // width
+        return f"{words} {RANKS[key - n + 1]}-{RANKS[key]}"
+    return f"{words} {_rank_text(type_, key)}"
+
+
+def _rank_view(type_: int, key: int, _length: int, _cls: int, _context: object) -> str:
+    return _rank_text(type_, key)
+
+
 class Play(BombPlay):
     """One Gan Deng Yan play: cards, type, comparison key and joker declaration.
 
@@ -123,11 +147,6 @@ class Play(BombPlay):
 
     # -- the public view -----------------------------------------------------------
     @property
-    def length(self) -> int:
-        """The number of cards."""
-        return self._length
-
-    @property
     def jokers(self) -> int:
         """How many jokers the play holds."""
         joker_faces = (1 << BLACK_JOKER_BIT) | (1 << RED_JOKER_BIT)
@@ -138,12 +157,8 @@ class Play(BombPlay):
         """A bomb of three or four of a kind that holds a joker (``soft_bombs``)."""
         return self._type in (PlayType.THREE_BOMB, PlayType.FOUR_BOMB) and self.jokers > 0
 
-    @property
-    def rank(self) -> str:
-        """The rank that names the play ('3'..'A', '2', 'joker'), the top rank of a sequence."""
-        if self._type == PlayType.JOKER_BOMB:
-            return "joker"
-        return _value_name(self._key)
+    rank = RecordView(_rank_view, "The rank that names the play ('3'..'A', '2', 'joker'), the top rank of a sequence.")
+    _head = RecordView(_head_view, "The words of str() before the cards.")
 
     @property
     def ranks(self) -> tuple[str, ...]:
@@ -175,25 +190,36 @@ class Play(BombPlay):
         rules = PAGAT if rules is None else rules
         return rules.follow_same_rank and self._key == other._key
 
-    def to_protocol(self) -> list[Any]:
-        """``[type, rank, cards]``: the type's name, :attr:`rank` and the card names."""
-        return [self.type.name, self.rank, list(self.cards)]
-
-    def _standing_faces(self) -> list[int]:
-        """The jokers that stand in, in face order (``BJ`` before ``RJ``)."""
-        out = []
-        for face in (BLACK_JOKER_BIT, RED_JOKER_BIT):
-            out += [face] * ((self._lo >> face & 1) + (self._hi >> face & 1))
-        return out[: len(self._decl)]
+    def _wild_mask(self) -> int:
+        return _JOKERS
 
     def __str__(self) -> str:
-        t = PlayType(self._type)
-        words = _NAMES[t]
-        if t == PlayType.JOKER_BOMB:
-            head = words
-        elif t in SEQUENCE_WIDTH:
-            ranks = self.ranks
-            head = f"{words} {ranks[0]}-{ranks[-1]}"
-        else:
-            head = f"{words} {self.rank}"
-        return f"{head}: {self._cards_text(lambda face: RANKS[face // BITS_PER_RANK])}"
+        return f"{self._head}: {self._cards_text(_RANK_OF_FACE)}"
+
+    def to_protocol(self) -> list[Any]:
+        """``[type, rank, cards]``: the type's name, :attr:`rank` and the card names; read
+        back exactly by :meth:`from_protocol`.
+
+        >>> from chupai.gandengyan import classify
+        >>> [p.to_protocol() for p in classify("9S TS BJ")]
+        [['SEQUENCE', 'T', ['9S', 'TS', 'BJ']], ['SEQUENCE', 'J', ['9S', 'TS', 'BJ']]]
+        """
+        return [_TYPE_NAMES[self._type], self.rank, self._card_names(_FACE_NAMES)]
+
+    @classmethod
+    def from_protocol(cls, obj: Sequence[Any], *, rules: Rules | None = None) -> Play:
+        """The play an entry ``[type, rank, cards]`` of :meth:`to_protocol` names.
+
+        ``ValueError`` if it is malformed (see :mod:`chupai._interchange`) or its cards
+        cannot be that play under ``rules``.
+        """
+        from chupai.gandengyan.classify import classify
+
+        return select_play(obj, classify(protocol_cards(obj), rules=rules), "Gan Deng Yan")
+
+
+_JOKERS = (1 << BLACK_JOKER_BIT) | (1 << RED_JOKER_BIT)
+_TYPE_NAMES = {t.value: t.name for t in PlayType}
+_FACE_NAMES = tuple(face_name(f) for f in range(NUM_FACES))
+#: how a joker's declaration is written: suits never matter here, so by its rank alone
+_RANK_OF_FACE = tuple(RANKS[f // BITS_PER_RANK] if f < BLACK_JOKER_BIT else face_name(f) for f in range(NUM_FACES))

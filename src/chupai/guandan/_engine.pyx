@@ -5,6 +5,8 @@ made it, passes since), the finishing order and the result.  ``DealCore`` wraps 
 Python (``chupai.guandan.game`` builds the full state machine on it); the playouts
 run it to the end inside C with the GIL released.
 """
+cimport cython
+
 import numpy as np
 
 from libc.stdint cimport uint8_t
@@ -26,7 +28,7 @@ from chupai._core cimport (
     rng_t,
     seed64,
 )
-from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_FOLLOWING, POLICY_GREEDY, Engine, GameSpec, check_players, check_seat, trick_lead, trick_played
+from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_FOLLOWING, POLICY_GREEDY, Engine, GameSpec, trick_start, check_players, check_seat, trick_lead, trick_played
 from chupai.guandan._movegen cimport (
     GD_BOMB,
     GD_LEVEL_VALUE,
@@ -73,8 +75,7 @@ cdef inline int next_active(const gd_deal_t *d, int s) noexcept nogil:
 cdef void gd_start(gd_deal_t *d, int leader) noexcept nogil:
     """Start the card play with `leader` on lead (the hands and level already set)."""
     cdef int s
-    trick_lead(&d.t, leader)
-    d.t.seats = GD_SEATS
+    trick_start(&d.t, GD_SEATS, PASS_FOLLOWING, leader)
     d.nout = 0
     for s in range(GD_SEATS):
         d.out[s] = -1
@@ -206,6 +207,8 @@ cdef int choose_greedy(const gd_deal_t *d, const playbuf_t *buf) noexcept nogil:
 cdef int valid(const gd_deal_t *d) noexcept nogil:
     """0 if the fields are in range and the hands hold each card at most twice."""
     cdef int s, f, held
+    if d.t.pass_rule != PASS_FOLLOWING:
+        return 9
     if d.t.seats != GD_SEATS or not 0 <= d.level <= RANK_A or d.flags & ~GD_FLAGS:
         return 1
     if not (-1 <= d.t.current < GD_SEATS and -1 <= d.t.last_player < GD_SEATS
@@ -250,6 +253,7 @@ cdef int _flags_of(object rules) except -1:
     return checked_rules(rules, Rules, PAGAT, "guandan.Rules")._flags
 
 
+@cython.no_gc  # no reference cycles (see Engine): no GC bookkeeping per clone
 cdef class DealCore(Engine):
     """One deal's card play (no tribute, no levels): hands, trick, finishing order.
 
@@ -287,7 +291,7 @@ cdef class DealCore(Engine):
             self.d.hi[s] = hand.hi
         self.d.level = _level_index(level)
         self.d.flags = _flags_of(rules)
-        self.rules = checked_rules(rules, Rules, PAGAT, "guandan.Rules")
+        self.set_rules(checked_rules(rules, Rules, PAGAT, "guandan.Rules"))
         gd_start(&self.d, leader)
         return self
 
@@ -298,14 +302,11 @@ cdef class DealCore(Engine):
         cdef rng_t rng
         rng_seed(&rng, seed64(seed), 0)
         self.d.level = _level_index(level)
-        self.rules = checked_rules(rules, Rules, PAGAT, "guandan.Rules")
+        self.set_rules(checked_rules(rules, Rules, PAGAT, "guandan.Rules"))
         gd_deal_random(&self.d, &rng, _flags_of(rules))
         return self
 
     # -- hooks ------------------------------------------------------------------------
-    cdef int h_pass_rule(self, const void *st) noexcept nogil:
-        return PASS_FOLLOWING
-
     cdef void h_hand(self, const void *st, int seat, mask_t *lo, mask_t *hi) noexcept nogil:
         lo[0] = (<const gd_deal_t *>st).lo[seat]
         hi[0] = (<const gd_deal_t *>st).hi[seat]

@@ -1,5 +1,6 @@
 """Type stubs for the compiled Guan Dan generator."""
 from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 
@@ -7,6 +8,9 @@ from chupai._core import PlayList
 from chupai.cards import Cards
 from chupai.guandan.play import Play
 from chupai.guandan.rules import Rules
+
+__pyx_capi__: dict[str, Any]
+__test__: dict[str, str]
 
 def legal_plays(
     hand: Cards | str | Iterable[str],

@@ -10,6 +10,9 @@ each size, which is exactly one representative per group of ``spec/cards.md``.
 """
 from libc.stdint cimport uint8_t
 
+from chupai._cards cimport hand_masks
+from chupai._play cimport PlayRecord
+from chupai._wrappers cimport bad_record, check_flag, check_generated, check_previous
 from chupai._core cimport (
     BJ_BIT,
     MAX_PER_RANK,
@@ -23,7 +26,6 @@ from chupai._core cimport (
     SUIT_H,
     PlayList,
     bit,
-    check_grown,
     checked_rules,
     face_of,
     mask_t,
@@ -45,7 +47,6 @@ from chupai._core cimport (
     suit_ranks,
 )
 
-from chupai.cards import Cards
 from chupai.guandan.play import Play
 from chupai.guandan.rules import PAGAT, Rules, parse_rank
 
@@ -531,19 +532,29 @@ cdef inline int _level_index(object level) except -1:
 cdef int _PAGAT_FLAGS = PAGAT._flags
 
 
-cdef inline mask_t _layer(tuple layers, Py_ssize_t k):
-    return layers[k] if len(layers) > k else 0
-
-
-cdef tuple _hand_layers(object hand):
-    """The hand's mask layers, parsing a string or iterable; at most two copies a card."""
-    cdef tuple layers
-    if not isinstance(hand, Cards):
-        hand = Cards(hand)
-    layers = (<object>hand)._layers
-    if len(layers) > 2:
-        raise ValueError(f"hand {hand} holds a card more than twice; Guan Dan has two decks")
-    return layers
+cdef int check_record(PlayRecord p) except -1:
+    """ValueError unless the record is a Guan Dan play: the key in its type's range and
+    the bomb class of its type and number of cards."""
+    cdef int t = p.rec.type, n = p.rec.length, top, cls = GD_CLASS_NONE
+    if t == GD_STRAIGHT or t == GD_STRAIGHT_FLUSH:
+        top = N_STRAIGHT - 1
+    elif t == GD_TUBE:
+        top = N_TUBE - 1
+    elif t == GD_PLATE:
+        top = N_PLATE - 1
+    elif t == GD_FOUR_JOKERS:
+        top = 0
+    else:
+        top = GD_RJ_VALUE
+    if t == GD_BOMB:
+        cls = N_KIND_CLASS[n] if 4 <= n <= MAX_BOMB else -1
+    elif t == GD_STRAIGHT_FLUSH:
+        cls = GD_CLASS_SF
+    elif t == GD_FOUR_JOKERS:
+        cls = GD_CLASS_FOUR_JOKERS
+    if p.rec.key > top or p.rec.cls != cls or not multiset_valid(p.rec.lo, p.rec.hi):
+        bad_record(p, "Guan Dan")
+    return 0
 
 
 def legal_plays(hand, level, previous=None, *, rules=None, collapse_suits=False):
@@ -572,29 +583,29 @@ def legal_plays(hand, level, previous=None, *, rules=None, collapse_suits=False)
     cdef mask_t lo, hi
     cdef gd_target tg
     cdef PlayList out
-    cdef tuple layers = _hand_layers(hand)
-    lo = _layer(layers, 0)
-    hi = _layer(layers, 1)
+    hand_masks(hand, 2, "hand", &lo, &hi)
     if rules is None:
         flags = _PAGAT_FLAGS
     else:
         flags = checked_rules(rules, Rules, PAGAT, "guandan.Rules")._flags
+    cdef bint collapse = check_flag(collapse_suits, "collapse_suits")
+    cdef PlayRecord prev
     tg.type = 0
     tg.key = 0
     tg.cls = 0
     if previous is not None:
-        if not isinstance(previous, Play):
-            raise ValueError(f"previous must be a Play or None, not {previous!r}")
-        if (<object>previous)._context != lv:  # the level the play was formed at
+        prev = check_previous(previous, Play)
+        check_record(prev)
+        if prev.context != lv:  # the level the play was formed at
             raise ValueError(
                 f"previous play {previous} was formed at level {previous.level}, not {level!r}"
             )
-        tg.type = (<object>previous)._type
-        tg.key = (<object>previous)._key
-        tg.cls = (<object>previous)._cls
-    out = new_playlist(_make_play, lv, 64 if tg.type else (256 if collapse_suits else 1024))
+        tg.type = prev.rec.type
+        tg.key = prev.rec.key
+        tg.cls = prev.rec.cls
+    out = new_playlist(_make_play, lv, 64 if tg.type else (256 if collapse else 1024))
     # a few microseconds of work: releasing the GIL would cost more than it frees
-    check_grown(gd_generate(lo, hi, lv, flags, 1 if collapse_suits else 0, &tg, &out.buf))
+    check_generated(gd_generate(lo, hi, lv, flags, collapse, &tg, &out.buf))
     return out
 
 

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from chupai._core import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_FACES, RED_JOKER_BIT
-from chupai._play import BombPlay
+from chupai._play import BombPlay, RecordView
 from chupai.cards import RANKS, SUITS, Cards, parse_face
 from chupai.guandan.rules import Rules, parse_rank
 
@@ -142,6 +142,55 @@ def parse_protocol_card(token: Any) -> int:
     raise ValueError(f"unknown protocol card {token!r}; expected suit then rank, e.g. 'S2', 'HT', or SB/HR")
 
 
+_PROTOCOL_NAMES = tuple(protocol_card(f) for f in range(NUM_FACES))
+
+
+def _head_view(type_: int, key: int, _length: int, _cls: int, level: int) -> str:
+    """The words of ``str(play)`` before the cards."""
+    t = PlayType(type_)
+    words = t.name.lower().replace("_", " ")
+    if t in WINDOW_RANKS:
+        ranks = window_ranks(key, WINDOW_RANKS[t])
+        return f"{words} {RANKS[ranks[0]]}-{RANKS[ranks[-1]]}"
+    if t == PlayType.FOUR_JOKERS:
+        return words
+    return f"{words} {_rank_name(t, key, level)}"
+
+
+def _rank_name(t: PlayType, key: int, level: int) -> str:
+    if t == PlayType.FOUR_JOKERS:
+        return "JOKER"
+    if t in WINDOW_RANKS:
+        return RANKS[window_ranks(key, WINDOW_RANKS[t])[-1]]
+    if key == JOKER_BLACK_VALUE:
+        return "BJ"
+    if key == JOKER_RED_VALUE:
+        return "RJ"
+    return RANKS[value_rank(key, level)]
+
+
+def _protocol_view(type_: int, key: int, _length: int, _cls: int, level: int) -> tuple[str, str]:
+    """The protocol's type and rank fields of a play."""
+    t = PlayType(type_)
+    if t == PlayType.FOUR_JOKERS:
+        rank = "JOKER"
+    elif t in WINDOW_RANKS:
+        rank = RANKS[window_ranks(key, WINDOW_RANKS[t])[0]]
+    elif key >= JOKER_BLACK_VALUE:
+        rank = "B" if key == JOKER_BLACK_VALUE else "R"
+    else:
+        rank = RANKS[value_rank(key, level)]
+    return _PROTOCOL_TYPE[t], rank
+
+
+def _rank_view(type_: int, key: int, _length: int, _cls: int, level: int) -> str:
+    return _rank_name(PlayType(type_), key, level)
+
+
+def _level_name(_type: int, _key: int, _length: int, _cls: int, level: int) -> str:
+    return RANKS[level]
+
+
 class Play(BombPlay):
     """One Guan Dan play: cards, type, comparison key and wild declaration.
 
@@ -161,30 +210,20 @@ class Play(BombPlay):
     @property
     def _level(self) -> int:
         """The level index (0..12) the play was formed at: the generator's context."""
-        return self._context
+        level: int = self._context
+        return level
 
     # -- the public view -----------------------------------------------------------
-    @property
-    def level(self) -> str:
-        """The level rank this play was formed at."""
-        return RANKS[self._context]
+    level = RecordView(_level_name, "The level rank this play was formed at.")
 
-    def _standing_faces(self) -> list[int]:
-        return [wild_face(self._context)] * len(self._decl)
+    def _wild_mask(self) -> int:
+        return 1 << wild_face(self._context)
 
-    @property
-    def rank(self) -> str:
-        """The rank that names the play: declared rank, triple rank, or top of the window."""
-        t = self._type
-        if t == PlayType.FOUR_JOKERS:
-            return "JOKER"
-        if t in WINDOW_RANKS:
-            return RANKS[window_ranks(self._key, WINDOW_RANKS[PlayType(t)])[-1]]
-        if self._key == JOKER_BLACK_VALUE:
-            return "BJ"
-        if self._key == JOKER_RED_VALUE:
-            return "RJ"
-        return RANKS[value_rank(self._key, self._context)]
+    rank = RecordView(
+        _rank_view, "The rank that names the play: declared rank, triple rank, or top of the window."
+    )
+    _head = RecordView(_head_view, "The words of str() before the cards.")
+    _protocol_head = RecordView(_protocol_view, "The protocol's type and rank fields.")
 
     def beats(self, other: Play) -> bool:
         """True if this play may be played on ``other`` (``spec/guandan.md``, "Who may play what")."""
@@ -195,16 +234,7 @@ class Play(BombPlay):
         return self._type == other._type and self._key > other._key
 
     def __str__(self) -> str:
-        t = self.type
-        words = t.name.lower().replace("_", " ")
-        if t in WINDOW_RANKS:
-            ranks = window_ranks(self._key, WINDOW_RANKS[t])
-            head = f"{words} {RANKS[ranks[0]]}-{RANKS[ranks[-1]]}"
-        elif t == PlayType.FOUR_JOKERS:
-            head = words
-        else:
-            head = f"{words} {self.rank}"
-        return f"{head}: {self._cards_text()}"
+        return f"{self._head}: {self._cards_text()}"
 
     def __repr__(self) -> str:
         return f"<Play {self} level {self.level}>"
@@ -212,16 +242,8 @@ class Play(BombPlay):
     # -- the competition protocol -----------------------------------------------------
     def to_protocol(self) -> list[Any]:
         """``[type, rank, cards]`` as in ``spec/guandan.md``, "The competition protocol"."""
-        t = self.type
-        if t == PlayType.FOUR_JOKERS:
-            rank = "JOKER"
-        elif t in WINDOW_RANKS:
-            rank = RANKS[window_ranks(self._key, WINDOW_RANKS[t])[0]]
-        elif self._key >= JOKER_BLACK_VALUE:
-            rank = "B" if self._key == JOKER_BLACK_VALUE else "R"
-        else:
-            rank = RANKS[value_rank(self._key, self._context)]
-        return [_PROTOCOL_TYPE[t], rank, [protocol_card(f) for f in self.cards.faces()]]
+        ptype, prank = self._protocol_head
+        return [ptype, prank, self._card_names(_PROTOCOL_NAMES)]
 
     @classmethod
     def from_protocol(cls, obj: Sequence[Any], level: str | int, rules: Rules | None = None) -> Play:

@@ -18,9 +18,13 @@ FLAG_JOKER_PAIR_IN_FULL_HOUSE = 2
 
 
 def parse_rank(rank: Any, what: str = "rank") -> int:
-    """Rank index 0..12 (2..A) of a rank character, ``'10'``, or an int 2..14."""
-    if isinstance(rank, bool):
-        raise ValueError(f"{what} {rank!r} is not a rank; expected 2-9, T, J, Q, K, A")
+    """Rank index 0..12 (2..A) of a rank character, ``'10'``, or an int 2..14.
+
+    ``TypeError`` if ``rank`` is neither a string nor an int, ``ValueError`` if it names
+    no rank.
+    """
+    if isinstance(rank, bool) or not isinstance(rank, (str, int)):
+        raise TypeError(f"{what} {rank!r} is not a rank; expected a string 2-9, T, J, Q, K, A or an int 2..14")
     if isinstance(rank, int):
         if 2 <= rank <= 14:
             return rank - 2
@@ -120,7 +124,7 @@ class Rules:
     @classmethod
     def competition(cls, **overrides: Any) -> Rules:
         """The Chinese competition rules."""
-        base = dict(
+        base: dict[str, Any] = dict(
             promotion=(3, 2, 1),
             straight_flush_as_straight=False,
             return_max_rank="T",

@@ -174,14 +174,19 @@ class ProtocolGame:
         self.stage = "beginning"
         self.current = -1
         self.trick = _Trick()
+        #: the deal the events are about (the match moves on to the next one at its end)
+        self.deal = self.match.deal
         self._dealt: list[Cards] = []
         self._last: list[Any] = [None] * SEATS  # last play (not pass) of each seat in the deal
         self._actions: list[list[Any]] = []
 
     # -- messages ----------------------------------------------------------------------------
-    def _act(self, deal: Deal, seat: int, stage: str, actions: list[Any], hand: Cards | None = None) -> Ask:
+    def _act(self, deal: Deal, seat: int, stage: str, actions: list[Any], hand: Cards | None = None,
+             forms: list[list[Any]] | None = None) -> Ask:
+        """The request for ``seat``: ``actions`` (state-machine actions) listed in the
+        protocol form (``forms`` if given); ``hand`` instead of the seat's hand now."""
         levels = deal.levels
-        action_list = [_protocol_form(a) for a in actions] if actions[0] is not None else []
+        action_list = forms if forms is not None else [_protocol_form(a) for a in actions]
         trick = self.trick
         message = {
             "type": "act",
@@ -238,6 +243,7 @@ class ProtocolGame:
         self.trick.reset()
         self.stage = "beginning"
         self.current = -1
+        self.deal = deal
         levels_before = list(deal.levels)
         for s in _ALL:
             yield Notify((s,), {"type": "notify", "stage": "beginning",
@@ -300,11 +306,9 @@ class ProtocolGame:
         for payer in deal.tribute["payers"]:
             forced = [card for p, card in deal.tribute["paid"] if p == payer]
             if forced:
-                ask = self._act(deal, payer, "tribute", [PayTribute(forced[0])], hand=self._dealt[payer])
-                ask.message["actionList"] = [_protocol_form(PayTribute(forced[0]))]
-                ask.message["indexRange"] = 0
-                ask.actions = [None]
-                yield from self._ask(ask)
+                # paid already by the state machine (a single choice): asked all the same
+                form = _protocol_form(PayTribute(forced[0]))
+                yield from self._ask(self._act(deal, payer, "tribute", [None], hand=self._dealt[payer], forms=[form]))
                 self._actions.append([payer, "tribute", _protocol_form(PayTribute(forced[0]))])
             else:
                 actions = deal.legal_actions()
@@ -350,7 +354,7 @@ class ProtocolGame:
         """The table as the web view shows it (JSON-ready): seats, levels, cards left,
         the current trick, the last play of every seat, every hand if ``hands``."""
         match = self.match
-        deal = match.deal
+        deal = self.deal
         sizes = self._sizes(deal)
         order = [s for s in deal.finishing_order if s >= 0]
         return {
@@ -359,7 +363,7 @@ class ProtocolGame:
             "games": self.games,
             "deal": match.deals_played + (0 if deal.is_terminal() else 1),
             "stage": self.stage,
-            "levels": list(match.levels if deal.is_terminal() else deal.levels),
+            "levels": list(deal.levels),
             "curRank": deal.level,
             "declarers": deal.declarers,
             "current": self.current,

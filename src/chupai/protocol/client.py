@@ -157,14 +157,30 @@ class Client:
         self.decisions = 0
 
     def choose(self, message: dict[str, Any]) -> int:
-        """The ``actIndex`` to answer a request ``message`` with (after ``state`` took it)."""
+        """The ``actIndex`` to answer a request ``message`` with (after ``state`` took it).
+
+        Tribute: the first card that is not the heart of the level (a server may list
+        it); return: the lowest card.  Play: the bot's choice on the rebuilt state; if
+        the state cannot be rebuilt (a server whose rules differ from the competition
+        preset), a warning and the first entry (a pass when following), unless
+        ``strict``.
+        """
         actions = message["actionList"]
         stage = message["stage"]
         if stage == "back":
             return lowest_return(actions, message["curRank"])
-        if stage == "tribute" or len(actions) == 1:
+        if stage == "tribute":
+            wild = "H" + message["curRank"]
+            return next((i for i, a in enumerate(actions) if a[2] != [wild]), 0)
+        if len(actions) == 1:
             return 0
-        deal = self.state.deal(self.rng)
+        try:
+            deal = self.state.deal(self.rng)
+        except ValueError as e:
+            if self.strict:
+                raise
+            log.warning("cannot rebuild the deal from the messages (%s); answering with entry 0", e)
+            return 0
         keys = [action_key(a) for a in actions]
         if self.strict:
             legal = sorted(action_key(_form(a)) for a in deal.legal_actions())

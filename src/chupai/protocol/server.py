@@ -16,7 +16,8 @@ Decisions this server takes (the spec is silent):
 * A client that leaves before its table starts frees its seat; one that leaves a
   table in play ends that table (logged; the other clients of the table are
   disconnected with code 1001), and the other tables go on.
-* Connections beyond the seats of every table are refused (close code 1013).
+* Connections beyond the seats of every table are refused (close code 1013); a client
+  message over 64 KiB closes its connection (1009), like any disconnect.
 """
 from __future__ import annotations
 
@@ -276,6 +277,7 @@ class Table:
             self._pending = None
             self.server.stats.ended = time.perf_counter()
             self.server.stats.cpu_ended = time.process_time()
+            self.server.table_done()
             self.server.view.touch(self.index)
             for remote in self.remotes.values():
                 await remote.connection.close(1000 if self._aborted is None else 1001,
@@ -348,6 +350,12 @@ class Server:
         self._tasks: set[asyncio.Task[None]] = set()
         self.port = config.port
         self.ready = asyncio.Event()
+        self._all_done = asyncio.Event()
+
+    def table_done(self) -> None:
+        """A table finished (or ended early): the server ends once every table has."""
+        if all(t.done for t in self.tables):
+            self._all_done.set()
 
     def _snapshot(self, table: int) -> dict[str, Any] | None:
         return self.tables[table].snapshot()
@@ -415,8 +423,7 @@ class Server:
                 log.info("listening on ws://%s:%d/game/<name>; table view http://%s:%d/",
                          cfg.host, self.port, cfg.host, self.port)
                 self.ready.set()
-                while not all(t.done for t in self.tables):
-                    await asyncio.sleep(0.05)
+                await self._all_done.wait()
                 await asyncio.gather(*self._tasks)
                 await self.view.close()
         finally:

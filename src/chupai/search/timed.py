@@ -4,7 +4,8 @@ MonteCarloBot is budgeted by playouts; to compare it with a search at equal CPU 
 per decision (the ladder's ``mc:20ms``), this wrapper sets its playouts before each
 decision from the cost per playout measured on the decisions before (an exponential
 average), so that its decisions take about ``seconds`` of process CPU time on average.
-Forced moves (one legal action) are not timed.  Like any time budget it is not
+Decisions MonteCarloBot makes without playouts (one candidate, or a decision outside
+the card play) are not timed.  Like any time budget it is not
 deterministic: the playouts depend on the machine's speed and load.
 
 >>> bot = TimedMonteCarloBot(0.005)
@@ -43,8 +44,9 @@ class TimedMonteCarloBot:
 
     def choose(self, state: Any, rng: Any) -> Any:
         """MonteCarloBot's choice with the playouts the budget allows."""
-        if len(state.legal_actions()) == 1:
-            return state.legal_actions()[0]
+        core = state.card_play()
+        if core is None or len(core.legal_plays(collapse_suits=True)) + core.can_pass() <= 1:
+            return self.bot.choose(state, rng)  # no playouts: nothing to measure
         start = time.process_time()
         action = self.bot.choose(state, rng)
         cost = (time.process_time() - start) / self.bot.playouts

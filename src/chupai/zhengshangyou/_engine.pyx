@@ -5,6 +5,8 @@ made it, passes since) and the finishing order.  ``DealCore`` wraps it for Pytho
 (``chupai.zhengshangyou.game`` builds the full state machine on it); the playouts run
 it to the end inside C with the GIL released.
 """
+cimport cython
+
 import numpy as np
 
 from libc.stdint cimport uint8_t
@@ -23,7 +25,7 @@ from chupai._core cimport (
     rng_t,
     seed64,
 )
-from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_FOLLOWING, POLICY_GREEDY, Engine, GameSpec, check_players, check_seat, trick_lead, trick_played
+from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_FOLLOWING, POLICY_GREEDY, Engine, GameSpec, trick_start, check_players, check_seat, trick_lead, trick_played
 from chupai.zhengshangyou._movegen cimport (
     ZS_FLAG_JOKER_PAIR,
     ZS_SUITED_KEY,
@@ -69,7 +71,7 @@ cdef inline int active_count(const zs_deal_t *d) noexcept nogil:
 cdef void zs_start(zs_deal_t *d, int leader) noexcept nogil:
     """Start the card play with `leader` on lead (hands, n and flags already set)."""
     cdef int s
-    trick_lead(&d.t, leader)
+    trick_start(&d.t, d.t.seats, PASS_FOLLOWING, leader)
     d.nout = 0
     for s in range(ZS_MAX_SEATS):
         d.out[s] = -1
@@ -209,6 +211,8 @@ cdef int valid(const zs_deal_t *d) noexcept nogil:
     """0 if the fields are in range and no card is in two hands."""
     cdef int s
     cdef mask_t seen = 0
+    if d.t.pass_rule != PASS_FOLLOWING:
+        return 9
     if not ZS_MIN_SEATS <= d.t.seats <= ZS_MAX_SEATS or d.flags & ~ZS_FLAG_JOKER_PAIR:
         return 1
     if not (-1 <= d.t.current < d.t.seats and -1 <= d.t.last_player < d.t.seats and 0 <= d.t.npass < d.t.seats
@@ -239,6 +243,7 @@ C_CONSTANTS = {
 }
 
 
+@cython.no_gc  # no reference cycles (see Engine): no GC bookkeeping per clone
 cdef class DealCore(Engine):
     """One deal's card play (no exchange, no points table): hands, trick, finishing order.
 
@@ -280,7 +285,7 @@ cdef class DealCore(Engine):
             raise ValueError("at least two players must hold cards")
         self.d.t.seats = n
         self.d.flags = zs_rules_flags(rules)
-        self.rules = PAGAT if rules is None else rules
+        self.set_rules(PAGAT if rules is None else rules)
         zs_start(&self.d, leader)
         return self
 
@@ -296,14 +301,11 @@ cdef class DealCore(Engine):
         dl = rng_below(&rng, n)
         if dealer is not None:
             dl = check_seat(dealer, n, "dealer")
-        self.rules = PAGAT if rules is None else rules
+        self.set_rules(PAGAT if rules is None else rules)
         zs_deal_random(&self.d, &rng, n, dl, flags)
         return self
 
     # -- hooks ------------------------------------------------------------------------
-    cdef int h_pass_rule(self, const void *st) noexcept nogil:
-        return PASS_FOLLOWING
-
     cdef void h_hand(self, const void *st, int seat, mask_t *lo, mask_t *hi) noexcept nogil:
         lo[0] = (<const zs_deal_t *>st).hand[seat]
         hi[0] = 0

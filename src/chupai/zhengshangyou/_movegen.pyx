@@ -26,7 +26,6 @@ from chupai._core cimport (
     SUIT_S_MASK,
     PlayList,
     bit,
-    check_grown,
     checked_rules,
     face_of,
     lowest_bit,
@@ -48,7 +47,9 @@ from chupai._core cimport (
     subsets_t,
 )
 
-from chupai.cards import Cards
+from chupai._cards cimport hand_masks
+from chupai._play cimport PlayRecord
+from chupai._wrappers cimport PAST_PLAY_LIMIT, PLAY_LIMIT, bad_record, check_flag, check_generated, check_previous
 from chupai.zhengshangyou.play import Play
 from chupai.zhengshangyou.rules import PAGAT, Rules
 
@@ -60,7 +61,6 @@ cdef enum:
     MAX_WILD_SETS = 64           # subsets of four 2s times subsets of two jokers
     N_JOKERS = 2
     MAX_WILD_CARDS = 6           # four 2s and two jokers
-    PLAY_LIMIT = 20000000        # more plays than this in one list: an error, not gigabytes
 
 # the sub-multiset table of _core: a one-deck rank's nibble is its pattern (no hi
 # nibble), so its entries are the sub-nibbles, in the order of their values
@@ -500,7 +500,7 @@ cdef void gen_multi(ctx_t *c) noexcept nogil:
 cdef int zs_generate(mask_t hand, int flags, int collapse, const zs_target *target,
                      playbuf_t *out) noexcept nogil:
     """Append every legal play of the one-deck hand to `out`; -1 if memory ran out, -2
-    past PLAY_LIMIT plays."""
+    (PAST_PLAY_LIMIT) past PLAY_LIMIT plays."""
     cdef ctx_t c
     cdef int r, t
     cdef mask_t counts
@@ -541,26 +541,29 @@ cdef int zs_generate(mask_t hand, int flags, int collapse, const zs_target *targ
     if c.lead or t == ZS_MULTI:
         gen_multi(&c)
     if c.full:
-        return -2
+        return PAST_PLAY_LIMIT
     return -1 if out.oom else 0
 
 
 # --- the Python entry point ---------------------------------------------------------
 cdef object _make_play = Play._from_record
-cdef object _Cards = Cards
 cdef int _PAGAT_FLAGS = PAGAT._flags
 
 
 cdef mask_t hand_mask(object hand) except? 0xFFFFFFFFFFFFFFFF:
     """The one-deck mask of a hand (``Cards``, string or iterable of card strings)."""
-    cdef tuple layers
-    if type(hand) is not _Cards:
-        if not isinstance(hand, _Cards):
-            hand = _Cards(hand, decks=1)
-    layers = (<object>hand)._layers
-    if len(layers) > 1:
-        raise ValueError(f"hand {hand} holds a card twice; Zheng Shangyou uses one deck")
-    return layers[0] if layers else 0
+    cdef mask_t lo, hi
+    hand_masks(hand, 1, "hand", &lo, &hi)
+    return lo
+
+
+cdef int check_record(PlayRecord p) except -1:
+    """ValueError unless the record is a Zheng Shangyou play: one deck, a key below two
+    suited keys, a multiplicity 1..4 and a length that is a multiple of it."""
+    if (p.rec.hi or p.rec.key >= 2 * ZS_SUITED_KEY or not 1 <= p.rec.cls <= MAX_MULT
+            or p.rec.length == 0 or p.rec.length % p.rec.cls):
+        bad_record(p, "Zheng Shangyou")
+    return 0
 
 
 cdef int zs_rules_flags(object rules) except -1:
@@ -603,28 +606,23 @@ def legal_plays(hand, previous=None, *, rules=None, collapse_suits=False):
     cdef int flags = zs_rules_flags(rules)
     cdef zs_target tg
     cdef PlayList out
+    cdef bint collapse = check_flag(collapse_suits, "collapse_suits")
+    cdef PlayRecord prev
     tg.type = 0
     tg.length = 0
     tg.cls = 0
     tg.key = 0
     if previous is not None:
-        if type(previous) is not Play:
-            raise ValueError(f"previous must be a zhengshangyou.Play or None, not {previous!r}")
-        tg.type = (<object>previous)._type
-        tg.length = (<object>previous)._length
-        tg.cls = (<object>previous)._cls
-        tg.key = (<object>previous)._key
+        prev = check_previous(previous, Play)
+        check_record(prev)
+        tg.type = prev.rec.type
+        tg.length = prev.rec.length
+        tg.cls = prev.rec.cls
+        tg.key = prev.rec.key
     out = new_playlist(_make_play, None, 32 if tg.type else 256)
     # a few microseconds of work: releasing the GIL would cost more than it frees
-    check_generated(zs_generate(lo, flags, 1 if collapse_suits else 0, &tg, &out.buf))
+    check_generated(zs_generate(lo, flags, collapse, &tg, &out.buf))
     return out
-
-
-cdef int check_generated(int rc) except -1:
-    """MemoryError past PLAY_LIMIT plays (rc -2) or if the play buffer could not grow."""
-    if rc == -2:
-        raise MemoryError(f"more than {PLAY_LIMIT} plays: use collapse_suits=True for so large a hand")
-    return check_grown(rc)
 
 
 def kernel_count(const unsigned long long[::1] hands, const unsigned char[:, ::1] previous=None, *,

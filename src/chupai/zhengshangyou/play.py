@@ -31,11 +31,14 @@ engine and ``Play``):
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from typing import Any
 
-from chupai._core import BITS_PER_RANK, BLACK_JOKER_BIT, RED_JOKER_BIT
-from chupai._play import RecordPlay
-from chupai.cards import RANKS
+from chupai._core import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_FACES, RED_JOKER_BIT
+from chupai._play import RecordPlay, RecordView
+from chupai._interchange import protocol_cards, select_play
+from chupai.cards import RANKS, face_name
+from chupai.zhengshangyou.rules import Rules
 
 __all__ = [
     "BLACK_JOKER_VALUE",
@@ -122,8 +125,43 @@ def value_name(value: int) -> str:
     return RANKS[value_rank(value)]
 
 
+_JOKERS = (1 << BLACK_JOKER_BIT) | (1 << RED_JOKER_BIT)
+_TWOS = (1 << BITS_PER_RANK) - 1  # the 2s: rank index 0
 _SET_WORDS = {2: "pair", 3: "triple", 4: "four"}
 _MULTI_WORDS = {2: "double", 3: "triple", 4: "quadruple"}
+
+
+def _rank_text(type_: int, key: int) -> str:
+    value = key_value(key)
+    if type_ == PlayType.SET and value == JOKER_PAIR_VALUE:
+        return "JOKER"
+    return value_name(value)
+
+
+def _head_view(type_: int, key: int, length: int, cls: int, _context: object) -> str:
+    """The words of ``str(play)`` before the cards."""
+    t = PlayType(type_)
+    tags = []
+    rank = _rank_text(type_, key)
+    if t == PlayType.SINGLE:
+        return f"single {rank}"
+    if t == PlayType.SET:
+        head = "pair of jokers" if rank == "JOKER" else f"{_SET_WORDS[cls]} {rank}"
+    else:
+        top = key_value(key)
+        span = f"{value_name(top - length // cls + 1)}-{value_name(top)}"
+        if t == PlayType.SEQUENCE:
+            head = f"sequence {span}"
+            tags.append("suited" if key_suited(key) else "mixed")
+        else:
+            head = f"{_MULTI_WORDS[cls]} sequence {span}"
+    if not key_pure(key):
+        tags.append("impure")
+    return " ".join([head] + tags)
+
+
+def _rank_view(type_: int, key: int, _length: int, _cls: int, _context: object) -> str:
+    return _rank_text(type_, key)
 
 
 class Play(RecordPlay):
@@ -142,11 +180,6 @@ class Play(RecordPlay):
     _TYPES = PlayType
 
     # -- the public view -----------------------------------------------------------
-    @property
-    def length(self) -> int:
-        """The number of cards."""
-        return self._length
-
     @property
     def multiplicity(self) -> int:
         """Cards of each rank: 1 (single, single sequence), the set size, or ``m``."""
@@ -179,28 +212,26 @@ class Play(RecordPlay):
         """A single sequence whose natural cards are all of one suit."""
         return key_suited(self._key)
 
-    @property
-    def rank(self) -> str:
-        """The rank that names the play: the card's, the set's ('JOKER' for the pair
-        of jokers) or the top of the sequence."""
-        if self._type == PlayType.SET and self.value == JOKER_PAIR_VALUE:
-            return "JOKER"
-        return value_name(self.value)
+    rank = RecordView(
+        _rank_view,
+        "The rank that names the play: the card's, the set's ('JOKER' for the pair of jokers) "
+        "or the top of the sequence.",
+    )
+    _head = RecordView(_head_view, "The words of str() before the cards.")
+
+    def _wild_mask(self) -> int:
+        """The faces that play as wild cards here: the jokers, and the 2s of a multiple
+        sequence or of a set of another rank."""
+        if not self._decl:
+            return 0
+        if self._type == PlayType.MULTI_SEQUENCE or (self._type == PlayType.SET and self.value != TWO_VALUE):
+            return _JOKERS | _TWOS
+        return _JOKERS
 
     def wild_faces(self) -> list[int]:
         """The faces of the cards that play as wild cards here, ascending."""
-        if not self._decl:
-            return []
-        wild = (1 << BLACK_JOKER_BIT) | (1 << RED_JOKER_BIT)
-        if self._type == PlayType.MULTI_SEQUENCE or (
-            self._type == PlayType.SET and self.value != TWO_VALUE
-        ):
-            wild |= (1 << BITS_PER_RANK) - 1  # the 2s (rank index 0)
-        m = self._lo & wild
+        m = self._lo & self._wild_mask()
         return [f for f in range(m.bit_length()) if m >> f & 1]
-
-    def _standing_faces(self) -> list[int]:
-        return self.wild_faces()
 
     def beats(self, other: Play) -> bool:
         """True if this play may be played on ``other``: the same shape, a higher key."""
@@ -213,34 +244,37 @@ class Play(RecordPlay):
             and self._key > other._key
         )
 
-    def _identity(self) -> tuple[int, int, int, int]:
-        return (self._lo, self._type, self._key, self._cls)
-
-    def _head(self) -> str:
-        t = self._type
-        tags = []
-        if t == PlayType.SINGLE:
-            return f"single {self.rank}"
-        if t == PlayType.SET:
-            head = "pair of jokers" if self.rank == "JOKER" else f"{_SET_WORDS[self._cls]} {self.rank}"
-        else:
-            top = self.value
-            span = f"{value_name(top - self.num_ranks + 1)}-{value_name(top)}"
-            if t == PlayType.SEQUENCE:
-                head = f"sequence {span}"
-                tags.append("suited" if self.suited else "mixed")
-            else:
-                head = f"{_MULTI_WORDS[self._cls]} sequence {span}"
-        if not self.pure:
-            tags.append("impure")
-        return " ".join([head] + tags)
-
     def __str__(self) -> str:
-        return f"{self._head()}: {self._cards_text()}"
+        return f"{self._head}: {self._cards_text()}"
 
     def to_protocol(self) -> list[Any]:
-        """``[type, rank, cards]``: the type's name, :attr:`rank` and the card names (a
-        display and interchange form: the multiplicity of a multiple sequence is left
-        implicit, so the same 12 cards read as 3 x 4 and 4 x 3 ranks with one top share it)."""
-        return [self.type.name, self.rank, list(self.cards)]
+        """``[type, rank, cards]``: the type's name, :attr:`rank` and the card names.
 
+        A display and interchange form that :meth:`from_protocol` reads back exactly.
+        The type of a multiple sequence names its multiplicity (``DOUBLE_SEQUENCE``,
+        ``TRIPLE_SEQUENCE``, ``QUADRUPLE_SEQUENCE``), since the same 12 cards may read as
+        3 x 4 and 4 x 3 ranks with one top; ``rank`` is the single's, the set's
+        (``JOKER`` for the pair of jokers) or the sequence's top.
+
+        >>> from chupai.zhengshangyou import classify
+        >>> [p.to_protocol() for p in classify("5S 5H 6S 6D 7S 7D")]
+        [['DOUBLE_SEQUENCE', '7', ['5S', '5H', '6S', '6D', '7S', '7D']]]
+        """
+        ptype = _MULTI_NAMES[self._cls] if self._type == PlayType.MULTI_SEQUENCE else _TYPE_NAMES[self._type]
+        return [ptype, self.rank, self._card_names(_FACE_NAMES)]
+
+    @classmethod
+    def from_protocol(cls, obj: Sequence[Any], *, rules: Rules | None = None) -> Play:
+        """The play an entry ``[type, rank, cards]`` of :meth:`to_protocol` names.
+
+        ``ValueError`` if it is malformed (see :mod:`chupai._interchange`) or its cards
+        cannot be that play under ``rules``.
+        """
+        from chupai.zhengshangyou.classify import classify
+
+        return select_play(obj, classify(protocol_cards(obj), rules=rules), "Zheng Shangyou")
+
+
+_TYPE_NAMES = {t.value: t.name for t in PlayType}
+_MULTI_NAMES = {m: f"{word.upper()}_SEQUENCE" for m, word in _MULTI_WORDS.items()}
+_FACE_NAMES = tuple(face_name(f) for f in range(NUM_FACES))

@@ -91,9 +91,11 @@ function setStatus(text) { document.getElementById("status").textContent = text;
 function live() {
   const ws = new WebSocket(`ws://${location.host}/watch`);
   ws.onopen = () => setStatus("live");
+  let updates = 0;
   ws.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
     for (const snap of msg.tables) render(snap);
+    document.body.dataset.updates = String(++updates);
     if (msg.over) setStatus("all tables done");
   };
   ws.onclose = () => setStatus(document.getElementById("status").textContent === "all tables done"

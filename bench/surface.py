@@ -1,0 +1,186 @@
+"""Plain runner for the Python surface: Cards parsing and Play objects (µs per call, items/s).
+
+    python bench/surface.py [--repeat 7] [--baseline DIR]
+
+Every figure is CPU time (``time.process_time``), the median of ``--repeat`` timed loops,
+divided by the number of items the loop handled.  ``--baseline DIR`` runs the same
+measurements in a child process on the build in ``DIR`` (a source tree built in place:
+``python setup.py build_ext --inplace``), so the before and after columns come from one
+run on the same machine state.
+
+Positions are seeded: Guan Dan 27-card hands of fresh two-deck deals at a random level,
+Zheng Shangyou 13-card hands, Gan Deng Yan 6-card hands and Chinese Ten 12-card hands
+on a 4-card layout (one deck each).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # keep numpy's BLAS threads off the cores
+
+import numpy as np  # noqa: E402
+
+SEED = 20261201
+N_POSITIONS = 200
+LEVELS = "23456789TJQKA"
+
+
+def cpu_per_item(fn: Callable[[], Any], items: int, repeat: int) -> float:
+    """Median over ``repeat`` runs of ``fn()`` (which handles ``items`` items) of the CPU µs per item."""
+    runs = []
+    for _ in range(repeat):
+        t0 = time.process_time()
+        fn()
+        runs.append((time.process_time() - t0) / items * 1e6)
+    return statistics.median(runs)
+
+
+def _hands(rng: np.random.Generator, decks: int, size: int, n: int) -> list[list[int]]:
+    faces = np.arange(54 * decks) % 54
+    return [np.bincount(faces[rng.permutation(54 * decks)[:size]], minlength=54).tolist() for _ in range(n)]
+
+
+def measure(repeat: int) -> dict[str, float]:
+    """Every figure of the report, µs per item (keys: case names)."""
+    from chupai.cards import Cards
+
+    rng = np.random.default_rng(SEED)
+    out: dict[str, float] = {}
+
+    # -- Cards parsing: 27-card Guan Dan hands as text
+    texts = [str(Cards.from_counts(c)) for c in _hands(rng, 2, 27, N_POSITIONS)]
+
+    def parse_all() -> None:
+        for t in texts:
+            Cards(t)
+
+    out["Cards(27-card string)"] = cpu_per_item(parse_all, len(texts), repeat)
+    tokens = [t.split() for t in texts]
+
+    def parse_tokens() -> None:
+        for t in tokens:
+            Cards(t)
+
+    out["Cards(27 tokens list)"] = cpu_per_item(parse_tokens, len(tokens), repeat)
+
+    games = _games(rng)
+    for game, lists in games.items():
+        total = sum(len(pl) for pl in lists)
+        plays = [p for pl in lists for p in pl]
+
+        def materialise(lists: Sequence[Any] = lists) -> None:
+            for pl in lists:
+                list(pl)
+
+        out[f"{game}: list(PlayList) per Play"] = cpu_per_item(materialise, total, repeat)
+        def generate_and_materialise(lists: Sequence[Any] = lists, game: str = game) -> None:
+            for pl in lists:
+                list(_REGENERATE[game](pl))
+
+        out[f"{game}: list(legal_plays()) per Play"] = cpu_per_item(generate_and_materialise, total, repeat)
+        for attr in ("type", "key", "cards", "length", "rank", "level", "bomb_class", "wilds", "captured"):
+            if not hasattr(plays[0], attr):
+                continue
+
+            def read(attr: str = attr, plays: list[Any] = plays) -> None:
+                for p in plays:
+                    getattr(p, attr)
+
+            # getattr costs the same on both builds; the loop reads every Play once
+            out[f"{game}: .{attr} per read"] = cpu_per_item(read, len(plays), repeat)
+
+        def strs(plays: list[Any] = plays) -> None:
+            for p in plays:
+                str(p)
+
+        out[f"{game}: str(Play)"] = cpu_per_item(strs, len(plays), repeat)
+        if hasattr(plays[0], "to_protocol"):
+
+            def protos(plays: list[Any] = plays) -> None:
+                for p in plays:
+                    p.to_protocol()
+
+            out[f"{game}: Play.to_protocol()"] = cpu_per_item(protos, len(plays), repeat)
+
+        def hashes(plays: list[Any] = plays) -> None:
+            for p in plays:
+                hash(p)
+
+        out[f"{game}: hash(Play)"] = cpu_per_item(hashes, len(plays), repeat)
+    return out
+
+
+_ARGS: dict[int, tuple[Any, ...]] = {}  # id(PlayList) -> the legal_plays arguments that made it
+_REGENERATE: dict[str, Callable[[Any], Any]] = {}
+
+
+def _games(rng: np.random.Generator) -> dict[str, list[Any]]:
+    """Seeded lead PlayLists of every game (generated once, outside the timed loops)."""
+    from chupai import chinese_ten, gandengyan, guandan, zhengshangyou
+    from chupai.cards import Cards
+
+    def made(fn: Callable[..., Any], *args: Any) -> Any:
+        pl = fn(*args)
+        _ARGS[id(pl)] = args
+        return pl
+
+    gd = [
+        made(guandan.legal_plays, Cards.from_counts(c), LEVELS[int(rng.integers(13))])
+        for c in _hands(rng, 2, 27, N_POSITIONS)
+    ]
+    zs = [made(zhengshangyou.legal_plays, Cards.from_counts(c)) for c in _hands(rng, 1, 13, N_POSITIONS)]
+    gdy = [made(gandengyan.legal_plays, Cards.from_counts(c)) for c in _hands(rng, 1, 6, N_POSITIONS)]
+    ct = []
+    for _ in range(N_POSITIONS):
+        order = rng.permutation(52)
+        hand = Cards.from_counts(np.bincount(order[:12], minlength=54).tolist())
+        layout = Cards.from_counts(np.bincount(order[12:16], minlength=54).tolist())
+        ct.append(made(chinese_ten.legal_plays, hand, layout))
+    _REGENERATE.update(
+        guandan=lambda pl: guandan.legal_plays(*_ARGS[id(pl)]),
+        zhengshangyou=lambda pl: zhengshangyou.legal_plays(*_ARGS[id(pl)]),
+        gandengyan=lambda pl: gandengyan.legal_plays(*_ARGS[id(pl)]),
+        chinese_ten=lambda pl: chinese_ten.legal_plays(*_ARGS[id(pl)]),
+    )
+    return {"guandan": gd, "zhengshangyou": zs, "gandengyan": gdy, "chinese_ten": ct}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--baseline", help="a source tree built in place, timed in a child process")
+    ap.add_argument("--json", action="store_true", help="print the figures as JSON (used for --baseline)")
+    args = ap.parse_args(argv)
+    if args.repeat < 1:
+        ap.error("--repeat must be at least 1")
+    before: dict[str, float] = {}
+    if args.baseline:
+        env = dict(os.environ, PYTHONPATH=os.path.join(os.path.abspath(args.baseline), "src"))
+        child = subprocess.run(
+            [sys.executable, os.path.abspath(__file__), "--json", "--repeat", str(args.repeat)],
+            env=env, capture_output=True, text=True, check=True, cwd=args.baseline,
+        )
+        before = json.loads(child.stdout)
+    after = measure(args.repeat)
+    if args.json:
+        print(json.dumps(after))
+        return 0
+    head = f"{'case':<40}" + (f"{'before µs':>12}" if before else "") + f"{'µs/item':>10}{'items/s':>14}"
+    print(head)
+    for name, us in after.items():
+        old = before.get(name)
+        col = (f"{old:>12.3f}" if old is not None else f"{'n/a':>12}") if before else ""
+        print(f"{name:<40}{col}{us:>10.3f}{1e6 / us:>14,.0f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

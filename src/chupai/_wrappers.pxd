@@ -1,0 +1,63 @@
+# The steps every game's generator wrapper (<game>/_movegen.pyx) shares: argument
+# checks and the one bound on a concrete list.
+#
+# A hand of most of a deck has more concrete plays than memory holds (Gan Deng Yan's or
+# Zheng Shangyou's 54 cards: tens of millions of sequences); the suit-collapsed view of
+# the same hand stays small.  A kernel stops at PLAY_LIMIT plays and returns
+# PAST_PLAY_LIMIT; the wrapper turns that into one MemoryError naming the way out.
+# (Guan Dan's kernel never gets there: all 108 cards make 135,070 plays; nor does
+# Chinese Ten's, a card and what it captures.)
+from chupai._core cimport check_grown
+from chupai._play cimport PlayRecord
+
+cdef enum:
+    PLAY_LIMIT = 20000000        # plays in one list
+    PAST_PLAY_LIMIT = -2         # a kernel's return code when it stopped there
+
+cdef inline int check_generated(int rc) except -1:
+    """MemoryError past PLAY_LIMIT plays (rc PAST_PLAY_LIMIT) or if the play buffer could
+    not grow (any other non-zero rc)."""
+    if rc == PAST_PLAY_LIMIT:
+        raise MemoryError(
+            f"more than {PLAY_LIMIT:,} plays in one list: use collapse_suits=True for so large a hand"
+        )
+    return check_grown(rc)
+
+
+cdef inline bint check_flag(object value, str name) except -1:
+    """A bool argument (or numpy bool); TypeError naming the argument otherwise."""
+    if value is True or value is False:
+        return value
+    if getattr(getattr(value, "dtype", None), "kind", None) == "b" and getattr(value, "ndim", 1) == 0:
+        return bool(value)  # a numpy bool
+    raise TypeError(f"{name} must be True or False, not {value!r}")
+
+
+cdef inline PlayRecord check_previous(object previous, type cls) :
+    """``previous`` as the record of a Play of the game whose class is ``cls``; TypeError
+    naming the game and the class expected otherwise."""
+    if isinstance(previous, cls):
+        return <PlayRecord>previous
+    raise TypeError(f"previous must be a {play_class_name(cls)} or None, not {described(previous)}")
+
+
+cdef inline str play_class_name(type cls):
+    """``chupai.guandan.Play`` for the class defined in ``chupai.guandan.play``."""
+    cdef str module = cls.__module__
+    if module.endswith(".play"):
+        module = module[: -len(".play")]
+    return f"{module}.{cls.__qualname__}"
+
+
+cdef inline str described(object value):
+    if isinstance(value, PlayRecord):
+        return f"a {play_class_name(type(value))} ({value!r})"
+    return f"{value!r} ({type(value).__name__})"
+
+
+cdef inline int bad_record(PlayRecord previous, str game) except -1:
+    # (the fields only: the play's own str() may not make sense of them)
+    raise ValueError(
+        f"previous: the record (type {previous.rec.type}, key {previous.rec.key}, "
+        f"length {previous.rec.length}, class {previous.rec.cls}) is not a {game} play"
+    )
