@@ -25,9 +25,9 @@ VARIANTS = [
     Rules(min_talon_to_win=5),
     Rules(min_talon_to_win=0, joker_lead_out=False),
     Rules(ace_multiplier=2, multipliers=True),
-    Rules(multipliers=True, soft_bombs=True, positive_only=True),
+    Rules(multipliers=True, soft_bombs=True, positive_only=True, joker_bombs_in_hand=False),
     Rules(decks=2, triples_are_bombs=False, follow_same_rank=True, min_talon_to_win=3, multipliers=True,
-          announce_at=2),
+          announce_at=2, max_payment=40),
 ]
 GAMES = 2000
 

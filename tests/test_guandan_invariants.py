@@ -33,7 +33,7 @@ RULES = [
     Rules(),
     Rules.competition(),
     Rules(ace_attempts=None, ace_loss_to_aces=False, equal_tribute_lead="seat_order"),
-    Rules.competition(ace_attempts=1, equal_tribute="winners_choose"),
+    Rules.competition(ace_attempts=1, equal_tribute="winners_choose", tribute_lead="receiver"),
 ]
 ACE = RANKS.index("A")
 

@@ -42,6 +42,7 @@ from chupai.chinese_ten._movegen cimport (
     CT_FLAG_BONUS,
     CT_FLAG_FORCED,
     CT_FLAG_REDEAL,
+    CT_FLAG_REDEAL_CROWDED,
     CT_RANK_SIZE,
     CT_TRIPLE,
     CT_TRIPLE_SIZE,
@@ -69,9 +70,9 @@ _PHASES = ("play", "turn", "over")
 
 
 # --- the rules of play ------------------------------------------------------------------------
-cdef bint layout_redealt(mask_t layout) noexcept nogil:
-    """main_merah: three or four of a rank that captures itself, or five or more cards
-    of one capture group (A/9, 2/8, 3/7, 4/6)."""
+cdef bint layout_redealt(mask_t layout, bint crowded) noexcept nogil:
+    """main_merah: three or four of a rank that captures itself, or (with `crowded`)
+    five or more cards of one capture group (A/9, 2/8, 3/7, 4/6)."""
     cdef int r, p, n
     for r in range(N_RANKS):
         p = ct_partner(r)
@@ -79,7 +80,7 @@ cdef bint layout_redealt(mask_t layout) noexcept nogil:
         if p == r:
             if n >= CT_TRIPLE_SIZE:
                 return True
-        elif n + popcount(layout & ct_rank_mask(p)) >= CT_REDEAL_GROUP:
+        elif crowded and n + popcount(layout & ct_rank_mask(p)) >= CT_REDEAL_GROUP:
             return True
     return False
 
@@ -131,7 +132,7 @@ cdef int ct_deal_random(ct_deal_t *d, rng_t *rng, int hand_size, int layout_size
         d.nstock = CT_DECK - at
         for i in range(d.nstock):
             d.stock[i] = deck[at + i]
-        if not (d.flags & CT_FLAG_REDEAL) or not layout_redealt(d.layout):
+        if not (d.flags & CT_FLAG_REDEAL) or not layout_redealt(d.layout, d.flags & CT_FLAG_REDEAL_CROWDED):
             break
     open_layout(d)
     start(d, first)
@@ -260,7 +261,7 @@ cdef int valid(const ct_deal_t *d) noexcept nogil:
     if d.t.pass_rule != PASS_NEVER:
         return 9
     if not (2 <= d.t.seats <= CT_MAX_PLAYERS and 0 <= d.dealer < d.t.seats and d.t.last_player == -1
-            and not d.flags & ~(CT_FLAG_FORCED | CT_FLAG_BONUS | CT_FLAG_REDEAL)):
+            and not d.flags & ~(CT_FLAG_FORCED | CT_FLAG_BONUS | CT_FLAG_REDEAL | CT_FLAG_REDEAL_CROWDED)):
         return 1
     if not (CT_NOBODY <= d.t.current < d.t.seats and CT_PHASE_PLAY <= d.phase <= CT_PHASE_OVER
             and (d.phase == CT_PHASE_OVER) == (d.t.current == CT_NOBODY)
@@ -295,10 +296,12 @@ cdef object rules_of(object rules):
     return checked_rules(rules, Rules, PAGAT, "chinese_ten.Rules")
 
 
-def redeal_needed(layout):
-    """main_merah: whether an opening layout is thrown in (three or four of K/Q/J/T/5, or
-    five or more cards of one capture group A/9, 2/8, 3/7, 4/6)."""
-    return bool(layout_redealt(parse_cards(layout, "layout")))
+def redeal_needed(layout, crowded_groups=True):
+    """main_merah: whether an opening layout is thrown in (three or four of K/Q/J/T/5, or,
+    with ``crowded_groups``, five or more cards of one capture group A/9, 2/8, 3/7, 4/6)."""
+    if not isinstance(crowded_groups, bool):
+        raise TypeError(f"crowded_groups must be True or False, not {crowded_groups!r}")
+    return bool(layout_redealt(parse_cards(layout, "layout"), crowded_groups))
 
 
 def first_player(rules, players, dealer):
@@ -448,14 +451,18 @@ cdef class DealCore(Engine):
             self.d.turned = t
         return self
 
-    def determinize(self, player, seed):
+    def determinize(self, player, seed, keep_bottom=False):
         """A copy in which the cards ``player`` cannot see (the other hands and the stock)
-        are re-dealt uniformly, each hand keeping its size and the stock its size."""
+        are re-dealt uniformly, each hand keeping its size and the stock its size; with
+        ``keep_bottom`` the bottom stock card (the last to be turned) stays in place."""
         cdef DealCore other = self.clone()
         cdef rng_t rng
         cdef uint8_t pool[CT_DECK]
         cdef int n = 0, i, s, k, p = check_seat(player, self.d.t.seats, "player")
+        cdef int kept = 1 if keep_bottom and self.d.nstock > 0 else 0
         cdef mask_t m
+        if not isinstance(keep_bottom, bool):
+            raise TypeError(f"keep_bottom must be True or False, not {keep_bottom!r}")
         rng_seed(&rng, seed64(seed), 0)
         for s in range(self.d.t.seats):
             if s != p:
@@ -464,7 +471,7 @@ cdef class DealCore(Engine):
                     pool[n] = lowest_bit(m)
                     n += 1
                     m &= m - 1
-        for i in range(self.d.nstock):
+        for i in range(kept, self.d.nstock):
             pool[n] = self.d.stock[i]
             n += 1
         rng_shuffle(pool, n, &rng)
@@ -475,8 +482,8 @@ cdef class DealCore(Engine):
                 for k in range(popcount(self.d.hand[s])):
                     other.d.hand[s] |= bit(pool[n])
                     n += 1
-        for i in range(self.d.nstock):
-            other.d.stock[i] = pool[n + i]
+        for i in range(kept, self.d.nstock):
+            other.d.stock[i] = pool[n + i - kept]
         return other
 
     # -- hooks ------------------------------------------------------------------------------

@@ -32,6 +32,7 @@ cdef enum:
     CT_FLAG_FORCED = 1
     CT_FLAG_BONUS = 2
     CT_FLAG_REDEAL = 4
+    CT_FLAG_REDEAL_CROWDED = 8   # main_merah: also redeal a crowded capture group
 
 cdef enum:
     CT_DECK = 52

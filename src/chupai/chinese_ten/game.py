@@ -165,7 +165,7 @@ class Deal(DealSurface):
         if len(stock) != stock_size:
             raise ValueError(f"the stock has {len(stock)} cards; {rules.variant} with {players} players "
                              f"leaves {stock_size}")
-        if rules.variant == "main_merah" and redeal_needed(layout):
+        if rules.variant == "main_merah" and redeal_needed(layout, rules.redeal_crowded_groups):
             raise ValueError(f"the layout {layout} would be thrown in and redealt in main_merah")
         self = object.__new__(cls)
         core = DealCore.from_hands(cards, layout=layout, stock=stock, current=first_player(rules, players, dealer),
@@ -336,8 +336,9 @@ class Deal(DealSurface):
         Keys: those of every game (:data:`chupai.contract.OBSERVATION_KEYS`) and
         ``dealer``, ``first_player``, ``layout``, ``turned``, ``piles`` (cards captured
         per seat), ``scores``, ``stock_size``, ``unseen`` (the cards in the other hands
-        and the stock, as a set), ``opening``, ``bonus_player``, ``returns`` (``None``
-        until over).
+        and the stock, as a set, the cut card included), ``opening``, ``bonus_player``,
+        ``cut_card`` (with ``cut_card_seen``, for the cutter: the bottom stock card while
+        it is in the stock; ``None`` otherwise), ``returns`` (``None`` until over).
         """
         p = self._seat(player)
         return {
@@ -357,6 +358,7 @@ class Deal(DealSurface):
             "unseen": self.unseen(p),
             "opening": self._opening,
             "bonus_player": self.bonus_player,
+            "cut_card": self._cut_card(p),
             "history": tuple(self._history),
             "returns": self.returns() if self.is_terminal() else None,
             "over": self.is_terminal(),
@@ -365,15 +367,24 @@ class Deal(DealSurface):
     def _determinize(self, player: int, rng: np.random.Generator) -> Deal:
         """The other hands and the stock re-dealt uniformly from the cards ``player``
         cannot see, with their sizes (nothing public constrains them: any card may be
-        played whatever else is held)."""
+        played whatever else is held); the cutter's seen cut card stays at the bottom
+        of the stock (``cut_card_seen``)."""
         p = self._seat(player)
         if self.is_terminal():
             return self.clone()
         seed = int(rng.integers(0, SEED_MASK))
         new = shallow_clone(self, copied=("_history",))
-        new._core = self._core.determinize(p, seed)
+        new._core = self._core.determinize(p, seed, keep_bottom=self._cut_card(p) is not None)
         new._legal = None
         return new
+
+    def _cut_card(self, player: int) -> str | None:
+        """The bottom stock card if ``player`` is the cutter who saw it (and it is still
+        in the stock), else None."""
+        if player != self._rules.cutter(self.players, self.dealer):
+            return None
+        stock = self._core.stock()
+        return stock[-1] if stock else None
 
     def _seat(self, player: Any) -> int:
         return check_seat(player, self._core.players)

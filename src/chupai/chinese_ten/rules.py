@@ -47,7 +47,8 @@ _LAYOUT = 4
 # flag bits the compiled generator and engine read (see chinese_ten/_movegen.pxd)
 FLAG_FORCED_CAPTURE = 1
 FLAG_RED_FIVE_BONUS = 2
-FLAG_REDEAL = 4          # main_merah: redeal a layout with a triple or a crowded group
+FLAG_REDEAL = 4          # main_merah: redeal a layout with a triple
+FLAG_REDEAL_CROWDED = 8  # main_merah: ... or with a crowded capture group
 
 #: what each other player pays the red-five capturer (``red_five_bonus``)
 RED_FIVE_BONUS = 10
@@ -74,13 +75,24 @@ class Rules:
         variant: one of :data:`VARIANTS` (scoring, players, deal sizes, redeals).
         red_five_bonus: a player who captures a red 5 with the other red 5 receives
             10 points from each other player; ``None`` means the variant's default
-            (on for ``barraco``, off otherwise) and is resolved on construction.
+            (on for ``taiwanese`` and ``barraco``, off otherwise) and is resolved on
+            construction.
         forced_capture: a card that can capture must (``False``: it may also be left
             on the layout); applies to the played and to the turned card.
         order: who starts a deal, one of :data:`ORDERS`; ``None`` means the variant's
             default (``dealer_first`` for ``taiwanese`` and ``main_merah``), resolved on
             construction.
         match_deals: deals in a ``Match``; ``None``: one per player.
+        cut_card_seen: the cutter, the player after the dealer in seat order (the
+            dealer's right-hand neighbour: seats follow the anticlockwise play), saw
+            the cut card, which is the bottom stock card: it is in their observation
+            (``cut_card``) and their determinizations keep it there; ``None`` means the
+            variant's default (on for ``taiwanese``, off otherwise), resolved on
+            construction.
+        redeal_crowded_groups: ``main_merah`` also redeals an opening layout with five
+            or more cards of one capture group (the source: "players may redeal in
+            these cases too"); False: only three or four of K/Q/J/T/5 are redealt.
+            No effect in the other variants.
 
     Resolved defaults stay as they are under :meth:`replace`.
     """
@@ -90,12 +102,19 @@ class Rules:
     forced_capture: bool = True
     order: str | None = None
     match_deals: int | None = None
+    cut_card_seen: bool | None = None
+    redeal_crowded_groups: bool = True
 
     def __post_init__(self) -> None:
         if self.variant not in VARIANTS:
             raise ValueError(f"variant must be one of {VARIANTS}, not {self.variant!r}")
         if self.red_five_bonus is None:
-            object.__setattr__(self, "red_five_bonus", self.variant == "barraco")
+            object.__setattr__(self, "red_five_bonus", self.variant in ("taiwanese", "barraco"))
+        if self.cut_card_seen is None:
+            object.__setattr__(self, "cut_card_seen", self.variant == "taiwanese")
+        for name in ("cut_card_seen", "redeal_crowded_groups"):
+            if not isinstance(getattr(self, name), bool):
+                raise TypeError(f"{name} must be True or False, not {getattr(self, name)!r}")
         if self.order is None:
             object.__setattr__(
                 self, "order", "dealer_first" if self.variant in ("taiwanese", "main_merah") else "after_dealer"
@@ -113,7 +132,8 @@ class Rules:
             "_flags",
             (FLAG_FORCED_CAPTURE if self.forced_capture else 0)
             | (FLAG_RED_FIVE_BONUS if self.red_five_bonus else 0)
-            | (FLAG_REDEAL if self.variant == "main_merah" else 0),
+            | (FLAG_REDEAL if self.variant == "main_merah" else 0)
+            | (FLAG_REDEAL_CROWDED if self.variant == "main_merah" and self.redeal_crowded_groups else 0),
         )
 
     # -- presets ------------------------------------------------------------------------
@@ -124,7 +144,8 @@ class Rules:
 
     @classmethod
     def taiwanese(cls, **overrides: Any) -> Rules:
-        """4 players, the dealer starts, AS 0 and AC 30 (total 240, par 60)."""
+        """4 players, the dealer starts, AS 0 and AC 30 (total 240, par 60), the red five
+        bonus, the cut card seen by the cutter."""
         return cls(**{"variant": "taiwanese", **overrides})
 
     @classmethod
@@ -200,6 +221,14 @@ class Rules:
     def par(self, players: int) -> float:
         """Each player's result is ``score - par`` (plus red five bonuses)."""
         return self.total(players) / players
+
+    def cutter(self, players: int, dealer: int) -> int | None:
+        """The seat that cut and saw the bottom stock card (``cut_card_seen``), or None.
+
+        >>> Rules.taiwanese().cutter(4, 3), Rules().cutter(4, 3)
+        (0, None)
+        """
+        return (dealer + 1) % self.check_players(players) if self.cut_card_seen else None
 
     def deals_in_match(self, players: int) -> int:
         """The number of deals in a ``Match`` of ``players`` players."""

@@ -34,6 +34,8 @@ ctypedef struct gdy_opts_t:
     int soft_bombs
     int ace_multiplier           # 0: off
     int positive_only
+    int joker_bombs_held         # held bombs may hold jokers (rules.joker_bombs_in_hand)
+    double max_payment           # the most a loser pays per deal; 0: no limit
 
 ctypedef struct gdy_deal_t:
     trick_t t                    # seats, turn and trick (chupai._engine_base)

@@ -24,10 +24,12 @@ import numpy as np
 from libc.stdint cimport uint8_t
 
 from chupai._core cimport (
+    BJ_BIT,
     JOKER_MASK,
     N_FACES,
     N_RANKS,
     RANK_A,
+    RJ_BIT,
     checked_rules,
     mask_t,
     multiset_add,
@@ -78,6 +80,8 @@ cdef enum:
     MAX_BOMB = 4
     MIN_BOMB = 3
     MAX_NATURALS = 8             # natural cards of one rank with two decks
+    MAX_HELD_JOKERS = 4          # jokers in one hand with two decks
+    RANK_TWO = 0
 
 # a greedy player spends a bomb only on a player holding at most this many cards
 cdef int GREEDY_BOMB_THREAT = 3
@@ -249,31 +253,68 @@ cdef inline double power(double x, int k) noexcept nogil:
     return out
 
 
+cdef inline double held_factor(const gdy_opts_t *o, int size, bint soft) noexcept nogil:
+    """The factor of a bomb of `size` cards left in hand (scoring._held_factor)."""
+    if size == MIN_BOMB and not o.flags & GDY_FLAG_TRIPLES_ARE_BOMBS:
+        return 1.0
+    if o.soft_bombs:
+        return SOFT_FACTOR if soft else HARD_FACTOR
+    return THREE_FACTOR if size == MIN_BOMB else FOUR_FACTOR
+
+
+cdef double rank_bombs_factor(const gdy_opts_t *o, int naturals, int jokers) noexcept nogil:
+    """The largest product of bomb factors from `naturals` cards of one rank and at most
+    `jokers` jokers, each bomb 3 or 4 cards with a natural (scoring._rank_bombs_factor);
+    the recursion is at most MAX_NATURALS / MIN_BOMB + 1 deep."""
+    cdef double best = 1.0, f
+    cdef int size, wild
+    for size in range(MIN_BOMB, MAX_BOMB + 1):
+        for wild in range(min(jokers, size - 1) + 1):
+            if size - wild <= naturals:
+                f = held_factor(o, size, wild > 0) * rank_bombs_factor(o, naturals - size + wild, jokers - wild)
+                if f > best:
+                    best = f
+    return best
+
+
 cdef double own_multiplier(const gdy_opts_t *o, mask_t lo, mask_t hi) noexcept nogil:
     """A loser's own multiplier (chupai.gandengyan.scoring.own_multiplier)."""
-    cdef double out = 1.0, best, f, four, three
-    cdef int r, c, fours
+    cdef double out = 1.0, f
+    cdef double best[MAX_HELD_JOKERS + 1]
+    cdef double nxt[MAX_HELD_JOKERS + 1]
+    cdef int r, c, j, k, usable, pairs
     cdef int aces = rank_count(lo, hi, RANK_A)
+    cdef mask_t bj = (<mask_t>1) << BJ_BIT, rj = (<mask_t>1) << RJ_BIT
+    cdef int black = ((lo & bj) != 0) + ((hi & bj) != 0), red = ((lo & rj) != 0) + ((hi & rj) != 0)
+    cdef int jokers = black + red if o.joker_bombs_held else 0
     if o.ace_multiplier:
         out *= power(o.ace_multiplier, aces)
     elif o.multipliers:
         out *= power(HELD_FACTOR, aces)
     if not o.multipliers:
         return out
-    out *= power(HELD_FACTOR, popcount(lo & JOKERS) + popcount(hi & JOKERS))
-    four = bomb_factor(o, GDY_BOMB_FOUR)
-    three = bomb_factor(o, GDY_BOMB_THREE) if o.flags & GDY_FLAG_TRIPLES_ARE_BOMBS else 1.0
+    out *= power(HELD_FACTOR, black + red)
+    # best[j]: the largest product over the ranks seen with at most j jokers standing in
+    for j in range(jokers + 1):
+        best[j] = 1.0
     for r in range(N_RANKS):
         c = rank_count(lo, hi, r)
-        if c < MIN_BOMB:
+        if c == 0:
             continue
-        best = 1.0
-        for fours in range(c // MAX_BOMB + 1):
-            f = power(four, fours) * power(three, (c - MAX_BOMB * fours) // MIN_BOMB)
-            if f > best:
-                best = f
-        out *= best
-    return out
+        usable = jokers if r != RANK_TWO or o.flags & GDY_FLAG_JOKER_AS_TWO else 0
+        for j in range(jokers + 1):
+            nxt[j] = 0.0
+            for k in range(min(j, usable) + 1):
+                f = best[j - k] * rank_bombs_factor(o, c, k)
+                if f > nxt[j]:
+                    nxt[j] = f
+        for j in range(jokers + 1):
+            best[j] = nxt[j]
+    f = best[jokers]
+    if o.joker_bombs_held:
+        for pairs in range(1, min(black, red) + 1):
+            f = max(f, power(bomb_factor(o, GDY_BOMB_JOKERS), pairs) * best[jokers - 2 * pairs])
+    return out * f
 
 
 cdef void gdy_returns(const gdy_deal_t *d, double *out) noexcept nogil:
@@ -290,6 +331,8 @@ cdef void gdy_returns(const gdy_deal_t *d, double *out) noexcept nogil:
         if s == d.winner:
             continue
         pay = hand_size(d, s) * general * own_multiplier(&d.o, d.lo[s], d.hi[s])
+        if d.o.max_payment > 0 and pay > d.o.max_payment:
+            pay = d.o.max_payment
         total += pay
         out[s] = 0.0 if d.o.positive_only else -pay
     out[d.winner] = total
@@ -343,7 +386,7 @@ cdef int valid(const gdy_deal_t *d) noexcept nogil:
     if d.t.pass_rule != PASS_IF_STUCK:
         return 9
     if not (GDY_MIN_PLAYERS <= d.t.seats <= GDY_MAX_PLAYERS and 1 <= d.o.decks <= 2
-            and not d.o.flags & ~GDY_FLAGS):
+            and not d.o.flags & ~GDY_FLAGS and 0 <= d.o.joker_bombs_held <= 1 and d.o.max_payment >= 0):
         return 1
     if not (0 <= d.top <= d.end <= GDY_MAX_CARDS and -1 <= d.t.current < d.t.seats and -1 <= d.t.last_player < d.t.seats
             and 0 <= d.dealer < d.t.seats and -1 <= d.winner < d.t.seats and 0 <= d.t.npass <= d.t.seats
@@ -401,6 +444,8 @@ cdef int _opts_of(object rules, gdy_opts_t *o) except -1:
     o.soft_bombs = rules.soft_bombs
     o.ace_multiplier = 0 if rules.ace_multiplier is None else rules.ace_multiplier
     o.positive_only = rules.positive_only
+    o.joker_bombs_held = rules.joker_bombs_in_hand
+    o.max_payment = 0.0 if rules.max_payment is None else rules.max_payment
     return 0
 
 

@@ -409,7 +409,8 @@ class Match(MatchSurface):
 
     A deal nobody could finish (no winner) is dealt again by the same dealer.  The
     match moves to the next deal by itself, so ``current_player`` always names a
-    decision unless the match is over.  ``returns()`` are the total scores.
+    decision unless the match is over.  ``returns()`` are the total scores;
+    :attr:`winner` the player with the highest positive total once it is over.
     :attr:`deals` summarises each finished deal: ``deal``, ``dealer``, ``winner``,
     ``scores``, ``cards_left``, ``bombs``, ``tricks``.
     """
@@ -479,21 +480,36 @@ class Match(MatchSurface):
         return self._scores
 
     def returns(self) -> list[float]:
-        """The total scores of the finished deals."""
+        """The total scores of the finished deals (as the scores stand, also mid-match;
+        the seat with the highest of them, if positive and alone, is :attr:`winner`)."""
         return [float(x) for x in self._scores]
+
+    @property
+    def winner(self) -> int | None:
+        """The winner once the match is over: the player with the highest positive total
+        score (the source: "after the agreed number of hands, the player with the
+        highest positive score can be declared winner"); ``None`` while the match goes
+        on, for a tie at the top, or when nobody's total is positive."""
+        if not self.is_terminal():
+            return None
+        best = max(self._scores)
+        if best <= 0 or self._scores.count(best) > 1:
+            return None
+        return self._scores.index(best)
 
     def clone(self) -> Match:
         return shallow_clone(self, cloned=("_deal",))
 
     def _standing(self) -> dict[str, Any]:
         """The ``"match"`` part of an observation: ``scores``, ``max_deals``,
-        ``deals_played``, ``deals`` (summaries), ``over``."""
+        ``deals_played``, ``deals`` (summaries), ``over``, ``winner``."""
         return {
             "scores": self._scores,
             "max_deals": self._max_deals,
             "deals_played": len(self._summaries),
             "deals": self._summaries,
             "over": self.is_terminal(),
+            "winner": self.winner,
         }
 
     def __str__(self) -> str:

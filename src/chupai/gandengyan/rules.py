@@ -25,6 +25,8 @@ MIN_SEQUENCE_RANKS = 3
 ACE_MULTIPLIERS = (2, 3, 4)
 #: cards in one deck (52 and two jokers)
 DECK_CARDS = 54
+#: the largest ``max_payment`` (exact in the playouts' doubles)
+MAX_PAYMENT = 2**53
 
 
 def _is_int(x: Any) -> bool:
@@ -61,6 +63,10 @@ class Rules:
         ace_multiplier: each ace left in a loser's hand multiplies their payment by this
             (2, 3 or 4), compounding; ``None``: aces are plain cards.
         multipliers: the general (bombs played) and the loser's own multipliers.
+        joker_bombs_in_hand: with ``multipliers``, the bombs left in a loser's hand
+            count jokers: every bomb the hand can form (``BJ RJ``, ``5S 5H BJ``), split
+            for the largest factor (False: natural bombs only).
+        max_payment: the most one loser pays in one deal; ``None``: no limit.
         soft_bombs: with ``multipliers``, a bomb containing a joker counts x2 and a
             natural one x4 (the double-joker bomb stays x8).
         positive_only: the winner scores what the losers would pay; nobody scores
@@ -79,6 +85,8 @@ class Rules:
     min_talon_to_win: int | None = None
     ace_multiplier: int | None = None
     multipliers: bool = False
+    joker_bombs_in_hand: bool = True
+    max_payment: int | None = None
     soft_bombs: bool = False
     positive_only: bool = False
     announce_at: int | None = None
@@ -120,6 +128,13 @@ class Rules:
             raise ValueError(f"ace_multiplier must be None or one of {ACE_MULTIPLIERS}, not {a!r}")
         if self.soft_bombs and not self.multipliers:
             raise ValueError("soft_bombs=True needs multipliers=True (it changes the bomb multipliers)")
+        if not isinstance(self.joker_bombs_in_hand, bool):
+            raise TypeError(f"joker_bombs_in_hand must be True or False, not {self.joker_bombs_in_hand!r}")
+        cap = self.max_payment
+        if cap is not None and not _is_int(cap):
+            raise TypeError(f"max_payment must be None or an int, not {cap!r}")
+        if cap is not None and not 1 <= cap <= MAX_PAYMENT:
+            raise ValueError(f"max_payment must be None or an int 1..{MAX_PAYMENT}, not {cap!r}")
         n = self.announce_at
         if n is not None and (not _is_int(n) or n < 1):
             raise ValueError(f"announce_at must be None or a positive int, not {n!r}")

@@ -10,6 +10,7 @@ __all__ = ["Rules", "parse_rank"]
 
 _EQUAL_TRIBUTE = ("winners_choose", "seat_order")
 _EQUAL_TRIBUTE_LEAD = ("payers_choose", "seat_order")
+_TRIBUTE_LEAD = ("payer", "receiver")
 
 # flag bits the compiled generator reads (see guandan/_movegen.pxd)
 FLAG_SF_AS_STRAIGHT = 1
@@ -58,8 +59,11 @@ class Rules:
             the receiver holds such a card; ``None`` for no limit.
         equal_tribute: who gets which of two equal tributes after a 1-2:
             ``"winners_choose"`` (a decision) or ``"seat_order"``.
-        equal_tribute_lead: who leads after two equal tributes: ``"payers_choose"``
-            (a decision) or ``"seat_order"``.
+        tribute_lead: which side leads after a tribute: ``"payer"`` (the payer of the
+            higher or only tribute; the competition rules and the library's default) or
+            ``"receiver"`` (its receiver, as pagat's rules words it).
+        equal_tribute_lead: who of the leading side leads after two equal tributes:
+            ``"payers_choose"`` (a decision of that side) or ``"seat_order"``.
         ace_attempts: failed deals as declarers at A before dropping to 2 (``None``: never).
         ace_loss_to_aces: declarers at A drop to 2 when an opponent went out first with
             a play made only of aces.
@@ -71,6 +75,7 @@ class Rules:
     return_max_rank: str | None = None
     equal_tribute: str = "winners_choose"
     equal_tribute_lead: str = "payers_choose"
+    tribute_lead: str = "payer"
     ace_attempts: int | None = 3
     ace_loss_to_aces: bool = True
 
@@ -96,6 +101,10 @@ class Rules:
             raise ValueError(
                 f"equal_tribute_lead must be one of {_EQUAL_TRIBUTE_LEAD}, not {self.equal_tribute_lead!r}"
             )
+        if not isinstance(self.tribute_lead, str):
+            raise TypeError(f"tribute_lead must be a str, one of {_TRIBUTE_LEAD}, not {self.tribute_lead!r}")
+        if self.tribute_lead not in _TRIBUTE_LEAD:
+            raise ValueError(f"tribute_lead must be one of {_TRIBUTE_LEAD}, not {self.tribute_lead!r}")
         a = self.ace_attempts
         if a is not None and (not isinstance(a, int) or isinstance(a, bool) or a < 1):
             raise ValueError(f"ace_attempts must be a positive int or None, not {a!r}")

@@ -23,10 +23,15 @@ Exactly as implemented:
   ``return_max_rank`` the card must be at most that rank in level order (wild cards
   count as level cards, jokers above) when the receiver holds such a card other than
   the received face; otherwise any card but the received face.
-* Lead: the payer of the higher (or only) tribute.  Equal tributes:
-  ``equal_tribute_lead="payers_choose"`` makes it a decision (:class:`ChooseLeader`,
-  either payer) of the payer who finished 3rd if known, else the payer with the lower
-  seat number; ``"seat_order"``: the payer who follows the first finisher.
+* Lead (``tribute_lead="payer"``): the payer of the higher (or only) tribute.  Equal
+  tributes: ``equal_tribute_lead="payers_choose"`` makes it a decision
+  (:class:`ChooseLeader`, either payer) of the payer who finished 3rd if known, else the
+  payer with the lower seat number; ``"seat_order"``: the payer who follows the first
+  finisher.
+* Lead (``tribute_lead="receiver"``): the receiver of the higher (or only) tribute,
+  that is the previous first finisher.  Equal tributes: ``"payers_choose"`` makes it a
+  decision of the first finisher (either receiver: the first or the second finisher);
+  ``"seat_order"``: the first finisher.
 * Tribute and return cards are public; a card received stays publicly known to be in
   its receiver's hand until a card of that face is played by them.
 * Decisions come in this order: payments, the take, the returns, the leader choice;
@@ -369,18 +374,25 @@ class Tribute:
             self.pending = Pending(TributeStep.RETURN, receiver, self._return_options(receiver, face))
             return events
         if self.leader is None:
+            by_receiver = self.rules.tribute_lead == "receiver"
             if len(self.paid) == 1:
-                self.leader = self.paid[0][0]
+                # the receiver of the only tribute is the first finisher
+                self.leader = first if by_receiver else self.paid[0][0]
             else:
                 (a, fa), (b, fb) = self.paid
                 if values[fa] != values[fb]:
-                    self.leader = a if values[fa] > values[fb] else b
+                    # the first finisher receives the higher tribute
+                    self.leader = first if by_receiver else (a if values[fa] > values[fb] else b)
                 elif self.rules.equal_tribute_lead == "seat_order":
-                    self.leader = (first + 1) % SEATS
+                    self.leader = first if by_receiver else (first + 1) % SEATS
                 else:
-                    third = self.previous[2]
-                    chooser = third if third in self.payers else min(self.payers)
-                    leaders = tuple(ChooseLeader(s) for s in sorted(self.payers))
+                    side: tuple[int, ...]
+                    if by_receiver:
+                        chooser, side = first, (first, second)
+                    else:
+                        third = self.previous[2]
+                        chooser, side = (third if third in self.payers else min(self.payers)), self.payers
+                    leaders = tuple(ChooseLeader(s) for s in sorted(side))
                     self.pending = Pending(TributeStep.LEAD, chooser, leaders)
         return events
 

@@ -164,8 +164,9 @@ class Deal(DealSurface):
                 real deal has all 54 cards, tests may use fewer.
             dealer: the seat that dealt and leads; required without ``previous``.
             previous: the previous deal's finishing order (every seat once).  Given,
-                the deal starts with the card exchange and the previous (n-1)th
-                finisher deals and leads (``dealer``, if given, must be that seat).
+                the deal starts with the card exchange and the seat
+                ``rules.dealer_after(previous)`` deals and leads (``dealer``, if given,
+                must be that seat).
             rules: a :class:`~chupai.zhengshangyou.Rules`.
         """
         self = object.__new__(cls)
@@ -185,9 +186,11 @@ class Deal(DealSurface):
             prev = tuple(check_seat(s, n, "previous seat") for s in previous)
             if sorted(prev) != list(range(n)):
                 raise ValueError(f"previous must name every seat 0-{n - 1} once, not {tuple(previous)!r}")
-            if dealer is not None and check_seat(dealer, n, "dealer") != prev[-2]:
-                raise ValueError(f"dealer {dealer!r}: after {prev} the (n-1)th finisher, seat {prev[-2]}, deals")
-            dealer = prev[-2]
+            after = rules.dealer_after(prev)
+            if dealer is not None and check_seat(dealer, n, "dealer") != after:
+                raise ValueError(f"dealer {dealer!r}: after {prev} seat {after} deals "
+                                 f"(next_dealer={rules.next_dealer!r})")
+            dealer = after
         elif dealer is None:
             raise ValueError("dealer is required for a deal without a previous deal")
         dealer = check_seat(dealer, n, "dealer")

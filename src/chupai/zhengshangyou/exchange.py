@@ -1,6 +1,6 @@
 """The Zheng Shangyou card exchange: its actions, its steps and the bots' choice.
 
-From the second deal on the new hands are dealt (from the previous (n-1)th finisher,
+From the second deal on the new hands are dealt (from the next dealer, ``Rules.dealer_after``,
 who deals and leads), then, for n >= 4 players, in this order:
 
 1. the (n-1)th and then the nth finisher of the previous deal each put their highest

@@ -82,7 +82,7 @@ class Match(MatchSurface):
     def _new_deal(self, previous: tuple[int, ...] | None, dealer: int | None = None) -> Deal:
         seed = derive_seed(self._seed, len(self._summaries))
         if previous is not None:
-            dealer = previous[-2]
+            dealer = self._rules.dealer_after(previous)
         core = DealCore.random(seed, players=self._n, dealer=dealer, rules=self._rules)
         deal = Deal.from_hands([core.hand(s) for s in range(self._n)], dealer=int(core.current),
                                previous=previous, rules=self._rules)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
+from collections.abc import Sequence
 from typing import Any
 
 __all__ = ["FLAG_JOKER_PAIR", "PAGAT", "Rules"]
@@ -11,6 +12,8 @@ FLAG_JOKER_PAIR = 1
 
 #: the largest target the match accepts (a deal gives at most 2 points to one player)
 MAX_TARGET = 1000
+
+_NEXT_DEALER = ("third_out", "second_last_out")
 
 
 @dataclass(frozen=True)
@@ -30,10 +33,16 @@ class Rules:
         joker_pair: ``BJ RJ`` is a pair of jokers, above every pair of 2s (False: ``BJ RJ``
             is not a pair at all).
         target: the points that end the game at the end of a deal.
+        next_dealer: who deals (and leads) the next deal: ``"third_out"`` (the source's
+            "the third player to get rid of all his cards ... will be the next dealer";
+            with 2 or 3 players, where nobody or only the last player would be third,
+            the last player to run out) or ``"second_last_out"`` (the (n-1)th finisher,
+            the spec's wording; the same seat with 4 players).
     """
 
     joker_pair: bool = True
     target: int = 11
+    next_dealer: str = "third_out"
 
     def __post_init__(self) -> None:
         if not isinstance(self.joker_pair, bool):
@@ -41,6 +50,10 @@ class Rules:
         t = self.target
         if isinstance(t, bool) or not isinstance(t, int) or not 1 <= t <= MAX_TARGET:
             raise ValueError(f"target must be an int from 1 to {MAX_TARGET}, not {t!r}")
+        if not isinstance(self.next_dealer, str):
+            raise TypeError(f"next_dealer must be a str, one of {_NEXT_DEALER}, not {self.next_dealer!r}")
+        if self.next_dealer not in _NEXT_DEALER:
+            raise ValueError(f"next_dealer must be one of {_NEXT_DEALER}, not {self.next_dealer!r}")
         # the options the compiled generator reads, as its bit flags
         object.__setattr__(self, "_flags", FLAG_JOKER_PAIR if self.joker_pair else 0)
 
@@ -48,6 +61,17 @@ class Rules:
     def pagat(cls, **overrides: Any) -> Rules:
         """The pagat.com rules (the default)."""
         return cls(**overrides)
+
+    def dealer_after(self, finishing_order: Sequence[int]) -> int:
+        """The seat that deals the deal after one with this finishing order.
+
+        >>> Rules().dealer_after((4, 2, 0, 1, 3)), Rules(next_dealer="second_last_out").dealer_after((4, 2, 0, 1, 3))
+        (0, 1)
+        """
+        n = len(finishing_order)
+        if self.next_dealer == "third_out" and n >= 4:
+            return finishing_order[2]
+        return finishing_order[n - 2]
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with some options changed (validated)."""
