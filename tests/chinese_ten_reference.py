@@ -3,7 +3,7 @@
 The compiled generator (``chupai.chinese_ten.legal_plays`` / ``captures``) is checked
 against :func:`reference_plays`, which knows nothing about generation: for each card
 of the hand it asks :func:`chupai.chinese_ten.classify.classify_faces` about every
-set of layout cards, then applies the position rules of ``spec/chinese_ten.md``:
+set of layout cards, then applies the position rules of ``docs/rules/chinese_ten.md``:
 
 * the fourth card of a rank that captures itself, with the other three on the
   layout, takes the three at once (so its single captures of that rank are not plays);

@@ -8,7 +8,7 @@ Jokers led alone are plays only as the player's last cards on lead, so those rea
 are kept only when the sub-multiset is the whole hand and nothing is to be followed.
 Following, the plays are those that ``Play.beats`` the previous play.
 
-Also here: :func:`collapse_key` (the suit-collapsed view of ``spec/cards.md``) and
+Also here: :func:`collapse_key` (the suit-collapsed view of ``docs/rules/cards.md``) and
 :func:`deal_hands` (seeded in-game hands: an n-player deal plus draws from the talon).
 """
 from __future__ import annotations
@@ -87,7 +87,7 @@ def reference_plays(hand: Cards | str, previous: Play | None = None, rules: Rule
 
 
 def collapse_key(play: Play) -> tuple[PlayType, int, tuple[int, ...]]:
-    """The group of ``play`` in the suit-collapsed view of ``spec/cards.md``:
+    """The group of ``play`` in the suit-collapsed view of ``docs/rules/cards.md``:
     (type, key, cards of each rank 2..A, then ``BJ`` and ``RJ``)."""
     counts = play.cards.counts()
     per_rank = tuple(

@@ -29,7 +29,7 @@ call is repeated.  :func:`full_power_set_plays`
 classifies literally every sub-multiset of a small hand; the tests check that both
 agree on many hands, which shows that the pruning loses nothing.
 
-Also here: :func:`collapse_key` (the suit-collapsed view of ``spec/cards.md``),
+Also here: :func:`collapse_key` (the suit-collapsed view of ``docs/rules/cards.md``),
 :func:`random_hand` and :func:`random_dense_hand` (seeded hands).
 """
 from __future__ import annotations
@@ -166,7 +166,7 @@ def full_power_set_plays(hand: Cards | str, level: str | int, rules: Rules | Non
 
 
 def collapse_key(play: Play) -> tuple[PlayType, int, tuple[int, ...], str | None]:
-    """The group of ``play`` in the suit-collapsed view of ``spec/cards.md``.
+    """The group of ``play`` in the suit-collapsed view of ``docs/rules/cards.md``.
 
     (type, key, counts, suit): ``counts`` holds the number of natural cards of each
     rank 2..A, then ``BJ``, ``RJ`` and the wild cards (which count apart from the other

@@ -1,4 +1,4 @@
-"""Protocol clients for the tests, written from spec/protocol.md (not from chupai's client).
+"""Protocol clients for the tests, written from docs/protocol.md (not from chupai's client).
 
 Each client checks every message it receives (the shapes, and its own bookkeeping of
 hands and cards left), checks every play request's ``actionList`` against

@@ -1,6 +1,6 @@
 """The Chinese Ten state machines ``Deal`` and ``Match`` on scripted and seeded deals.
 
-Each test names the section of ``spec/chinese_ten.md`` it checks: "Table and deal",
+Each test names the section of ``docs/rules/chinese_ten.md`` it checks: "Table and deal",
 "A turn", "Special opening layouts", "Scoring", "Variants".
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The Chinese Ten capture generator (``spec/chinese_ten.md``, "A turn" and "Special
+"""The Chinese Ten capture generator (``docs/rules/chinese_ten.md``, "A turn" and "Special
 opening layouts") against the classify-based brute force and the spec's examples."""
 from __future__ import annotations
 

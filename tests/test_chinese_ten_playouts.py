@@ -1,5 +1,5 @@
 """C playouts, the engine's policies, and invariants over many random games
-(``spec/chinese_ten.md``: conservation of the 52 cards, "Scoring", "Variants")."""
+(``docs/rules/chinese_ten.md``: conservation of the 52 cards, "Scoring", "Variants")."""
 from __future__ import annotations
 
 import random

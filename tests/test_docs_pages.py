@@ -50,17 +50,18 @@ def test_relative_links_resolve(page):
         assert (page.parent / target).exists(), f"{page.name} links to {target}, which is missing"
 
 
-def test_docstring_references_resolve_once_renamed():
-    """The docstrings cite ``spec/<name>.md``; each has a page ``docs/rules/<name>.md``
-    (the protocol: ``docs/protocol.md``)."""
-    cited = set()
+def test_docstring_references_resolve():
+    """The docstrings cite the rules as ``docs/rules/<name>.md`` (and the protocol as
+    ``docs/protocol.md``); each page exists, and nothing still cites the old ``spec/``."""
+    cited, stale = set(), []
     for path in (ROOT / "src" / "chupai").rglob("*"):
         if path.suffix in (".py", ".pyx", ".pxd", ".pyi"):
-            cited.update(re.findall(r"spec/(\w+)\.md", path.read_text()))
-    assert cited
-    for name in cited:
-        page = DOCS / "protocol.md" if name == "protocol" else DOCS / "rules" / f"{name}.md"
-        assert page.exists(), name
+            text = path.read_text()
+            cited.update(re.findall(r"docs/((?:rules/)?\w+\.md)", text))
+            stale += [path.name for _ in re.findall(r"(?<![\w/.])spec/\w+\.md", text)]
+    assert cited and not stale, stale
+    for page in cited:
+        assert DOCS.joinpath(page).exists(), page
 
 
 def test_license_is_mit_as_pyproject_says():

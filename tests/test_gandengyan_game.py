@@ -1,4 +1,4 @@
-"""Gan Deng Yan game flow: ``spec/gandengyan.md``, "Table and deal" and "Play, drawing,
+"""Gan Deng Yan game flow: ``docs/rules/gandengyan.md``, "Table and deal" and "Play, drawing,
 end and scoring", the table-level variants (``min_talon_to_win``, ``joker_lead_out``,
 ``announce_at``, the scoring options in a deal) and the state-machine surface."""
 from __future__ import annotations

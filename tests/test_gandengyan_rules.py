@@ -1,4 +1,4 @@
-"""Every rule and option of ``spec/gandengyan.md`` that concerns plays and scores, by name.
+"""Every rule and option of ``docs/rules/gandengyan.md`` that concerns plays and scores, by name.
 
 Each test cites its section of the spec.  The game flow (deal, talon, drawing, end,
 the winner dealing next, ``min_talon_to_win``, ``announce_at``) is in

@@ -1,7 +1,7 @@
 """Guan Dan recognition (``classify``), the brute-force reference built on it, the
 competition protocol of ``Play``, and ``Cards``.
 
-The rules are those of ``spec/guandan.md``; tests of a "Worked check" of that spec are
+The rules are those of ``docs/rules/guandan.md``; tests of a "Worked check" of that spec are
 named ``test_worked_check_*``.
 """
 from __future__ import annotations
@@ -58,7 +58,7 @@ def strictly_increasing(plays: list[Play]) -> None:
             assert not low.beats(high), (low, high)
 
 
-# -- Worked checks of spec/guandan.md --------------------------------------------------
+# -- Worked checks of docs/rules/guandan.md --------------------------------------------------
 
 
 def test_worked_check_level7_straight_with_wild_as_five():
@@ -787,7 +787,7 @@ def test_cards_masks_and_hash():
 
 
 def test_cards_sum_beyond_two_decks_is_an_error():
-    """spec/cards.md: a card appearing more often than the decks allow is an error."""
+    """docs/rules/cards.md: a card appearing more often than the decks allow is an error."""
     with pytest.raises(ValueError, match="7S"):
         Cards("7S 7S") + Cards("7S")
 

@@ -1,6 +1,6 @@
 """The Guan Dan state machines ``Deal`` and ``Match`` on scripted deals.
 
-Each test names the section of ``spec/guandan.md`` it checks: "Table", "A deal",
+Each test names the section of ``docs/rules/guandan.md`` it checks: "Table", "A deal",
 "Levels and the end of the game", "Tribute", "Presets".
 """
 from __future__ import annotations

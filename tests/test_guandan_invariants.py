@@ -1,6 +1,6 @@
 """Invariants of the Guan Dan state machines over random play.
 
-spec/guandan.md "Table" (108 cards, 27 each), "A deal", "Levels and the end of the
+docs/rules/guandan.md "Table" (108 cards, 27 each), "A deal", "Levels and the end of the
 game", "Tribute"; DESIGN.md "State machines" (clone, observation, determinize, illegal
 actions leave the state unchanged, same seed same result).
 """

@@ -1,4 +1,4 @@
-"""C playouts and the trick engine (``spec/guandan.md``, "A deal")."""
+"""C playouts and the trick engine (``docs/rules/guandan.md``, "A deal")."""
 from __future__ import annotations
 
 import numpy as np

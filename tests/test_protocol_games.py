@@ -1,7 +1,7 @@
 """Complete games through the protocol server, over real sockets on loopback.
 
 Four clients of our own (ws4py, websockets asyncio, websockets sync) check every message
-against spec/protocol.md and every play request against legal_plays (competition
+against docs/protocol.md and every play request against legal_plays (competition
 preset); chupai's own Client plays a full game; records load back into a Match.
 """
 from __future__ import annotations

@@ -14,7 +14,7 @@ _SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 
 
 def reference_face(token: str) -> int:
-    """The face of a token read the slow, obvious way (``spec/cards.md``)."""
+    """The face of a token read the slow, obvious way (``docs/rules/cards.md``)."""
     t = token.strip().upper()
     if t in ("BJ", "RJ"):
         return 52 if t == "BJ" else 53

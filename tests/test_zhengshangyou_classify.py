@@ -1,5 +1,5 @@
 """Zheng Shangyou recognition (``classify``), ``Play`` and ``Rules``: every example of
-``spec/zhengshangyou.md`` (tests named ``test_spec_*``) and each type at its edges."""
+``docs/rules/zhengshangyou.md`` (tests named ``test_spec_*``) and each type at its edges."""
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,4 @@
-"""Zheng Shangyou game flow (``spec/zhengshangyou.md``, "Table and deal", "Play",
+"""Zheng Shangyou game flow (``docs/rules/zhengshangyou.md``, "Table and deal", "Play",
 "Next deal and the card exchange"): the trick engine, ``Deal``, ``Match``, the
 exchange, observations, determinization, C playouts and invariants."""
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The compiled Zheng Shangyou generator against the classify-based brute force.
 
-``spec/zhengshangyou.md`` ("Combinations") and ``spec/cards.md`` ("What counts as one
+``docs/rules/zhengshangyou.md`` ("Combinations") and ``docs/rules/cards.md`` ("What counts as one
 play", "The suit-collapsed view"): the generator must list exactly the plays of the
 reference, each once, in both views, leading and following.
 """

@@ -8,7 +8,7 @@ declared as.
 Which subsets are enough
 ------------------------
 Call a hand's *natural* cards those of ranks 3..A, its *wild* cards the 2s and the
-jokers.  Every combination of ``spec/zhengshangyou.md`` is one of:
+jokers.  Every combination of ``docs/rules/zhengshangyou.md`` is one of:
 
 * a single or a set: at most 4 cards, natural cards of at most one rank;
 * a single sequence: no 2s, at most one natural card of each rank, the natural ranks
@@ -24,7 +24,7 @@ readings.  :func:`full_power_set_plays` classifies literally every subset of a s
 hand; the tests check both agree on many hands, which shows that the pruning loses
 nothing.
 
-Also here: :func:`collapse_key` (the suit-collapsed view of ``spec/cards.md``) and
+Also here: :func:`collapse_key` (the suit-collapsed view of ``docs/rules/cards.md``) and
 :func:`random_deal` (seeded deals for 2..8 players).
 """
 from __future__ import annotations
@@ -135,7 +135,7 @@ def full_power_set_plays(hand: Cards | str, rules: Rules | None = None) -> set[P
 
 
 def collapse_key(play: Play) -> tuple:
-    """The group of ``play`` in the suit-collapsed view of ``spec/cards.md``:
+    """The group of ``play`` in the suit-collapsed view of ``docs/rules/cards.md``:
     (type, multiplicity, key, cards of each rank 2..A then BJ and RJ, suit of a suited
     sequence or None)."""
     counts = play.cards.counts()

@@ -3,8 +3,8 @@
 Every game's ``Play.to_protocol()`` gives a JSON-ready list and its
 ``Play.from_protocol(entry, ...)`` returns the very play again (equal, same hash): the
 round trip is exact.  Guan Dan's form is the competition protocol
-(``spec/protocol.md``) and keeps its own card spelling; the other games write card names
-(``spec/cards.md``) and read the entry back here: the cards are recognised with the
+(``docs/protocol.md``) and keeps its own card spelling; the other games write card names
+(``docs/rules/cards.md``) and read the entry back here: the cards are recognised with the
 game's ``classify`` and the reading whose own entry has the same type and rank fields
 is the play.  A malformed entry (wrong shape, type or card) raises ``ValueError``:
 entries are data read from messages.

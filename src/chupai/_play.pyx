@@ -10,7 +10,7 @@ declaration), so no record a kernel reads can be out of range.
 
 * :class:`PlayBase`: no public constructor, ``type``, equality and hash by value (the
   record's cards, type, key and class field and the generator's context: the same play
-  of ``spec/cards.md`` in every game), ``repr``, pickling and copying.
+  of ``docs/rules/cards.md`` in every game), ``repr``, pickling and copying.
 * :class:`RecordPlay`: a :class:`PlayBase` with the views every shedding game has:
   ``key``, ``length``, ``cards``, ``wilds``, ``declared``.  A game names which of its cards
   stand in for others (``_wild_mask()``: the faces that play as wild cards here; the first
@@ -425,7 +425,7 @@ class PlayBase(_Registered, PlayRecord):
 class RecordPlay(PlayBase, RecordViews):
     """A play that keeps its whole generator record, with the shedding games' views.
 
-    Equal plays are the same play in the sense of ``spec/cards.md``: the same cards,
+    Equal plays are the same play in the sense of ``docs/rules/cards.md``: the same cards,
     type, key and class field (and the same generator context, e.g. the level in Guan
     Dan).
     """

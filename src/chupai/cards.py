@@ -1,6 +1,6 @@
 """Card faces, parsing and printing, and the immutable multiset ``Cards``.
 
-The text notation is that of ``spec/cards.md``: ranks ``2 3 4 5 6 7 8 9 T J Q K A``
+The text notation is that of ``docs/rules/cards.md``: ranks ``2 3 4 5 6 7 8 9 T J Q K A``
 (``10`` and lower case accepted), suits ``S H C D`` (``♠ ♥ ♣ ♦`` accepted), jokers
 ``BJ`` and ``RJ``.  A face is an integer 0..53: ``rank * 4 + suit`` for the suited
 cards (ranks 2..A -> 0..12, suits S H C D -> 0..3), 52 for ``BJ`` and 53 for ``RJ``,

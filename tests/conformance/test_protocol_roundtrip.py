@@ -3,7 +3,7 @@
 For seeded hands of each game (leads and follows), each play's entry is JSON, reads back
 to an equal play of the same class with the same hash, and ``PlayList.to_protocol()``
 lists the plays' entries.  Guan Dan's entries are the competition protocol's
-(``spec/protocol.md``); the other games use card names.
+(``docs/protocol.md``); the other games use card names.
 """
 from __future__ import annotations
 

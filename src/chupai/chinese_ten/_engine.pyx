@@ -1,4 +1,4 @@
-"""The Chinese Ten deal engine and the playouts (``spec/chinese_ten.md``).
+"""The Chinese Ten deal engine and the playouts (``docs/rules/chinese_ten.md``).
 
 A deal is the C struct ``ct_deal_t``: hands, layout, stock, each player's captured
 pile, whose turn it is and which step (playing a card from the hand, or choosing the

@@ -1,4 +1,4 @@
-"""The Chinese Ten capture generator (``spec/chinese_ten.md``, "A turn").
+"""The Chinese Ten capture generator (``docs/rules/chinese_ten.md``, "A turn").
 
 For each card (in face order) of the hand, its targets are the layout cards of the
 rank it captures (``_movegen.pxd``): no target gives one play, the card joining the

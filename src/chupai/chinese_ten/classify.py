@@ -1,6 +1,6 @@
 """Recognition of captures, independent of the generator (used by the brute-force tests).
 
-``classify(card, captured)`` reads the capture rule of ``spec/chinese_ten.md`` directly:
+``classify(card, captured)`` reads the capture rule of ``docs/rules/chinese_ten.md`` directly:
 a card A(=1)..9 takes one card making exactly ten with it, T/J/Q/K take one card of
 their own rank, and the fourth card of a rank that captures itself (5, T, J, Q, K)
 takes three of that rank at once.  Whether the play is legal in a position (the

@@ -14,7 +14,7 @@ The play itself runs in C (:class:`chupai.chinese_ten._engine.DealCore`).
 >>> sum(deal.scores()), sum(deal.returns())
 (210, 0.0)
 
-A turn (``spec/chinese_ten.md``, "A turn"), exactly as implemented
+A turn (``docs/rules/chinese_ten.md``, "A turn"), exactly as implemented
 -------------------------------------------------------------------
 * Phase ``Phase.PLAY``: the current player plays a card from the hand; the actions are
   the :class:`~chupai.chinese_ten.Play` objects of ``legal_plays`` (the card and the
@@ -100,7 +100,7 @@ def first_player(rules: Rules, players: int, dealer: int) -> int:
 
 # --- one deal -------------------------------------------------------------------------------
 class Deal(DealSurface):
-    """One Chinese Ten deal for 2-4 players (``spec/chinese_ten.md``).
+    """One Chinese Ten deal for 2-4 players (``docs/rules/chinese_ten.md``).
 
     ``Deal(seed, rules=..., players=..., dealer=...)`` shuffles and deals (the same seed
     gives the same deal as the first of ``playouts``, dealer 0); :meth:`from_hands`

@@ -10,7 +10,7 @@ The encoding of a play record (shared by the compiled generator, the engine and
 * ``length``: the number of cards captured (0, 1, or 3 for a triple).
 
 Two plays are the same play when they agree on the card and the captured cards.  The
-suit-collapsed view (``spec/cards.md``) erases only what the scores never look at:
+suit-collapsed view (``docs/rules/cards.md``) erases only what the scores never look at:
 cards are grouped by :func:`score_class` (rank and colour, with the two black aces kept
 apart because they score differently), which is the same grouping in every variant.
 

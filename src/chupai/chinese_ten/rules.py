@@ -1,4 +1,4 @@
-"""Chinese Ten rule options (``spec/chinese_ten.md``): variants, deal sizes, scoring.
+"""Chinese Ten rule options (``docs/rules/chinese_ten.md``): variants, deal sizes, scoring.
 
 The card points of a deal depend on the variant and the number of players; every
 total is the sum of the 52 card points and par is ``total / players`` (the spec's
@@ -69,7 +69,7 @@ def _pip(rank: int) -> int:
 
 @dataclass(frozen=True)
 class Rules:
-    """Every option of ``spec/chinese_ten.md``, validated; ``Rules()`` is the pagat game.
+    """Every option of ``docs/rules/chinese_ten.md``, validated; ``Rules()`` is the pagat game.
 
     Attributes:
         variant: one of :data:`VARIANTS` (scoring, players, deal sizes, redeals).

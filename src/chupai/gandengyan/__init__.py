@@ -1,6 +1,6 @@
 """Gan Deng Yan (干瞪眼): the legal-play generator, recognition, rule options and the game.
 
-``legal_plays`` / ``classify`` / ``Play`` / ``Rules`` follow ``spec/gandengyan.md``;
+``legal_plays`` / ``classify`` / ``Play`` / ``Rules`` follow ``docs/rules/gandengyan.md``;
 ``Deal`` and ``Match`` are the state machines (``chupai.gandengyan.game``); ``playouts``
 and ``playout`` play deals to the end in C (``chupai.gandengyan.playouts``).
 

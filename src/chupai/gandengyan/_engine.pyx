@@ -1,4 +1,4 @@
-"""The Gan Deng Yan deal engine and the playouts (``spec/gandengyan.md``, "Table and
+"""The Gan Deng Yan deal engine and the playouts (``docs/rules/gandengyan.md``, "Table and
 deal", "Play, drawing, end and scoring").
 
 A deal's card play is the C struct ``gdy_deal_t``: hands, the talon in drawing order,

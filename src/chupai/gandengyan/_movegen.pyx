@@ -1,4 +1,4 @@
-"""The Gan Deng Yan legal-play generator (``spec/gandengyan.md``).
+"""The Gan Deng Yan legal-play generator (``docs/rules/gandengyan.md``).
 
 A play is a product of per-rank choices: each rank's natural cards are a nibble pair
 (one deck: one nibble), and a precomputed table lists every sub-multiset of every
@@ -8,7 +8,7 @@ is a choice of natural cards plus each sub-multiset of size ``w`` of the jokers 
 exactly the ranks the natural cards leave open.  Following a play asks only for the
 keys that may follow it: one rank higher, the 2s, the same rank (an option), bombs.
 The suit-collapsed view keeps only the first natural sub-multiset of each size, one
-representative per group of ``spec/cards.md`` (jokers count as the ranks BJ and RJ).
+representative per group of ``docs/rules/cards.md`` (jokers count as the ranks BJ and RJ).
 """
 from libc.stdint cimport uint8_t
 
@@ -396,7 +396,7 @@ cdef int _check_previous(PlayRecord previous, int flags) except -1:
 
 
 def legal_plays(hand, previous=None, *, rules=None, collapse_suits=False):
-    """Every legal play of a Gan Deng Yan hand (``spec/gandengyan.md``).
+    """Every legal play of a Gan Deng Yan hand (``docs/rules/gandengyan.md``).
 
     Args:
         hand: the player's whole hand, a ``Cards`` or a card string such as
@@ -404,7 +404,7 @@ def legal_plays(hand, previous=None, *, rules=None, collapse_suits=False):
         previous: the ``Play`` to follow, or ``None`` when leading.
         rules: a ``Rules`` object (default ``Rules()``, one deck).
         collapse_suits: one representative per suit-collapsed group
-            (``spec/cards.md``) instead of every concrete play.
+            (``docs/rules/cards.md``) instead of every concrete play.
 
     Returns:
         A ``PlayList``: leading, every combination the hand can form; following, every

@@ -2,7 +2,7 @@
 
 The second, independent path of ``DESIGN.md``: it shares no logic with the compiled
 generator.  It looks at the counts of the given cards (natural cards per rank, black and
-red jokers) and decides which types and keys of ``spec/gandengyan.md`` they form, so
+red jokers) and decides which types and keys of ``docs/rules/gandengyan.md`` they form, so
 that generator and recognizer check each other (the tests compare ``legal_plays`` with
 a brute force over ``classify``).  The plays use exactly the record encoding of
 :mod:`chupai.gandengyan.play`.
@@ -137,10 +137,10 @@ def _plays_of_masks(lo: int, hi: int, rules: Rules) -> list[Play]:
 
 
 def classify(cards: Cards | str, *, rules: Rules | None = None) -> list[Play]:
-    """Every play these exact cards can be declared as (``spec/gandengyan.md``), ``[]`` if none.
+    """Every play these exact cards can be declared as (``docs/rules/gandengyan.md``), ``[]`` if none.
 
     ``cards`` is a :class:`~chupai.cards.Cards` or a card string.  The plays are distinct
-    (by the identity of ``spec/cards.md``) and sorted by type, then key.  ``ValueError``
+    (by the identity of ``docs/rules/cards.md``) and sorted by type, then key.  ``ValueError``
     names a bad card token or a card held more often than ``rules.decks`` allows.
 
     >>> [str(p) for p in classify("BJ RJ 5S")]

@@ -93,7 +93,7 @@ def _cards(faces: Iterable[int]) -> Cards:
 
 
 class Deal(DealSurface):
-    """One Gan Deng Yan deal (``spec/gandengyan.md``).
+    """One Gan Deng Yan deal (``docs/rules/gandengyan.md``).
 
     ``Deal(seed, players=n)`` shuffles and deals: starting with the dealer (random, or
     ``dealer``) and going round, each player takes a card until the dealer has six and

@@ -17,7 +17,7 @@ The encoding of a play record (shared by the compiled generator, ``classify`` an
   declared as the spade of its rank.  A play is fixed by its cards, type and key: the
   jokers always fill exactly the ranks the natural cards leave open.
 
-A joker stands in only together with at least one natural card (``spec/gandengyan.md``,
+A joker stands in only together with at least one natural card (``docs/rules/gandengyan.md``,
 "Ranks, 2s and jokers"); the only plays of jokers alone are the double-joker bomb and
 the lone joker (or, with two decks, two identical jokers) led as a player's last cards,
 a single (or pair) of :data:`JOKER_VALUE` that only a bomb follows.
@@ -54,7 +54,7 @@ _TWO_RANK = 0
 
 
 class PlayType(enum.IntEnum):
-    """The Gan Deng Yan combination types (``spec/gandengyan.md``)."""
+    """The Gan Deng Yan combination types (``docs/rules/gandengyan.md``)."""
 
     SINGLE = 1
     PAIR = 2
@@ -134,7 +134,7 @@ class Play(BombPlay):
     """One Gan Deng Yan play: cards, type, comparison key and joker declaration.
 
     Immutable and hashable; equal plays are the same play in the sense of
-    ``spec/cards.md`` (same cards, type and key).  The jokers are the wild cards; a
+    ``docs/rules/cards.md`` (same cards, type and key).  The jokers are the wild cards; a
     standing-in joker is declared as the spade of its rank.
 
     >>> from chupai.gandengyan import classify
@@ -170,7 +170,7 @@ class Play(BombPlay):
         return tuple(RANKS[r] for r in range(self._key - n + 1, self._key + 1))
 
     def beats(self, other: Play, *, rules: Rules | None = None) -> bool:
-        """True if this play may follow ``other`` (``spec/gandengyan.md``).
+        """True if this play may follow ``other`` (``docs/rules/gandengyan.md``).
 
         An ordinary combination follows one of the same type and length exactly one
         rank higher (a 2 follows any ordinary single, pair or triple; with

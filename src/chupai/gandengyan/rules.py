@@ -1,4 +1,4 @@
-"""Gan Deng Yan rule options (``spec/gandengyan.md``, "Variants").
+"""Gan Deng Yan rule options (``docs/rules/gandengyan.md``, "Variants").
 
 Every variant of the spec is a keyword of :class:`Rules`, by its name in the spec;
 ``Rules()`` (also ``Rules.pagat()``) is the base game.
@@ -35,7 +35,7 @@ def _is_int(x: Any) -> bool:
 
 @dataclass(frozen=True)
 class Rules:
-    """Every option of ``spec/gandengyan.md``, validated; ``Rules()`` is the base game.
+    """Every option of ``docs/rules/gandengyan.md``, validated; ``Rules()`` is the base game.
 
     >>> Rules().decks, Rules(decks=2).decks
     (1, 2)

@@ -1,5 +1,5 @@
 """Guan Dan (掼蛋): the legal-play generator, recognition, rule options, the deal and
-match state machines, and C playouts (``spec/guandan.md``).
+match state machines, and C playouts (``docs/rules/guandan.md``).
 
 >>> from chupai.guandan import legal_plays
 >>> plays = legal_plays("8S 8D 2H KS KD", "2")

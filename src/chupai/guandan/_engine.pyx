@@ -1,4 +1,4 @@
-"""The Guan Dan trick engine and the playouts (``spec/guandan.md``, "A deal").
+"""The Guan Dan trick engine and the playouts (``docs/rules/guandan.md``, "A deal").
 
 A deal's card play is the C struct ``gd_deal_t``: hands, the trick (last play, who
 made it, passes since), the finishing order and the result.  ``DealCore`` wraps it for

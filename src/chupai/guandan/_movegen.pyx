@@ -1,4 +1,4 @@
-"""The Guan Dan legal-play generator (``spec/guandan.md``).
+"""The Guan Dan legal-play generator (``docs/rules/guandan.md``).
 
 Wild cards are handled as pure wilds: every play is a sub-multiset of the hand's
 natural cards plus 0, 1 or 2 wild cards with a canonical declaration (a wild standing
@@ -6,7 +6,7 @@ for its own face is the same play as that card played naturally, so nothing is
 counted twice).  Each rank's natural cards are a nibble pair; a precomputed table
 lists every sub-multiset of every nibble pattern by size, so a combination is a
 product of per-rank choices.  The suit-collapsed view keeps only the first choice of
-each size, which is exactly one representative per group of ``spec/cards.md``.
+each size, which is exactly one representative per group of ``docs/rules/cards.md``.
 """
 from libc.stdint cimport uint8_t
 
@@ -558,7 +558,7 @@ cdef int check_record(PlayRecord p) except -1:
 
 
 def legal_plays(hand, level, previous=None, *, rules=None, collapse_suits=False):
-    """Every legal play of a Guan Dan hand (``spec/guandan.md``).
+    """Every legal play of a Guan Dan hand (``docs/rules/guandan.md``).
 
     Args:
         hand: a ``Cards`` or a card string such as ``"7S 7S 2H BJ"``.
@@ -566,7 +566,7 @@ def legal_plays(hand, level, previous=None, *, rules=None, collapse_suits=False)
         previous: the ``Play`` to beat, or ``None`` when leading.
         rules: a ``Rules`` object (default ``Rules.pagat()``).
         collapse_suits: one representative per suit-collapsed group
-            (``spec/cards.md``) instead of every concrete play.
+            (``docs/rules/cards.md``) instead of every concrete play.
 
     Returns:
         A ``PlayList``: leading, every combination the hand can form; following, every

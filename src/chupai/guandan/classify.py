@@ -3,7 +3,7 @@
 This is the second, independent path of ``DESIGN.md``: it shares no logic with the
 compiled generator.  Instead of generating combinations from a hand it looks at the
 counts of the given cards (per rank, per suit, jokers, wild cards) and decides which
-types and keys of ``spec/guandan.md`` they form, so that generator and recognizer can
+types and keys of ``docs/rules/guandan.md`` they form, so that generator and recognizer can
 check each other (the tests compare ``legal_plays`` with a brute force over
 ``classify``).
 
@@ -222,11 +222,11 @@ def _plays_of_masks(lo: int, hi: int, level: int, rules: Rules) -> list[Play]:
 
 
 def classify(cards: Cards | str, level: str | int, *, rules: Rules | None = None) -> list[Play]:
-    """Every play these exact cards can be declared as (``spec/guandan.md``), ``[]`` if none.
+    """Every play these exact cards can be declared as (``docs/rules/guandan.md``), ``[]`` if none.
 
     ``cards`` is a :class:`~chupai.cards.Cards` or a card string, ``level`` the level rank
     (``'7'``, ``'T'`` or ``'10'``, ``'A'``).  The plays are distinct (by the identity of
-    ``spec/cards.md``) and sorted by type, then key.  ``ValueError`` names a bad card
+    ``docs/rules/cards.md``) and sorted by type, then key.  ``ValueError`` names a bad card
     token, a card held more than twice, or a bad level.
 
     >>> [str(p) for p in classify("8S 8D 2H KS KD", "2")]

@@ -1,5 +1,5 @@
 """A whole Guan Dan game (:class:`Match`): deals until a team wins at A, and the standing
-after each deal (:func:`settle`; ``spec/guandan.md``, "Levels and the end of the game").
+after each deal (:func:`settle`; ``docs/rules/guandan.md``, "Levels and the end of the game").
 """
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def settle(
     first_out_with_aces: bool,
     rules: Rules,
 ) -> tuple[list[int], int, list[int], int | None]:
-    """The standing after a deal (``spec/guandan.md``, "Levels and the end of the game").
+    """The standing after a deal (``docs/rules/guandan.md``, "Levels and the end of the game").
 
     ``levels`` are level indexes (0 = 2 … 12 = A); ``result`` 1, 2, 3 for 1-2, 1-3, 1-4;
     ``ace_failures`` counts, per team, the deals played as declarers at A that did not

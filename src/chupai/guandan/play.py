@@ -45,7 +45,7 @@ LEVEL_VALUE = 12
 
 
 class PlayType(enum.IntEnum):
-    """The Guan Dan combination types (``spec/guandan.md``, "Combinations")."""
+    """The Guan Dan combination types (``docs/rules/guandan.md``, "Combinations")."""
 
     SINGLE = 1
     PAIR = 2
@@ -196,7 +196,7 @@ class Play(BombPlay):
     """One Guan Dan play: cards, type, comparison key and wild declaration.
 
     Immutable and hashable; equal plays are the same play in the sense of
-    ``spec/cards.md`` (same cards, type and key) at the same level.  The record's
+    ``docs/rules/cards.md`` (same cards, type and key) at the same level.  The record's
     context is the level index (``_level``).
 
     >>> from chupai.guandan import classify
@@ -227,7 +227,7 @@ class Play(BombPlay):
     _protocol_head = RecordView(_protocol_view, "The protocol's type and rank fields.")
 
     def beats(self, other: Play) -> bool:
-        """True if this play may be played on ``other`` (``spec/guandan.md``, "Who may play what")."""
+        """True if this play may be played on ``other`` (``docs/rules/guandan.md``, "Who may play what")."""
         if not isinstance(other, Play):
             raise TypeError(f"expected a Play, not {type(other).__name__}")
         if self._cls or other._cls:
@@ -242,7 +242,7 @@ class Play(BombPlay):
 
     # -- the competition protocol -----------------------------------------------------
     def to_protocol(self) -> list[Any]:
-        """``[type, rank, cards]`` as in ``spec/guandan.md``, "The competition protocol"."""
+        """``[type, rank, cards]`` as in ``docs/rules/guandan.md``, "The competition protocol"."""
         ptype, prank = self._protocol_head
         return [ptype, prank, self._card_names(_PROTOCOL_NAMES)]
 

@@ -1,4 +1,4 @@
-"""Guan Dan rule options (``spec/guandan.md``) and their two presets."""
+"""Guan Dan rule options (``docs/rules/guandan.md``) and their two presets."""
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
@@ -39,7 +39,7 @@ def parse_rank(rank: Any, what: str = "rank") -> int:
 
 @dataclass(frozen=True)
 class Rules:
-    """Every option of ``spec/guandan.md``, validated; ``Rules()`` is the pagat preset.
+    """Every option of ``docs/rules/guandan.md``, validated; ``Rules()`` is the pagat preset.
 
     >>> Rules().promotion
     (4, 2, 1)

@@ -1,4 +1,4 @@
-"""The Guan Dan tribute (``spec/guandan.md``, "Tribute"): its actions, its steps, and the
+"""The Guan Dan tribute (``docs/rules/guandan.md``, "Tribute"): its actions, its steps, and the
 sub-machine a deal after a previous deal runs before the card play.
 
 Exactly as implemented:

@@ -1,4 +1,4 @@
-"""The Guan Dan competition protocol (``spec/protocol.md``): an open server, a client
+"""The Guan Dan competition protocol (``docs/protocol.md``): an open server, a client
 for chupai bots (and your own), JSON-lines records and a live table view.
 
 * :class:`Server` / :class:`ServerConfig` (``chupai serve guandan``);

@@ -6,7 +6,7 @@ change of their API is adapted in this file only:
 
 * :class:`ProtocolGame` runs one game (a :class:`~chupai.guandan.Match` under
   ``Rules.competition()``) as the sequence of protocol messages of
-  ``spec/protocol.md``: a generator yielding :class:`Notify` and :class:`Ask` events,
+  ``docs/protocol.md``: a generator yielding :class:`Notify` and :class:`Ask` events,
   sent the chosen ``actIndex`` back for every :class:`Ask`;
 * :func:`replay_game` loads the deals of a record back into a ``Match``;
 * :func:`rebuild_deal` gives a client a ``Deal`` consistent with what it has been told,
@@ -47,14 +47,14 @@ __all__ = [
 ]
 
 SEATS = 4
-#: a game is a draw after this many falls from A back to 2 (``spec/protocol.md``)
+#: a game is a draw after this many falls from A back to 2 (``docs/protocol.md``)
 DRAW_FALLS = 50
 _ALL = (0, 1, 2, 3)
 _FULL_DECK = Cards.from_counts([2] * NUM_FACES)
 
 
 def competition_rules() -> Rules:
-    """The rules every protocol table plays (``spec/protocol.md``: the competition preset)."""
+    """The rules every protocol table plays (``docs/protocol.md``: the competition preset)."""
     return Rules.competition()
 
 

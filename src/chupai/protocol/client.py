@@ -1,4 +1,4 @@
-"""A protocol client: a chupai bot (or your own) at any server speaking ``spec/protocol.md``.
+"""A protocol client: a chupai bot (or your own) at any server speaking ``docs/protocol.md``.
 
 >>> from chupai.protocol import Client
 >>> client = Client("ws://127.0.0.1:23456/game/client1", bot="greedy")  # doctest: +SKIP
@@ -140,7 +140,7 @@ class Client:
             :meth:`choose`.
         seed: the bot's random generator seed.
         playouts: the Monte Carlo bot's playouts per decision.
-        strict: check every message against ``spec/protocol.md``
+        strict: check every message against ``docs/protocol.md``
             (:func:`~chupai.protocol.shapes.check_message`) and every play request's
             ``actionList`` against the rebuilt state's legal plays (``ValueError``).
     """

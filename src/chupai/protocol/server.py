@@ -1,4 +1,4 @@
-"""An open Guan Dan competition server (``spec/protocol.md``) on ``websockets``.
+"""An open Guan Dan competition server (``docs/protocol.md``) on ``websockets``.
 
 Clients connect to ``ws://HOST:PORT/game/<name>`` and are seated in connection order:
 table 0's remote seats first (seat 0, 1, 2, 3 skipping seats given to chupai bots),

@@ -1,4 +1,4 @@
-"""The shapes of the protocol's messages, written from ``spec/protocol.md``.
+"""The shapes of the protocol's messages, written from ``docs/protocol.md``.
 
 :func:`check_message` raises ``ValueError`` naming the first field that is missing or
 of the wrong shape; the tests run every message a server sends through it, and the
@@ -18,7 +18,7 @@ from typing import Any
 
 __all__ = ["ACTION_TYPES", "MESSAGES", "check_action", "check_card", "check_message", "is_int"]
 
-#: the action types of ``spec/protocol.md``, "Cards and actions"
+#: the action types of ``docs/protocol.md``, "Cards and actions"
 ACTION_TYPES = frozenset({"Single", "Pair", "Trips", "ThreePair", "ThreeWithTwo", "TwoTrips", "Straight",
                           "StraightFlush", "Bomb", "PASS", "tribute", "back"})
 _RANKS = frozenset("A23456789TJQKBR")
@@ -45,7 +45,7 @@ def _cards(value: Any, where: str) -> None:
 
 
 def check_action(action: Any, where: str) -> None:
-    """An action ``[type, rank, cards]`` (``spec/protocol.md``, "Cards and actions")."""
+    """An action ``[type, rank, cards]`` (``docs/protocol.md``, "Cards and actions")."""
     if not isinstance(action, list) or len(action) != 3:
         raise ValueError(f"{where}: expected an action [type, rank, cards], not {action!r}")
     kind, rank, cards = action

@@ -26,7 +26,7 @@ actions of the state like any other and go through the same tree.
 Choices written down here:
 
 * During card play the tree branches over the suit-collapsed plays
-  (``collapse_suits=True``, one representative per group of ``spec/cards.md``): which
+  (``collapse_suits=True``, one representative per group of ``docs/rules/cards.md``): which
   suit of a rank is given up almost never matters and the branching factor drops 3-4x
   (a Guan Dan lead: 226 plays, 63 groups).  ``collapse_suits=False`` branches over
   every concrete play.

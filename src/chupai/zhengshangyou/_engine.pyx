@@ -1,4 +1,4 @@
-"""The Zheng Shangyou trick engine and the playouts (``spec/zhengshangyou.md``, "Play").
+"""The Zheng Shangyou trick engine and the playouts (``docs/rules/zhengshangyou.md``, "Play").
 
 A deal's card play is the C struct ``zs_deal_t``: hands, the trick (last play, who
 made it, passes since) and the finishing order.  ``DealCore`` wraps it for Python

@@ -1,4 +1,4 @@
-"""The Zheng Shangyou legal-play generator (``spec/zhengshangyou.md``).
+"""The Zheng Shangyou legal-play generator (``docs/rules/zhengshangyou.md``).
 
 A hand is one word of the card core (one deck: each face at most once).  Each rank's
 natural cards are a nibble; the sub-multiset table of ``_core`` lists every sub-nibble
@@ -10,7 +10,7 @@ sub-nibble of natural cards whose shortfall the 2s (one a rank) and jokers make 
 play is reached by exactly one path (its window, its natural cards, its wild cards),
 so nothing is listed twice.  The suit-collapsed view keeps one choice of natural cards
 per rank and size (and per suit for suited sequences, plus one mixed representative),
-exactly one representative per group of ``spec/cards.md``.
+exactly one representative per group of ``docs/rules/cards.md``.
 """
 from libc.stdint cimport uint8_t
 
@@ -574,14 +574,14 @@ cdef int zs_rules_flags(object rules) except -1:
 
 
 def legal_plays(hand, previous=None, *, rules=None, collapse_suits=False):
-    """Every legal play of a Zheng Shangyou hand (``spec/zhengshangyou.md``).
+    """Every legal play of a Zheng Shangyou hand (``docs/rules/zhengshangyou.md``).
 
     Args:
         hand: a one-deck ``Cards`` or a card string such as ``"7S 2D BJ"``.
         previous: the ``Play`` to beat, or ``None`` when leading.
         rules: a ``Rules`` object (default ``Rules()``).
         collapse_suits: one representative per suit-collapsed group
-            (``spec/cards.md``) instead of every concrete play.
+            (``docs/rules/cards.md``) instead of every concrete play.
 
     Returns:
         A ``PlayList``: leading, every combination the hand can form; following, every

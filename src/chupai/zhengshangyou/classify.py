@@ -3,7 +3,7 @@
 This is the second, independent path of ``DESIGN.md``: it shares no logic with the
 compiled generator.  It looks at the given cards (the natural cards of each rank 3..A
 with their suits, the 2s, the jokers) and decides which types, shapes and keys of
-``spec/zhengshangyou.md`` they form, so that generator and recognizer can check each
+``docs/rules/zhengshangyou.md`` they form, so that generator and recognizer can check each
 other (the tests compare ``legal_plays`` with a brute force over ``classify``).
 
 The plays are built with exactly the record encoding of
@@ -172,10 +172,10 @@ def _plays_of_mask(lo: int, rules: Rules) -> list[Play]:
 
 
 def classify(cards: Cards | str, *, rules: Rules | None = None) -> list[Play]:
-    """Every play these exact cards can be declared as (``spec/zhengshangyou.md``).
+    """Every play these exact cards can be declared as (``docs/rules/zhengshangyou.md``).
 
     ``cards`` is a one-deck :class:`~chupai.cards.Cards` or a card string.  The plays
-    are distinct (by the identity of ``spec/cards.md``) and sorted by type, then
+    are distinct (by the identity of ``docs/rules/cards.md``) and sorted by type, then
     multiplicity, then key; ``[]`` if the cards form no play.  ``ValueError`` names a
     bad card token or a card given twice.
 

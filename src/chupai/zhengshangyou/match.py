@@ -24,7 +24,7 @@ __all__ = ["Match", "winner_of"]
 
 
 def winner_of(scores: Sequence[int], order: Sequence[int], target: int) -> int | None:
-    """The game's winner after a deal (``spec/zhengshangyou.md``, "Table and deal"), or
+    """The game's winner after a deal (``docs/rules/zhengshangyou.md``, "Table and deal"), or
     ``None``: among the players at ``target`` or more, the higher total, then the better
     finish in that deal (``order``: its finishing order)."""
     reached = [s for s in range(len(scores)) if scores[s] >= target]

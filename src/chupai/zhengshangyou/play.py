@@ -68,7 +68,7 @@ RANK_TWO = 0  # rank index of the 2s in the core's layout
 
 
 class PlayType(enum.IntEnum):
-    """The Zheng Shangyou combination types (``spec/zhengshangyou.md``, "Combinations")."""
+    """The Zheng Shangyou combination types (``docs/rules/zhengshangyou.md``, "Combinations")."""
 
     SINGLE = 1
     SET = 2
@@ -168,7 +168,7 @@ class Play(RecordPlay):
     """One Zheng Shangyou play: cards, type, comparison key and wild declaration.
 
     Immutable and hashable; equal plays are the same play in the sense of
-    ``spec/cards.md`` (same cards, type and key, and the same multiplicity: the record's
+    ``docs/rules/cards.md`` (same cards, type and key, and the same multiplicity: the record's
     ``cls``).
 
     >>> from chupai.zhengshangyou import classify

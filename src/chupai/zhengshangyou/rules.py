@@ -1,4 +1,4 @@
-"""Zheng Shangyou rule options (``spec/zhengshangyou.md``), validated."""
+"""Zheng Shangyou rule options (``docs/rules/zhengshangyou.md``), validated."""
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
@@ -18,7 +18,7 @@ _NEXT_DEALER = ("third_out", "second_last_out")
 
 @dataclass(frozen=True)
 class Rules:
-    """Every option of ``spec/zhengshangyou.md``, validated; ``Rules()`` is the pagat preset.
+    """Every option of ``docs/rules/zhengshangyou.md``, validated; ``Rules()`` is the pagat preset.
 
     >>> Rules().target
     11
