@@ -113,6 +113,9 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--repeat", type=int, default=5)
     b.add_argument("--playouts", type=int, default=20000, help="deals per C playout measurement")
     b.set_defaults(run=_cmd_bench)
+    from chupai.perft import add_parser as add_perft_parser  # `chupai perft`: defined in chupai.perft
+
+    add_perft_parser(sub)
     args = ap.parse_args(argv)
     try:
         return args.run(args)
