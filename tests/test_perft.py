@@ -30,7 +30,8 @@ def counts(name: str) -> dict[str, list[int]]:
     with open(GOLDEN / f"perft_{name}.json") as f:
         record = json.load(f)
     assert record["game"] == name
-    return record["counts"]
+    got: dict[str, list[int]] = record["counts"]
+    return got
 
 
 def test_every_game_has_golden_counts() -> None:
