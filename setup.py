@@ -82,7 +82,7 @@ MODULES = sorted(
 # CHUPAI_ONLY=chupai.gandengyan builds only the modules under that prefix (development)
 ONLY = os.environ.get("CHUPAI_ONLY")
 if ONLY:
-    MODULES = [m for m in MODULES if m == ONLY or m.startswith(ONLY + ".") or m == "chupai._core"]
+    MODULES = [m for m in MODULES if m == ONLY or m.startswith(ONLY + ".") or m in ("chupai._core", "chupai._engine_base")]
 
 extensions = [
     Extension(

@@ -1,6 +1,6 @@
 """Plain benchmark runner: µs per call and plays per second (same as ``chupai bench``).
 
-    python bench/run.py [--deals 1000] [--repeat 5]
+    python bench/run.py [--deals 1000] [--repeat 5] [--json]    (= chupai bench guandan; other games: chupai bench GAME)
 """
 import os
 

@@ -25,6 +25,7 @@ import atheris
 
 from chupai import chinese_ten, gandengyan, guandan, zhengshangyou
 from chupai.actions import PASS
+from chupai.contract import TERMINAL
 from chupai.cards import RANKS, Cards, face_name, parse_face
 
 __all__ = ["ACTION_TARGETS", "PLAY_TARGETS", "TARGETS", "documented"]
@@ -402,7 +403,7 @@ def _sequence(game: str) -> Callable[[bytes], None]:
         refusals = 0
         for _ in range(MAX_ACTIONS):
             if state.is_terminal():
-                assert state.legal_actions() == [] and state.current_player == -1
+                assert state.legal_actions() == [] and state.current_player == TERMINAL
                 state.returns()
                 break
             legal = state.legal_actions()

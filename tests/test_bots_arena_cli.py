@@ -88,7 +88,7 @@ def test_arena_bad_input():
         arena("poker", [RandomBot(), RandomBot()], 1, seed=0)
     with pytest.raises(ValueError, match="two bots"):
         arena("guandan", [RandomBot()], 1, seed=0)
-    with pytest.raises(ValueError, match="not a bot"):
+    with pytest.raises(TypeError, match="not a bot"):
         arena("guandan", [RandomBot(), object()], 1, seed=0)
 
 

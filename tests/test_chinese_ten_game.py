@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from chupai import Cards
-from chupai.chinese_ten import Deal, Match, Play, PlayType, Rules, captures, legal_plays
+from chupai.contract import TERMINAL, Event
+from chupai.chinese_ten import Deal, Match, Phase, Play, PlayType, Rules, captures, legal_plays
 from chupai.chinese_ten._engine import RED_FIVE_BONUS as ENGINE_BONUS
 from chupai.chinese_ten._engine import redeal_needed
 from chupai.chinese_ten.game import next_dealer
@@ -47,7 +48,7 @@ def full_deal(hands, layout, stock_top, rules=None, players=2):
         layout.append(rest.pop(0))
     stock += rest
     assert len(stock) == st
-    return Deal.from_cards([" ".join(x) for x in hands], " ".join(layout), stock, rules=rules)
+    return Deal.from_hands([" ".join(x) for x in hands], layout=" ".join(layout), stock=stock, rules=rules)
 
 
 def accounted(state):
@@ -108,18 +109,18 @@ def test_same_seed_same_deal():
 
 
 def test_bad_construction():
-    with pytest.raises(ValueError, match="seed"):
+    with pytest.raises(TypeError, match="seed"):
         Deal("x")
-    with pytest.raises(ValueError, match="rules"):
+    with pytest.raises(TypeError, match="rules"):
         Deal(1, rules="pagat")
     with pytest.raises(ValueError, match="dealer"):
         Deal(1, players=2, dealer=2)
     with pytest.raises(ValueError, match="hand 0 has 11 cards"):
-        Deal.from_cards([DECK[:11], DECK[11:24]], DECK[24:28], DECK[28:])
+        Deal.from_hands([DECK[:11], DECK[11:24]], layout=DECK[24:28], stock=DECK[28:])
     with pytest.raises(ValueError, match="dealt twice"):
-        Deal.from_cards([DECK[:12], DECK[11:23]], DECK[24:28], DECK[27:51])
+        Deal.from_hands([DECK[:12], DECK[11:23]], layout=DECK[24:28], stock=DECK[27:51])
     with pytest.raises(ValueError, match="'BJ' is a joker"):
-        Deal.from_cards([DECK[:12], DECK[12:24]], DECK[24:28], DECK[28:51] + ["BJ"])
+        Deal.from_hands([DECK[:12], DECK[12:24]], layout=DECK[24:28], stock=DECK[28:51] + ["BJ"])
 
 
 # --- A turn ----------------------------------------------------------------------------------
@@ -131,12 +132,12 @@ def test_a_turn_plays_a_card_then_turns_the_stock():
     deal.apply(find(deal, "2H to the layout"))
     # the turned 4S takes the 6C (its only target), automatically
     assert deal.pile(1) == Cards("4S 6C") and "2H" in deal.layout and deal.current_player == 0
-    assert [(e.seat, e.step, str(e.play), e.automatic) for e in deal.history] == [
+    assert [(e.seat, e.phase, str(e.action), e.automatic) for e in deal.history] == [
         (1, "play", "2H to the layout", False), (1, "turn", "4S takes 6C", True)]
     deal.apply(find(deal, "7C takes 3H"))
     # the turned KD captures nothing: it joins the layout
     assert deal.pile(0) == Cards("7C 3H") and "KD" in deal.layout
-    assert deal.history[-1] == (0, "turn", captures("KD", "QD 3S 2H")[0], True)
+    assert deal.history[-1] == Event(0, captures("KD", "QD 3S 2H")[0], Phase.TURN, True)
     assert accounted(deal)
 
 
@@ -153,7 +154,7 @@ def test_the_turned_cards_choice_is_a_decision():
         deal.apply(legal_plays("2D", "8S")[0])
     deal.apply(find(deal, "7C takes 3H"))
     assert deal.phase == "play" and deal.current_player == 0 and deal.pile(1) == Cards("7C 3H")
-    assert deal.history[-1] == (1, "turn", find_play("7C", "3H"), False)
+    assert deal.history[-1] == Event(1, find_play("7C", "3H"), Phase.TURN, False)
 
 
 def find_play(card, captured):
@@ -188,7 +189,7 @@ def test_illegal_actions_leave_the_state_unchanged():
         deal.apply(deal.legal_actions()[-1])
     with pytest.raises(IllegalActionError, match="over"):
         deal.apply(not_held)
-    assert deal.legal_actions() == [] and deal.card_play() is None and deal.current_player == -1
+    assert deal.legal_actions() == [] and deal.card_play() is None and deal.current_player == TERMINAL
 
 
 def test_the_deal_ends_when_hands_and_stock_are_empty():
@@ -199,9 +200,9 @@ def test_the_deal_ends_when_hands_and_stock_are_empty():
         deal.apply(deal.legal_actions()[0])
         n += 1
     assert deal.hand_sizes() == (0, 0, 0) and deal.stock_size == 0 and not deal.layout
-    assert sum(1 for e in deal.history if e.step == "play") == 24
-    assert sum(1 for e in deal.history if e.step == "turn") == 24
-    assert n == 24 + sum(1 for e in deal.history if e.step == "turn" and not e.automatic)
+    assert sum(1 for e in deal.history if e.phase is Phase.PLAY) == 24
+    assert sum(1 for e in deal.history if e.phase is Phase.TURN) == 24
+    assert n == 24 + sum(1 for e in deal.history if e.phase is Phase.TURN and not e.automatic)
 
 
 # --- Special opening layouts --------------------------------------------------------------------
@@ -223,7 +224,7 @@ def test_opening_triple_taken_by_the_turned_fourth():
     deal = full_deal(["2C", "3C"], "KS KH KC 9H", "KD 4C")
     deal.apply(find(deal, "3C to the layout"))
     assert deal.pile(1) == Cards("KS KH KC KD") and deal.history[-1].automatic
-    assert deal.history[-1].play.type == PlayType.TRIPLE
+    assert deal.history[-1].action.type == PlayType.TRIPLE
 
 
 @pytest.mark.parametrize("rank", list("5TJQK"))
@@ -287,7 +288,7 @@ def test_spec_two_player_scoring_example():
     pile0 = reds + " " + blacks
     rest = [c for c in DECK if c not in set(pile0.split()) | {"8S", "2S"}]
     # the last turn: seat 0 lays its 8S, the last stock card 2S takes it
-    deal = Deal.from_position(["8S", ""], "", ["2S"], current=0, piles=[pile0, " ".join(rest)])
+    deal = Deal.from_position(["8S", ""], layout="", stock=["2S"], current=0, piles=[pile0, " ".join(rest)])
     deal.apply(find(deal, "8S to the layout"))
     assert deal.is_terminal() and not deal.layout and deal.pile(0) == Cards(pile0 + " 8S 2S")
     assert [str(c) for c in deal.pile(0) if c[1] in "HD"] == sorted(reds.split(), key=DECK.index)
@@ -323,7 +324,7 @@ def test_red_five_bonus(rules, capture, bonus):
     rest = [c for c in DECK if c not in {card, "5D", *others, "AH", "AD", "AS", "9H"}]
     stock = ["9H", "AS", "AD", "AH"][:players]
     piles = [rest[k::players] for k in range(players)]
-    deal = Deal.from_position(hands, "5D", stock, current=0, rules=rules, piles=piles)
+    deal = Deal.from_position(hands, layout="5D", stock=stock, current=0, rules=rules, piles=piles)
     deal.apply(find(deal, capture))
     while not deal.is_terminal():
         deal.apply(deal.legal_actions()[0])
@@ -407,7 +408,7 @@ def test_main_merah_first_player_is_the_dealer_then_the_worst_scorer():
 
 
 def test_next_dealer_breaks_ties_in_play_order():
-    deal = Deal.from_position(["8S", "", ""], "", ["8C"], current=0, rules=Rules.main_merah(), dealer=2,
+    deal = Deal.from_position(["8S", "", ""], layout="", stock=["8C"], current=0, rules=Rules.main_merah(), dealer=2,
                               piles=["", "", " ".join(c for c in DECK if c not in ("8S", "8C"))])
     deal._first = 1
     deal.apply(deal.legal_actions()[0])
@@ -427,7 +428,7 @@ def test_match_plays_one_deal_per_player_and_adds_up():
     assert dealers == [0, 1, 2] and m.deals_played == 3
     totals = np.sum([d["returns"] for d in m.deals], axis=0)
     assert m.returns() == pytest.approx(totals.tolist()) and sum(m.returns()) == pytest.approx(0)
-    assert m.current_player == -1 and m.legal_actions() == [] and m.card_play() is None
+    assert m.current_player == TERMINAL and m.legal_actions() == [] and m.card_play() is None
     with pytest.raises(IllegalActionError, match="over"):
         m.apply(None)
     assert Match(5, players=3, rules=Rules(match_deals=1)).rules.deals_in_match(3) == 1
@@ -528,5 +529,5 @@ def test_plays_from_other_games_or_builders_are_rejected():
     deal = Deal(1)
     with pytest.raises(TypeError):
         Play()
-    with pytest.raises(IllegalActionError, match="not a Play"):
+    with pytest.raises(TypeError, match="expected a chupai.chinese_ten.Play"):
         deal.apply("7S takes 3H")

@@ -158,7 +158,8 @@ def test_records_follow_the_documented_encoding():
     for r, p in zip(rec, plays):
         assert int(r["lo"]) == 1 << parse_face(p.card)
         assert int(r["key"]) == parse_face(p.card)
-        assert int(r["hi"]) == p.captured.lo
+        assert int(r["taken"]) == p.captured.lo and int(r["hi"]) == 0
+        assert Cards.from_masks(int(r["lo"]), int(r["hi"])) == p.cards
         assert int(r["length"]) == len(p.captured)
         assert int(r["type"]) == p.type
     assert [p.type for p in plays] == [PlayType.CAPTURE, PlayType.CAPTURE, PlayType.DISCARD,

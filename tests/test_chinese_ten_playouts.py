@@ -101,7 +101,7 @@ def test_random_games_step_by_step(count, seed):
             before = len(deal.history)
             deal.apply(action)
             for event in deal.history[before:]:
-                assert event.seat == seat and classify(event.play.card, str(event.play.captured)) is not None
+                assert event.seat == seat and classify(event.action.card, str(event.action.captured)) is not None
             check_step(deal)
         assert deal.hand_sizes() == (0,) * deal.players and deal.stock_size == 0
         if deal.rules.forced_capture:
@@ -109,7 +109,7 @@ def test_random_games_step_by_step(count, seed):
             assert sum(deal.returns()) == pytest.approx(0)
         if deal.bonus_player is not None:
             assert Cards("5H 5D") <= deal.pile(deal.bonus_player)
-        plays = sum(1 for e in deal.history if e.step == "play")
+        plays = sum(1 for e in deal.history if e.phase == "play")
         assert plays == sum(deal.rules.deal_sizes(deal.players)[0] for _ in range(deal.players))
 
 
@@ -158,31 +158,31 @@ def test_bad_arguments():
         playouts(10, seed=1, policy="clever")
     with pytest.raises(ValueError, match="threads"):
         playouts(10, seed=1, threads=0)
-    with pytest.raises(ValueError, match="seed"):
+    with pytest.raises(TypeError, match="seed"):
         playouts(10, seed="x")
     with pytest.raises(ValueError, match="n must"):
         playouts(-1, seed=1)
     with pytest.raises(ValueError, match="played by"):
         playouts(10, seed=1, players=5)
-    with pytest.raises(ValueError, match="rules"):
+    with pytest.raises(TypeError, match="rules"):
         playouts(10, seed=1, rules="pagat")
     assert playouts(0, seed=1).scores.shape == (0, 4)
 
 
 # --- policies, evaluate, bots ----------------------------------------------------------------------
 def test_greedy_takes_the_most_points():
-    core = DealCore.from_cards(["7S 9D 2C", "3C 4C 5C"], "3H AD 8S", ["KS", "QS", "JS", "TS", "6S", "6C"],
+    core = DealCore.from_hands(["7S 9D 2C", "3C 4C 5C"], layout="3H AD 8S", stock=["KS", "QS", "JS", "TS", "6S", "6C"],
                                current=0)
     assert str(core.policy_choice("greedy")) == "9D takes AD"         # 30 points beat 3
-    core = DealCore.from_cards(["7S 9D", "3C 4C"], "KH QC", ["KS", "QS", "JS", "TS"], current=0)
+    core = DealCore.from_hands(["7S 9D", "3C 4C"], layout="KH QC", stock=["KS", "QS", "JS", "TS"], current=0)
     assert str(core.policy_choice("greedy")) == "7S to the layout"     # no capture: lay the 0-point card
     bonus = Rules(red_five_bonus=True)
-    core = DealCore.from_cards(["5H KD", "3C 4C"], "5D KH", ["KS", "QS", "JS", "TS"], current=0, rules=bonus)
+    core = DealCore.from_hands(["5H KD", "3C 4C"], layout="5D KH", stock=["KS", "QS", "JS", "TS"], current=0, rules=bonus)
     assert str(core.policy_choice("greedy")) == "5H takes 5D"          # 10 + 10 bonus beat 20
 
 
 def test_random_policy_is_uniform_over_the_collapsed_choices():
-    core = DealCore.from_cards(["7S 7C 7H", "3C 4C 5C"], "3S 3D", ["KS", "QS", "JS", "TS", "6S", "6C"], current=0)
+    core = DealCore.from_hands(["7S 7C 7H", "3C 4C 5C"], layout="3S 3D", stock=["KS", "QS", "JS", "TS", "6S", "6C"], current=0)
     collapsed = {str(p) for p in core.legal_plays(collapse_suits=True)}
     assert collapsed == {"7S takes 3S", "7S takes 3D", "7H takes 3S", "7H takes 3D"}
     counts = {}

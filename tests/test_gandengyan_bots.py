@@ -27,7 +27,7 @@ def test_simple_bots_play_legal_actions_to_the_end(bot, players):
 def test_monte_carlo_bot_plays_legal_actions():
     bot = bots.MonteCarloBot(30)
     rng = np.random.default_rng(1)
-    match = Match(2, players=3, deals=2)
+    match = Match(2, players=3, max_deals=2)
     while not match.is_terminal():
         action = bot.choose(match, rng)
         assert action in match.legal_actions()

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from chupai import Cards
+from chupai.contract import TERMINAL, Event
 from chupai.gandengyan import (
     PASS,
     Deal,
@@ -59,8 +60,11 @@ def test_the_dealer_takes_six_the_others_five_the_rest_is_the_talon(players, dec
 
 
 def test_two_to_six_players_only():
-    for bad in (1, 7, "4", True):
+    for bad in (1, 7):
         with pytest.raises(ValueError, match="players"):
+            Deal(seed=1, players=bad)
+    for bad in ("4", True):
+        with pytest.raises(TypeError, match="players"):
             Deal(seed=1, players=bad)
     with pytest.raises(ValueError, match="players"):
         Match(seed=1, players=7)
@@ -125,7 +129,7 @@ def test_the_deal_ends_when_a_player_plays_their_last_card():
     for _ in range(3):
         deal.apply(PASS)
     act(deal, "9S 9H")
-    assert deal.is_terminal() and deal.winner == 0 and deal.current_player == -1
+    assert deal.is_terminal() and deal.winner == 0 and deal.current_player == TERMINAL
     assert deal.legal_actions() == []
     # base scoring: one point per card left, paid to the winner
     assert deal.scores() == (5, -1, -2, -2) and deal.returns() == [5.0, -1.0, -2.0, -2.0]
@@ -239,13 +243,13 @@ def test_announce_at_flags_short_hands():
 
 # --- the winner deals next ---------------------------------------------------------------
 def test_the_winner_deals_the_next_deal():
-    match = Match(seed=3, players=4, deals=6)
+    match = Match(seed=3, players=4, max_deals=6)
     rng = np.random.default_rng(0)
     while not match.is_terminal():
         actions = match.legal_actions()
         match.apply(actions[int(rng.integers(len(actions)))])
-    s = match.summaries
-    assert len(s) == 6 and match.deals_played == 6 and match.current_player == -1
+    s = match.deals
+    assert len(s) == 6 and match.deals_played == 6 and match.current_player == TERMINAL
     for before, after in pairwise(s):
         assert after["dealer"] == before["winner"]
     assert match.scores() == tuple(map(sum, zip(*(d["scores"] for d in s))))
@@ -256,12 +260,12 @@ def test_the_winner_deals_the_next_deal():
 
 def test_a_deal_without_winner_is_dealt_again_by_the_same_dealer():
     rules = Rules(joker_lead_out=False)
-    match = Match(seed=4, players=2, deals=2, rules=rules, dealer=1)
+    match = Match(seed=4, players=2, max_deals=2, rules=rules, dealer=1)
     assert match.deal.dealer == 1
     match._deal = Deal.from_hands(["BJ", "RJ"], dealer=1, rules=rules)  # a deal nobody can lead
     match.apply(PASS)
     match.apply(PASS)
-    assert match.summaries[0]["winner"] is None and match.scores() == (0, 0)
+    assert match.deals[0]["winner"] is None and match.scores() == (0, 0)
     assert match.deal.dealer == 1 and not match.is_terminal()
 
 
@@ -332,26 +336,26 @@ def test_clone_is_independent():
     copy = deal.clone()
     copy.apply(copy.legal_actions()[0])
     assert deal.history == [] and len(copy.history) == 1
-    match = Match(seed=13, deals=2)
+    match = Match(seed=13, max_deals=2)
     mc = match.clone()
     mc.apply(mc.legal_actions()[0])
     assert match.history == [] and len(mc.history) == 1
     assert match.determinize(0, 1).deal.hand(0) == match.deal.hand(0)
-    assert match.observation(0)["match"]["deals"] == 2
+    assert match.observation(0)["match"]["max_deals"] == 2
 
 
 def test_card_play_and_bad_arguments():
     deal = Deal(seed=14)
     core = deal.card_play()
     assert core.hand_sizes() == deal.hand_sizes() and core is not deal.card_play()
-    with pytest.raises(ValueError, match="rules"):
+    with pytest.raises(TypeError, match="rules"):
         Deal(seed=1, rules="base")
-    with pytest.raises(ValueError, match="seed"):
+    with pytest.raises(TypeError, match="seed"):
         Deal(seed="x")
     with pytest.raises(ValueError, match="deals"):
-        Match(seed=1, deals=0)
+        Match(seed=1, max_deals=0)
     with pytest.raises(ValueError, match="dealt 2 times"):
         Deal.from_hands(["3S", "3S"])
     with pytest.raises(ValueError, match="empty"):
         Deal.from_hands(["3S", ""])
-    assert str(deal).startswith("Gan Deng Yan deal") and "Match" in repr(Match(seed=1, deals=1))
+    assert str(deal).startswith("Gan Deng Yan deal") and "Match" in repr(Match(seed=1, max_deals=1))

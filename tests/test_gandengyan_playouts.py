@@ -80,13 +80,13 @@ def test_bad_arguments():
         playouts(10, seed=1, policy="clever")
     with pytest.raises(ValueError, match="threads"):
         playouts(10, seed=1, threads=0)
-    with pytest.raises(ValueError, match="seed"):
+    with pytest.raises(TypeError, match="seed"):
         playouts(10, seed="x")
     with pytest.raises(ValueError, match="n must"):
         playouts(-1, seed=1)
     with pytest.raises(ValueError, match="players"):
         playouts(10, seed=1, players=7)
-    with pytest.raises(ValueError, match="rules"):
+    with pytest.raises(TypeError, match="rules"):
         playouts(10, seed=1, rules="base")
     assert playouts(0, seed=1).returns.shape == (0, 4)
     deal = Deal(seed=1)
@@ -115,13 +115,13 @@ def test_evaluate_and_policy_choice():
 
 
 def test_greedy_goes_out_when_it_can():
-    core = DealCore.from_hands(["5S 6S 7S", "9D 9H", "KS"], dealer=0)
+    core = DealCore.from_hands(["5S 6S 7S", "9D 9H", "KS"], current=0)
     play = core.policy_choice("greedy")
     assert str(play) == "sequence 5-7: 5S 6S 7S"
 
 
 def test_with_cards_checks_the_cards():
-    core = DealCore.from_hands(["5S 6S", "9D"], talon="3S 4S", dealer=0)
+    core = DealCore.from_hands(["5S 6S", "9D"], talon="3S 4S", current=0)
     from chupai import Cards
 
     moved = core.with_cards([Cards("3S 4S"), Cards("9D")], [16, 12])

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from chupai import Cards
+from chupai.contract import TERMINAL, Event
 from chupai.errors import IllegalActionError
 from chupai.guandan import (
     PASS,
@@ -18,6 +19,7 @@ from chupai.guandan import (
     Deal,
     Match,
     PayTribute,
+    Phase,
     Play,
     PlayType,
     ReturnCard,
@@ -25,7 +27,7 @@ from chupai.guandan import (
     TakeTribute,
     legal_plays,
 )
-from chupai.guandan import game as game_module
+from chupai.guandan import deal as game_module
 from chupai.guandan.game import settle
 
 PAGAT = Rules()
@@ -101,8 +103,7 @@ def snapshot(state):
 def test_action_objects_are_readable_and_canonical():
     assert repr(PASS) == "PASS"
     assert repr(PayTribute("as")) == "PayTribute('AS')"
-    assert repr(PayTribute("AS", automatic=True)) == "PayTribute('AS', automatic=True)"
-    assert PayTribute("AS", automatic=True) == PayTribute("AS")
+    assert PayTribute("AS") == PayTribute("as")
     assert repr(TakeTribute("10d")) == "TakeTribute('TD')"
     assert repr(ReturnCard("3S")) == "ReturnCard('3S')"
     assert repr(ChooseLeader(3)) == "ChooseLeader(3)"
@@ -113,6 +114,10 @@ def test_action_objects_are_readable_and_canonical():
         PayTribute("XX")
     with pytest.raises(ValueError):
         ChooseLeader(4)
+    with pytest.raises(TypeError):
+        ChooseLeader("1")
+    with pytest.raises(TypeError):
+        PayTribute(51)
 
 
 def test_module_docstring_examples():
@@ -195,7 +200,7 @@ def test_a_deal_1_2_ends_the_deal_at_once():
     for rules, gain in ((PAGAT, 4.0), (COMPETITION, 3.0)):
         d = Deal.from_hands(["3S", "9S 9D", "4S", "TS TD"], leader=0, rules=rules)
         run(d, "3S", "P", "4S")
-        assert d.is_terminal() and d.phase == "over" and d.current_player == -1
+        assert d.is_terminal() and d.phase == "over" and d.current_player == TERMINAL
         assert d.finishing_order == (0, 2, -1, -1) and d.result == "1-2" and d.winners == 0
         assert d.returns() == [gain, -gain, gain, -gain]
         assert d.legal_actions() == []
@@ -240,10 +245,10 @@ def test_play_actions_protocol_and_pass_forms():
     """spec "The competition protocol": protocol plays and the protocol pass are accepted."""
     d = Deal.from_hands(["3S 3D 9S", "5S 5D", "4S 8S", "7S TS"], leader=0)
     d.apply(["Pair", "3", ["S3", "D3"]])
-    assert d.history[-1] == (0, find_in(legal_plays("3S 3D 9S", "2"), "3S 3D"))
+    assert d.history[-1] == Event(0, find_in(legal_plays("3S 3D 9S", "2"), "3S 3D"), Phase.PLAY)
     d.apply(["PASS", "PASS", "PASS"])
     d.apply(("PASS", "PASS", "PASS"))
-    assert [a for _, a in d.history[1:]] == [PASS, PASS]
+    assert [e.action for e in d.history[1:]] == [PASS, PASS]
     assert d.current_player == 3
     d.apply(["PASS", "PASS", "PASS"])
     assert d.current_player == 0  # the trick ended: seat 0 leads
@@ -253,7 +258,7 @@ def test_play_actions_protocol_and_pass_forms():
             d.apply(bad)
         assert snapshot(d) == before
     d.apply(["Single", "9", ["S9"]])
-    assert d.history[-1] == (0, find_in(legal_plays("9S", "2"), "9S"))
+    assert d.history[-1] == Event(0, find_in(legal_plays("9S", "2"), "9S"), Phase.PLAY)
 
 
 def find_in(plays, cards):
@@ -312,8 +317,8 @@ def test_tribute_after_1_2_both_losers_pay_highest_non_wild_and_receivers_return
     the second the other; each returns a card; the payer of the higher tribute leads."""
     d = Deal.from_hands(["3S 4S", "2H KS 5D", "3D 4D", "AS 6D 7D"], previous=(0, 2))
     assert d.declarers == 0 and d.level == "2"
-    assert d.history == [(1, PayTribute("KS", automatic=True)), (3, PayTribute("AS", automatic=True))]
-    assert d.history[0][1].automatic
+    assert d.history == [Event(1, PayTribute("KS"), Phase.TRIBUTE, True), Event(3, PayTribute("AS"), Phase.TRIBUTE, True)]
+    assert d.history[0].automatic
     assert d.phase == "return" and d.current_player == 0
     assert d.legal_actions() == [ReturnCard("3S"), ReturnCard("4S")]  # not AS
     assert d.tribute["received"] == ((3, 0, "AS"), (1, 2, "KS"))
@@ -334,14 +339,14 @@ def test_tribute_after_1_2_both_losers_pay_highest_non_wild_and_receivers_return
 def test_tribute_after_1_3_and_1_4_the_last_finisher_pays_the_first():
     """spec "Tribute": after 1-3 or 1-4 the last finisher pays the first, and leads."""
     d = Deal.from_hands(["3S 4S", "5D 6D", "7D 8D", "9S QS"], previous=(0, 1, 2, 3))
-    assert d.history == [(3, PayTribute("QS", automatic=True))]
+    assert d.history == [Event(3, PayTribute("QS"), Phase.TRIBUTE, True)]
     assert d.current_player == 0 and d.phase == "return"
     d.apply(ReturnCard("4S"))
     assert d.phase == "play" and d.current_player == 3
     assert str(d.hand(3)) == "4S 9S" and str(d.hand(0)) == "3S QS"
     # 1-4: the last finisher is the first finisher's partner
     d = Deal.from_hands(["3S 4S", "5D 6D", "7D 8D", "9S QS"], previous=(0, 1, 3, 2))
-    assert d.history == [(2, PayTribute("8D", automatic=True))]
+    assert d.history == [Event(2, PayTribute("8D"), Phase.TRIBUTE, True)]
     d.apply(ReturnCard("3S"))
     assert d.current_player == 2 and d.leader == 2
     # the 4th place may be left off after a 1-3 / 1-4
@@ -352,16 +357,16 @@ def test_tribute_highest_card_in_level_order_not_wild():
     """spec "Tribute": the highest card in level order that is not a wild card."""
     # level 7: 7S (level card) is above A; 7H is wild and skipped
     d = Deal.from_hands(["3S 4S", "5D 6D", "8D 9D", "7H 7S AS"], levels=("7", "7"), previous=(0, 1, 2, 3))
-    assert d.history == [(3, PayTribute("7S", automatic=True))]
+    assert d.history == [Event(3, PayTribute("7S"), Phase.TRIBUTE, True)]
     # level 2: two wild 2H are skipped
     d = Deal.from_hands(["3S 4S", "5D 6D", "8D 9D", "2H 2H KS"], previous=(0, 1, 2, 3))
-    assert d.history == [(3, PayTribute("KS", automatic=True))]
+    assert d.history == [Event(3, PayTribute("KS"), Phase.TRIBUTE, True)]
     # jokers are highest
     d = Deal.from_hands(["3S 4S", "5D 6D", "8D 9D", "2S BJ AS"], previous=(0, 1, 2, 3))
-    assert d.history == [(3, PayTribute("BJ", automatic=True))]
+    assert d.history == [Event(3, PayTribute("BJ"), Phase.TRIBUTE, True)]
     # the level played is the declarers' level
     d = Deal.from_hands(["3S 4S", "5D 6D", "8D 9D", "9S KS AS"], levels=("9", "4"), previous=(0, 1, 2, 3))
-    assert d.level == "9" and d.history == [(3, PayTribute("9S", automatic=True))]
+    assert d.level == "9" and d.history == [Event(3, PayTribute("9S"), Phase.TRIBUTE, True)]
     with pytest.raises(ValueError, match="wild"):
         Deal.from_hands(["3S 4S", "5D 6D", "8D 9D", "2H 2H"], previous=(0, 1, 2, 3))
 
@@ -377,11 +382,11 @@ def test_tribute_payer_chooses_among_suits_of_the_highest_rank():
             d.apply(bad)
         assert snapshot(d) == before
     d.apply(PayTribute("AD"))
-    assert d.history == [(3, PayTribute("AD"))] and not d.history[0][1].automatic
+    assert d.history == [Event(3, PayTribute("AD"), Phase.TRIBUTE)] and not d.history[0].automatic
     assert str(d.hand(3)) == "6S AS" and d.phase == "return"
     # two copies of one face: no decision
     d = Deal.from_hands(["3S 4S", "5D 6D", "8D 9D", "AS AS 6S"], previous=(0, 1, 2, 3))
-    assert d.history == [(3, PayTribute("AS", automatic=True))]
+    assert d.history == [Event(3, PayTribute("AS"), Phase.TRIBUTE, True)]
     # after a 1-2 the payers decide in turn order after the first finisher
     d = Deal.from_hands(["3S 4S", "KS KD 6S", "8D 9D", "AS AD 6D"], previous=(2, 0))
     assert d.current_player == 3
@@ -403,7 +408,7 @@ def test_tribute_resisting(rules):
     assert d.tribute["resisted"] and d.current_player == 2
     # after a 1-3 the payer alone must hold both
     d = Deal.from_hands(["3S 4S", "RJ 5D", "8D 9D", "RJ 6S"], previous=(0, 1, 2, 3), rules=rules)
-    assert not d.tribute["resisted"] and d.history == [(3, PayTribute("RJ", automatic=True))]
+    assert not d.tribute["resisted"] and d.history == [Event(3, PayTribute("RJ"), Phase.TRIBUTE, True)]
     d = Deal.from_hands(["3S 4S", "5D 6D", "8D 9D", "RJ RJ 6S"], previous=(0, 1, 2, 3), rules=rules)
     assert d.tribute["resisted"] and d.current_player == 0 and str(d.known_cards[3]) == "RJ RJ"
     # the partner of the first finisher after a 1-4
@@ -432,7 +437,7 @@ def test_tribute_equal_winners_choose():
     assert d.legal_actions() == [ChooseLeader(1), ChooseLeader(3)]
     d.apply(ChooseLeader(1))
     assert d.phase == "play" and d.current_player == 1 and d.leader == 1
-    assert [a for _, a in d.history] == [
+    assert [e.action for e in d.history] == [
         PayTribute("AS"), PayTribute("AD"), TakeTribute("AD"), ReturnCard("4S"), ReturnCard("8D"), ChooseLeader(1)]
     # the same face twice: no decision, the first finisher receives from the next seat
     d = Deal.from_hands(["3S 4S", "AS 5D", "8D 9D", "AS 6S"], previous=(2, 0))
@@ -486,7 +491,7 @@ def test_tribute_lead_after_unequal_tributes():
 def test_tribute_return_may_not_be_the_face_received():
     """spec "Tribute": the returned card may not be the card just received (same face)."""
     d = Deal.from_hands(["KS 3S", "5D 6D", "8D 9D", "KS 6S"], previous=(0, 1, 2, 3))
-    assert d.history == [(3, PayTribute("KS", automatic=True))]
+    assert d.history == [Event(3, PayTribute("KS"), Phase.TRIBUTE, True)]
     assert d.legal_actions() == [ReturnCard("3S")]
     before = snapshot(d)
     for bad in (ReturnCard("KS"), ReturnCard("9D"), PayTribute("KS"), TakeTribute("KS"), PASS):
@@ -523,7 +528,8 @@ def test_tribute_cards_are_public_in_observations():
     d = Deal.from_hands(["3S 4S", "2H KS 5D", "3D 4D", "AS 6D 7D"], previous=(0, 2))
     d.apply(ReturnCard("3S"))
     obs = d.observation(1)  # seat 1 sees seat 3's tribute and seat 0's return
-    assert (3, PayTribute("AS")) in obs["history"] and (0, ReturnCard("3S")) in obs["history"]
+    assert Event(3, PayTribute("AS"), Phase.TRIBUTE, True) in obs["history"]
+    assert Event(0, ReturnCard("3S"), Phase.RETURN) in obs["history"]
     assert str(obs["known"][0]) == "AS" and str(obs["known"][3]) == "3S"
     assert str(obs["hand"]) == "2H 5D"
     assert "hands" not in obs and all(k not in obs for k in ("core",))
@@ -615,7 +621,7 @@ def small_dealer(i):
 
 def test_match_first_deal_then_tribute_deals_promotion():
     """spec "Levels": winners become declarers and go up; next deal starts with tribute."""
-    m = Match(seed=1, dealer=small_dealer)
+    m = Match(seed=1, hands=small_dealer)
     assert m.levels == ("2", "2") and m.declarers is None and m.deal.previous is None
     drive(m, team_wins(1, "1-3"))
     assert m.levels == ("2", "4") and m.declarers == 1 and m.deals_played == 1
@@ -629,12 +635,12 @@ def test_match_first_deal_then_tribute_deals_promotion():
     # the match history holds every deal's events, tribute included
     first_len = len(m.history) - len(m.deal.history)
     assert m.history[first_len:] == m.deal.history
-    assert any(isinstance(a, (PayTribute, ReturnCard)) for _, a in m.history[:first_len])
+    assert any(isinstance(a, (PayTribute, ReturnCard)) for _, a, *_ in m.history[:first_len])
 
 
 def test_match_competition_promotion():
     """spec "Presets": competition promotion in a match."""
-    m = Match(seed=1, rules=COMPETITION, dealer=small_dealer)
+    m = Match(seed=1, rules=COMPETITION, hands=small_dealer)
     drive(m, team_wins(0, "1-2"))
     assert m.levels == ("5", "2")
 
@@ -642,10 +648,10 @@ def test_match_competition_promotion():
 def test_match_game_won_at_a_by_1_2_and_1_3():
     """spec "Levels": declarers at A win the game with 1-2 or 1-3."""
     for result in ("1-2", "1-3"):
-        m = Match(seed=2, levels=("A", "5"), declarers=0, dealer=small_dealer)
+        m = Match(seed=2, levels=("A", "5"), declarers=0, hands=small_dealer)
         assert m.deal.level == "A"
         drive(m, team_wins(0, result))
-        assert m.is_terminal() and m.winner == 0 and m.current_player == -1
+        assert m.is_terminal() and m.winner == 0 and m.current_player == TERMINAL
         assert m.returns() == [1.0, -1.0, 1.0, -1.0]
         assert m.legal_actions() == []
         with pytest.raises(IllegalActionError):
@@ -654,7 +660,7 @@ def test_match_game_won_at_a_by_1_2_and_1_3():
 
 def test_match_1_4_at_a_stays_and_ace_attempts():
     """spec "Levels": 1-4 at A stays at A; after ``ace_attempts`` failures back to 2."""
-    m = Match(seed=3, levels=("A", "5"), declarers=0, dealer=small_dealer)
+    m = Match(seed=3, levels=("A", "5"), declarers=0, hands=small_dealer)
     for k in (1, 2):
         drive(m, team_wins(0, "1-4"))
         assert not m.is_terminal() and m.levels == ("A", "5") and m.declarers == 0
@@ -662,7 +668,7 @@ def test_match_1_4_at_a_stays_and_ace_attempts():
     drive(m, team_wins(0, "1-4"))
     assert m.levels == ("2", "5") and m.declarers == 0 and m.ace_failures == (0, 0)
     assert m.deal.level == "2"
-    m = Match(seed=3, levels=("A", "5"), declarers=0, dealer=small_dealer, rules=Rules(ace_attempts=None))
+    m = Match(seed=3, levels=("A", "5"), declarers=0, hands=small_dealer, rules=Rules(ace_attempts=None))
     for k in range(1, 5):
         drive(m, team_wins(0, "1-4"))
         assert m.levels == ("A", "5") and m.ace_failures == (k, 0)
@@ -670,7 +676,7 @@ def test_match_1_4_at_a_stays_and_ace_attempts():
 
 def test_match_ace_attempts_count_losses_and_not_opponent_wins():
     """spec "Levels": every deal played as declarers at A that does not end the game counts."""
-    m = Match(seed=4, levels=("A", "5"), declarers=0, dealer=small_dealer, rules=Rules(ace_attempts=2))
+    m = Match(seed=4, levels=("A", "5"), declarers=0, hands=small_dealer, rules=Rules(ace_attempts=2))
     drive(m, team_wins(1, "1-4", aces=False))
     assert m.levels == ("A", "6") and m.declarers == 1 and m.ace_failures == (1, 0)
     drive(m, team_wins(0, "1-4"))  # opponents at A who win become declarers at A
@@ -681,7 +687,7 @@ def test_match_ace_attempts_count_losses_and_not_opponent_wins():
 
 def test_match_opponents_at_a_become_declarers_at_a():
     """spec "Levels": opponents at A who win become declarers at A, no game win yet."""
-    m = Match(seed=5, levels=("5", "A"), declarers=0, dealer=small_dealer)
+    m = Match(seed=5, levels=("5", "A"), declarers=0, hands=small_dealer)
     drive(m, team_wins(1, "1-2"))
     assert not m.is_terminal() and m.levels == ("5", "A") and m.declarers == 1
     assert m.deal.level == "A"
@@ -696,23 +702,23 @@ ACES = ["3S 4C 9D", "AS 6C TD", "7S 8C JD", "AC 4D QS"]
 def test_match_ace_loss_to_aces(on):
     """spec "Levels": ``ace_loss_to_aces`` on and off."""
     rules = Rules(ace_loss_to_aces=on)
-    m = Match(seed=6, levels=("A", "5"), declarers=0, dealer=lambda i: ACES, rules=rules)
+    m = Match(seed=6, levels=("A", "5"), declarers=0, hands=lambda i: ACES, rules=rules)
     drive(m, team_wins(1, "1-2", aces=True))
     assert m.deals[-1]["first_out_with_aces"]
     assert m.levels == (("2" if on else "A"), "9") and m.declarers == 1
     # going out with something else: no drop
-    m = Match(seed=6, levels=("A", "5"), declarers=0, dealer=lambda i: ACES, rules=rules)
+    m = Match(seed=6, levels=("A", "5"), declarers=0, hands=lambda i: ACES, rules=rules)
     drive(m, team_wins(1, "1-2", aces=False))
     assert m.levels == ("A", "9")
 
 
 def test_match_max_deals_is_a_draw():
     """``max_deals`` ends the match as a draw with returns 0."""
-    m = Match(seed=7, max_deals=2, dealer=small_dealer)
+    m = Match(seed=7, max_deals=2, hands=small_dealer)
     drive(m, team_wins(0, "1-4"))
     drive(m, team_wins(1, "1-4"))
     assert m.is_terminal() and m.winner is None and m.returns() == [0.0] * 4
-    assert m.current_player == -1 and m.deals_played == 2
+    assert m.current_player == TERMINAL and m.deals_played == 2
     with pytest.raises(ValueError):
         Match(max_deals=0)
 

@@ -14,6 +14,7 @@ import pytest
 
 from chupai import Cards
 from chupai.cards import RANKS, face_name, parse_face
+from chupai.contract import TERMINAL
 from chupai.errors import IllegalActionError
 from chupai.guandan import (
     PASS,
@@ -128,7 +129,7 @@ def play_random_match(seed, rules, rng, check_prob=0.02, max_deals=1000):
         assert last["declarers"] == m.winner and last["levels_before"][m.winner] == "A"
         assert last["result"] in ("1-2", "1-3")
         assert m.returns() == [1.0 if s % 2 == m.winner else -1.0 for s in range(4)]
-    assert m.current_player == -1 and m.legal_actions() == []
+    assert m.current_player == TERMINAL and m.legal_actions() == []
     return m
 
 
@@ -152,20 +153,19 @@ def dealt_hands(deal):
 def replays_to(deal, hands):
     """Deal ``hands`` and replay ``deal``'s public decisions: the same public history?"""
     history = deal.history
-    leader = history[0][0] if history else deal.current_player
+    leader = history[0].seat if history else deal.current_player
     try:
         new = Deal.from_hands(hands, leader=leader, levels=deal.levels, declarers=deal.declarers,
                               previous=deal.previous, rules=deal.rules)
-        for seat, action in history:
-            if getattr(action, "automatic", False):
+        for event in history:
+            if event.automatic:
                 continue
-            if new.current_player != seat:
+            if new.current_player != event.seat:
                 return None
-            new.apply(action)
+            new.apply(event.action)
     except (IllegalActionError, ValueError):
         return None
-    auto = lambda h: [(s, a, getattr(a, "automatic", False)) for s, a in h]
-    if (auto(new.history) != auto(history) or new.phase != deal.phase
+    if (new.history != history or new.phase != deal.phase
             or new.current_player != deal.current_player
             or new.tribute["resisted"] != deal.tribute["resisted"]):
         return None
@@ -291,7 +291,7 @@ def test_determinize_deal_and_seed():
     assert check_determinization(d, 1, 5)
     with pytest.raises(ValueError):
         d.determinize(4)
-    with pytest.raises(ValueError):
+    with pytest.raises(TypeError, match="rng must be a numpy Generator"):
         d.determinize(0, "seed")
 
 

@@ -73,14 +73,20 @@ def test_run_chunks_covers_every_deal_once_whatever_the_threads():
         ((-1, 1, "random", 1), "n must"),
         ((True, 1, "random", 1), "n must"),
         ((1, 1, "random", 0), "threads"),
-        ((1, None, "random", 1), "seed"),
-        ((1, 1.0, "random", 1), "seed"),
+        ((1, -1, "random", 1), "seed"),
+        ((1, 2**64, "random", 1), "seed"),
         ((1, 1, "clever", 1), "policy"),
     ],
 )
 def test_check_batch(args, message):
     with pytest.raises(ValueError, match=message):
         _batch.check_batch(*args, {"random": 0})
+
+
+@pytest.mark.parametrize("seed", [None, 1.0, "1"])
+def test_check_batch_seed_types(seed):
+    with pytest.raises(TypeError, match="seed"):
+        _batch.check_batch(1, seed, "random", 1, {"random": 0})
 
 
 def test_seed64():
@@ -92,17 +98,23 @@ def test_state_checks():
     assert _state.check_seed(np.int64(3)) == 3 and type(_state.check_seed(np.int64(3))) is int
     assert 0 <= _state.check_seed(None) < 2**63
     for bad in (True, "1", 1.5):
-        with pytest.raises(ValueError, match="seed"):
+        with pytest.raises(TypeError, match="seed"):
+            _state.check_seed(bad)
+    for bad in (-1, 2**64):
+        with pytest.raises(ValueError, match=r"seed must be an int in \[0, 2\*\*64\)"):
             _state.check_seed(bad)
     assert _state.check_seat(np.int8(2), 3) == 2
-    for bad in (3, -1, True, "0"):
+    for bad in (3, -1):
         with pytest.raises(ValueError, match="player must be a seat 0-2"):
+            _state.check_seat(bad, 3)
+    for bad in (True, "0"):
+        with pytest.raises(TypeError, match="player must be a seat"):
             _state.check_seat(bad, 3)
     assert _state.check_players(6, 2, 6) == 6
     with pytest.raises(ValueError, match="players must be an int 2..6"):
         _state.check_players(7, 2, 6)
     assert _state.check_rules(None, guandan.Rules, "guandan") == guandan.Rules()
-    with pytest.raises(ValueError, match="rules must be a guandan.Rules, not str"):
+    with pytest.raises(TypeError, match="rules must be a chupai.guandan.Rules or None, not 'pagat'"):
         _state.check_rules("pagat", guandan.Rules, "guandan")
 
 
@@ -110,14 +122,14 @@ def test_rng_and_derived_seeds():
     g = np.random.default_rng(1)
     assert _state.as_rng(g) is g
     assert _state.as_rng(7).integers(1000) == np.random.default_rng(7).integers(1000)
-    with pytest.raises(ValueError, match="rng"):
+    with pytest.raises(TypeError, match="rng"):
         _state.as_rng("x")
     seeds = [_state.derive_seed(11, i) for i in range(50)]
     assert len(set(seeds)) == 50 and all(0 <= s < 2**63 for s in seeds)
     assert _state.derive_seed(-11, 0) == _state.derive_seed(2**64 - 11, 0)
 
 
-@pytest.mark.parametrize("match", [guandan.Match(seed=1), gandengyan.Match(seed=1, deals=2), chinese_ten.Match(seed=1)],
+@pytest.mark.parametrize("match", [guandan.Match(seed=1), gandengyan.Match(seed=1, max_deals=2), chinese_ten.Match(seed=1)],
                          ids=["guandan", "gandengyan", "chinese_ten"])
 def test_matches_share_the_surface(match):
     assert isinstance(match, _state.MatchSurface)
@@ -154,11 +166,12 @@ def test_cli_helpers_name_the_bad_input(capsys):
     with pytest.raises(ValueError, match="unknown play type 'x-y'; one of single, pair"):
         _cli_common.check_type_name(_cli_common.type_member_name("x-y"), "x-y", guandan.PlayType)
     _cli_common.check_type_name("STRAIGHT_FLUSH", "straight flush", guandan.PlayType)
-    assert _cli_common.one_reading("7S", ["single 7"]) == "single 7"
-    with pytest.raises(ValueError, match=r"'7S 7H' must be one play \(readings: none\)"):
-        _cli_common.one_reading("7S 7H", [])
-    with pytest.raises(ValueError, match=r"readings: a; b\)"):
-        _cli_common.one_reading("7S 7H", ["a", "b"])
+    seven = guandan.classify("7S", "2")[0]
+    assert _cli_common.choose_reading("7S", [seven], guandan.PlayType, None, None) is seven
+    with pytest.raises(ValueError, match=r"'7S 7H' is not a play at level 2"):
+        _cli_common.choose_reading("7S 7H", [], guandan.PlayType, None, None, " at level 2")
+    with pytest.raises(ValueError, match=r"can be played 2 ways \(1 = single 7: 7S; 2 = single 7: 7S\)"):
+        _cli_common.choose_reading("7S", [seven, seven], guandan.PlayType, None, None)
     assert _cli_common.dump_json([1, "a"]) == 0 and _cli_common.print_plays("h:", [], or_pass=True) == 0
     assert capsys.readouterr().out == '[1, "a"]\nh:\n  (or pass)\n'
 

@@ -8,12 +8,14 @@ import pytest
 
 from chupai.actions import PASS
 from chupai.cards import Cards
+from chupai.contract import TERMINAL, Event
 from chupai.errors import IllegalActionError
 from chupai.zhengshangyou import (
     Deal,
     GiveCard,
     Match,
     PayCard,
+    Phase,
     Play,
     PlayType,
     Rules,
@@ -64,7 +66,7 @@ def test_same_seed_same_deal():
     a, b = Deal(seed=11, players=5), Deal(seed=11, players=5)
     assert a.hands == b.hands and a.dealer == b.dealer
     assert Deal(seed=12, players=5).hands != a.hands
-    core = DealCore.random(11, 5)
+    core = DealCore.random(11, players=5)
     assert tuple(core.hand(s) for s in range(5)) == a.hands
 
 
@@ -137,7 +139,7 @@ def test_deal_goes_on_until_one_player_holds_cards_and_points():
     assert deal.is_terminal() and deal.finishing_order == (0, 1, 2, 3)
     assert deal.points == (2, 1, 0, 0)
     assert deal.returns() == [1.25, 0.25, -0.75, -0.75]     # points less their mean
-    assert deal.legal_actions() == [] and deal.current_player == -1
+    assert deal.legal_actions() == [] and deal.current_player == TERMINAL
 
 
 def test_two_players_only_the_first_out_scores():
@@ -161,7 +163,7 @@ def test_exchange_four_players_every_step():
     assert deal.legal_actions() == [PayCard("2S"), PayCard("2H")]    # tied 2s: a decision
     deal.apply(PayCard("2H"))
     # seat 3's highest is BJ alone: automatic; then seat 0 chooses
-    assert deal.history[-1] == (3, PayCard("BJ")) and deal.history[-1][1].automatic
+    assert deal.history[-1] == Event(3, PayCard("BJ"), Phase.EXCHANGE, True)
     assert deal.current_player == 0 and deal.table == ((2, "2H"), (3, "BJ"))
     assert deal.legal_actions() == [TakeCard("2H"), TakeCard("BJ")]
     deal.apply(TakeCard("BJ"))
@@ -172,7 +174,7 @@ def test_exchange_four_players_every_step():
     deal.apply(GiveCard("3H"))
     assert deal.current_player == 2 and deal.legal_actions() == [TakeCard("3S"), TakeCard("3H")]
     deal.apply(TakeCard("3H"))
-    assert deal.history[-1] == (3, TakeCard("3S"))
+    assert deal.history[-1] == Event(3, TakeCard("3S"), Phase.EXCHANGE, True)
     assert deal.phase == "play" and deal.current_player == 2
     assert deal.hand(2) == Cards("3C 4C 2S 3H") and deal.hand(3) == Cards("3D 4D 6C 3S")
     known = deal.known_cards
@@ -185,10 +187,10 @@ def test_exchange_three_players_only_the_last_pays():
     assert deal.dealer == 1
     assert deal.current_player == 2 and deal.legal_actions() == [PayCard("2C"), PayCard("2D")]
     deal.apply(PayCard("2D"))
-    assert deal.history[-1] == (0, TakeCard("2D")) and deal.history[-1][1].automatic
+    assert deal.history[-1] == Event(0, TakeCard("2D"), Phase.EXCHANGE, True)
     assert deal.current_player == 0
     deal.apply(GiveCard("3S"))
-    assert deal.history[-1] == (2, TakeCard("3S"))
+    assert deal.history[-1] == Event(2, TakeCard("3S"), Phase.EXCHANGE, True)
     assert deal.phase == "play" and deal.current_player == 1
     assert deal.hand(0) == Cards("4S 2D") and deal.hand(2) == Cards("3C 2C 3S")
     assert deal.hand(1) == Cards("3H 4H")
@@ -240,7 +242,7 @@ def test_from_hands_validation():
         Deal(players=9)
     with pytest.raises(ValueError, match="holds no cards"):
         Deal.from_hands(["", "3S", "4S"], dealer=0)
-    with pytest.raises(ValueError, match="Rules"):
+    with pytest.raises(TypeError, match="Rules"):
         Deal(rules="pagat")
 
 
@@ -295,14 +297,14 @@ def test_match_points_next_dealer_and_exchange():
     rng = np.random.default_rng(1)
     m = Match(seed=5, rules=Rules(target=5))
     run_random(m, rng)
-    assert m.winner is not None and m.scores[m.winner] >= 5
-    assert sum(m.scores) == 3 * m.deals_played
+    assert m.winner is not None and m.scores()[m.winner] >= 5
+    assert sum(m.scores()) == 3 * m.deals_played
     for before, after in zip(m.deals, m.deals[1:]):
         assert after["dealer"] == before["finishing_order"][-2]
     summary = m.deals[-1]
     assert m.winner == winner_of(summary["scores"], summary["finishing_order"], 5)
     assert m.returns()[m.winner] == 1.0 and sum(m.returns()) == pytest.approx(0)
-    kinds = {type(a) for _, a in m.history}
+    kinds = {type(e.action) for e in m.history}
     assert {PayCard, TakeCard, GiveCard} <= kinds
 
 
@@ -312,8 +314,11 @@ def test_match_draw_cap_and_validation():
     assert m.deals_played == 1 and (m.winner is None) == (m.returns() == [0.0] * 4)
     with pytest.raises(IllegalActionError, match="over"):
         m.apply(PASS)
-    for bad in ({"players": 1}, {"dealer": 4}, {"max_deals": 0}, {"rules": 3}):
+    for bad in ({"players": 1}, {"dealer": 4}, {"max_deals": 0}):
         with pytest.raises(ValueError):
+            Match(seed=1, **bad)
+    for bad in ({"players": "4"}, {"dealer": 1.0}, {"max_deals": True}, {"rules": 3}):
+        with pytest.raises(TypeError):
             Match(seed=1, **bad)
 
 
@@ -374,7 +379,8 @@ def test_determinize_respects_the_paid_highest_card():
     """A payer held nothing above the card they paid (and no other suit of it when the
     payment was forced)."""
     deal = Deal.from_hands(["3S 4S 5S 6S", "3H 4H 5H 6H", "3C 4C 5C 9D", "3D 4D 5D 7C"], previous=(0, 1, 2, 3))
-    assert deal.history[0] == (2, PayCard("9D")) and deal.history[1] == (3, PayCard("7C"))
+    assert deal.history[0] == Event(2, PayCard("9D"), Phase.EXCHANGE, True)
+    assert deal.history[1] == Event(3, PayCard("7C"), Phase.EXCHANGE, True)
     rng = np.random.default_rng(6)
     for _ in range(30):
         d = deal.determinize(0, rng)
@@ -383,20 +389,20 @@ def test_determinize_respects_the_paid_highest_card():
 
 
 def test_determinize_bad_rng():
-    with pytest.raises(ValueError, match="rng"):
+    with pytest.raises(TypeError, match="rng"):
         Deal(seed=1).determinize(0, rng="x")
 
 
 # --- the trick engine and playouts --------------------------------------------------------------
 def test_core_rejects_bad_hands():
     with pytest.raises(ValueError, match="players"):
-        DealCore.from_hands(["3S"], 0)
+        DealCore.from_hands(["3S"], current=0)
     with pytest.raises(ValueError, match="twice"):
-        DealCore.from_hands(["3S", "3S"], 0)
-    with pytest.raises(ValueError, match="leader"):
-        DealCore.from_hands(["3S", "4S"], 2)
+        DealCore.from_hands(["3S", "3S"], current=0)
+    with pytest.raises(ValueError, match="current"):
+        DealCore.from_hands(["3S", "4S"], current=2)
     with pytest.raises(ValueError, match="two players"):
-        DealCore.from_hands(["3S", ""], 0)
+        DealCore.from_hands(["3S", ""], current=0)
 
 
 @pytest.mark.parametrize("policy", ["random", "greedy"])
@@ -432,10 +438,13 @@ def test_playout_of_a_state_leaves_it_unchanged():
 
 
 def test_playouts_bad_arguments():
-    for kw, msg in (({"policy": "clever"}, "policy"), ({"threads": 0}, "threads"), ({"seed": "x"}, "seed"),
-                    ({"players": 9}, "players"), ({"rules": 1}, "Rules")):
+    for kw, msg in (({"policy": "clever"}, "policy"), ({"threads": 0}, "threads"), ({"players": 9}, "players")):
         args = {"seed": 1} | kw
         with pytest.raises(ValueError, match=msg):
+            playouts(10, **args)
+    for kw, msg in (({"seed": "x"}, "seed"), ({"rules": 1}, "Rules")):
+        args = {"seed": 1} | kw
+        with pytest.raises(TypeError, match=msg):
             playouts(10, **args)
     with pytest.raises(ValueError, match="n must"):
         playouts(-1, seed=1)
@@ -460,13 +469,13 @@ def test_evaluate_and_policy_choice():
 def test_greedy_keeps_wild_cards_back():
     """Following, the greedy policy passes rather than spend a 2 unless the last player
     is about to go out."""
-    core = DealCore.from_hands(["AS 4S 5S 6S 7S 8S", "2D 9H", "9S", "TS"], 0)
+    core = DealCore.from_hands(["AS 4S 5S 6S 7S 8S", "2D 9H", "9S", "TS"], current=0)
     core.play(the("AS"))
     assert core.policy_choice("greedy") is None
-    core = DealCore.from_hands(["AS 4S", "2D 9H", "9S", "TS"], 0)
+    core = DealCore.from_hands(["AS 4S", "2D 9H", "9S", "TS"], current=0)
     core.play(the("AS"))
     assert core.policy_choice("greedy") == the("2D")
-    core = DealCore.from_hands(["3S 4S 5S 6S 7S 8S", "2D 9H", "9S", "TS"], 0)
+    core = DealCore.from_hands(["3S 4S 5S 6S 7S 8S", "2D 9H", "9S", "TS"], current=0)
     core.play(the("3S"))
     assert core.policy_choice("greedy") == the("9H")
 

@@ -39,20 +39,21 @@ def test_exchange_choice():
 
 
 def test_cli_helpers(capsys):
-    ns = argparse.Namespace(hand="5S 6D 7C BJ", previous="4S 5H 6C", previous_type=None, collapse=False,
-                            json=False, no_joker_pair=False)
+    ns = argparse.Namespace(game="zhengshangyou", hand="5S 6D 7C BJ", previous="4S 5H 6C", previous_type=None,
+                            previous_index=None, collapse=False, json=False, no_joker_pair=False)
     assert _cli.cmd_plays(ns) == 0
     out = capsys.readouterr().out
     assert "plays that beat sequence 4-6 mixed" in out and "(or pass)" in out
     ns.json, ns.previous = True, None
     _cli.cmd_plays(ns)
-    assert '["SINGLE", "5", ["5S"]]' in capsys.readouterr().out
+    assert '"protocol": ["SINGLE", "5", ["5S"]]' in capsys.readouterr().out
     with pytest.raises(ValueError, match="previous-type"):
         _cli.previous_play("5S 6D BJ", _cli.Rules(), None)
     assert _cli.previous_play("5S 6D BJ", _cli.Rules(), "sequence:7").rank == "7"
     with pytest.raises(ValueError, match="unknown play type"):
         _cli.previous_play("5S 6D BJ", _cli.Rules(), "bomb")
-    ns = argparse.Namespace(deals=200, seed=1, policy="greedy", threads=1, players=5, quiet=True)
+    ns = argparse.Namespace(game="zhengshangyou", deals=200, seed=1, policy="greedy", threads=1, players=5,
+                            quiet=True, json=False, no_joker_pair=False)
     assert _cli.cmd_playout(ns) == 0
     assert "200 deals (5 players)" in capsys.readouterr().out
 

@@ -19,19 +19,32 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm
 
-__all__ = ["card_play_of", "check_batch", "check_policy", "check_seed", "run_chunks", "seed64"]
+from chupai import _validate
+
+__all__ = [
+    "batch_outputs",
+    "card_play_of",
+    "check_batch",
+    "check_policy",
+    "check_seed",
+    "check_state",
+    "run_chunks",
+    "seed64",
+]
 
 _MASK64 = 0xFFFFFFFFFFFFFFFF
+# deals per task: small enough for a smooth progress bar and even thread loads
+_CHUNK = 1000
 
 
 def _is_int(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
+    return _validate.is_int(x)
 
 
 def check_seed(seed: Any) -> None:
-    """``ValueError`` unless ``seed`` is an int (a playout seed: no ``None``)."""
-    if not _is_int(seed):
-        raise ValueError(f"seed must be an int, not {seed!r}")
+    """A playout seed: an int in ``[0, 2**64)`` (no ``None``), as everywhere
+    (:func:`chupai._validate.check_seed`)."""
+    _validate.check_seed(seed, allow_none=False)
 
 
 def check_policy(policy: Any, policies: Mapping[str, int]) -> None:
@@ -51,6 +64,30 @@ def check_batch(n: Any, seed: Any, policy: Any, threads: Any, policies: Mapping[
         raise ValueError(f"threads must be a positive int, not {threads!r}")
     check_seed(seed)
     check_policy(policy, policies)
+
+
+def check_state(state: Any, game: str, classes: tuple[type, ...]) -> None:
+    """``TypeError`` unless ``state`` is one of the game's state ``classes`` (its ``Deal``
+    or ``Match``), naming the game and the classes expected."""
+    if not isinstance(state, classes):
+        expected = " or ".join(f"{game}.{c.__name__}" for c in classes)
+        kind = type(state)
+        module = kind.__module__.split(".")
+        got = f"{module[1]}.{kind.__name__}" if module[0] == "chupai" and len(module) > 1 else repr(state)
+        raise TypeError(f"state must be a {expected}, not {got}")
+
+
+def batch_outputs(prototype: Any, n: int, policy: str, threads: int, progress: bool, seed: int) -> np.ndarray:
+    """Play ``n`` deals dealt with the options of ``prototype`` (a game's ``DealCore``)
+    and return the engine's ``(n, batch_width)`` float64 rows (the game's playouts split
+    them into typed arrays); deal ``i`` from stream ``i`` of ``seed``."""
+    out = np.zeros((n, prototype.batch_width), dtype=np.float64)
+
+    def run(start: int, stop: int) -> None:
+        prototype._run_chunk(seed, start, stop, policy, out)
+
+    run_chunks(n, _CHUNK, run, threads=threads, progress=progress)
+    return out
 
 
 def card_play_of(state: Any, seed: int) -> Any:
@@ -75,7 +112,7 @@ def card_play_of(state: Any, seed: int) -> Any:
 
 def seed64(seed: int) -> int:
     """The seed as the unsigned 64-bit value the C engines take."""
-    return seed & _MASK64
+    return int(seed) & _MASK64
 
 
 def run_chunks(

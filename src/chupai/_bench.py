@@ -1,23 +1,28 @@
-"""The plain benchmark runner behind ``chupai bench`` and ``python bench/run.py``.
+"""The Guan Dan benchmark runner behind ``chupai bench guandan`` and ``python bench/run.py``.
 
 Positions: seeded Guan Dan deals, each a 27-card hand of a fresh deal, a uniformly
 drawn level, and a previous play drawn uniformly from another seat's legal leads.
 Each figure is measured over all the deals in one timed loop, repeated; the report
-gives the mean per call of the median repeat (the machines are shared and noisy)
-and, for contrast, the median single call.
+gives the CPU µs per call of the median repeat and, for contrast, the median single
+call.  Then the engine (:func:`chupai._timing.engine_report`) and the Python surface
+(:mod:`chupai._bench_surface`).
 """
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
 
-from chupai._timing import engine_report, median_run, per_item
+from chupai._bench_runner import run
+from chupai._timing import Report, engine_report, median_run, per_item
 from chupai.cards import Cards
 from chupai.guandan import Play, legal_plays
 from chupai.guandan._movegen import kernel_count
+
+__all__ = ["Position", "kernel_arrays", "main", "positions"]
 
 SEED = 20261129
 N_DEALS = 1000
@@ -45,7 +50,7 @@ def positions(n: int = N_DEALS, seed: int = SEED) -> list[Position]:
     return out
 
 
-def kernel_arrays(pos: list[Position]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def kernel_arrays(pos: Sequence[Position]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The hands as mask arrays and level indexes, for ``kernel_count``."""
     los = np.array([p.hand.lo for p in pos], dtype=np.uint64)
     his = np.array([p.hand.hi for p in pos], dtype=np.uint64)
@@ -53,20 +58,14 @@ def kernel_arrays(pos: list[Position]) -> tuple[np.ndarray, np.ndarray, np.ndarr
     return los, his, levels
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="chupai bench", description="Time the Guan Dan generator and engine.")
-    ap.add_argument("--deals", type=int, default=N_DEALS)
-    ap.add_argument("--repeat", type=int, default=5)
-    ap.add_argument("--playouts", type=int, default=20000, help="deals per C playout measurement")
-    ap.add_argument("--no-engine", action="store_true", help="only the generator figures")
-    args = ap.parse_args(argv)
+def generator(report: Report, args: argparse.Namespace) -> None:
+    """The generator rows: leads, follows, collapsed leads, materialised Plays, the kernel."""
     pos = positions(args.deals)
     n_lead = sum(len(legal_plays(p.hand, p.level)) for p in pos)
     n_coll = sum(len(legal_plays(p.hand, p.level, collapse_suits=True)) for p in pos)
     n_follow = sum(len(legal_plays(p.hand, p.level, p.previous)) for p in pos)
-    print(f"{len(pos)} deals (27-card hands, random level); plays per call: lead {n_lead / len(pos):.1f}, "
-          f"collapsed lead {n_coll / len(pos):.1f}, follow {n_follow / len(pos):.1f}")
-    print(f"{'case':<34}{'mean µs/call':>14}{'median µs':>12}{'plays/s':>14}")
+    report.line(f"{len(pos)} deals (27-card hands, random level); plays per call: lead {n_lead / len(pos):.1f}, "
+                f"collapsed lead {n_coll / len(pos):.1f}, follow {n_follow / len(pos):.1f}")
     rows = [
         ("lead (concrete)", lambda p: legal_plays(p.hand, p.level), n_lead),
         ("follow", lambda p: legal_plays(p.hand, p.level, p.previous), n_follow),
@@ -76,18 +75,24 @@ def main(argv: list[str] | None = None) -> int:
     ]
     for name, fn, nplays in rows:
         mean, median = per_item(fn, pos, args.repeat)
-        print(f"{name:<34}{mean:>14.2f}{median:>12.2f}{nplays / len(pos) / mean * 1e6:>14.3g}")
+        report.add(name, mean, items=nplays / len(pos), unit="plays", median=median)
     los, his, levels = kernel_arrays(pos)
     for name, coll in (("kernel only, lead", False), ("kernel only, collapsed lead", True)):
         dt, total = median_run(partial(kernel_count, los, his, levels, collapse_suits=coll, repeat=10), args.repeat)
-        print(f"{name:<34}{dt / (10 * len(pos)) * 1e6:>14.2f}{'':>12}{total / dt:>14.3g}")
-    if not args.no_engine:
-        engine(args.playouts, args.repeat)
-    return 0
+        report.add(name, dt / (10 * len(pos)) * 1e6, items=total / (10 * len(pos)), unit="plays")
 
 
-def engine(n: int, repeat: int) -> None:
-    """The game engine: C playouts, deals through ``apply``, ``clone``, MC decisions."""
+def engine(report: Report, args: argparse.Namespace) -> None:
+    """The game engine: C playouts, ``clone``."""
     from chupai.guandan import Deal, playouts
 
-    engine_report(Deal, playouts, n, repeat)
+    engine_report(report, Deal, playouts, args.playouts, args.repeat)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return run("guandan", argv, generator, engine, deals=N_DEALS, description="Time the Guan Dan generator, "
+               "engine and Python surface.")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

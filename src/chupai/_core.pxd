@@ -38,12 +38,15 @@ cdef extern from *:
     const mask_t JOKER_MASK "CHUPAI_JOKER_MASK"
     const mask_t SUIT_S_MASK "CHUPAI_SUIT_S_MASK"
 
-# One play, as the generators write it: the physical cards (wilds as themselves),
-# the type and comparison key (their meaning is the game's), and what each wild
-# card stands for, in the order of the wild cards' faces.
+# One play, as the generators write it: the physical cards (wilds as themselves; lo/hi
+# a two-deck multiset as above), the cards it takes from the table (the captures of a
+# fishing game; 0 in the shedding games), the type and comparison key (their meaning
+# is the game's), and what each wild card stands for, in the order of the wild cards'
+# faces.
 ctypedef struct play_t:
     mask_t lo
     mask_t hi
+    mask_t taken
     uint8_t type
     uint8_t key
     uint8_t length
@@ -80,6 +83,7 @@ cdef inline play_t *play_push(playbuf_t *buf, mask_t lo, mask_t hi, int type_, i
         return NULL
     p.lo = lo
     p.hi = hi
+    p.taken = 0
     p.type = type_
     p.key = key
     p.length = length
@@ -230,11 +234,18 @@ cdef class PlayList:
 
 # --- the Python wrappers' shared steps ------------------------------------------------
 # (inline where the wrappers are on the hot path of an API call)
+# The return codes of generators and playouts: 0, or one of these.
+cdef enum:
+    GEN_OOM = -1                 # the play buffer could not grow
+    GEN_TOO_MANY = -2            # a concrete list past the game's play limit
+
+cdef int raise_generated(int rc) except -1
+
 cdef inline int check_grown(int rc) except -1:
-    """MemoryError if `rc` (a generator's or playout's return code) says the play buffer
-    could not grow."""
+    """MemoryError if `rc` (a generator's or playout's return code) is not 0: the play
+    buffer could not grow, or (GEN_TOO_MANY) a concrete list past the play limit."""
     if rc != 0:
-        raise MemoryError("the play buffer could not grow")
+        return raise_generated(rc)
     return 0
 
 cdef inline int playbuf_open(playbuf_t *buf, Py_ssize_t cap) except -1:

@@ -22,21 +22,26 @@ JOKER_FACES = JOKER_MASK
 MAX_WILD_CARDS = MAX_WILDS
 NO_FACE_CODE = NO_FACE
 
-#: numpy dtype of one play record, field for field the C struct ``play_t``.
+cdef play_t _PROBE
+
+
+cdef Py_ssize_t _offset(const void *field) noexcept:
+    return <Py_ssize_t>(<const char *>field - <const char *>&_PROBE)
+
+
+#: numpy dtype of one play record, derived from the C struct ``play_t`` (each field at
+#: its C offset, the C size as itemsize), so the two cannot disagree.
 PLAY_DTYPE = np.dtype(
-    [
-        ("lo", "<u8"),
-        ("hi", "<u8"),
-        ("type", "u1"),
-        ("key", "u1"),
-        ("length", "u1"),
-        ("cls", "u1"),
-        ("nwild", "u1"),
-        ("flags", "u1"),
-        ("decl", "u1", (MAX_WILDS,)),
-    ]
+    {
+        "names": ["lo", "hi", "taken", "type", "key", "length", "cls", "nwild", "flags", "decl"],
+        "formats": ["<u8", "<u8", "<u8", "u1", "u1", "u1", "u1", "u1", "u1", ("u1", (MAX_WILDS,))],
+        "offsets": [_offset(&_PROBE.lo), _offset(&_PROBE.hi), _offset(&_PROBE.taken),
+                    _offset(&_PROBE.type), _offset(&_PROBE.key), _offset(&_PROBE.length),
+                    _offset(&_PROBE.cls), _offset(&_PROBE.nwild), _offset(&_PROBE.flags),
+                    _offset(&_PROBE.decl[0])],
+        "itemsize": sizeof(play_t),
+    }
 )
-assert PLAY_DTYPE.itemsize == sizeof(play_t)
 
 
 cdef int playbuf_init(playbuf_t *buf, Py_ssize_t cap) noexcept nogil:
@@ -193,7 +198,13 @@ cdef class PlayList:
 # --- the Python wrappers' shared steps (see _core.pxd) -----------------------------------
 cdef object play_object(object factory, const play_t *p, object context):
     return factory(p.lo, p.hi, p.type, p.key, p.length, p.cls,
-                   PyBytes_FromStringAndSize(<const char *>p.decl, p.nwild), context)
+                   PyBytes_FromStringAndSize(<const char *>p.decl, p.nwild), context, p.taken)
+
+
+cdef int raise_generated(int rc) except -1:
+    if rc == GEN_TOO_MANY:
+        raise MemoryError("too many plays for a concrete list: use collapse_suits=True for so large a hand")
+    raise MemoryError("the play buffer could not grow")
 
 
 cdef uint64_t seed64(object seed) except? 0:

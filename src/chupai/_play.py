@@ -2,7 +2,7 @@
 
 A game's ``Play`` is an immutable, hashable view of one ``play_t`` record of its
 generator (``chupai._core``), built without ``__init__`` by the ``PlayList`` factory
-``Play._from_record(lo, hi, type, key, length, cls, decl, context)``.
+``Play._from_record(lo, hi, type, key, length, cls, decl, context, taken)``.
 
 * :class:`PlayBase`: no public constructor, the ``type`` property, equality and a
   cached hash by the game's ``_identity()``, ``repr``.
@@ -76,7 +76,8 @@ class RecordPlay(PlayBase):
 
     @classmethod
     def _from_record(
-        cls, lo: int, hi: int, type_: int, key: int, length: int, cls_: int, decl: bytes, context: Any
+        cls, lo: int, hi: int, type_: int, key: int, length: int, cls_: int, decl: bytes, context: Any,
+        taken: int = 0,
     ) -> Any:
         self = object.__new__(cls)
         self._lo = lo

@@ -8,11 +8,18 @@ the deals that respect those constraints.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import TypeVar
 
 import numpy as np
 
-__all__ = ["deal_hidden"]
+from chupai.errors import ReplayError
+
+__all__ = ["deal_hidden", "redeal_and_replay"]
+
+T = TypeVar("T")
+#: after this many rejected draws, check that the actual cards replay (a bug otherwise)
+_CHECK_AFTER = 64
 
 _FACT = [math.factorial(n) for n in range(109)]
 
@@ -84,7 +91,7 @@ def deal_hidden(
                 nc[j] -= k
             w = _multinomial(split) * count(i + 1, tuple(nc))
             if w:
-                options.append((w, split, tuple(nc)))
+                options.append((w, split, list(nc)))
         total = sum(w for w, _, _ in options)
         r = int(rng.integers(0, 1 << 62)) * total >> 62  # uniform in [0, total)
         for w, split, nc in options:
@@ -96,10 +103,48 @@ def deal_hidden(
         for j, k in zip(allowed, split):
             hands[j].extend(perm[at:at + k])
             at += k
-        caps = nc
+        caps = tuple(nc)
     perm = [free[k] for k in rng.permutation(len(free))]
     at = 0
     for j in range(m):
         hands[j].extend(perm[at:at + caps[j]])
         at += caps[j]
     return hands
+
+
+def redeal_and_replay(
+    pool: list[int],
+    need: list[int],
+    forbidden: list[set[int]],
+    rng: np.random.Generator,
+    replay: Callable[[list[list[int]]], T | None],
+    actual: list[list[int]],
+    *,
+    max_tries: int = 10000,
+) -> T:
+    """The determinize skeleton of the games whose public history constrains the hidden
+    cards (Guan Dan's tribute, Zheng Shangyou's exchange).
+
+    Deal the ``pool`` to hands of sizes ``need`` (:func:`deal_hidden`) and ``replay``
+    the public history from each draw until one reproduces it (``replay`` returns
+    ``None`` when the draw is inconsistent with a public event).  ``actual`` is the real
+    split of the hidden cards: if the history forbids it, or it does not replay, the
+    state machine has a bug, and :class:`~chupai.errors.ReplayError` says so at once
+    instead of drawing ``max_tries`` times in vain.
+    """
+    for j, cards in enumerate(actual):
+        bad = sorted(set(cards) & forbidden[j])
+        if bad:
+            raise ReplayError(f"the public history rules out faces {bad} that hidden hand {j} actually holds")
+    for tries in range(max_tries):
+        split = deal_hidden(pool, need, forbidden, rng)
+        if split is None:
+            break
+        new = replay(split)
+        if new is not None:
+            return new
+        if tries + 1 == _CHECK_AFTER and replay(actual) is None:
+            break
+    if replay(actual) is None:
+        raise ReplayError("the deal's own hidden cards do not replay to its public history")
+    raise RuntimeError(f"no deal consistent with the observation was found in {max_tries} draws")

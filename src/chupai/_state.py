@@ -1,25 +1,34 @@
-"""Helpers every game's state machines (``Deal``, ``Match``) use: argument checks,
-random generators, per-deal seeds, and the surface a match of deals shares.
+"""The base every game's state machines (``Deal``, ``Match``) share: the contract of
+:mod:`chupai.contract` written once (terminal player, copies, pickling,
+determinization's record), per-deal seeds, and what a match delegates to its deal.
 
 >>> derive_seed(5, 0) == derive_seed(5, 0) != derive_seed(5, 1)
 True
->>> check_seat(4, 4)
-Traceback (most recent call last):
-...
-ValueError: player must be a seat 0-3, not 4
 """
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 import numpy as np
 
-from chupai.errors import IllegalActionError
+from chupai._validate import (
+    as_rng,
+    check_players,
+    check_rules,
+    check_seat,
+    check_seed,
+    is_int,
+)
+from chupai.contract import TERMINAL, Event
+from chupai.errors import ActionTypeError, IllegalActionError
 
 __all__ = [
     "SEED_MASK",
     "DealSurface",
     "MatchSurface",
+    "StateBase",
+    "foreign_action",
     "as_rng",
     "check_players",
     "check_rules",
@@ -29,56 +38,15 @@ __all__ = [
     "is_int",
 ]
 
-#: seeds drawn or derived here are below 2**63 (non-negative int64)
+#: seeds derived here are below 2**63 (non-negative int64)
 SEED_MASK = (1 << 63) - 1
 
+S = TypeVar("S", bound="StateBase")
 
-def is_int(x: Any) -> bool:
-    """An int or a numpy integer, not a bool."""
-    return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
-
-
-def check_seed(seed: Any) -> int:
-    """The seed of a new state: ``seed`` as an int, or a fresh random one for ``None``."""
-    if seed is None:
-        return int(np.random.default_rng().integers(0, SEED_MASK))
-    if not is_int(seed):
-        raise ValueError(f"seed must be an int or None, not {seed!r}")
-    return int(seed)
-
-
-def check_rules(rules: Any, cls: type, game: str) -> Any:
-    """``rules`` if it is a ``cls`` (``cls()`` for ``None``), else ``ValueError`` naming
-    ``game``'s rules class."""
-    if rules is None:
-        return cls()
-    if not isinstance(rules, cls):
-        raise ValueError(f"rules must be a {game}.{cls.__name__}, not {type(rules).__name__}")
-    return rules
-
-
-def check_players(players: Any, low: int, high: int) -> int:
-    """``players`` as an int if it is one of ``low..high``, else ``ValueError``."""
-    if not is_int(players) or not low <= players <= high:
-        raise ValueError(f"players must be an int {low}..{high}, not {players!r}")
-    return int(players)
-
-
-def check_seat(player: Any, players: int, what: str = "player") -> int:
-    """``player`` as an int if it is a seat ``0..players-1``, else ``ValueError`` naming
-    ``what`` it is (a player, the dealer, ...)."""
-    if not is_int(player) or not 0 <= player < players:
-        raise ValueError(f"{what} must be a seat 0-{players - 1}, not {player!r}")
-    return int(player)
-
-
-def as_rng(rng: Any) -> np.random.Generator:
-    """A numpy ``Generator`` from a ``Generator`` (itself), an int seed or ``None``."""
-    if isinstance(rng, np.random.Generator):
-        return rng
-    if rng is None or is_int(rng):
-        return np.random.default_rng(rng)
-    raise ValueError(f"rng must be a numpy Generator, an int seed or None, not {rng!r}")
+#: how a state was made: ``("new", (args, kwargs))`` for the class itself,
+#: ``(classmethod name, (args, kwargs))`` for another constructor, or
+#: ``("determinize", (parent origin, its origin_len, its history, player, rng start))``
+Origin = tuple[str, tuple[Any, ...]]
 
 
 def derive_seed(seed: int, index: int) -> int:
@@ -87,17 +55,159 @@ def derive_seed(seed: int, index: int) -> int:
     return int(ss.generate_state(1, np.uint64)[0] & np.uint64(SEED_MASK))
 
 
-class DealSurface:
+def foreign_action(action: object, game: str, expected: str) -> ActionTypeError:
+    """The error for ``action``, which is not an action of ``game`` at all (a Play of
+    another game, a string, ...): it names the game and what ``expected`` it took."""
+    kind = type(action)
+    return ActionTypeError(
+        f"{action!r} (a {kind.__module__}.{kind.__qualname__}) is not an action of chupai.{game}; "
+        f"expected {expected}"
+    )
+
+
+RngStart = tuple[type[np.random.BitGenerator], Any]
+
+
+def _rng_start(g: np.random.Generator) -> RngStart:
+    bg = g.bit_generator
+    return type(bg), bg.state
+
+
+def _rng_from(start: RngStart) -> np.random.Generator:
+    cls, state = start
+    bg = cls()
+    bg.state = state
+    return np.random.Generator(bg)
+
+
+def _decisions_of(events: Sequence[Event]) -> tuple[Any, ...]:
+    return tuple(e.action for e in events if not e.automatic)
+
+
+def restore(cls: type[S], origin: Origin, decisions: Sequence[Any]) -> S:
+    """Rebuild a state from how it was made (``origin``) and the decisions applied since
+    (the unpickler of every state)."""
+    kind, payload = origin
+    state: S
+    if kind == "determinize":
+        parent_origin, parent_origin_len, parent_history, player, start = payload
+        parent = restore(cls, parent_origin, _decisions_of(parent_history[parent_origin_len:]))
+        state = parent.determinize(player, _rng_from(start))
+    elif kind == "new":
+        args, kwargs = payload
+        state = cls(*args, **kwargs)
+    else:
+        args, kwargs = payload
+        state = getattr(cls, kind)(*args, **kwargs)
+    for action in decisions:
+        state.apply(action)
+    return state
+
+
+class StateBase:
+    """What ``Deal`` and ``Match`` of every game share (see :mod:`chupai.contract`).
+
+    A subclass sets ``_origin`` in each constructor (:meth:`_made`) and defines
+    ``history``, ``apply``, ``clone``, ``is_terminal`` and ``_determinize``.
+    """
+
+    __slots__ = ("_origin", "_origin_len")
+
+    _origin: Origin
+    _origin_len: int
+
+    def _made(self, kind: str, *args: Any, **kwargs: Any) -> None:
+        """Record how this state was made (for pickling): ``kind`` is ``"new"`` or the
+        name of the classmethod, with the arguments that rebuild it."""
+        self._origin = (kind, (args, kwargs))
+        self._origin_len = 0
+
+    @property
+    def history(self) -> list[Event]:
+        raise NotImplementedError
+
+    def apply(self, action: Any) -> None:
+        raise NotImplementedError
+
+    def clone(self: S) -> S:
+        raise NotImplementedError
+
+    def is_terminal(self) -> bool:
+        raise NotImplementedError
+
+    def _determinize(self: S, player: int, rng: np.random.Generator) -> S:
+        raise NotImplementedError
+
+    def _decisions(self) -> tuple[Any, ...]:
+        """The decisions applied since the state was made (forced steps left out)."""
+        return _decisions_of(self.history[self._origin_len:])
+
+    def determinize(self: S, player: int, rng: Any = None) -> S:
+        """A copy consistent with what ``player`` knows, the cards hidden from them dealt
+        again (the game's ``_determinize`` docstring says how).  ``rng``: a numpy
+        ``Generator``, an int seed or ``None``."""
+        g = as_rng(rng)
+        start = _rng_start(g)
+        new = self._determinize(player, g)
+        # the parent's decisions are read from its history when pickled, not now
+        new._origin = ("determinize", (self._origin, self._origin_len, tuple(self.history), player, start))
+        new._origin_len = len(new.history)
+        return new
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (restore, (type(self), self._origin, self._decisions()), self._extras())
+
+    def _extras(self) -> dict[str, Any]:
+        """Slots a rebuilt state takes from the pickled one (what its origin does not
+        say, such as the seed a match gave its deal)."""
+        return {}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
+
+    def __copy__(self: S) -> S:
+        return self.clone()
+
+    # -- the reinforcement-learning views (chupai.rl) ---------------------------------
+    def observation_tensor(self, player: int) -> Any:
+        """The float32 observation of seat ``player`` (:func:`chupai.rl.observation_tensor`)."""
+        from chupai.rl import observation_tensor
+
+        return observation_tensor(self, player)
+
+    def legal_actions_mask(self) -> Any:
+        """The int8 mask of the legal action ids (:func:`chupai.rl.legal_actions_mask`)."""
+        from chupai.rl import legal_actions_mask
+
+        return legal_actions_mask(self)
+
+    def __deepcopy__(self: S, memo: dict[int, Any]) -> S:
+        return self.clone()
+
+
+def copy_origin(src: StateBase, dst: StateBase) -> None:
+    """Give a clone its original's record (cheap: the record is immutable)."""
+    dst._origin = src._origin
+    dst._origin_len = src._origin_len
+
+
+class DealSurface(StateBase):
     """The members every game's ``Deal`` shares, each written once here.
 
     A subclass holds ``_rules``, ``_seed`` (``None`` for a deal built from given cards),
-    ``_history`` (the list of public events; its ``Deal`` docstring says what they are)
-    and ``_core``, the compiled engine of the card play.  ``current_player`` and
-    ``hand_sizes`` read ``_core``: a deal with a phase before its core exists (Guan
-    Dan's tribute, Zheng Shangyou's exchange) overrides them.
+    ``_history`` (the list of :class:`~chupai.contract.Event`) and ``_core``, the
+    compiled engine of the card play.  ``current_player`` and ``hand_sizes`` read
+    ``_core``: a deal with a phase before its core exists (Guan Dan's tribute, Zheng
+    Shangyou's exchange) overrides them.
     """
 
     __slots__ = ()
+
+    _rules: Any
+    _seed: int | None
+    _history: list[Event]
+    _core: Any
 
     @property
     def rules(self) -> Any:
@@ -105,34 +215,63 @@ class DealSurface:
 
     @property
     def seed(self) -> int | None:
-        """The seed of a random deal (``None`` for one built from given cards:
-        ``from_hands``, ``from_cards``)."""
+        """The seed of a random deal (``None`` for one built from given cards)."""
         return self._seed
 
     @property
     def current_player(self) -> int:
-        """The seat to decide now; -1 once the deal is over."""
-        return self._core.current
+        """The seat to decide now; :data:`~chupai.contract.TERMINAL` once over."""
+        return TERMINAL if self.is_terminal() else int(self._core.current)
 
     @property
-    def history(self) -> list[Any]:
+    def history(self) -> list[Event]:
         """Every public event, in order (a copy; the game's ``Deal`` docstring lists them)."""
         return list(self._history)
 
     def hand_sizes(self) -> tuple[int, ...]:
-        return self._core.hand_sizes()
+        return tuple(self._core.hand_sizes())
+
+    def _extras(self) -> dict[str, Any]:
+        return {"_seed": self._seed}
+
+    def _replay_apply(self, action: Any) -> None:
+        """Apply a decision while replaying a history (a game may skip checks its engine
+        makes anyway)."""
+        self.apply(action)
+
+    def _replays(self, history: Sequence[Event]) -> bool:
+        """Apply the decisions of ``history`` (a deal's public history) to this fresh
+        deal: did that reproduce ``history`` exactly (the forced steps included)?
+        ``False`` as soon as an event is not legal here."""
+        try:
+            for event in history:
+                if event.automatic:
+                    continue
+                if self.current_player != event.seat:
+                    return False
+                self._replay_apply(event.action)
+        except IllegalActionError:
+            return False
+        return self._history == list(history)
 
 
-class MatchSurface:
+class MatchSurface(StateBase):
     """The part of the state-machine surface a match of deals delegates to its deal.
 
     A subclass holds ``_rules``, ``_seed``, ``_deal`` (the current deal, the last one
-    once over) and ``_past`` (the events of the finished deals), defines
-    ``is_terminal()``, and ``_after_deal()``, called when the current deal ends (score
-    it, deal the next one or end the match).
+    once over), ``_past`` (the events of the finished deals) and ``_summaries`` (one
+    dict per finished deal), defines ``is_terminal()``, ``max_deals`` and
+    ``_after_deal()``, called when the current deal ends (score it, deal the next one or
+    end the match).
     """
 
     __slots__ = ()
+
+    _rules: Any
+    _seed: int
+    _deal: Any
+    _past: tuple[Event, ...]
+    _summaries: tuple[dict[str, Any], ...]
 
     @property
     def rules(self) -> Any:
@@ -148,11 +287,30 @@ class MatchSurface:
         return self._deal
 
     @property
+    def deals(self) -> tuple[dict[str, Any], ...]:
+        """A summary (a dict) of each finished deal, in order; the game's ``Match``
+        docstring lists the keys."""
+        return self._summaries
+
+    @property
+    def deals_played(self) -> int:
+        """Deals finished so far."""
+        return len(self._summaries)
+
+    @property
+    def phase(self) -> Any:
+        """The phase of the current deal (its ``Phase.OVER`` once the match is over)."""
+        return self._deal.phase
+
+    @property
     def current_player(self) -> int:
-        return -1 if self.is_terminal() else self._deal.current_player
+        return TERMINAL if self.is_terminal() else int(self._deal.current_player)
+
+    def hand_sizes(self) -> tuple[int, ...]:
+        return tuple(self._deal.hand_sizes())
 
     def legal_actions(self) -> list[Any]:
-        return [] if self.is_terminal() else self._deal.legal_actions()
+        return [] if self.is_terminal() else list(self._deal.legal_actions())
 
     def apply(self, action: Any) -> None:
         """Apply ``action`` to the current deal (``IllegalActionError``, state unchanged, if
@@ -163,22 +321,79 @@ class MatchSurface:
         if self._deal.is_terminal():
             self._after_deal()
 
+    def _after_deal(self) -> None:
+        raise NotImplementedError
+
+    def _standing(self) -> dict[str, Any]:
+        """The match's part of an observation (its ``"match"`` key)."""
+        raise NotImplementedError
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """The current deal's observation, with the match's ``history`` (every deal's
+        events), ``current_player`` and ``over``, plus ``"match"``: the standing (the
+        game's ``Match`` docstring lists its keys)."""
+        obs: dict[str, Any] = self._deal.observation(player)
+        obs["current_player"] = self.current_player
+        obs["over"] = self.is_terminal()
+        obs["history"] = tuple(self.history)
+        obs["match"] = self._standing()
+        return obs
+
     def card_play(self) -> Any:
         """The compiled engine of the current deal (see the deal's ``card_play``), ``None``
         once the match is over."""
         return None if self.is_terminal() else self._deal.card_play()
 
     @property
-    def history(self) -> list[Any]:
+    def history(self) -> list[Event]:
         """Every public event of every deal, in order (see the deal's ``history``)."""
         if self.is_terminal():
             return list(self._past)
-        return list(self._past) + self._deal._history
+        events: list[Event] = list(self._past) + list(self._deal.history)
+        return events
 
-    def determinize(self, player: int, rng: Any = None) -> Any:
-        """A copy whose current deal is determinized (the match kept): see the deal's
-        ``determinize``."""
+    def _determinize(self: S, player: int, rng: np.random.Generator) -> S:
+        """The match with its current deal determinized (see the deal's ``determinize``)."""
         other = self.clone()
         if not self.is_terminal():
-            other._deal = self._deal.determinize(player, rng)
+            other._deal = self._deal.determinize(player, rng)  # type: ignore[attr-defined]
+        else:
+            self._deal.determinize(player, rng)  # type: ignore[attr-defined]  # checks player
         return other
+
+
+# keyed by the class and the slots cloned and copied: determinize shares what clone copies
+_CLONERS: dict[tuple[type, tuple[str, ...], tuple[str, ...]], Callable[[Any], Any]] = {}
+
+
+def _cloner(cls: type, cloned: tuple[str, ...], copied: tuple[str, ...]) -> Callable[[Any], Any]:
+    """A function copying an instance of ``cls`` slot by slot, written out once per
+    class and choice of ``cloned`` and ``copied`` (as ``dataclasses`` writes its
+    methods): a loop over the slots with ``getattr``/``setattr`` costs ten times more,
+    and clones are the bots' hot path."""
+    key = (cls, cloned, copied)
+    fn = _CLONERS.get(key)
+    if fn is None:
+        slots = [n for c in cls.__mro__ for n in c.__dict__.get("__slots__", ())]
+        lines = ["def clone(s):", "    o = new(cls)"]
+        for name in slots:
+            if name in cloned:
+                lines.append(f"    v = s.{name}\n    o.{name} = None if v is None else v.clone()")
+            elif name in copied:
+                lines.append(f"    v = s.{name}\n    o.{name} = None if v is None else v.copy()")
+            else:
+                lines.append(f"    o.{name} = s.{name}")
+        lines.append("    return o")
+        namespace: dict[str, Any] = {"new": object.__new__, "cls": cls}
+        exec("\n".join(lines), namespace)  # noqa: S102 - code written here from slot names
+        fn = namespace["clone"]
+        _CLONERS[key] = fn
+    return fn
+
+
+def shallow_clone(state: S, *, cloned: tuple[str, ...] = (), copied: tuple[str, ...] = ()) -> S:
+    """A copy of ``state`` sharing every slot (immutable values) but the ``cloned`` ones
+    (states and engines: ``.clone()``, ``None`` kept) and the ``copied`` ones (lists:
+    ``.copy()``).  Every slot must be set."""
+    other: S = _cloner(type(state), cloned, copied)(state)
+    return other

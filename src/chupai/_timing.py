@@ -1,42 +1,71 @@
-"""Timing loops shared by the benchmark runners (``chupai bench``, ``bench/``).
+"""Timing loops and the report shared by the benchmark runners (``chupai bench``, ``bench/``).
 
-The machines are shared and noisy: every figure is a median over repeats.
+Every figure is CPU time of this process (:data:`CLOCK`, ``time.process_time``: what
+other programs on a shared machine do does not count) and a median over repeats; only
+the runs on several threads (their point is the elapsed time) and the median single
+call (:func:`median_single_call`) are timed by the wall clock (:data:`WALL`).
 
 >>> mean_us = mean_per_item(lambda x: x + 1, list(range(100)), repeat=3)
 >>> mean_us > 0
 True
+>>> report = Report("demo", echo=False)
+>>> report.add("a case", 2.0, items=10, unit="plays")
+>>> report.rows[0].per_second
+5000000.0
 """
 from __future__ import annotations
 
 import statistics
+import sys
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
 from functools import partial
 from typing import Any
 
 import numpy as np
 
-__all__ = ["engine_report", "mean_per_call", "mean_per_item", "median_run", "median_single_call", "per_item"]
+__all__ = [
+    "CLOCK",
+    "WALL",
+    "Report",
+    "Row",
+    "engine_report",
+    "mean_per_call",
+    "mean_per_item",
+    "median_run",
+    "median_single_call",
+    "per_item",
+]
+
+#: the clock of every single-thread figure: CPU seconds of this process
+CLOCK: Callable[[], float] = time.process_time
+#: the clock of the multi-thread figures: elapsed seconds
+WALL: Callable[[], float] = time.perf_counter
 
 
 def mean_per_item(fn: Callable[[Any], Any], items: Sequence[Any], repeat: int) -> float:
-    """Median over ``repeat`` timed loops over ``items`` of the mean µs per ``fn(item)``."""
+    """Median over ``repeat`` timed loops over ``items`` of the mean CPU µs per ``fn(item)``."""
     means = []
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        t0 = CLOCK()
         for it in items:
             fn(it)
-        means.append((time.perf_counter() - t0) / len(items) * 1e6)
+        means.append((CLOCK() - t0) / len(items) * 1e6)
     return statistics.median(means)
 
 
 def median_single_call(fn: Callable[[Any], Any], items: Sequence[Any]) -> float:
-    """The median µs of one ``fn(item)`` call, each call timed alone."""
+    """The median µs of one ``fn(item)`` call, each call timed alone.
+
+    By the wall clock (:data:`WALL`): reading the CPU clock costs about as much as a
+    sub-µs call, and the median leaves out the calls the scheduler interrupted.
+    """
     singles = []
     for it in items:
-        t0 = time.perf_counter()
+        t0 = WALL()
         fn(it)
-        singles.append((time.perf_counter() - t0) * 1e6)
+        singles.append((WALL() - t0) * 1e6)
     return statistics.median(singles)
 
 
@@ -45,64 +74,127 @@ def per_item(fn: Callable[[Any], Any], items: Sequence[Any], repeat: int) -> tup
     return mean_per_item(fn, items, repeat), median_single_call(fn, items)
 
 
-def median_run(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
-    """The median seconds of ``repeat`` calls of ``fn()``, and the last call's result."""
+def median_run(fn: Callable[[], Any], repeat: int, clock: Callable[[], float] = CLOCK) -> tuple[float, Any]:
+    """The median seconds (``clock``) of ``repeat`` calls of ``fn()``, and the last call's result."""
     runs = []
     result = None
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        t0 = clock()
         result = fn()
-        runs.append(time.perf_counter() - t0)
+        runs.append(clock() - t0)
     return statistics.median(runs), result
 
 
 def mean_per_call(fn: Callable[[], Any], calls: int, repeat: int) -> float:
-    """Median over ``repeat`` timed loops of ``calls`` calls of the mean µs per ``fn()``."""
+    """Median over ``repeat`` timed loops of ``calls`` calls of the mean CPU µs per ``fn()``."""
     means = []
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        t0 = CLOCK()
         for _ in range(calls):
             fn()
-        means.append((time.perf_counter() - t0) / calls * 1e6)
+        means.append((CLOCK() - t0) / calls * 1e6)
     return statistics.median(means)
 
 
-def engine_report(
-    deal: Callable[..., Any], playouts: Callable[..., Any], n: int, repeat: int, *, title: str = "engine",
-    **game: Any,
-) -> None:
-    """Print the engine rows of a game's benchmark runner.
+def _number(x: float) -> str:
+    """``x`` with three significant digits, thousands separated: 1,230,000 or 12.3."""
+    if x >= 1000:
+        return f"{float(f'{x:.3g}'):,.0f}"
+    return f"{x:.3g}"
 
-    C ``playouts`` of ``n`` deals (random and greedy, one and two threads), whole deals
-    through ``apply`` with a ``RandomBot`` for one second, ``Deal.clone()`` and
-    ``MonteCarloBot(200)`` decisions.  ``deal(seed=..., **game)`` makes a deal and
-    ``playouts(n, seed=..., policy=..., threads=..., **game)`` runs the batch (``game``:
-    e.g. ``players=5``).
+
+@dataclass(frozen=True)
+class Row:
+    """One figure of a benchmark report.
+
+    Attributes:
+        section: the part of the report (``generator``, ``engine``, ``surface``, ...).
+        case: what was timed.
+        us: CPU µs per call (per deal, per action, ...: see ``case``); ``None`` if the
+            case could not run here (``note`` says why).
+        per_second: ``unit`` per second (``items`` per call / ``us``).
+        unit: what ``per_second`` counts (``plays``, ``deals``, ``calls``, ...).
+        median_call_us: the median of single calls (wall clock), where measured.
+        note: a remark (e.g. the share of a decision spent in ``determinize``).
     """
-    from chupai.bots import MonteCarloBot, RandomBot
 
-    print(f"\n{title:<34}{'median':>14}")
+    section: str
+    case: str
+    us: float | None
+    per_second: float | None
+    unit: str
+    median_call_us: float | None = None
+    note: str = ""
+
+
+@dataclass
+class Report:
+    """The rows of one benchmark run, printed as they come (``echo``) and as JSON
+    (:meth:`to_json`, the same keys for every game)."""
+
+    game: str
+    echo: bool = True
+    rows: list[Row] = field(default_factory=list)
+    info: dict[str, Any] = field(default_factory=dict)
+    _section: str = "generator"
+
+    def line(self, text: str) -> None:
+        """Print a line of context (not a figure); kept in :attr:`info` under ``notes``."""
+        self.info.setdefault("notes", []).append(text)
+        if self.echo:
+            print(text)
+
+    def section(self, name: str, title: str | None = None) -> None:
+        """Start the section ``name`` (printed as ``title``)."""
+        self._section = name
+        if self.echo:
+            print(f"\n{title or name:<46}{'µs/call':>12}{'per second':>22}")
+
+    def add(
+        self,
+        case: str,
+        us: float | None,
+        *,
+        items: float = 1.0,
+        unit: str = "calls",
+        median: float | None = None,
+        note: str = "",
+        per_second: float | None = None,
+    ) -> None:
+        """Add a figure: ``us`` CPU µs per call of ``items`` ``unit`` (or ``per_second``
+        given directly, e.g. for a run on several threads)."""
+        if per_second is None and us:
+            per_second = items / us * 1e6
+        row = Row(self._section, case, us, per_second, unit, median, note)
+        self.rows.append(row)
+        if self.echo:
+            us_text = "-" if us is None else f"{us:.3f}"
+            rate = "" if per_second is None else f"{_number(per_second)} {unit}"
+            extra = f"  median call {median:.3f} µs" if median is not None else ""
+            print(f"{case:<46}{us_text:>12}{rate:>22}{extra}{'  ' + note if note else ''}")
+            sys.stdout.flush()
+
+    def to_json(self) -> dict[str, Any]:
+        """``{game, clock, info, rows}``, each row as :class:`Row`'s fields."""
+        return {"game": self.game, "clock": "process_time (CPU); threads > 1: wall clock",
+                "info": self.info, "rows": [asdict(r) for r in self.rows]}
+
+
+def engine_report(
+    report: Report, deal: Callable[..., Any], playouts: Callable[..., Any], n: int, repeat: int, **game: Any
+) -> None:
+    """The engine rows of a game's benchmark runner.
+
+    C ``playouts`` of ``n`` deals (random and greedy; one thread in CPU time, two
+    threads by the wall clock) and ``Deal.clone()``.
+    ``deal(seed=..., **game)`` makes a deal and ``playouts(n, seed=..., policy=...,
+    threads=..., **game)`` runs the batch (``game``: e.g. ``players=5``).
+    """
+    report.section("engine", f"engine ({n} deals a playout run)")
     for policy in ("random", "greedy"):
-        for threads in (1, 2):
-            dt, _ = median_run(partial(playouts, n, seed=1, policy=policy, threads=threads, **game), repeat)
-            print(f"{f'C playouts, {policy}, {threads} thread(s)':<34}{n / dt:>14,.0f} deals/s")
-    bot, rng = RandomBot(), np.random.default_rng(1)
-    t0, actions, deals = time.perf_counter(), 0, 0
-    while time.perf_counter() - t0 < 1.0:
-        state = deal(seed=deals, **game)
-        while not state.is_terminal():
-            state.apply(bot.choose(state, rng))
-            actions += 1
-        deals += 1
-    dt = time.perf_counter() - t0
-    print(f"{'deals through apply (RandomBot)':<34}{deals / dt:>14,.1f} deals/s ({dt / actions * 1e6:.1f} µs per action)")
+        dt, _ = median_run(partial(playouts, n, seed=1, policy=policy, threads=1, **game), repeat)
+        report.add(f"C playouts, {policy}, 1 thread", dt / n * 1e6, unit="deals")
+        dt, _ = median_run(partial(playouts, n, seed=1, policy=policy, threads=2, **game), repeat, WALL)
+        report.add(f"C playouts, {policy}, 2 threads (wall clock)", None, per_second=n / dt, unit="deals")
     state = deal(seed=2, **game)
-    print(f"{'Deal.clone()':<34}{mean_per_call(state.clone, 2000, repeat):>14.2f} µs")
-    mc, decisions = MonteCarloBot(200), 0
-    t0 = time.perf_counter()
-    state = deal(seed=3, **game)
-    while not state.is_terminal() and decisions < 40:
-        state.apply(mc.choose(state, rng))
-        decisions += 1
-    dt = time.perf_counter() - t0
-    print(f"{'MonteCarloBot(200) decisions':<34}{decisions / dt:>14,.1f} decisions/s")
+    report.add("Deal.clone()", mean_per_call(state.clone, 2000, repeat))

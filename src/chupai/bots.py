@@ -1,7 +1,10 @@
 """Bots for the game states of this library: one protocol, three strategies.
 
 A bot is anything with ``choose(state, rng) -> action`` returning an item of
-``state.legal_actions()``.  During card play the bots lean on the compiled engine of
+``state.legal_actions()``; ``rng`` is what :func:`chupai._validate.as_rng` takes (a
+numpy ``Generator``, an int seed or ``None``).  What differs between games (the
+choice outside the card play, how a playout is weighed) comes from the registry
+(:mod:`chupai._games`).  During card play the bots lean on the compiled engine of
 the current deal (``state.card_play()``): ``RandomBot`` and ``GreedyBot`` make the C
 playout policies' choices, and ``MonteCarloBot`` evaluates each candidate play with
 C playouts over determinized deals.
@@ -15,20 +18,24 @@ True
 """
 from __future__ import annotations
 
-import importlib
 import math
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-__all__ = ["Bot", "GreedyBot", "MonteCarloBot", "RandomBot"]
+from chupai._games import game_of
+from chupai._validate import as_rng, check_choice, check_positive_int
+from chupai.actions import PASS
+from chupai.search.bot import ISMCTSBot
+
+__all__ = ["Bot", "GreedyBot", "ISMCTSBot", "MonteCarloBot", "RandomBot"]
 
 
 @runtime_checkable
 class Bot(Protocol):
     """Chooses an action for the player to act in ``state``."""
 
-    def choose(self, state: Any, rng: np.random.Generator) -> Any:
+    def choose(self, state: Any, rng: Any) -> Any:
         """One item of ``state.legal_actions()``."""
 
 
@@ -37,21 +44,14 @@ def _card_play(state: Any) -> Any:
     return state.card_play()
 
 
-def _pass_action(state: Any) -> Any:
-    from chupai.actions import PASS
-
-    return PASS
-
-
 def _seed(rng: np.random.Generator) -> int:
     return int(rng.integers(0, 2**63))
 
 
 def _non_play_choice(state: Any, actions: list[Any]) -> Any:
-    """A sensible choice outside card play (tribute, exchange): the game module's
-    ``decision_choice(state, actions)`` where it has one, else the first action."""
-    choose = getattr(importlib.import_module(type(state).__module__), "decision_choice", None)
-    return choose(state, actions) if choose is not None else actions[0]
+    """A sensible choice outside card play (tribute, exchange): the registry's
+    ``decision_policy`` of the state's game."""
+    return game_of(state).choose_decision(state, actions)
 
 
 class RandomBot:
@@ -60,13 +60,14 @@ class RandomBot:
 
     name = "random"
 
-    def choose(self, state: Any, rng: np.random.Generator) -> Any:
+    def choose(self, state: Any, rng: Any) -> Any:
+        g = as_rng(rng)
         core = _card_play(state)
         if core is None:
             actions = state.legal_actions()
-            return actions[int(rng.integers(len(actions)))]
-        play = core.policy_choice("random", _seed(rng))
-        return _pass_action(state) if play is None else play
+            return actions[int(g.integers(len(actions)))]
+        play = core.policy_choice("random", _seed(g))
+        return PASS if play is None else play
 
     def __repr__(self) -> str:
         return "RandomBot()"
@@ -79,12 +80,13 @@ class GreedyBot:
 
     name = "greedy"
 
-    def choose(self, state: Any, rng: np.random.Generator) -> Any:
+    def choose(self, state: Any, rng: Any) -> Any:
+        as_rng(rng)  # the same argument check as every bot; the greedy choice uses no randomness
         core = _card_play(state)
         if core is None:
             return _non_play_choice(state, state.legal_actions())
         play = core.policy_choice("greedy")
-        return _pass_action(state) if play is None else play
+        return PASS if play is None else play
 
     def __repr__(self) -> str:
         return "GreedyBot()"
@@ -106,20 +108,13 @@ class MonteCarloBot:
     def __init__(
         self, playouts: int = 200, *, policy: str = "greedy", max_candidates: int = 24, max_worlds: int = 16
     ) -> None:
-        if isinstance(playouts, bool) or not isinstance(playouts, int) or playouts < 1:
-            raise ValueError(f"playouts must be a positive int, not {playouts!r}")
-        if isinstance(max_candidates, bool) or not isinstance(max_candidates, int) or max_candidates < 1:
-            raise ValueError(f"max_candidates must be a positive int, not {max_candidates!r}")
-        if isinstance(max_worlds, bool) or not isinstance(max_worlds, int) or max_worlds < 1:
-            raise ValueError(f"max_worlds must be a positive int, not {max_worlds!r}")
-        if policy not in ("random", "greedy"):
-            raise ValueError(f"unknown policy {policy!r}; expected 'random' or 'greedy'")
-        self.max_worlds = max_worlds
-        self.playouts = playouts
-        self.policy = policy
-        self.max_candidates = max_candidates
+        self.playouts = check_positive_int(playouts, "playouts")
+        self.max_candidates = check_positive_int(max_candidates, "max_candidates")
+        self.max_worlds = check_positive_int(max_worlds, "max_worlds")
+        self.policy = check_choice(policy, "policy", ("random", "greedy"))
 
-    def choose(self, state: Any, rng: np.random.Generator) -> Any:
+    def choose(self, state: Any, rng: Any) -> Any:
+        rng = as_rng(rng)
         actions = state.legal_actions()
         if len(actions) == 1:
             return actions[0]
@@ -134,10 +129,10 @@ class MonteCarloBot:
         include_pass = core.can_pass()
         n = len(candidates) + include_pass
         if n == 1:
-            return candidates[0] if len(candidates) else _pass_action(state)
+            return candidates[0] if len(candidates) else PASS
         player = state.current_player
-        # Guan Dan weighs a won deal by its levels; other games' engines score by themselves
-        extra = (state.rules.promotion,) if hasattr(state.rules, "promotion") else ()
+        # the game's own weights of a playout (Guan Dan: the levels of a won deal)
+        extra = game_of(state).evaluate_args(state.rules)
         # spread the playouts over at most max_worlds determinizations (each costs more
         # than a playout), every candidate played out the same number of times in each
         worlds = min(self.max_worlds, max(1, math.ceil(self.playouts / n)))
@@ -147,7 +142,7 @@ class MonteCarloBot:
             world = _card_play(state.determinize(player, rng))
             sums += world.evaluate(candidates, include_pass, per_world, _seed(rng), self.policy, *extra)
         best = int(np.argmax(sums))
-        return candidates[best] if best < len(candidates) else _pass_action(state)
+        return candidates[best] if best < len(candidates) else PASS
 
     def __repr__(self) -> str:
         return f"MonteCarloBot(playouts={self.playouts}, policy={self.policy!r})"

@@ -1,48 +1,55 @@
 """The ``chupai`` command.
 
-    chupai plays guandan "<hand>" --level 7 [--previous "<cards>"] [--collapse] [--json]
-    chupai plays chinese_ten "<hand>" --layout "<cards>" [--turned] [--free] [--collapse] [--json]
-    chupai plays gandengyan "<hand>" [--previous "<cards>"] [--decks 2] [--collapse] [--json]
-    chupai playout guandan --deals 100000 --seed 1 [--policy random] [--threads 1]
-    chupai playout chinese_ten --deals 100000 [--players 4] [--variant pagat] [--policy random]
-    chupai playout gandengyan --deals 100000 [--players 4] [--decks 1] [--policy random]
-    chupai arena guandan|chinese_ten|gandengyan --bots mc,random --deals 200 [--seed 0] [--workers 1] [--players 4]
-    chupai bench [--game guandan|chinese_ten|gandengyan|zhengshangyou] [--deals 1000]
+    chupai plays GAME "<hand>" [game options] [--collapse] [--json]
+    chupai playout GAME [--deals 100000] [--seed 1] [--players N] [--policy random] [--threads 1] [--json]
+    chupai arena GAME [--bots mc,random] [--deals 200] [--seed 0] [--workers 1] [--players N] [--json]
+    chupai bench GAME [--deals N] [--repeat 5] [--playouts N] [--surface-deals 200] [--no-engine] [--no-surface]
+                      [--json]
+
+GAME is one of the registered games (:mod:`chupai._games`).  The options only some
+games take (``--level``, ``--layout``, ``--decks``, ``--players``, ...) are spelt in
+:mod:`chupai._cli_options` and given to their games by the registry's ``cli_options``;
+giving one to another game is an error.  Exit status:
+0 done, 2 bad arguments or input (the message names it), 130 interrupted (Ctrl-C),
+1 when the reader of the output went away.
 """
 from __future__ import annotations
 
 import argparse
 import os
 import sys
+from collections.abc import Sequence
 
+from chupai import backends
+from chupai._cli_common import non_negative_int, positive_int
+from chupai._cli_options import OPTIONS, games_taking, option_help, taken
 from chupai._games import GAMES, game
-from chupai.chinese_ten.rules import VARIANTS
 
-__all__ = ["main"]
+__all__ = ["build_parser", "main"]
+
+#: exit status after Ctrl-C, as a shell reports a process ended by SIGINT
+EXIT_INTERRUPTED = 130
+EXIT_USAGE = 2
 
 
 def _cmd_plays(args: argparse.Namespace) -> int:
-    return game(args.game).cli_module().cmd_plays(args)
+    result: int = game(args.game).cli_module().cmd_plays(args)
+    return result
 
 
 def _cmd_playout(args: argparse.Namespace) -> int:
-    return game(args.game).cli_module().cmd_playout(args)
+    result: int = game(args.game).cli_module().cmd_playout(args)
+    return result
 
 
-_BOTS = {"random": "RandomBot", "greedy": "GreedyBot", "mc": "MonteCarloBot"}
+def _make_bot(spec: str, playouts: int) -> object:
+    from chupai.search.registry import make_bot
 
-
-def _make_bot(name: str, playouts: int) -> object:
-    from chupai import bots
-
-    if name not in _BOTS:
-        raise ValueError(f"unknown bot {name!r}; expected one of {', '.join(_BOTS)}")
-    if name == "mc":
-        return bots.MonteCarloBot(playouts)
-    return getattr(bots, _BOTS[name])()
+    return make_bot(spec, playouts=playouts)
 
 
 def _cmd_arena(args: argparse.Namespace) -> int:
+    from chupai._cli_common import dump_json
     from chupai.tournament import arena
 
     names = args.bots.split(",")
@@ -51,77 +58,162 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     pair = [_make_bot(n.strip(), args.playouts) for n in names]
     rules = game(args.game).cli_module().rules_of(args)
     result = arena(args.game, pair, args.deals, args.seed, args.workers, matches=args.matches, rules=rules,
-                   players=args.players)
+                   players=args.players, progress=not args.json, **backends.options_of(args))
+    if args.json:
+        lo, hi = result.interval
+        return dump_json({
+            "game": args.game,
+            "bots": list(result.bots),
+            "matches": bool(args.matches),
+            "games": result.games,
+            "wins": result.wins,
+            "win_rate": result.win_rate,
+            "interval": [lo, hi],
+            "mean_return": float(result.returns.mean()) if result.games else 0.0,
+            "seed": args.seed,
+        })
     print(result)
     return 0
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    entry = game(args.game)
-    argv = [word for option in entry.bench_options for word in (f"--{option}", str(getattr(args, option)))]
-    return entry.bench_module().main(argv)
+    # the options given, passed on; the game's runner has its own defaults
+    argv = [word for name in ("deals", "repeat", "playouts", "surface_deals") if getattr(args, name) is not None
+            for word in (f"--{name.replace('_', '-')}", str(getattr(args, name)))]
+    argv += [f"--{name.replace('_', '-')}" for name in ("no_engine", "no_surface", "json") if getattr(args, name)]
+    result: int = game(args.game).bench_module().main(argv)
+    return result
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the ``chupai`` command; returns the exit status."""
-    ap = argparse.ArgumentParser(prog="chupai", description="Legal plays of Chinese card games.")
+def _add_game_options(parser: argparse.ArgumentParser, command: str) -> None:
+    """The game-specific options some game takes in ``command`` (:mod:`chupai._cli_options`)."""
+    for name, option in OPTIONS.items():
+        if games_taking(command, name):
+            parser.add_argument(option.flag, help=option_help(command, name), **option.argparse_kwargs())
+
+
+def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The ``chupai`` parser and its subcommand parsers by name."""
+    ap = argparse.ArgumentParser(prog="chupai", description="Legal plays and game engines of Chinese card games.")
     sub = ap.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("plays", help="list the legal plays of a hand")
-    p.add_argument("game", choices=list(GAMES))
-    p.add_argument("--decks", type=int, choices=[1, 2], default=1, help="gandengyan: one or two decks")
-    p.add_argument("hand", help='cards, e.g. "7S 7S 2H BJ" (chinese_ten with --turned: the turned card)')
-    p.add_argument("--level", help="guandan: the level rank, 2..A")
-    p.add_argument("--layout", help='chinese_ten: the face-up cards, e.g. "QD 3S 3H 6C"')
-    p.add_argument("--turned", action="store_true", help="chinese_ten: the hand is the turned stock card")
-    p.add_argument("--free", action="store_true", help="chinese_ten: capturing is optional (forced_capture off)")
-    p.add_argument("--variant", choices=VARIANTS, default="pagat", help="chinese_ten variant")
-    p.add_argument("--previous", help="the cards of the play to beat (default: leading)")
-    p.add_argument("--previous-type", help="the type of the play to beat, if its cards can be read several ways")
-    p.add_argument("--rules", choices=["pagat", "competition"], default="pagat")
-    p.add_argument("--collapse", action="store_true", help="one play per suit-collapsed group")
-    p.add_argument("--no-joker-pair", action="store_true", help="zhengshangyou: BJ RJ is not a pair")
-    p.add_argument("--json", action="store_true", help="print the competition protocol form")
-    p.set_defaults(run=_cmd_plays)
-    po = sub.add_parser("playout", help="play random deals to the end in C")
-    po.add_argument("game", choices=list(GAMES))
-    po.add_argument("--players", type=int, help="chinese_ten: 2-4 players, gandengyan: 2-6, zhengshangyou: 2-8 (default 4)")
-    po.add_argument("--decks", type=int, choices=[1, 2], default=1, help="gandengyan: one or two decks")
-    po.add_argument("--variant", choices=VARIANTS, default="pagat", help="chinese_ten variant")
-    po.add_argument("--deals", type=int, default=100000)
-    po.add_argument("--seed", type=int, default=1)
-    po.add_argument("--policy", choices=["random", "greedy"], default="random")
-    po.add_argument("--threads", type=int, default=1)
-    po.add_argument("--quiet", action="store_true", help="no progress bar")
-    po.set_defaults(run=_cmd_playout)
-    ar = sub.add_parser("arena", help="play deals between two bots")
-    ar.add_argument("game", choices=list(GAMES))
-    ar.add_argument("--players", type=int,
-                    help="chinese_ten: 2-4, gandengyan: 2-6, zhengshangyou: 2-8 players (default 4); "
-                    "bots alternate seats")
-    ar.add_argument("--decks", type=int, choices=[1, 2], default=1, help="gandengyan: one or two decks")
-    ar.add_argument("--variant", choices=VARIANTS, default="pagat", help="chinese_ten variant")
-    ar.add_argument("--bots", default="mc,random", help="two of random, greedy, mc (first,second)")
-    ar.add_argument("--deals", type=int, default=200)
-    ar.add_argument("--seed", type=int, default=0)
-    ar.add_argument("--workers", type=int, default=1)
-    ar.add_argument("--playouts", type=int, default=200, help="playouts per decision of an mc bot")
-    ar.add_argument("--matches", action="store_true", help="play whole matches instead of deals")
-    ar.set_defaults(run=_cmd_arena)
-    b = sub.add_parser("bench", help="time the generators on seeded deals")
-    b.add_argument("--game", choices=list(GAMES), default="guandan")
-    b.add_argument("--deals", type=int, default=1000)
-    b.add_argument("--repeat", type=int, default=5)
-    b.add_argument("--playouts", type=int, default=20000, help="deals per C playout measurement")
-    b.set_defaults(run=_cmd_bench)
-    from chupai.perft import add_parser as add_perft_parser  # `chupai perft`: defined in chupai.perft
+    games = list(GAMES)
+    json_help = "write one JSON object (the same keys in every game) instead of text"
 
-    add_perft_parser(sub)
-    args = ap.parse_args(argv)
+    p = sub.add_parser("plays", help="list the legal plays of a hand")
+    p.add_argument("game", choices=games)
+    p.add_argument("hand", help='cards, e.g. "7S 7S 2H BJ" (chinese_ten with --turned: the turned card)')
+    _add_game_options(p, "plays")
+    p.add_argument("--collapse", action="store_true", help="one play per suit-collapsed group")
+    p.add_argument("--json", action="store_true", help=json_help + ", with whether passing is allowed")
+    p.set_defaults(run=_cmd_plays)
+
+    po = sub.add_parser("playout", help="play random deals to the end in C")
+    po.add_argument("game", choices=games)
+    _add_game_options(po, "playout")
+    po.add_argument("--deals", type=positive_int, default=100000)
+    po.add_argument("--seed", type=non_negative_int, default=1)
+    po.add_argument("--policy", choices=["random", "greedy"], default="random")
+    po.add_argument("--threads", type=positive_int, default=1)
+    po.add_argument("--quiet", action="store_true", help="no progress bar")
+    po.add_argument("--json", action="store_true", help=json_help)
+    po.set_defaults(run=_cmd_playout)
+
+    ar = sub.add_parser("arena", help="play deals between two bots")
+    ar.add_argument("game", choices=games)
+    _add_game_options(ar, "arena")
+    ar.add_argument("--bots", default="mc,random", help="two of random, greedy, mc[:N], ismcts[:N|:20ms] "
+                    "(first,second); they alternate seats")
+    ar.add_argument("--deals", type=positive_int, default=200)
+    ar.add_argument("--seed", type=non_negative_int, default=0)
+    ar.add_argument("--workers", type=positive_int, default=1)
+    ar.add_argument("--playouts", type=positive_int, default=200, help="playouts per decision of an mc bot")
+    ar.add_argument("--matches", action="store_true", help="play whole matches instead of deals")
+    ar.add_argument("--json", action="store_true", help=json_help)
+    backends.add_arguments(ar)
+    ar.set_defaults(run=_cmd_arena)
+
+    from chupai.ladder import register as register_ladder
+
+    register_ladder(sub)
+    from chupai.protocol.cli import register as register_protocol  # serve, join, replay
+
+    register_protocol(sub)
+    from chupai.rl.generate import register as register_generate  # self-play data
+
+    register_generate(sub)
+    from chupai.perft import register as register_perft  # perft counts and --bench
+
+    register_perft(sub)
+
+    b = sub.add_parser("bench", help="time the generator, the engine and the Python surface of a game")
+    b.add_argument("game", nargs="?", choices=games, help="the game (default guandan)")
+    b.add_argument("--game", dest="game_option", choices=games, help="deprecated spelling of the game argument")
+    b.add_argument("--deals", type=positive_int, help="seeded deals the generator positions come from "
+                   "(default: the game's, e.g. 1000 for guandan)")
+    b.add_argument("--repeat", type=positive_int, help="timed loops per figure, the median reported (default 5)")
+    b.add_argument("--playouts", type=positive_int, help="deals per C playout measurement (default: the game's)")
+    b.add_argument("--surface-deals", type=positive_int, help="seeded deals of the Python surface section "
+                   "(default 200, at most --deals)")
+    b.add_argument("--no-engine", action="store_true", help="skip the engine section")
+    b.add_argument("--no-surface", action="store_true", help="skip the Python surface and OpenSpiel sections")
+    b.add_argument("--json", action="store_true", help=json_help)
+    b.set_defaults(run=_cmd_bench)
+    return ap, {"plays": p, "playout": po, "arena": ar, "bench": b}
+
+
+def _check_game_options(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    """Refuse (exit status 2) an option the chosen game does not take (the registry's
+    ``cli_options``), and a number of players outside the game's range."""
+    command = args.command
+    if command not in ("plays", "playout", "arena", "bench"):
+        return  # a subcommand registered by its own module checks its own options
+    if command == "bench":
+        if args.game_option is not None:
+            if args.game is not None and args.game != args.game_option:
+                parser.error(f"the game is {args.game!r} and --game {args.game_option!r}: give it once")
+            print("chupai bench: --game is deprecated; give the game as the first argument", file=sys.stderr)
+            args.game = args.game_option
+        if args.game is None:
+            args.game = "guandan"
+        return
+    own = taken(args.game, command)
+    for name, option in OPTIONS.items():
+        value = getattr(args, name, None)
+        if value is not None and value is not False and name not in own:
+            others = ", ".join(games_taking(command, name))
+            parser.error(f"{option.flag} does not apply to {args.game} (it is an option of {others})")
+    players = getattr(args, "players", None)
+    if players is not None:
+        low, high = game(args.game).players
+        if not low <= players <= high:
+            allowed = str(low) if low == high else f"{low} to {high}"
+            parser.error(f"{args.game} is played by {allowed} players, not {players}")
+
+
+def _run(argv: Sequence[str] | None) -> int:
+    ap, parsers = build_parser()
     try:
-        return args.run(args)
+        args = ap.parse_args(argv)
+        _check_game_options(args, parsers.get(args.command, ap))
+    except SystemExit as e:  # argparse: --help (0) or a usage error (2), already printed
+        return e.code if isinstance(e.code, int) else EXIT_USAGE
+    try:
+        result: int = args.run(args)
+        return result
     except ValueError as e:
         print(f"chupai: error: {e}", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``chupai`` command; returns the exit status."""
+    try:
+        code = _run(argv)
+        sys.stdout.flush()
+        return code
+    except KeyboardInterrupt:
+        print(file=sys.stderr)  # end the line the ^C was echoed on
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         # the reader (e.g. `head`) closed the pipe: stop quietly, as Unix tools do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

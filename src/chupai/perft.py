@@ -28,7 +28,7 @@ from typing import Any
 
 from chupai._games import GAMES, game
 
-__all__ = ["GOLDEN_SEEDS", "add_parser", "deal_of", "divide", "golden", "perft", "perft_slow"]
+__all__ = ["GOLDEN_SEEDS", "deal_of", "divide", "golden", "perft", "perft_slow", "register"]
 
 #: the seeds of the deals the golden files count (4 players each)
 GOLDEN_SEEDS = (1, 2, 3)
@@ -173,7 +173,7 @@ def _bench(depth: int | None, seed: int) -> int:
     return 0
 
 
-def add_parser(sub: Any) -> None:
+def register(sub: Any) -> None:
     """Register ``chupai perft`` on the command line's subparsers."""
     p = sub.add_parser("perft", help="count the action sequences of a seeded deal (and --bench)")
     p.add_argument("game", nargs="?", choices=list(GAMES), help="the game (not with --bench)")

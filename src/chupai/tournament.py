@@ -2,14 +2,16 @@
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass
-from multiprocessing import get_context
 from typing import Any
 
 import numpy as np
-from tqdm import tqdm
 
-from chupai._games import GAMES
+from chupai._games import GAMES, game as game_entry
+from chupai._validate import check_bool, check_positive_int, check_seed
+from chupai.backends import run_batch
+from chupai.bots import Bot
 
 __all__ = ["ArenaResult", "arena", "wilson_interval"]
 
@@ -63,14 +65,15 @@ class ArenaResult:
 
 
 def _new_state(game: str, seed: int, matches: bool, rules: Any, players: int | None) -> Any:
-    entry = GAMES[game]
-    module = entry.module()
-    cls = module.Match if matches else module.Deal
-    if not entry.fixed_players:  # the game checks the number of players
-        return cls(seed, rules=rules, players=4 if players is None else players)
-    if players not in (None, entry.players[0]):
-        raise ValueError(f"{game} is played by {entry.players[0]} players, not {players!r}")
-    return cls(seed, rules=rules)
+    return GAMES[game].new(seed, match=matches, rules=rules, players=players)
+
+
+def _cores() -> int:
+    """The CPUs this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 def _play_one(args: tuple[str, tuple[Any, Any], int, int, bool, Any, int | None]) -> float:
@@ -86,7 +89,7 @@ def _play_one(args: tuple[str, tuple[Any, Any], int, int, bool, Any, int | None]
         bot = bots[0] if seat % 2 == team_a else bots[1]
         state.apply(bot.choose(state, rng))
     returns = state.returns()
-    if GAMES[game].solo:  # each player scores alone: the bot's seats together
+    if not GAMES[game].teams:  # each player scores alone: the bot's seats together
         return float(sum(r for s, r in enumerate(returns) if s % 2 == team_a))
     return float(returns[team_a])
 
@@ -98,45 +101,44 @@ def arena(
     seed: int,
     workers: int = 1,
     *,
+    max_workers: int | None = None,
     matches: bool = False,
     rules: Any = None,
     players: int | None = None,
     progress: bool = True,
+    backend: str = "local",
+    address: str | None = None,
+    chunk_size: int | None = None,
 ) -> ArenaResult:
     """Play ``deals`` deals (or whole matches, ``matches=True``) between two bots.
 
     The first bot plays seats 0 and 2 in even-numbered games and seats 1 and 3 in odd
     ones.  Game ``i`` is dealt and played from its own seed derived from ``(seed, i)``,
-    so the result is the same for any ``workers``; ``workers > 1`` uses that many
-    processes (bots must be picklable).
+    so the result is the same for any ``workers``, ``backend`` and ``chunk_size``.
+    ``workers > 1`` uses local processes (bots must be picklable): at most one per deal
+    and one per CPU core, unless ``max_workers`` explicitly allows more
+    (``max_workers=workers`` starts exactly ``workers``, capped only by the deals).
+    ``backend="ray"`` runs the deals as Ray tasks, ``workers`` at a time, on the cluster
+    at ``address`` (or ``RAY_ADDRESS``), else on a local Ray started on demand; the
+    cores of this machine do not cap it.  See :func:`chupai.backends.run_batch`.
     """
-    if game not in _GAMES:
-        raise ValueError(f"unknown game {game!r}; expected one of {_GAMES}")
-    if len(bots) != 2:
-        raise ValueError(f"expected two bots, not {len(bots)}")
+    game_entry(game)  # TypeError / ValueError for an unknown game
+    if isinstance(bots, (str, bytes)) or len(bots) != 2:
+        raise ValueError(f"expected two bots, not {bots!r}")
     for b in bots:
-        if not callable(getattr(b, "choose", None)):
-            raise ValueError(f"{b!r} is not a bot (it has no choose(state, rng) method)")
-    if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
-        raise ValueError(f"deals must be a positive int, not {deals!r}")
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ValueError(f"workers must be a positive int, not {workers!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"seed must be a non-negative int, not {seed!r}")
+        if not isinstance(b, Bot):
+            raise TypeError(f"{b!r} is not a bot (it has no choose(state, rng) method)")
+    deals = check_positive_int(deals, "deals")
+    workers = check_positive_int(workers, "workers")
+    seed = check_seed(seed, allow_none=False)
+    matches = check_bool(matches, "matches")
+    progress = check_bool(progress, "progress")
+    cap = (_cores() if backend == "local" else workers) if max_workers is None else check_positive_int(max_workers, "max_workers")
+    workers = max(1, min(workers, deals, cap))
     _new_state(game, seed, matches, rules, players)  # bad rules or players fail here, not in a worker
     jobs = [(game, tuple(bots), seed, i, matches, rules, players) for i in range(deals)]
-    bar = tqdm(total=deals, unit="match" if matches else "deal", disable=not progress)
-    with bar:
-        if workers == 1:
-            returns = []
-            for job in jobs:
-                returns.append(_play_one(job))
-                bar.update()
-        else:
-            with get_context("spawn").Pool(workers) as pool:
-                returns = []
-                for r in pool.imap(_play_one, jobs):
-                    returns.append(r)
-                    bar.update()
+    returns = run_batch(_play_one, jobs, backend=backend, workers=workers, address=address,
+                        chunk_size=chunk_size, progress=progress,
+                        unit="match" if matches else "deal")
     arr = np.array(returns)
     return ArenaResult((repr(bots[0]), repr(bots[1])), deals, int((arr > 0).sum()), arr)

@@ -7,7 +7,7 @@
 from chupai._core import PlayList
 from chupai.chinese_ten._movegen import captures, legal_plays
 from chupai.chinese_ten.classify import classify
-from chupai.chinese_ten.game import Deal, Event, IllegalActionError, Match
+from chupai.chinese_ten.game import Deal, Event, IllegalActionError, Match, Phase
 from chupai.chinese_ten.play import Play, PlayType
 from chupai.chinese_ten.playouts import PlayoutResult, PlayoutResults, playout, playouts
 from chupai.chinese_ten.rules import Rules
@@ -17,6 +17,7 @@ __all__ = [
     "Event",
     "IllegalActionError",
     "Match",
+    "Phase",
     "Play",
     "PlayList",
     "PlayType",

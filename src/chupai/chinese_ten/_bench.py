@@ -3,20 +3,23 @@
 Positions: the play steps of seeded random 4-player deals (the hand of the player to
 play and the layout), every step of each deal.  Each figure is measured over all the
 positions in one timed loop, repeated; the report gives the mean per call of the
-median repeat (the machines are shared and noisy) and, for contrast, the median single
-call.  Playouts are timed as whole batches, one thread and more.
+median repeat (CPU time) and, for contrast, the median single call.  Playouts are
+timed as whole batches, one thread and more; then the Python surface
+(:mod:`chupai._bench_surface`).
 
-    python -m chupai.chinese_ten._bench [--deals 500] [--repeat 5] [--playouts 200000]
+    chupai bench chinese_ten [--deals 500] [--repeat 5] [--playouts 200000] [--json]
 """
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from functools import partial
 from typing import NamedTuple
 
 import numpy as np
 
-from chupai._timing import median_run, per_item
+from chupai._bench_runner import run
+from chupai._timing import Report, engine_report, median_run, per_item
 from chupai.cards import Cards
 from chupai.chinese_ten._engine import DealCore
 from chupai.chinese_ten._movegen import kernel_count, legal_plays
@@ -48,7 +51,7 @@ def positions(n_deals: int = N_DEALS, seed: int = SEED) -> list[Position]:
     return out
 
 
-def kernel_arrays(pos: list[Position]) -> tuple[np.ndarray, np.ndarray]:
+def kernel_arrays(pos: Sequence[Position]) -> tuple[np.ndarray, np.ndarray]:
     """The positions as mask arrays for ``kernel_count``."""
     return (np.array([p.hand.lo for p in pos], dtype=np.uint64),
             np.array([p.layout.lo for p in pos], dtype=np.uint64))
@@ -60,18 +63,13 @@ def _api_game(seed: int) -> None:
         deal.apply(deal.legal_actions()[0])
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="chupai bench chinese_ten", description="Time the Chinese Ten generator and playouts.")
-    ap.add_argument("--deals", type=int, default=N_DEALS)
-    ap.add_argument("--repeat", type=int, default=5)
-    ap.add_argument("--playouts", type=int, default=200_000)
-    args = ap.parse_args(argv)
+def generator(report: Report, args: argparse.Namespace) -> None:
+    """The generator rows, the kernel, and a whole deal through the Python ``Deal``."""
     pos = positions(args.deals)
     n_conc = sum(len(legal_plays(p.hand, p.layout)) for p in pos)
     n_coll = sum(len(legal_plays(p.hand, p.layout, collapse_suits=True)) for p in pos)
-    print(f"{len(pos)} play steps of {args.deals} random 4-player deals; plays per call: "
-          f"{n_conc / len(pos):.2f} (collapsed {n_coll / len(pos):.2f})")
-    print(f"{'case':<34}{'mean µs/call':>14}{'median µs':>12}{'plays/s':>14}")
+    report.line(f"{len(pos)} play steps of {args.deals} random 4-player deals; plays per call: "
+                f"{n_conc / len(pos):.2f} (collapsed {n_coll / len(pos):.2f})")
     rows = [
         ("legal_plays (concrete)", lambda p: legal_plays(p.hand, p.layout), n_conc),
         ("legal_plays (collapsed)", lambda p: legal_plays(p.hand, p.layout, collapse_suits=True), n_coll),
@@ -79,21 +77,24 @@ def main(argv: list[str] | None = None) -> int:
     ]
     for name, fn, nplays in rows:
         mean, median = per_item(fn, pos, args.repeat)
-        print(f"{name:<34}{mean:>14.2f}{median:>12.2f}{nplays / len(pos) / mean * 1e6:>14.3g}")
+        report.add(name, mean, items=nplays / len(pos), unit="plays", median=median)
     hands, layouts = kernel_arrays(pos)
     for name, coll in (("kernel only (concrete)", False), ("kernel only (collapsed)", True)):
         dt, total = median_run(partial(kernel_count, hands, layouts, collapse_suits=coll, repeat=10), args.repeat)
-        print(f"{name:<34}{dt / (10 * len(pos)) * 1e6:>14.2f}{'':>12}{total / dt:>14.3g}")
-    n = args.playouts
-    print(f"\n{'playouts of 4-player deals':<34}{'deals/s':>14}")
-    for policy in ("random", "greedy"):
-        for threads in (1, 2):
-            dt, _ = median_run(partial(playouts, n, seed=SEED, policy=policy, threads=threads), args.repeat)
-            print(f"{f'{policy}, {threads} thread(s)':<34}{n / dt:>14,.0f}")
+        report.add(name, dt / (10 * len(pos)) * 1e6, items=total / (10 * len(pos)), unit="plays")
     games = max(1, args.deals // 5)
     mean, _ = per_item(_api_game, list(range(games)), args.repeat)
-    print(f"{'Python Deal API, whole deal':<34}{mean:>14.1f} µs per deal ({1e6 / mean:,.0f} deals/s)")
-    return 0
+    report.add("Python Deal API, whole deal (first action)", mean, unit="deals")
+
+
+def engine(report: Report, args: argparse.Namespace) -> None:
+    """The game engine: C playouts, ``clone``."""
+    engine_report(report, Deal, playouts, args.playouts, args.repeat)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return run("chinese_ten", argv, generator, engine, deals=N_DEALS, playouts=200_000,
+               description="Time the Chinese Ten generator, engine and Python surface.")
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 from libc.stdint cimport int16_t, uint8_t
 
 from chupai._core cimport mask_t, playbuf_t, play_t, rng_t
+from chupai._engine_base cimport Engine, GameSpec, trick_t
 from chupai.chinese_ten._movegen cimport CT_DECK
 
 cdef enum:
@@ -12,29 +13,56 @@ cdef enum:
     CT_PHASE_PLAY = 0            # the current player plays a card from the hand
     CT_PHASE_TURN = 1            # the current player chooses the turned card's capture
     CT_PHASE_OVER = 2
-    CT_POLICY_RANDOM = 0
-    CT_POLICY_GREEDY = 1
 
 ctypedef struct ct_deal_t:
+    trick_t t                    # seats, turn and trick (chupai._engine_base)
     mask_t hand[CT_MAX_PLAYERS]
     mask_t pile[CT_MAX_PLAYERS]  # the cards each player has captured
     mask_t layout
     mask_t last_captured         # what the last turned stock card captured
     int last_turned              # the last turned stock card (CT_NO_CARD before any)
-    int players
     int flags                    # option flags (chupai.chinese_ten.rules)
     int dealer
-    int current                  # the player to act; CT_NOBODY once the deal is over
     int phase                    # CT_PHASE_*
     int turned                   # the turned card awaiting its capture choice, or CT_NO_CARD
     int bonus                    # who captured a red 5 with the other red 5, or CT_NOBODY
     int nstock
     uint8_t stock[CT_DECK]       # stock[nstock - 1] is the top card
     int16_t points[CT_DECK]      # the points of each card in this variant and table size
+    int hand_size                # a fresh deal's sizes (chupai.chinese_ten.rules.deal_sizes)
+    int layout_size
+    int first                    # who plays first in a fresh deal
 
 cdef int ct_deal_random(ct_deal_t *d, rng_t *rng, int hand_size, int layout_size,
                         int first) noexcept nogil
 cdef int ct_legal(const ct_deal_t *d, int collapse, playbuf_t *out) noexcept nogil
 cdef void ct_apply(ct_deal_t *d, const play_t *p) noexcept nogil
-cdef int ct_playout(ct_deal_t *d, rng_t *rng, int policy, playbuf_t *buf) noexcept nogil
 cdef int ct_score(const ct_deal_t *d, int seat) noexcept nogil
+
+
+# The engine (chupai._engine_base.Engine) over a ct_deal_t: the hooks below are the
+# Chinese Ten rules; `st` is a ct_deal_t *.  Nobody passes (PASS_NEVER) and there is no
+# trick (h_last_player is -1); a record's `taken` holds what the card captures.
+# h_returns ignores the weights (score - par, with the red five bonus).
+cdef class DealCore(Engine):
+    cdef ct_deal_t d
+    cdef readonly int redeals
+    cdef void *h_state(self) noexcept nogil
+    cdef GameSpec h_spec(self)
+    cdef int h_pass_rule(self, const void *st) noexcept nogil
+    cdef void h_hand(self, const void *st, int seat, mask_t *lo, mask_t *hi) noexcept nogil
+    cdef int h_legal(self, const void *st, int collapse, playbuf_t *out) noexcept nogil
+    cdef int h_plays_of(self, const void *st, const play_t *p, int lead, playbuf_t *out) noexcept nogil
+    cdef void h_play(self, void *st, const play_t *p) noexcept nogil
+    cdef int h_greedy(self, const void *st, const playbuf_t *buf) noexcept nogil
+    cdef void h_returns(self, const void *st, const double *weights, double *out) noexcept nogil
+    cdef int h_deal(self, void *st, rng_t *rng) noexcept nogil
+    cdef int h_row_width(self, const void *st) noexcept nogil
+    cdef void h_row(self, const void *st, int dealt, double *row) noexcept nogil
+    cdef int h_valid(self, const void *st) noexcept nogil
+    cdef object h_outcome(self)
+    cdef int h_record(self, object play, play_t *p) except -1
+    cdef str h_refusal(self, object play, const play_t *p)
+    cdef object h_extra(self)
+    cdef int h_restore_extra(self, object extra) except -1
+    cdef void h_copy_extra(self, Engine other)

@@ -11,26 +11,20 @@ the end inside C with the GIL released.
 """
 import numpy as np
 
-from libc.stdint cimport int8_t, int16_t, uint8_t, uint64_t
+from libc.stdint cimport uint8_t
 from libc.string cimport memset
 
 from chupai._core cimport (
+    MAX_WILDS,
+    NO_FACE,
     N_RANKS,
-    PlayList,
     bit,
-    check_grown,
     checked_rules,
     lowest_bit,
     mask_t,
-    new_playlist,
     play_object,
     play_t,
-    playbuf_close,
-    playbuf_free,
-    playbuf_init,
-    playbuf_open,
     playbuf_t,
-    policy_code,
     popcount,
     rng_below,
     rng_seed,
@@ -38,6 +32,7 @@ from chupai._core cimport (
     rng_t,
     seed64,
 )
+from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, PASS_NEVER, POLICY_GREEDY, Engine, GameSpec, check_seat, trick_lead
 from chupai.chinese_ten._movegen cimport (
     CT_CAPTURE,
     CT_DECK,
@@ -56,16 +51,16 @@ from chupai.chinese_ten._movegen cimport (
     ct_targets,
 )
 
+from chupai.chinese_ten cimport _movegen as mg
+from chupai._engine_base import POLICIES
 from chupai.cards import Cards, face_name
 from chupai.chinese_ten.play import Play, parse_card, parse_cards
 from chupai.chinese_ten.rules import PAGAT, Rules
-from chupai.errors import IllegalActionError
 
 cdef enum:
     CT_REDEAL_GROUP = 5          # main_merah: this many cards of one capture group
     CT_BONUS_POINTS = 10         # red five bonus, from each other player
 
-POLICIES = {"random": CT_POLICY_RANDOM, "greedy": CT_POLICY_GREEDY}
 #: the red five bonus each other player pays (``chupai.chinese_ten.rules.RED_FIVE_BONUS``)
 RED_FIVE_BONUS = CT_BONUS_POINTS
 _PHASES = ("play", "turn", "over")
@@ -100,7 +95,7 @@ cdef void open_layout(ct_deal_t *d) noexcept nogil:
 
 
 cdef void start(ct_deal_t *d, int first) noexcept nogil:
-    d.current = first
+    trick_lead(&d.t, first)
     d.phase = CT_PHASE_PLAY
     d.turned = CT_NO_CARD
     d.last_turned = CT_NO_CARD
@@ -123,7 +118,7 @@ cdef int ct_deal_random(ct_deal_t *d, rng_t *rng, int hand_size, int layout_size
         for s in range(CT_MAX_PLAYERS):
             d.hand[s] = 0
             d.pile[s] = 0
-        for s in range(d.players):
+        for s in range(d.t.seats):
             for i in range(hand_size):
                 d.hand[s] |= bit(deck[at])
                 at += 1
@@ -144,7 +139,7 @@ cdef int ct_deal_random(ct_deal_t *d, rng_t *rng, int hand_size, int layout_size
 cdef int ct_legal(const ct_deal_t *d, int collapse, playbuf_t *out) noexcept nogil:
     """Append the current player's choices in the current step."""
     if d.phase == CT_PHASE_PLAY:
-        return ct_generate(d.hand[d.current], d.layout, d.flags, collapse, out)
+        return ct_generate(d.hand[d.t.current], d.layout, d.flags, collapse, out)
     if d.phase == CT_PHASE_TURN:
         return ct_generate(bit(d.turned), d.layout, d.flags, collapse, out)
     return 0
@@ -163,18 +158,18 @@ cdef inline void take(ct_deal_t *d, int s, int card, mask_t captured) noexcept n
 
 
 cdef inline void end_turn(ct_deal_t *d) noexcept nogil:
-    cdef int nxt = (d.current + 1) % d.players
+    cdef int nxt = (d.t.current + 1) % d.t.seats
     d.phase = CT_PHASE_PLAY
     d.turned = CT_NO_CARD
     if d.hand[nxt]:
-        d.current = nxt
+        d.t.current = nxt
     else:
-        d.current = CT_NOBODY
+        d.t.current = CT_NOBODY
         d.phase = CT_PHASE_OVER
 
 
 cdef inline void resolve_turn(ct_deal_t *d, int card, mask_t captured) noexcept nogil:
-    take(d, d.current, card, captured)
+    take(d, d.t.current, card, captured)
     d.last_turned = card
     d.last_captured = captured
     end_turn(d)
@@ -200,11 +195,11 @@ cdef void turn_stock(ct_deal_t *d) noexcept nogil:
 cdef void ct_apply(ct_deal_t *d, const play_t *p) noexcept nogil:
     """The current player's choice `p` (which the caller has checked is legal)."""
     if d.phase == CT_PHASE_PLAY:
-        d.hand[d.current] &= ~p.lo
-        take(d, d.current, p.key, p.hi)
+        d.hand[d.t.current] &= ~p.lo
+        take(d, d.t.current, p.key, p.taken)
         turn_stock(d)
     elif d.phase == CT_PHASE_TURN:
-        resolve_turn(d, d.turned, p.hi)
+        resolve_turn(d, d.turned, p.taken)
 
 
 cdef int ct_score(const ct_deal_t *d, int seat) noexcept nogil:
@@ -223,9 +218,9 @@ cdef double ct_return(const ct_deal_t *d, int seat) noexcept nogil:
     cdef double r
     for f in range(CT_DECK):
         total += d.points[f]
-    r = ct_score(d, seat) - <double>total / d.players
+    r = ct_score(d, seat) - <double>total / d.t.seats
     if (d.flags & CT_FLAG_BONUS) and d.bonus != CT_NOBODY:
-        r += CT_BONUS_POINTS * (d.players - 1) if d.bonus == seat else -CT_BONUS_POINTS
+        r += CT_BONUS_POINTS * (d.t.seats - 1) if d.bonus == seat else -CT_BONUS_POINTS
     return r
 
 
@@ -233,12 +228,12 @@ cdef double ct_return(const ct_deal_t *d, int seat) noexcept nogil:
 cdef inline int gain(const ct_deal_t *d, const play_t *p) noexcept nogil:
     """Greedy value of a capture: the points taken, and the red five bonus."""
     cdef int v = d.points[p.key]
-    cdef mask_t m = p.hi, fives = ct_red_fives()
+    cdef mask_t m = p.taken, fives = ct_red_fives()
     while m:
         v += d.points[lowest_bit(m)]
         m &= m - 1
-    if (d.flags & CT_FLAG_BONUS) and (p.lo & fives) and ((p.lo | p.hi) & fives) == fives:
-        v += CT_BONUS_POINTS * (d.players - 1)
+    if (d.flags & CT_FLAG_BONUS) and (p.lo & fives) and ((p.lo | p.taken) & fives) == fives:
+        v += CT_BONUS_POINTS * (d.t.seats - 1)
     return v
 
 
@@ -249,49 +244,45 @@ cdef int choose_greedy(const ct_deal_t *d, const playbuf_t *buf) noexcept nogil:
     cdef int best = -1, best_v = 0, v
     cdef bint best_cap = False, cap
     for i in range(buf.len):
-        cap = buf.data[i].hi != 0
+        cap = buf.data[i].taken != 0
         v = gain(d, &buf.data[i]) if cap else -d.points[buf.data[i].key]
         if best < 0 or (cap and not best_cap) or (cap == best_cap and v > best_v):
             best, best_v, best_cap = i, v, cap
     return best
 
 
-cdef int choose(const ct_deal_t *d, rng_t *rng, int policy, playbuf_t *buf) noexcept nogil:
-    """The policy's choice among the current player's suit-collapsed options, which it
-    leaves in `buf`: an index into `buf`, or -2 if memory ran out."""
-    buf.len = 0
-    if ct_legal(d, 1, buf) != 0:
-        return -2
-    if buf.len == 1:
-        return 0
-    if policy == CT_POLICY_GREEDY:
-        return choose_greedy(d, buf)
-    return rng_below(rng, <int>buf.len)
-
-
-cdef int ct_playout(ct_deal_t *d, rng_t *rng, int policy, playbuf_t *buf) noexcept nogil:
-    """Play to the end of the deal; 0, or -1 if memory ran out."""
-    cdef int k
-    while d.current != CT_NOBODY:
-        k = choose(d, rng, policy, buf)
-        if k < 0:
-            return -1
-        ct_apply(d, &buf.data[k])
-    return 0
-
-
-cdef int evaluate(const ct_deal_t *d, const playbuf_t *cands, int n, rng_t *rng, int policy,
-                  double *sums, playbuf_t *buf) noexcept nogil:
-    """For each candidate, add up the current player's result over `n` playouts after it."""
-    cdef ct_deal_t x
-    cdef int c, k, me = d.current
-    for c in range(cands.len):
-        for k in range(n):
-            x = d[0]
-            ct_apply(&x, &cands.data[c])
-            if ct_playout(&x, rng, policy, buf) < 0:
-                return -1
-            sums[c] += ct_return(&x, me)
+cdef int valid(const ct_deal_t *d) noexcept nogil:
+    """0 if the fields are in range and every card is in one place at most."""
+    cdef int s, i
+    cdef mask_t seen = d.layout, all_cards = (<mask_t>1 << CT_DECK) - 1
+    if not (2 <= d.t.seats <= CT_MAX_PLAYERS and 0 <= d.dealer < d.t.seats and d.t.last_player == -1
+            and not d.flags & ~(CT_FLAG_FORCED | CT_FLAG_BONUS | CT_FLAG_REDEAL)):
+        return 1
+    if not (CT_NOBODY <= d.t.current < d.t.seats and CT_PHASE_PLAY <= d.phase <= CT_PHASE_OVER
+            and (d.phase == CT_PHASE_OVER) == (d.t.current == CT_NOBODY)
+            and CT_NOBODY <= d.bonus < d.t.seats and 0 <= d.nstock <= CT_DECK
+            and 0 <= d.first < d.t.seats and d.hand_size >= 0 and d.layout_size >= 0
+            and d.t.seats * d.hand_size + d.layout_size <= CT_DECK):
+        return 2
+    if not (CT_NO_CARD <= d.turned < CT_DECK and CT_NO_CARD <= d.last_turned < CT_DECK
+            and (d.turned != CT_NO_CARD) == (d.phase == CT_PHASE_TURN)):
+        return 3
+    if d.layout & ~all_cards or d.last_captured & ~all_cards:
+        return 4
+    for s in range(CT_MAX_PLAYERS):
+        if (d.hand[s] | d.pile[s]) & ~all_cards or (s >= d.t.seats and (d.hand[s] | d.pile[s])):
+            return 4
+        if (d.hand[s] & seen) or (d.pile[s] & (seen | d.hand[s])):
+            return 5
+        seen |= d.hand[s] | d.pile[s]
+    for i in range(d.nstock):
+        if d.stock[i] >= CT_DECK or (seen >> d.stock[i]) & 1:
+            return 6
+        seen |= bit(d.stock[i])
+    if d.turned != CT_NO_CARD and (seen >> d.turned) & 1:
+        return 7
+    if d.phase == CT_PHASE_PLAY and not d.hand[d.t.current]:
+        return 8
     return 0
 
 
@@ -306,24 +297,23 @@ def redeal_needed(layout):
     return bool(layout_redealt(parse_cards(layout, "layout")))
 
 
-def first_player(rules, int players, int dealer):
+def first_player(rules, players, dealer):
     """The player who starts a deal: the dealer or the next seat (``Rules.order``)."""
+    rules = rules_of(rules)
+    players = rules.check_players(players)
+    dealer = check_seat(dealer, players, "dealer")
     return dealer if rules.order == "dealer_first" else (dealer + 1) % players
 
 
 cdef void setup(ct_deal_t *d, object rules, int players, int dealer) except *:
     memset(d, 0, sizeof(ct_deal_t))
-    d.players = players
+    d.t.seats = players
     d.flags = rules._flags
     d.dealer = dealer
+    d.hand_size, d.layout_size, _ = rules.deal_sizes(players)
+    d.first = first_player(rules, players, dealer)
     for f, v in enumerate(rules.points(players)):
         d.points[f] = v
-
-
-cdef int seat_of(object seat, int players, str what) except -1:
-    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < players:
-        raise ValueError(f"{what} must be a seat 0-{players - 1}, not {seat!r}")
-    return int(seat)
 
 
 cdef mask_t claim(mask_t *seen, object cards, str what) except? 0:
@@ -336,44 +326,52 @@ cdef mask_t claim(mask_t *seen, object cards, str what) except? 0:
     return m
 
 
-cdef object _make_play = Play._from_record
+# --- the engine ---------------------------------------------------------------------------
+cdef GameSpec SPEC = GameSpec("chinese_ten", Play, Rules, Play._from_record, sizeof(ct_deal_t), 32)
+
+#: The C declarations behind the Python constants of chupai.chinese_ten.play and .rules,
+#: by their Python names (tests/test_engine_base.py checks every pair).
+C_CONSTANTS = {
+    "play.PlayType.CAPTURE": mg.CT_CAPTURE, "play.PlayType.TRIPLE": mg.CT_TRIPLE,
+    "play.PlayType.DISCARD": mg.CT_DISCARD, "rules.FLAG_FORCED_CAPTURE": mg.CT_FLAG_FORCED,
+    "rules.FLAG_RED_FIVE_BONUS": mg.CT_FLAG_BONUS, "rules.FLAG_REDEAL": mg.CT_FLAG_REDEAL,
+    "rules.RED_FIVE_BONUS": CT_BONUS_POINTS, "rules.DECK_SIZE": mg.CT_DECK,
+}
 
 
-cdef object make_play(const play_t *p):
-    return play_object(_make_play, p, None)
-
-
-cdef class DealCore:
+cdef class DealCore(Engine):
     """One Chinese Ten deal in C: hands, layout, stock, piles, the turn and its step.
 
     The building block of ``chupai.chinese_ten.Deal``; also usable alone for analysis.
     Seats ``0 .. players - 1`` play in seat order.  ``current`` acts in the ``phase``
     ``"play"`` (a card from the hand: :meth:`legal_plays`) or ``"turn"`` (the turned
     stock card's capture: :meth:`legal_plays` lists its choices); ``"over"`` at the end.
+    Nobody passes.  The mechanisms are ``chupai._engine_base.Engine``'s; this class
+    holds the Chinese Ten rules.
     """
-    cdef ct_deal_t d
-    cdef readonly int redeals
-    cdef readonly object rules
+
+    cdef void *h_state(self) noexcept nogil:
+        return &self.d
+
+    cdef GameSpec h_spec(self):
+        return SPEC
 
     @staticmethod
-    def random(seed, *, players=4, rules=None, dealer=0):
+    def random(seed, *, players=4, dealer=0, rules=None):
         """A fresh shuffled deal; the same seed gives the same deal as ``playouts``' first
         (dealer 0).  ``redeals`` counts the layouts thrown in (main_merah)."""
         cdef DealCore self = DealCore.__new__(DealCore)
         cdef rng_t rng
-        cdef int hand_size, layout_size, first
         rules = rules_of(rules)
-        hand_size, layout_size, _ = rules.deal_sizes(players)
-        dealer = seat_of(dealer, players, "dealer")
-        first = first_player(rules, players, dealer)
-        setup(&self.d, rules, players, dealer)
+        players = rules.check_players(players)
+        setup(&self.d, rules, players, check_seat(dealer, players, "dealer"))
         self.rules = rules
         rng_seed(&rng, seed64(seed), 0)
-        self.redeals = ct_deal_random(&self.d, &rng, hand_size, layout_size, first)
+        self.redeals = ct_deal_random(&self.d, &rng, self.d.hand_size, self.d.layout_size, self.d.first)
         return self
 
     @staticmethod
-    def from_cards(hands, layout, stock, *, current, rules=None, dealer=0, piles=None,
+    def from_hands(hands, *, current=0, layout, stock, rules=None, dealer=0, piles=None,
                    turned=None, bonus=None, opening=False):
         """A deal from explicit cards (``Cards`` or card strings, no jokers).
 
@@ -401,8 +399,8 @@ cdef class DealCore:
         if isinstance(hands, (str, Cards)):
             raise ValueError(f"hands must be a sequence of hands, not {hands!r}")
         players = rules.check_players(len(hands))
-        dealer = seat_of(dealer, players, "dealer")
-        cur = seat_of(current, players, "current")
+        dealer = check_seat(dealer, players, "dealer")
+        cur = check_seat(current, players, "current")
         setup(&self.d, rules, players, dealer)
         self.rules = rules
         for s in range(players):
@@ -436,7 +434,7 @@ cdef class DealCore:
             open_layout(&self.d)
         start(&self.d, cur)
         if bonus is not None:
-            self.d.bonus = seat_of(bonus, players, "bonus")
+            self.d.bonus = check_seat(bonus, players, "bonus")
         if t != CT_NO_CARD:
             m = ct_targets(t, self.d.layout)
             if m == 0 or ((self.d.flags & CT_FLAG_FORCED) and (popcount(m) == 1 or ct_takes_triple(t, m))):
@@ -445,24 +443,16 @@ cdef class DealCore:
             self.d.turned = t
         return self
 
-    def clone(self):
-        """An independent copy."""
-        cdef DealCore other = DealCore.__new__(DealCore)
-        other.d = self.d
-        other.redeals = self.redeals
-        other.rules = self.rules
-        return other
-
     def determinize(self, player, seed):
         """A copy in which the cards ``player`` cannot see (the other hands and the stock)
         are re-dealt uniformly, each hand keeping its size and the stock its size."""
         cdef DealCore other = self.clone()
         cdef rng_t rng
         cdef uint8_t pool[CT_DECK]
-        cdef int n = 0, i, s, k, p = seat_of(player, self.d.players, "player")
+        cdef int n = 0, i, s, k, p = check_seat(player, self.d.t.seats, "player")
         cdef mask_t m
         rng_seed(&rng, seed64(seed), 0)
-        for s in range(self.d.players):
+        for s in range(self.d.t.seats):
             if s != p:
                 m = self.d.hand[s]
                 while m:
@@ -474,7 +464,7 @@ cdef class DealCore:
             n += 1
         rng_shuffle(pool, n, &rng)
         n = 0
-        for s in range(self.d.players):
+        for s in range(self.d.t.seats):
             if s != p:
                 other.d.hand[s] = 0
                 for k in range(popcount(self.d.hand[s])):
@@ -484,16 +474,98 @@ cdef class DealCore:
             other.d.stock[i] = pool[n + i]
         return other
 
-    # -- state ------------------------------------------------------------------------------
-    @property
-    def players(self):
-        return self.d.players
+    # -- hooks ------------------------------------------------------------------------------
+    cdef int h_pass_rule(self, const void *st) noexcept nogil:
+        return PASS_NEVER
 
-    @property
-    def current(self):
-        """The player to act, or -1 once the deal is over."""
-        return self.d.current
+    cdef void h_hand(self, const void *st, int seat, mask_t *lo, mask_t *hi) noexcept nogil:
+        lo[0] = (<const ct_deal_t *>st).hand[seat]
+        hi[0] = 0
 
+    cdef int h_legal(self, const void *st, int collapse, playbuf_t *out) noexcept nogil:
+        return ct_legal(<const ct_deal_t *>st, collapse, out)
+
+    cdef int h_plays_of(self, const void *st, const play_t *p, int lead, playbuf_t *out) noexcept nogil:
+        """The choices of the current step for the card of `p` (no trick to lead)."""
+        cdef const ct_deal_t *d = <const ct_deal_t *>st
+        if lead or d.t.current == CT_NOBODY or p.hi or popcount(p.lo) != 1:
+            return 0
+        if d.phase == CT_PHASE_PLAY and p.lo & d.hand[d.t.current]:
+            return ct_generate(p.lo, d.layout, d.flags, 0, out)
+        if d.phase == CT_PHASE_TURN and p.lo == bit(d.turned):
+            return ct_generate(p.lo, d.layout, d.flags, 0, out)
+        return 0
+
+    cdef void h_play(self, void *st, const play_t *p) noexcept nogil:
+        ct_apply(<ct_deal_t *>st, p)
+
+    cdef int h_greedy(self, const void *st, const playbuf_t *buf) noexcept nogil:
+        return choose_greedy(<const ct_deal_t *>st, buf)
+
+    cdef void h_returns(self, const void *st, const double *weights, double *out) noexcept nogil:
+        cdef int s
+        for s in range((<const ct_deal_t *>st).t.seats):
+            out[s] = ct_return(<const ct_deal_t *>st, s)
+
+    cdef int h_deal(self, void *st, rng_t *rng) noexcept nogil:
+        cdef ct_deal_t *d = <ct_deal_t *>st
+        return ct_deal_random(d, rng, d.hand_size, d.layout_size, d.first)
+
+    cdef int h_row_width(self, const void *st) noexcept nogil:
+        return (<const ct_deal_t *>st).t.seats + 2
+
+    cdef void h_row(self, const void *st, int dealt, double *row) noexcept nogil:
+        """Each player's score, the red-five capturer (-1: none), the redeals."""
+        cdef const ct_deal_t *d = <const ct_deal_t *>st
+        cdef int s
+        for s in range(d.t.seats):
+            row[s] = ct_score(d, s)
+        row[d.t.seats] = d.bonus
+        row[d.t.seats + 1] = dealt
+
+    cdef int h_valid(self, const void *st) noexcept nogil:
+        return valid(<const ct_deal_t *>st)
+
+    cdef object h_outcome(self):
+        return self.scores(), self.returns(), self.bonus_player
+
+    cdef int h_record(self, object play, play_t *p) except -1:
+        cdef int i
+        p.lo = bit(play._card)
+        p.hi = 0
+        p.taken = play._captured
+        p.type = play._type
+        p.key = play._card
+        p.length = popcount(p.taken)
+        p.cls = 0
+        p.nwild = 0
+        p.flags = 0
+        for i in range(MAX_WILDS):
+            p.decl[i] = NO_FACE
+        return 0
+
+    cdef str h_refusal(self, object play, const play_t *p):
+        legal = self.legal_plays()
+        if self.d.phase == CT_PHASE_TURN:
+            return (f"{play}: seat {self.d.t.current} must choose the capture of the turned "
+                    f"{face_name(self.d.turned)}, among {[str(q) for q in legal]}")
+        if not self.d.hand[self.d.t.current] & p.lo:
+            return f"{play}: seat {self.d.t.current} does not hold {play.card}"
+        return f"{play} is not legal on the layout {self.layout}: {[str(q) for q in legal if q.card == play.card]}"
+
+    cdef object h_extra(self):
+        return self.redeals
+
+    cdef int h_restore_extra(self, object extra) except -1:
+        if isinstance(extra, bool) or not isinstance(extra, int) or extra < 0:
+            raise ValueError(f"redeals must be a non-negative int, not {extra!r}")
+        self.redeals = extra
+        return 0
+
+    cdef void h_copy_extra(self, Engine other):
+        (<DealCore>other).redeals = self.redeals
+
+    # -- Chinese Ten state ------------------------------------------------------------------
     @property
     def phase(self):
         """``"play"`` (a card from the hand), ``"turn"`` (the turned card's capture) or ``"over"``."""
@@ -515,13 +587,14 @@ cdef class DealCore:
         if self.d.last_turned == CT_NO_CARD:
             return None
         p.lo = bit(self.d.last_turned)
-        p.hi = self.d.last_captured
+        p.hi = 0
+        p.taken = self.d.last_captured
         p.key = self.d.last_turned
-        p.length = popcount(p.hi)
-        p.type = CT_DISCARD if not p.hi else (CT_TRIPLE if p.length == CT_TRIPLE_SIZE else CT_CAPTURE)
+        p.length = popcount(p.taken)
+        p.type = CT_DISCARD if not p.taken else (CT_TRIPLE if p.length == CT_TRIPLE_SIZE else CT_CAPTURE)
         p.cls = 0
         p.nwild = 0
-        return make_play(&p)
+        return play_object(SPEC.factory, &p, None)
 
     @property
     def layout(self):
@@ -540,166 +613,11 @@ cdef class DealCore:
         """Who captured a red 5 with the other red 5 (whether or not the rule is on), or None."""
         return self.d.bonus if self.d.bonus != CT_NOBODY else None
 
-    def hand(self, seat):
-        return Cards.from_masks(self.d.hand[seat_of(seat, self.d.players, "seat")])
-
     def pile(self, seat):
         """The cards ``seat`` has captured."""
-        return Cards.from_masks(self.d.pile[seat_of(seat, self.d.players, "seat")])
-
-    def hand_sizes(self):
-        return tuple(popcount(self.d.hand[s]) for s in range(self.d.players))
+        return Cards.from_masks(self.d.pile[check_seat(seat, self.d.t.seats, "seat")])
 
     def scores(self):
         """The points of each player's captured cards."""
-        return tuple(ct_score(&self.d, s) for s in range(self.d.players))
+        return tuple(ct_score(&self.d, s) for s in range(self.d.t.seats))
 
-    def returns(self):
-        """Each player's result as it stands: score - par, plus the red five bonus."""
-        return [ct_return(&self.d, s) for s in range(self.d.players)]
-
-    # -- actions ----------------------------------------------------------------------------
-    def legal_plays(self, *, collapse_suits=False):
-        """The current player's choices in the current step (a ``PlayList``)."""
-        cdef PlayList out = new_playlist(_make_play, None, 32)
-        check_grown(ct_legal(&self.d, 1 if collapse_suits else 0, &out.buf))
-        return out
-
-    def can_pass(self):
-        """Always False: nobody passes in Chinese Ten."""
-        return False
-
-    cdef int _check(self, object play, play_t *p) except -1:
-        """Fill `p` from `play` if it is one of the current choices, else IllegalActionError."""
-        cdef PlayList legal
-        cdef Py_ssize_t i
-        if self.d.current == CT_NOBODY:
-            raise IllegalActionError(f"{play!r}: the deal is over")
-        if not isinstance(play, Play):
-            raise IllegalActionError(f"{play!r} is not a Play")
-        legal = self.legal_plays()
-        for i in range(legal.buf.len):
-            if legal.buf.data[i].key == play._card and legal.buf.data[i].hi == play._captured:
-                p[0] = legal.buf.data[i]
-                return 0
-        if self.d.phase == CT_PHASE_TURN:
-            raise IllegalActionError(f"{play}: seat {self.d.current} must choose the capture of the "
-                                     f"turned {face_name(self.d.turned)}, among {[str(q) for q in legal]}")
-        if not (self.d.hand[self.d.current] >> play._card) & 1:
-            raise IllegalActionError(f"{play}: seat {self.d.current} does not hold {play.card}")
-        raise IllegalActionError(f"{play} is not legal on the layout {self.layout}: "
-                                 f"{[str(q) for q in legal if q.card == play.card]}")
-
-    def play(self, play):
-        """The current player makes ``play``; ``IllegalActionError`` (state unchanged) if illegal.
-
-        In the play step this also turns the stock card, and resolves it when it has a
-        single outcome."""
-        cdef play_t p
-        self._check(play, &p)
-        ct_apply(&self.d, &p)
-
-    def policy_choice(self, policy="random", seed=0):
-        """The play the C policy would make now (see ``playouts``)."""
-        cdef rng_t rng
-        cdef playbuf_t buf
-        cdef int k
-        if self.d.current == CT_NOBODY:
-            raise IllegalActionError("the deal is over")
-        rng_seed(&rng, seed64(seed), 0)
-        playbuf_open(&buf, 32)
-        k = choose(&self.d, &rng, policy_code(POLICIES, policy), &buf)
-        play = make_play(&buf.data[k]) if k >= 0 else None
-        playbuf_close(&buf, k < 0)
-        return play
-
-    def evaluate(self, PlayList candidates, bint include_pass, int n, seed, policy="random"):
-        """The current player's total result over ``n`` playouts after each candidate.
-
-        ``candidates`` must be current choices (e.g. from ``legal_plays``);
-        ``include_pass`` must be False (there is no passing).  Returns a float64 array of
-        sums of ``score - par`` (with the red five bonus when on); divide by ``n``.
-        """
-        cdef rng_t rng
-        cdef playbuf_t buf
-        cdef int rc, pol = policy_code(POLICIES, policy)
-        cdef Py_ssize_t i, n_cands = candidates.buf.len
-        cdef PlayList checked
-        if self.d.current == CT_NOBODY:
-            raise IllegalActionError("the deal is over")
-        if include_pass:
-            raise IllegalActionError("there is no passing in Chinese Ten")
-        if n < 1:
-            raise ValueError(f"n must be positive, not {n}")
-        # the engine's own copy of each candidate, checked against the current choices
-        checked = new_playlist(_make_play, None, n_cands if n_cands > 0 else 1)
-        for i in range(n_cands):
-            self._check(make_play(&candidates.buf.data[i]), &checked.buf.data[i])
-            checked.buf.len = i + 1
-        sums = np.zeros(n_cands, dtype=np.float64)
-        cdef double[::1] view = sums
-        rng_seed(&rng, seed64(seed), 0)
-        playbuf_open(&buf, 32)
-        with nogil:
-            rc = evaluate(&self.d, &checked.buf, n, &rng, pol,
-                          &view[0] if view.shape[0] else NULL, &buf)
-        playbuf_close(&buf, rc)
-        return sums
-
-    def playout(self, seed, policy="random"):
-        """Play a copy of this deal to the end (``self`` is unchanged): (scores, returns, bonus player)."""
-        cdef DealCore c = self.clone()
-        cdef rng_t rng
-        cdef playbuf_t buf
-        cdef int pol = policy_code(POLICIES, policy), rc
-        rng_seed(&rng, seed64(seed), 0)
-        playbuf_open(&buf, 32)
-        with nogil:
-            rc = ct_playout(&c.d, &rng, pol, &buf)
-        playbuf_close(&buf, rc < 0)
-        return c.scores(), c.returns(), c.bonus_player
-
-    def __repr__(self):
-        return (f"<chinese_ten.DealCore {self.d.players} players, {self.phase}, current "
-                f"{self.d.current}, sizes {self.hand_sizes()}, layout {self.layout}, stock {self.d.nstock}>")
-
-
-# --- batch playouts ---------------------------------------------------------------------------
-cdef int run(uint64_t seed, Py_ssize_t start, Py_ssize_t stop, const ct_deal_t *proto,
-             int hand_size, int layout_size, int first, int policy,
-             int16_t[:, ::1] scores, int8_t[::1] bonus, int16_t[::1] redeals) noexcept nogil:
-    cdef ct_deal_t d
-    cdef rng_t rng
-    cdef playbuf_t buf
-    cdef Py_ssize_t i
-    cdef int s
-    if playbuf_init(&buf, 32) != 0:
-        return -1
-    for i in range(start, stop):
-        rng_seed(&rng, seed, <uint64_t>i)
-        d = proto[0]
-        redeals[i] = ct_deal_random(&d, &rng, hand_size, layout_size, first)
-        if ct_playout(&d, &rng, policy, &buf) < 0:
-            playbuf_free(&buf)
-            return -1
-        for s in range(d.players):
-            scores[i, s] = ct_score(&d, s)
-        bonus[i] = d.bonus
-    playbuf_free(&buf)
-    return 0
-
-
-def _run_chunk(uint64_t seed, Py_ssize_t start, Py_ssize_t stop, rules, int players, int policy,
-               int16_t[:, ::1] scores, int8_t[::1] bonus, int16_t[::1] redeals):
-    """Deals ``start .. stop - 1`` of a batch (dealer 0), played out in C without the GIL."""
-    cdef ct_deal_t proto
-    cdef int rc, hand_size, layout_size, first
-    hand_size, layout_size, _ = rules.deal_sizes(players)
-    first = first_player(rules, players, 0)
-    setup(&proto, rules, players, 0)
-    if stop > scores.shape[0] or stop > bonus.shape[0] or stop > redeals.shape[0] \
-            or scores.shape[1] < players or start < 0 or start > stop:
-        raise ValueError("the result arrays do not fit the batch")
-    with nogil:
-        rc = run(seed, start, stop, &proto, hand_size, layout_size, first, policy, scores, bonus, redeals)
-    check_grown(rc)

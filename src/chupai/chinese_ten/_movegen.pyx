@@ -16,6 +16,7 @@ from chupai._core cimport (
     mask_t,
     new_playlist,
     play_push,
+    play_t,
     playbuf_close,
     playbuf_open,
     playbuf_t,
@@ -31,7 +32,12 @@ cdef int _PAGAT_FLAGS = PAGAT._flags
 
 
 cdef inline int push(playbuf_t *out, int face, mask_t captured, int type) noexcept nogil:
-    return -1 if play_push(out, bit(face), captured, type, face, popcount(captured), 0) == NULL else 0
+    """A record: `lo` the card played, `taken` the layout cards it captures."""
+    cdef play_t *p = play_push(out, bit(face), 0, type, face, popcount(captured), 0)
+    if p == NULL:
+        return -1
+    p.taken = captured
+    return 0
 
 
 cdef int ct_generate(mask_t hand, mask_t layout, int flags, int collapse,

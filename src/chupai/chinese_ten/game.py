@@ -8,7 +8,7 @@ The play itself runs in C (:class:`chupai.chinese_ten._engine.DealCore`).
 
 >>> deal = Deal(seed=7, players=2)
 >>> deal.phase, deal.hand_sizes(), len(deal.layout), deal.stock_size
-('play', (12, 12), 4, 24)
+(<Phase.PLAY: 'play'>, (12, 12), 4, 24)
 >>> while not deal.is_terminal():
 ...     deal.apply(deal.legal_actions()[0])
 >>> sum(deal.scores()), sum(deal.returns())
@@ -16,12 +16,12 @@ The play itself runs in C (:class:`chupai.chinese_ten._engine.DealCore`).
 
 A turn (``spec/chinese_ten.md``, "A turn"), exactly as implemented
 -------------------------------------------------------------------
-* Phase ``"play"``: the current player plays a card from the hand; the actions are
+* Phase ``Phase.PLAY``: the current player plays a card from the hand; the actions are
   the :class:`~chupai.chinese_ten.Play` objects of ``legal_plays`` (the card and the
   layout card it captures, or none).  The top stock card is then turned at once.
 * If the turned card has one possible outcome (nothing to capture; under forced
   capture, one target, or the opening triple) it is resolved automatically (an
-  ``automatic`` event in ``history``).  Otherwise the phase becomes ``"turn"`` and the
+  ``automatic`` event in ``history``).  Otherwise the phase becomes ``Phase.TURN`` and the
   same player chooses among the turned card's :func:`~chupai.chinese_ten.captures`.
 * Then the next seat plays; the deal ends when the hands and the stock are empty.
 * Nobody ever passes: there is no pass action.
@@ -38,44 +38,64 @@ Anything not legal now raises :class:`chupai.errors.IllegalActionError` (a
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any, NamedTuple
+from enum import StrEnum
+from typing import Any, ClassVar
+
+import numpy as np
 
 from chupai._state import (
     SEED_MASK,
     DealSurface,
     MatchSurface,
-    as_rng,
     check_rules,
     check_seat,
     check_seed,
     derive_seed,
+    foreign_action,
+    shallow_clone,
 )
+from chupai._validate import check_int
 from chupai.cards import Cards
-from chupai.chinese_ten._engine import DealCore, first_player, redeal_needed
+from chupai.chinese_ten import _engine
+from chupai.chinese_ten._engine import DealCore, redeal_needed
 from chupai.chinese_ten.play import Play
 from chupai.chinese_ten.rules import Rules
+from chupai.contract import TERMINAL, Event, event_new
 from chupai.errors import IllegalActionError
 
-__all__ = ["Deal", "Event", "IllegalActionError", "Match"]
+__all__ = ["TERMINAL", "Deal", "Event", "IllegalActionError", "Match", "Phase", "first_player", "next_dealer"]
 
-class Event(NamedTuple):
-    """One public event of a deal.
 
-    Attributes:
-        seat: the player whose turn it was.
-        step: ``"play"`` (a card from the hand) or ``"turn"`` (the turned stock card).
-        play: the card and what it captured.
-        automatic: a turned card with a single outcome, resolved without a decision.
-    """
+class Phase(StrEnum):
+    """The phases of a Chinese Ten deal."""
 
-    seat: int
-    step: str
-    play: Play
-    automatic: bool = False
+    #: the current player plays a card from the hand
+    PLAY = "play"
+    #: the current player chooses the capture of the stock card just turned
+    TURN = "turn"
+    #: the hands and the stock are empty
+    OVER = "over"
+
+
+# module constants: looking an enum member up on its class costs ~0.1 us, and the
+# states test the phase at every step
+_PLAY, _OVER = Phase.PLAY, Phase.OVER
+_PHASES = {p.value: p for p in Phase}
 
 
 def _check_rules(rules: Any) -> Rules:
     return check_rules(rules, Rules, "chinese_ten")
+
+
+def first_player(rules: Rules, players: int, dealer: int) -> int:
+    """The player who starts a deal: the dealer or the next seat (``Rules.order``).
+
+    >>> first_player(Rules.pagat(), 4, 3)
+    0
+    """
+    rules = _check_rules(rules)
+    n = rules.check_players(check_int(players, "players"))
+    return int(_engine.first_player(rules, n, check_seat(dealer, n, "dealer")))
 
 
 # --- one deal -------------------------------------------------------------------------------
@@ -83,32 +103,40 @@ class Deal(DealSurface):
     """One Chinese Ten deal for 2-4 players (``spec/chinese_ten.md``).
 
     ``Deal(seed, rules=..., players=..., dealer=...)`` shuffles and deals (the same seed
-    gives the same deal as the first of ``playouts``, dealer 0); :meth:`from_cards`
-    deals given cards.  See the module docstring for the turn.
+    gives the same deal as the first of ``playouts``, dealer 0); :meth:`from_hands`
+    deals given cards, :meth:`from_position` sets up a deal in progress.  See the
+    module docstring for the turn.
 
-    Attributes (read-only): ``phase`` (``"play"``, ``"turn"``, ``"over"``),
+    Attributes (read-only): ``phase`` (a :class:`Phase`),
     ``current_player``, ``players``, ``dealer``, ``first_player``, ``layout``,
     ``stock_size``, ``turned``, ``opening``, ``redeals``, ``history``, ``rules``, ``seed``.
-    ``history`` is every public event (an ``Event``) in order: each card played and each
-    stock card turned.
+    ``history`` is every public event (an :class:`~chupai.contract.Event`) in order:
+    each card played (``Phase.PLAY``) and each stock card turned (``Phase.TURN``,
+    ``automatic`` when it had a single outcome).
     """
 
+    game: ClassVar[str] = "chinese_ten"
+
     __slots__ = ("_rules", "_core", "_history", "_seed", "_opening", "_first", "_legal")
+
+    _core: DealCore
 
     def __init__(self, seed: int | None = None, *, rules: Rules | None = None, players: int = 4,
                  dealer: int = 0) -> None:
         seed = check_seed(seed)
         rules = _check_rules(rules)
-        core = DealCore.random(seed, players=players, rules=rules, dealer=dealer)
+        n = rules.check_players(check_int(players, "players"))
+        core = DealCore.random(seed, players=n, rules=rules, dealer=check_seat(dealer, n, "dealer"))
         self._setup(core, rules, seed)
+        self._made("new", seed, rules=rules, players=n, dealer=int(dealer))
 
     @classmethod
-    def from_cards(
+    def from_hands(
         cls,
         hands: Sequence[Cards | str | Iterable[str]],
+        *,
         layout: Cards | str | Iterable[str],
         stock: str | Iterable[str],
-        *,
         rules: Rules | None = None,
         dealer: int = 0,
     ) -> Deal:
@@ -120,14 +148,15 @@ class Deal(DealSurface):
         ``main_merah`` a layout that would be thrown in is a ``ValueError``.
         """
         rules = _check_rules(rules)
-        if isinstance(hands, (str, Cards)):
-            raise ValueError(f"hands must be a sequence of hands, not {hands!r}")
+        if isinstance(hands, (str, Cards)) or not isinstance(hands, Sequence):
+            raise TypeError(f"hands must be a sequence of hands, not {hands!r}")
         players = rules.check_players(len(hands))
+        dealer = check_seat(dealer, players, "dealer")
         hand_size, layout_size, stock_size = rules.deal_sizes(players)
-        hands = [h if isinstance(h, Cards) else Cards(h, decks=1) for h in hands]
+        cards = [h if isinstance(h, Cards) else Cards(h, decks=1) for h in hands]
         layout = layout if isinstance(layout, Cards) else Cards(layout, decks=1)
         stock = stock.split() if isinstance(stock, str) else list(stock)
-        for s, h in enumerate(hands):
+        for s, h in enumerate(cards):
             if len(h) != hand_size:
                 raise ValueError(f"hand {s} has {len(h)} cards; {rules.variant} with {players} players deals {hand_size}")
         if len(layout) != layout_size:
@@ -139,18 +168,19 @@ class Deal(DealSurface):
         if rules.variant == "main_merah" and redeal_needed(layout):
             raise ValueError(f"the layout {layout} would be thrown in and redealt in main_merah")
         self = object.__new__(cls)
-        core = DealCore.from_cards(hands, layout, stock, current=first_player(rules, players, dealer),
+        core = DealCore.from_hands(cards, layout=layout, stock=stock, current=first_player(rules, players, dealer),
                                    rules=rules, dealer=dealer, opening=True)
         self._setup(core, rules, None)
+        self._made("from_hands", tuple(cards), layout=layout, stock=tuple(stock), rules=rules, dealer=dealer)
         return self
 
     @classmethod
     def from_position(
         cls,
         hands: Sequence[Cards | str | Iterable[str]],
+        *,
         layout: Cards | str | Iterable[str],
         stock: str | Iterable[str],
-        *,
         current: int,
         rules: Rules | None = None,
         dealer: int = 0,
@@ -163,10 +193,13 @@ class Deal(DealSurface):
         starts empty and ``opening`` is empty."""
         rules = _check_rules(rules)
         self = object.__new__(cls)
-        core = DealCore.from_cards(hands, layout, stock, current=current, rules=rules, dealer=dealer,
+        core = DealCore.from_hands(hands, layout=layout, stock=stock, current=current, rules=rules, dealer=dealer,
                                    piles=piles, turned=turned, bonus=bonus)
         self._setup(core, rules, None)
         self._opening = Cards()
+        self._made("from_position", tuple(hands), layout=layout, stock=stock if isinstance(stock, str) else tuple(stock),
+                   current=current, rules=rules, dealer=dealer,
+                   piles=None if piles is None else tuple(piles), turned=turned, bonus=bonus)
         return self
 
     def _setup(self, core: DealCore, rules: Rules, seed: int | None) -> None:
@@ -193,9 +226,10 @@ class Deal(DealSurface):
         return self._first
 
     @property
-    def phase(self) -> str:
-        """``"play"`` (a card from the hand), ``"turn"`` (the turned card's capture), ``"over"``."""
-        return self._core.phase
+    def phase(self) -> Phase:
+        """A :class:`Phase`: ``PLAY`` (a card from the hand), ``TURN`` (the turned card's
+        capture), ``OVER``."""
+        return _PHASES[self._core.phase]
 
     def is_terminal(self) -> bool:
         return self._core.phase == "over"
@@ -231,7 +265,7 @@ class Deal(DealSurface):
 
     def hand(self, seat: int) -> Cards:
         """The cards ``seat`` holds now (full information; see :meth:`observation`)."""
-        return self._core.hand(seat)
+        return self._core.hand(self._seat(seat))
 
     @property
     def hands(self) -> tuple[Cards, ...]:
@@ -239,7 +273,7 @@ class Deal(DealSurface):
 
     def pile(self, seat: int) -> Cards:
         """The cards ``seat`` has captured."""
-        return self._core.pile(seat)
+        return self._core.pile(self._seat(seat))
 
     @property
     def piles(self) -> tuple[Cards, ...]:
@@ -257,8 +291,9 @@ class Deal(DealSurface):
         return self._core.returns()
 
     def card_play(self) -> DealCore | None:
-        """The compiled engine of this deal (for bots and playouts), None once over."""
-        return None if self.is_terminal() else self._core
+        """A copy of the compiled engine of this deal (for bots and playouts; playing on it
+        leaves the deal alone), ``None`` once over."""
+        return None if self.is_terminal() else self._core.clone()
 
     # -- actions -----------------------------------------------------------------------------
     def legal_actions(self) -> list[Play]:
@@ -273,26 +308,20 @@ class Deal(DealSurface):
     def apply(self, action: Any) -> None:
         """Make ``action`` for the current player; ``IllegalActionError`` (state unchanged)
         if it is not legal now."""
+        if not isinstance(action, Play):
+            raise foreign_action(action, "chinese_ten", "a chupai.chinese_ten.Play (no passing in Chinese Ten)")
         core = self._core
-        seat, step, stock = core.current, core.phase, core.stock_size
+        seat, step, stock = core.current, _PHASES[core.phase], core.stock_size
         core.play(action)  # checks legality, raises IllegalActionError with the state unchanged
         self._legal = None
-        self._history.append(Event(seat, step, action))
-        if step == "play" and core.phase != "turn" and core.stock_size < stock:
-            self._history.append(Event(seat, "turn", core.last_turn, True))
+        self._history.append(event_new(Event, (seat, action, step, False)))
+        if step is _PLAY and core.phase != "turn" and core.stock_size < stock:
+            self._history.append(Event(seat, core.last_turn, Phase.TURN, True))
 
     # -- copies, views -----------------------------------------------------------------------
     def clone(self) -> Deal:
         """An independent copy (the engine is copied in C; plays are immutable and shared)."""
-        other = object.__new__(Deal)
-        other._rules = self._rules
-        other._core = self._core.clone()
-        other._history = list(self._history)
-        other._seed = self._seed
-        other._opening = self._opening
-        other._first = self._first
-        other._legal = self._legal
-        return other
+        return shallow_clone(self, cloned=("_core",), copied=("_history",))
 
     def unseen(self, player: int) -> Cards:
         """The cards ``player`` cannot see: the other hands and the stock."""
@@ -304,11 +333,11 @@ class Deal(DealSurface):
         """What seat ``player`` knows: their hand and everything public (every capture is
         made face up), nothing hidden.
 
-        Keys: ``player``, ``players``, ``dealer``, ``first_player``, ``phase``,
-        ``current_player``, ``hand``, ``layout``, ``turned``, ``piles`` (cards captured
-        per seat), ``scores``, ``hand_sizes``, ``stock_size``, ``unseen`` (the cards in
-        the other hands and the stock, as a set), ``opening``, ``bonus_player``,
-        ``history`` (all public events), ``returns`` (``None`` until over).
+        Keys: those of every game (:data:`chupai.contract.OBSERVATION_KEYS`) and
+        ``dealer``, ``first_player``, ``layout``, ``turned``, ``piles`` (cards captured
+        per seat), ``scores``, ``stock_size``, ``unseen`` (the cards in the other hands
+        and the stock, as a set), ``opening``, ``bonus_player``, ``returns`` (``None``
+        until over).
         """
         p = self._seat(player)
         return {
@@ -330,23 +359,19 @@ class Deal(DealSurface):
             "bonus_player": self.bonus_player,
             "history": tuple(self._history),
             "returns": self.returns() if self.is_terminal() else None,
+            "over": self.is_terminal(),
         }
 
-    def determinize(self, player: int, rng: Any = None) -> Deal:
-        """A full deal consistent with what ``player`` knows: the other hands and the stock
-        re-dealt uniformly from the unseen cards, with their sizes (nothing that is public
-        constrains them: any card may be played whatever else is held)."""
+    def _determinize(self, player: int, rng: np.random.Generator) -> Deal:
+        """The other hands and the stock re-dealt uniformly from the cards ``player``
+        cannot see, with their sizes (nothing public constrains them: any card may be
+        played whatever else is held)."""
         p = self._seat(player)
         if self.is_terminal():
             return self.clone()
-        seed = int(as_rng(rng).integers(0, SEED_MASK))
-        new = object.__new__(Deal)
-        new._rules = self._rules
+        seed = int(rng.integers(0, SEED_MASK))
+        new = shallow_clone(self, copied=("_history",))
         new._core = self._core.determinize(p, seed)
-        new._history = list(self._history)
-        new._seed = self._seed
-        new._opening = self._opening
-        new._first = self._first
         new._legal = None
         return new
 
@@ -393,45 +418,54 @@ def next_dealer(rules: Rules, deal: Deal) -> int:
 
 class Match(MatchSurface):
     """A game of Chinese Ten: ``rules.deals_in_match(players)`` deals (by default one per
-    player), each player's results added up.
+    player, :attr:`max_deals`), each player's results added up.
 
     Args:
         seed: the match seed (``None``: drawn from ``np.random.default_rng()``); deal ``i``
             is dealt from a seed derived from it.
         rules: a :class:`~chupai.chinese_ten.Rules` (default: pagat).
         players: 2 to 4, as the variant allows.
+        dealer: the seat that deals first (default 0).
 
-    The first deal is dealt by seat 0; the deal passes to the next seat, except in
-    ``main_merah`` (see :func:`next_dealer`).  The match moves to the next deal by itself
-    when a deal ends, so ``current_player`` always names a decision unless it is over.
+    The deal passes to the next seat, except in ``main_merah`` (see :func:`next_dealer`).
+    The match moves to the next deal by itself when a deal ends, so ``current_player``
+    always names a decision unless it is over.  :attr:`deals` summarises each finished
+    deal: ``deal``, ``dealer``, ``first_player``, ``redeals``, ``opening``, ``scores``,
+    ``bonus_player``, ``returns``, ``totals``.
     """
 
-    __slots__ = ("_rules", "_seed", "_players", "_deal", "_deals_played", "_totals", "_over",
-                 "_past", "_summaries")
+    game: ClassVar[str] = "chinese_ten"
 
-    def __init__(self, seed: int | None = None, *, rules: Rules | None = None, players: int = 4) -> None:
+    __slots__ = ("_rules", "_seed", "_players", "_deal", "_totals", "_scores", "_past", "_summaries")
+
+    _scores: tuple[int, ...]
+    _players: int
+
+    def __init__(self, seed: int | None = None, *, rules: Rules | None = None, players: int = 4,
+                 dealer: int = 0) -> None:
         self._rules = _check_rules(rules)
-        self._players = self._rules.check_players(players)
+        self._players = self._rules.check_players(check_int(players, "players"))
         self._seed = check_seed(seed)
-        self._deals_played = 0
-        self._totals = [0.0] * players
-        self._over = False
+        dealer = check_seat(dealer, self._players, "dealer")
+        self._totals = [0.0] * self._players
+        self._scores = (0,) * self._players
         self._past: tuple[Event, ...] = ()
         self._summaries: tuple[dict[str, Any], ...] = ()
-        self._deal = self._new_deal(0)
+        self._deal = self._new_deal(dealer)
+        self._made("new", self._seed, rules=self._rules, players=self._players, dealer=dealer)
 
     def _new_deal(self, dealer: int) -> Deal:
-        seed = derive_seed(self._seed, self._deals_played)
+        seed = derive_seed(self._seed, len(self._summaries))
         return Deal(seed, rules=self._rules, players=self._players, dealer=dealer)
 
     def _after_deal(self) -> None:
         deal = self._deal
         returns = deal.returns()
         self._totals = [t + r for t, r in zip(self._totals, returns)]
-        self._deals_played += 1
+        self._scores = tuple(int(a + b) for a, b in zip(self._scores, deal.scores()))
         self._past = self._past + tuple(deal.history)
         self._summaries = self._summaries + ({
-            "deal": self._deals_played - 1,
+            "deal": len(self._summaries),
             "dealer": deal.dealer,
             "first_player": deal.first_player,
             "redeals": deal.redeals,
@@ -441,9 +475,7 @@ class Match(MatchSurface):
             "returns": tuple(returns),
             "totals": tuple(self._totals),
         },)
-        if self._deals_played >= self._rules.deals_in_match(self._players):
-            self._over = True
-        else:
+        if not self.is_terminal():
             self._deal = self._new_deal(next_dealer(self._rules, deal))
 
     # -- the common surface -------------------------------------------------------------------
@@ -451,58 +483,47 @@ class Match(MatchSurface):
     def players(self) -> int:
         return self._players
 
+    @property
+    def max_deals(self) -> int:
+        """The deals the match lasts (``rules.deals_in_match(players)``)."""
+        return int(self._rules.deals_in_match(self._players))
+
     def is_terminal(self) -> bool:
-        return self._over
+        return len(self._summaries) >= self.max_deals
 
     def returns(self) -> list[float]:
         """Once over, each player's total result over the deals; zeros before."""
-        return list(self._totals) if self._over else [0.0] * self._players
+        return list(self._totals) if self.is_terminal() else [0.0] * self._players
+
+    def scores(self) -> tuple[int, ...]:
+        """Each player's card points added up over the finished deals."""
+        return self._scores
 
     @property
     def totals(self) -> tuple[float, ...]:
         """Each player's total result over the deals finished so far."""
         return tuple(self._totals)
 
-    @property
-    def deals_played(self) -> int:
-        return self._deals_played
-
-    @property
-    def deals(self) -> tuple[dict[str, Any], ...]:
-        """A summary of each finished deal (dealer, scores, returns, running totals)."""
-        return self._summaries
-
     def clone(self) -> Match:
-        other = object.__new__(Match)
-        other._rules = self._rules
-        other._seed = self._seed
-        other._players = self._players
-        other._deal = self._deal.clone()
-        other._deals_played = self._deals_played
-        other._totals = list(self._totals)
-        other._over = self._over
-        other._past = self._past
-        other._summaries = self._summaries
-        return other
+        return shallow_clone(self, cloned=("_deal",), copied=("_totals",))
 
-    def observation(self, player: int) -> dict[str, Any]:
-        """The current deal's observation plus ``"match"``: ``deals_played``, ``deals``
-        (summaries), ``totals``, ``over``."""
-        obs = self._deal.observation(player)
-        obs["match"] = {
-            "deals_played": self._deals_played,
+    def _standing(self) -> dict[str, Any]:
+        """The ``"match"`` part of an observation: ``deals_played``, ``deals``
+        (summaries), ``totals``, ``scores``, ``over``."""
+        return {
+            "deals_played": self.deals_played,
             "deals": self._summaries,
             "totals": self.totals,
-            "over": self._over,
+            "scores": self._scores,
+            "over": self.is_terminal(),
         }
-        return obs
 
     def __str__(self) -> str:
-        state = "over" if self._over else "in progress"
+        state = "over" if self.is_terminal() else "in progress"
         totals = ", ".join(f"{t:+g}" for t in self._totals)
-        head = (f"Chinese Ten match, {self._players} players: {self._deals_played} of "
-                f"{self._rules.deals_in_match(self._players)} deal(s) played, {state}; totals {totals}")
+        head = (f"Chinese Ten match, {self._players} players: {self.deals_played} of "
+                f"{self.max_deals} deal(s) played, {state}; totals {totals}")
         return head + "\n" + str(self._deal)
 
     def __repr__(self) -> str:
-        return f"<chinese_ten.Match seed {self._seed} deals {self._deals_played}>"
+        return f"<chinese_ten.Match seed {self._seed} deals {self.deals_played}>"

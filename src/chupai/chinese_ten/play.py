@@ -3,8 +3,8 @@
 The encoding of a play record (shared by the compiled generator, the engine and
 ``Play``):
 
-* ``lo``: the one card played or turned (a single bit);
-* ``hi``: the layout cards it captures (0 when it captures nothing);
+* ``lo``: the one card played or turned (a single bit; ``hi`` is 0: one deck);
+* ``taken``: the layout cards it captures (0 when it captures nothing);
 * ``type``: a :class:`PlayType` value;
 * ``key``: the face number of the card played;
 * ``length``: the number of cards captured (0, 1, or 3 for a triple).
@@ -112,11 +112,12 @@ class Play(PlayBase):
 
     @classmethod
     def _from_record(
-        cls, lo: int, hi: int, type_: int, key: int, length: int, _cls: int, _decl: bytes, _context: Any
+        cls, lo: int, hi: int, type_: int, key: int, length: int, _cls: int, _decl: bytes, _context: Any,
+        taken: int = 0,
     ) -> Play:
         self = object.__new__(cls)
         self._card = key
-        self._captured = hi
+        self._captured = taken
         self._type = type_
         self._hash = None
         return self

@@ -5,15 +5,13 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from chupai._batch import check_batch, check_policy, check_seed, run_chunks, seed64
+from chupai._batch import batch_outputs, card_play_of, check_batch, check_policy, check_seed, check_state
 from chupai._state import check_rules
-from chupai.chinese_ten._engine import POLICIES, _run_chunk
+from chupai.chinese_ten._engine import POLICIES, DealCore
+from chupai.chinese_ten.game import Deal, Match
 from chupai.chinese_ten.rules import RED_FIVE_BONUS, Rules
 
 __all__ = ["PlayoutResult", "PlayoutResults", "playout", "playouts", "results_of"]
-
-# deals per task: small enough for a smooth progress bar and even thread loads
-_CHUNK = 2000
 
 
 class PlayoutResults(NamedTuple):
@@ -59,11 +57,10 @@ def playout(state: Any, *, seed: int, policy: str = "random") -> PlayoutResult:
 
     ``state`` is not changed; ``policy`` as in :func:`playouts`.
     """
+    check_state(state, "chinese_ten", (Deal, Match))
     check_seed(seed)
     check_policy(policy, POLICIES)
-    if state.is_terminal():
-        raise ValueError("the state is terminal: there is nothing to play out")
-    scores, returns, bonus = state.card_play().playout(seed, policy)
+    scores, returns, bonus = card_play_of(state, seed).playout(seed, policy)
     return PlayoutResult(tuple(scores), tuple(returns), bonus)
 
 
@@ -92,13 +89,7 @@ def playouts(
     check_batch(n, seed, policy, threads, POLICIES)
     rules = check_rules(rules, Rules, "chinese_ten")
     rules.check_players(players)
-    scores = np.zeros((n, players), dtype=np.int16)
-    bonus = np.full(n, -1, dtype=np.int8)
-    redeals = np.zeros(n, dtype=np.int16)
-    s64, pol = seed64(seed), POLICIES[policy]
-
-    def run(start: int, stop: int) -> None:
-        _run_chunk(s64, start, stop, rules, players, pol, scores, bonus, redeals)
-
-    run_chunks(n, _CHUNK, run, threads=threads, progress=progress)
-    return PlayoutResults(scores, results_of(scores, bonus, rules, players), bonus, redeals)
+    rows = batch_outputs(DealCore.random(0, players=players, rules=rules), n, policy, threads, progress, seed)
+    scores = rows[:, :players].astype(np.int16)
+    bonus = rows[:, players].astype(np.int8)
+    return PlayoutResults(scores, results_of(scores, bonus, rules, players), bonus, rows[:, players + 1].astype(np.int16))

@@ -151,7 +151,8 @@ class Rules:
         """``players`` if this variant is played by that many, else ``ValueError``."""
         allowed = _PLAYERS[self.variant]
         if isinstance(players, bool) or not isinstance(players, int) or players not in allowed:
-            raise ValueError(f"the {self.variant} variant is played by {allowed} players, not {players!r}")
+            counts = ", ".join(map(str, allowed[:-1])) + " or " * (len(allowed) > 1) + str(allowed[-1])
+            raise ValueError(f"the {self.variant} variant is played by {counts} players, not {players!r}")
         return players
 
     def deal_sizes(self, players: int) -> tuple[int, int, int]:

@@ -12,7 +12,7 @@ and ``playout`` play deals to the end in C (``chupai.gandengyan.playouts``).
 from chupai._core import PlayList
 from chupai.gandengyan._movegen import legal_plays
 from chupai.gandengyan.classify import classify
-from chupai.gandengyan.game import PASS, Deal, IllegalActionError, Match
+from chupai.gandengyan.game import PASS, Deal, IllegalActionError, Match, Phase
 from chupai.gandengyan.play import BOMB_CLASS, Play, PlayType
 from chupai.gandengyan.playouts import PlayoutResult, PlayoutResults, playout, playouts
 from chupai.gandengyan.rules import Rules
@@ -23,6 +23,7 @@ __all__ = [
     "Deal",
     "IllegalActionError",
     "Match",
+    "Phase",
     "Play",
     "PlayList",
     "PlayType",

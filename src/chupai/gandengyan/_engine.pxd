@@ -4,6 +4,7 @@
 from libc.stdint cimport uint8_t
 
 from chupai._core cimport mask_t, play_t, playbuf_t, rng_t
+from chupai._engine_base cimport Engine, GameSpec, trick_t
 
 cdef enum:
     GDY_MIN_PLAYERS = 2
@@ -23,10 +24,6 @@ cdef enum:
     GDY_BOMB_JOKERS = 4
     GDY_BOMB_KINDS = 5
 
-cdef enum:
-    GDY_POLICY_RANDOM = 0
-    GDY_POLICY_GREEDY = 1
-
 # the options of the deal (chupai.gandengyan.rules)
 ctypedef struct gdy_opts_t:
     int flags                    # generator flags
@@ -39,18 +36,14 @@ ctypedef struct gdy_opts_t:
     int positive_only
 
 ctypedef struct gdy_deal_t:
+    trick_t t                    # seats, turn and trick (chupai._engine_base)
     gdy_opts_t o
-    int n                        # players
     mask_t lo[GDY_MAX_PLAYERS]   # each seat's hand (two-deck masks)
     mask_t hi[GDY_MAX_PLAYERS]
     uint8_t talon[GDY_MAX_CARDS] # faces in drawing order: talon[top .. end - 1]
     int top
     int end
     int dealer
-    int current                  # the seat to act; -1 once the deal is over
-    int last_player              # who made the trick's last play; -1 when leading
-    play_t last                  # that play
-    int npass                    # passes since the last play
     int lead_passes              # leaders in a row who could not lead
     int winner                   # -1: none (yet, or nobody could finish)
     int tricks                   # tricks completed
@@ -62,4 +55,25 @@ cdef int gdy_legal(const gdy_deal_t *d, int collapse, playbuf_t *out) noexcept n
 cdef void gdy_play(gdy_deal_t *d, const play_t *p) noexcept nogil
 cdef void gdy_pass(gdy_deal_t *d) noexcept nogil
 cdef void gdy_returns(const gdy_deal_t *d, double *out) noexcept nogil
-cdef int gdy_playout(gdy_deal_t *d, rng_t *rng, int policy, playbuf_t *buf) noexcept nogil
+
+
+# The engine (chupai._engine_base.Engine) over a gdy_deal_t: the hooks below are the
+# Gan Deng Yan rules; `st` is a gdy_deal_t *.  h_returns ignores the weights (the
+# scores are the returns).
+cdef class DealCore(Engine):
+    cdef gdy_deal_t d
+    cdef void *h_state(self) noexcept nogil
+    cdef GameSpec h_spec(self)
+    cdef int h_pass_rule(self, const void *st) noexcept nogil
+    cdef void h_hand(self, const void *st, int seat, mask_t *lo, mask_t *hi) noexcept nogil
+    cdef int h_legal(self, const void *st, int collapse, playbuf_t *out) noexcept nogil
+    cdef int h_plays_of(self, const void *st, const play_t *p, int lead, playbuf_t *out) noexcept nogil
+    cdef void h_play(self, void *st, const play_t *p) noexcept nogil
+    cdef void h_pass(self, void *st) noexcept nogil
+    cdef int h_greedy(self, const void *st, const playbuf_t *buf) noexcept nogil
+    cdef void h_returns(self, const void *st, const double *weights, double *out) noexcept nogil
+    cdef int h_deal(self, void *st, rng_t *rng) noexcept nogil
+    cdef int h_row_width(self, const void *st) noexcept nogil
+    cdef void h_row(self, const void *st, int dealt, double *row) noexcept nogil
+    cdef int h_valid(self, const void *st) noexcept nogil
+    cdef object h_outcome(self)

@@ -19,28 +19,21 @@ How the engine reads the spec where it is silent:
 """
 import numpy as np
 
-from libc.stdint cimport int8_t, int16_t, uint8_t, uint64_t
+from libc.stdint cimport uint8_t
 
 from chupai._core cimport (
     JOKER_MASK,
+    N_FACES,
     N_RANKS,
     RANK_A,
-    PlayList,
-    check_grown,
     checked_rules,
     mask_t,
     multiset_add,
     multiset_remove,
     multiset_size,
-    new_playlist,
-    play_object,
+    multiset_valid,
     play_t,
-    playbuf_close,
-    playbuf_free,
-    playbuf_init,
-    playbuf_open,
     playbuf_t,
-    policy_code,
     popcount,
     rank_count,
     rng_below,
@@ -49,7 +42,12 @@ from chupai._core cimport (
     rng_t,
     seed64,
 )
+from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_IF_STUCK, POLICY_GREEDY, Engine, GameSpec, check_players, check_seat, trick_lead, trick_played
 from chupai.gandengyan._movegen cimport (
+    GDY_FLAG_FOLLOW_SAME_RANK,
+    GDY_FLAG_JOKER_AS_TWO,
+    GDY_FLAG_JOKER_LEAD_OUT,
+    GDY_FLAG_TRIPLE_SEQUENCES,
     GDY_FLAG_TRIPLES_ARE_BOMBS,
     GDY_FOUR_BOMB,
     GDY_THREE_BOMB,
@@ -57,13 +55,11 @@ from chupai.gandengyan._movegen cimport (
     gdy_target,
 )
 
+from chupai.gandengyan cimport _movegen as mg
+from chupai._engine_base import POLICIES
 from chupai.cards import Cards, face_name, parse_face
-from chupai.errors import IllegalActionError
 from chupai.gandengyan.play import Play
 from chupai.gandengyan.rules import PAGAT, Rules
-
-POLICIES = {"random": GDY_POLICY_RANDOM, "greedy": GDY_POLICY_GREEDY}
-cdef object _make_play = Play._from_record
 #: the kinds of bombs counted in ``DealCore.bombs`` (indexes), for the general multiplier
 BOMB_KINDS = ("three", "three_soft", "four", "four_soft", "jokers")
 MIN_PLAYERS = GDY_MIN_PLAYERS
@@ -99,9 +95,7 @@ cdef void gdy_start(gdy_deal_t *d, int dealer) noexcept nogil:
     """Start the card play: the hands and talon are set, the dealer leads."""
     cdef int k
     d.dealer = dealer
-    d.current = dealer
-    d.last_player = -1
-    d.npass = 0
+    trick_lead(&d.t, dealer)
     d.lead_passes = 0
     d.winner = -1
     d.tricks = 0
@@ -112,21 +106,21 @@ cdef void gdy_start(gdy_deal_t *d, int dealer) noexcept nogil:
 cdef void gdy_deal_random(gdy_deal_t *d, rng_t *rng, int dealer) noexcept nogil:
     """Shuffle the deck(s) and deal: starting with the dealer and going round, each player
     takes a card until the dealer has six and the others five; the rest is the talon.
-    `d.n` and `d.o` are set; a negative `dealer` is drawn at random."""
+    `d.t.seats` and `d.o` are set; a negative `dealer` is drawn at random."""
     cdef uint8_t deck[GDY_MAX_CARDS]
     cdef int i, j, k, s, ncards = GDY_DECK * d.o.decks
     for i in range(ncards):
         deck[i] = i % GDY_DECK
     rng_shuffle(deck, ncards, rng)
     if dealer < 0:
-        dealer = rng_below(rng, d.n)
-    for s in range(d.n):
+        dealer = rng_below(rng, d.t.seats)
+    for s in range(d.t.seats):
         d.lo[s] = 0
         d.hi[s] = 0
     k = 0
     for i in range(GDY_HAND_CARDS):
-        for j in range(d.n):
-            give(d, (dealer + j) % d.n, deck[k])
+        for j in range(d.t.seats):
+            give(d, (dealer + j) % d.t.seats, deck[k])
             k += 1
     give(d, dealer, deck[k])
     k += 1
@@ -140,50 +134,50 @@ cdef void gdy_deal_random(gdy_deal_t *d, rng_t *rng, int dealer) noexcept nogil:
 cdef int gdy_legal(const gdy_deal_t *d, int collapse, playbuf_t *out) noexcept nogil:
     """Append the current player's legal plays (passing, when allowed, is not listed)."""
     cdef gdy_target tg
-    cdef int s = d.current
+    cdef int s = d.t.current
     if s < 0:
         return 0
     tg.type = 0
-    if d.last_player >= 0:
-        tg.type = d.last.type
-        tg.key = d.last.key
-        tg.length = d.last.length
-        tg.cls = d.last.cls
+    if d.t.last_player >= 0:
+        tg.type = d.t.last.type
+        tg.key = d.t.last.key
+        tg.length = d.t.last.length
+        tg.cls = d.t.last.cls
     return gdy_generate(d.lo[s], d.hi[s], d.o.flags, d.o.max_ranks, collapse, &tg, out)
 
 
 cdef void end_trick(gdy_deal_t *d) noexcept nogil:
     """Everyone else passed: from the last player round, each draws a card while the
     talon lasts; the last player leads (or a player left without cards wins)."""
-    cdef int k = d.last_player, i, t
+    cdef int k = d.t.last_player, i, t
     d.tricks += 1
-    for i in range(d.n):
+    for i in range(d.t.seats):
         if d.top >= d.end:
             break
-        give(d, (k + i) % d.n, d.talon[d.top])
+        give(d, (k + i) % d.t.seats, d.talon[d.top])
         d.top += 1
-    for i in range(d.n):
-        t = (k + i) % d.n
+    for i in range(d.t.seats):
+        t = (k + i) % d.t.seats
         if not d.lo[t]:
             d.winner = t
-            d.current = -1
+            d.t.current = -1
             return
-    d.current = k
-    d.last_player = -1
-    d.npass = 0
+    d.t.current = k
+    d.t.last_player = -1
+    d.t.npass = 0
 
 
 cdef void advance(gdy_deal_t *d, int s) noexcept nogil:
     """The turn passes from s to the next player holding cards; back at the last player
     the trick ends."""
     cdef int k, t
-    for k in range(1, d.n + 1):
-        t = (s + k) % d.n
-        if t == d.last_player:
+    for k in range(1, d.t.seats + 1):
+        t = (s + k) % d.t.seats
+        if t == d.t.last_player:
             end_trick(d)
             return
         if d.lo[t]:
-            d.current = t
+            d.t.current = t
             return
 
 
@@ -198,41 +192,39 @@ cdef inline int bomb_kind(const play_t *p) noexcept nogil:
 
 cdef void gdy_play(gdy_deal_t *d, const play_t *p) noexcept nogil:
     """The current player plays `p` (which the caller has checked is legal)."""
-    cdef int s = d.current
+    cdef int s = d.t.current
     # remove the play: a face held twice and played once stays held once
     multiset_remove(&d.lo[s], &d.hi[s], p.lo, p.hi)
     if p.cls:
         d.bombs[bomb_kind(p)] += 1
-    d.last = p[0]
-    d.last_player = s
-    d.npass = 0
+    trick_played(&d.t, p)
     d.lead_passes = 0
     if not d.lo[s] and (d.o.min_talon == GDY_NO_LIMIT or d.end - d.top <= d.o.min_talon):
         d.winner = s
-        d.current = -1
+        d.t.current = -1
         return
     advance(d, s)
 
 
 cdef void gdy_pass(gdy_deal_t *d) noexcept nogil:
     """The current player passes: following, or on lead without a legal play."""
-    cdef int s = d.current, k, t, holders = 0
-    if d.last_player >= 0:
-        d.npass += 1
+    cdef int s = d.t.current, k, t, holders = 0
+    if d.t.last_player >= 0:
+        d.t.npass += 1
         advance(d, s)
         return
     # the lead passes to the next player holding cards
-    for t in range(d.n):
+    for t in range(d.t.seats):
         if d.lo[t]:
             holders += 1
     d.lead_passes += 1
     if d.lead_passes >= holders:
-        d.current = -1  # nobody can lead: the deal ends without a winner
+        d.t.current = -1  # nobody can lead: the deal ends without a winner
         return
-    for k in range(1, d.n + 1):
-        t = (s + k) % d.n
+    for k in range(1, d.t.seats + 1):
+        t = (s + k) % d.t.seats
         if d.lo[t]:
-            d.current = t
+            d.t.current = t
             return
 
 
@@ -286,13 +278,13 @@ cdef void gdy_returns(const gdy_deal_t *d, double *out) noexcept nogil:
     """Each seat's score for the deal (all 0 while it goes on or without a winner)."""
     cdef double general = 1.0, pay, total = 0.0
     cdef int s, k
-    for s in range(d.n):
+    for s in range(d.t.seats):
         out[s] = 0.0
     if d.winner < 0:
         return
     for k in range(GDY_BOMB_KINDS):
         general *= power(bomb_factor(&d.o, k), d.bombs[k])
-    for s in range(d.n):
+    for s in range(d.t.seats):
         if s == d.winner:
             continue
         pay = hand_size(d, s) * general * own_multiplier(&d.o, d.lo[s], d.hi[s])
@@ -314,7 +306,7 @@ cdef int choose_greedy(const gdy_deal_t *d, const playbuf_t *buf) noexcept nogil
     cheapest ordinary play; a bomb only on a player about to go out (or when nothing
     else can be led).  -1 = pass."""
     cdef Py_ssize_t i
-    cdef int best = -1, bomb = -1, size = hand_size(d, d.current)
+    cdef int best = -1, bomb = -1, size = hand_size(d, d.t.current)
     cdef const play_t *p
     for i in range(buf.len):
         p = &buf.data[i]
@@ -325,74 +317,76 @@ cdef int choose_greedy(const gdy_deal_t *d, const playbuf_t *buf) noexcept nogil
                 bomb = <int>i
         elif best < 0:
             best = <int>i
-        elif d.last_player < 0 and p.length != buf.data[best].length:
+        elif d.t.last_player < 0 and p.length != buf.data[best].length:
             if p.length > buf.data[best].length:
                 best = <int>i
         elif cheaper(p, &buf.data[best]):
             best = <int>i
-    if d.last_player < 0:
+    if d.t.last_player < 0:
         return best if best >= 0 else bomb
     if best >= 0:
         return best
-    if bomb >= 0 and hand_size(d, d.last_player) <= GREEDY_BOMB_THREAT:
+    if bomb >= 0 and hand_size(d, d.t.last_player) <= GREEDY_BOMB_THREAT:
         return bomb
     return -1
 
 
-cdef int choose(const gdy_deal_t *d, rng_t *rng, int policy, playbuf_t *buf) noexcept nogil:
-    """The policy's choice among the current player's suit-collapsed plays, which it
-    leaves in `buf`: an index into `buf`, -1 to pass, -2 if memory ran out."""
-    cdef int k, n
-    buf.len = 0
-    if gdy_legal(d, 1, buf) != 0:
-        return -2
-    n = <int>buf.len
-    if n == 0:
-        return -1
-    if policy == GDY_POLICY_GREEDY:
-        return choose_greedy(d, buf)
-    # uniform over the suit-collapsed plays, and passing when following
-    k = rng_below(rng, n + (1 if d.last_player >= 0 else 0))
-    return -1 if k == n else k
+cdef int GDY_FLAGS = (GDY_FLAG_TRIPLES_ARE_BOMBS | GDY_FLAG_TRIPLE_SEQUENCES | GDY_FLAG_JOKER_AS_TWO
+                      | GDY_FLAG_JOKER_LEAD_OUT | GDY_FLAG_FOLLOW_SAME_RANK)
 
 
-cdef int gdy_playout(gdy_deal_t *d, rng_t *rng, int policy, playbuf_t *buf) noexcept nogil:
-    """Play to the end of the deal; 0, or -1 if memory ran out."""
-    cdef int k
-    while d.current >= 0:
-        k = choose(d, rng, policy, buf)
-        if k == -2:
-            return -1
-        if k < 0:
-            gdy_pass(d)
-        else:
-            gdy_play(d, &buf.data[k])
+cdef int valid(const gdy_deal_t *d) noexcept nogil:
+    """0 if the fields are in range and no card is dealt more often than the decks hold it."""
+    cdef int s, f, k, held
+    if not (GDY_MIN_PLAYERS <= d.t.seats <= GDY_MAX_PLAYERS and 1 <= d.o.decks <= 2
+            and not d.o.flags & ~GDY_FLAGS):
+        return 1
+    if not (0 <= d.top <= d.end <= GDY_MAX_CARDS and -1 <= d.t.current < d.t.seats and -1 <= d.t.last_player < d.t.seats
+            and 0 <= d.dealer < d.t.seats and -1 <= d.winner < d.t.seats and 0 <= d.t.npass <= d.t.seats
+            and 0 <= d.lead_passes <= d.t.seats and d.tricks >= 0):
+        return 2
+    for k in range(GDY_BOMB_KINDS):
+        if d.bombs[k] < 0:
+            return 3
+    for s in range(d.t.seats):
+        if not multiset_valid(d.lo[s], d.hi[s]) or (d.hi[s] and d.o.decks < 2):
+            return 4
+    for f in range(d.top, d.end):
+        if d.talon[f] >= GDY_DECK:
+            return 5
+    for f in range(N_FACES):
+        held = 0
+        for s in range(d.t.seats):
+            held += <int>((d.lo[s] >> f) & 1) + <int>((d.hi[s] >> f) & 1)
+        for k in range(d.top, d.end):
+            held += d.talon[k] == f
+        if held > d.o.decks:
+            return 6
+    if d.t.current >= 0 and not d.lo[d.t.current]:
+        return 7
     return 0
 
+# --- the engine -------------------------------------------------------------------------
+cdef GameSpec SPEC = GameSpec("gandengyan", Play, Rules, Play._from_record, sizeof(gdy_deal_t), 64)
 
-cdef int evaluate(const gdy_deal_t *d, const playbuf_t *cands, int include_pass, int n,
-                  rng_t *rng, int policy, double *sums, playbuf_t *buf) noexcept nogil:
-    """For each candidate (and passing), add up the current player's score over `n`
-    playouts after it."""
-    cdef gdy_deal_t x
-    cdef double ret[GDY_MAX_PLAYERS]
-    cdef int c, k, me = d.current
-    cdef Py_ssize_t ncand = cands.len
-    for c in range(ncand + include_pass):
-        for k in range(n):
-            x = d[0]
-            if c < ncand:
-                gdy_play(&x, &cands.data[c])
-            else:
-                gdy_pass(&x)
-            if gdy_playout(&x, rng, policy, buf) < 0:
-                return -1
-            gdy_returns(&x, ret)
-            sums[c] += ret[me]
-    return 0
+#: The C declarations behind the Python constants of chupai.gandengyan.play and .rules,
+#: by their Python names (tests/test_engine_base.py checks every pair).
+C_CONSTANTS = {
+    "play.PlayType.SINGLE": mg.GDY_SINGLE, "play.PlayType.PAIR": mg.GDY_PAIR,
+    "play.PlayType.SEQUENCE": mg.GDY_SEQUENCE, "play.PlayType.DOUBLE_SEQUENCE": mg.GDY_DOUBLE_SEQUENCE,
+    "play.PlayType.TRIPLE": mg.GDY_TRIPLE, "play.PlayType.TRIPLE_SEQUENCE": mg.GDY_TRIPLE_SEQUENCE,
+    "play.PlayType.THREE_BOMB": mg.GDY_THREE_BOMB, "play.PlayType.FOUR_BOMB": mg.GDY_FOUR_BOMB,
+    "play.PlayType.JOKER_BOMB": mg.GDY_JOKER_BOMB,
+    "play.BOMB_CLASS[THREE_BOMB]": mg.GDY_CLS_THREE, "play.BOMB_CLASS[FOUR_BOMB]": mg.GDY_CLS_FOUR,
+    "play.BOMB_CLASS[JOKER_BOMB]": mg.GDY_CLS_JOKER,
+    "play.ACE_VALUE": mg.GDY_ACE_VALUE, "play.TWO_VALUE": mg.GDY_TWO_VALUE, "play.JOKER_VALUE": mg.GDY_JOKER_VALUE,
+    "rules.FLAG_TRIPLES_ARE_BOMBS": mg.GDY_FLAG_TRIPLES_ARE_BOMBS,
+    "rules.FLAG_TRIPLE_SEQUENCES": mg.GDY_FLAG_TRIPLE_SEQUENCES,
+    "rules.FLAG_JOKER_AS_TWO": mg.GDY_FLAG_JOKER_AS_TWO, "rules.FLAG_JOKER_LEAD_OUT": mg.GDY_FLAG_JOKER_LEAD_OUT,
+    "rules.FLAG_FOLLOW_SAME_RANK": mg.GDY_FLAG_FOLLOW_SAME_RANK,
+}
 
 
-# --- Python surface ---------------------------------------------------------------------
 cdef int _opts_of(object rules, gdy_opts_t *o) except -1:
     rules = checked_rules(rules, Rules, PAGAT, "gandengyan.Rules")
     o.flags = rules._flags
@@ -406,34 +400,32 @@ cdef int _opts_of(object rules, gdy_opts_t *o) except -1:
     return 0
 
 
-cdef int _players_of(object players) except -1:
-    if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or not (
-        GDY_MIN_PLAYERS <= players <= GDY_MAX_PLAYERS
-    ):
-        raise ValueError(f"players must be an int {GDY_MIN_PLAYERS}..{GDY_MAX_PLAYERS}, not {players!r}")
-    return players
-
-
-cdef class DealCore:
+cdef class DealCore(Engine):
     """One deal's card play: hands, talon, trick, bombs played, winner.
 
     The building block of ``chupai.gandengyan.Deal``; also usable alone for analysis.
-    Seats ``0 .. players - 1``, turn order ``s -> (s + 1) % players``.
+    Seats ``0 .. players - 1``, turn order ``s -> (s + 1) % players``.  The mechanisms
+    are ``chupai._engine_base.Engine``'s; this class holds the Gan Deng Yan rules.
     """
-    cdef gdy_deal_t d
+
+    cdef void *h_state(self) noexcept nogil:
+        return &self.d
+
+    cdef GameSpec h_spec(self):
+        return SPEC
 
     @staticmethod
-    def from_hands(hands, talon=(), int dealer=0, rules=None):
+    def from_hands(hands, *, current=0, talon=(), rules=None):
         """A deal from explicit hands (``Cards`` or strings; 2-6 of them, any sizes) and a
-        talon (card tokens in drawing order, or a string), ``dealer`` on lead."""
+        talon (card tokens in drawing order, or a string); ``current`` deals and leads."""
         cdef DealCore self = DealCore.__new__(DealCore)
-        cdef int s, n
+        cdef int s, n, dealer
         _opts_of(rules, &self.d.o)
+        self.rules = PAGAT if rules is None else rules
         if isinstance(hands, (str, Cards)):
             raise ValueError(f"hands must be a sequence of hands, not {hands!r}")
-        n = _players_of(len(hands))
-        if not 0 <= dealer < n:
-            raise ValueError(f"dealer must be a seat 0..{n - 1}, not {dealer}")
+        n = check_players(len(hands), GDY_MIN_PLAYERS, GDY_MAX_PLAYERS)
+        dealer = check_seat(current, n, "current")
         faces = [parse_face(t) for t in (talon.split() if isinstance(talon, str) else talon)]
         total = [0] * GDY_DECK
         for f in faces:
@@ -451,7 +443,7 @@ cdef class DealCore:
         for s in range(n):
             if not parsed[s]:
                 raise ValueError(f"hand {s} is empty; every seat needs cards")
-        self.d.n = n
+        self.d.t.seats = n
         for s in range(n):
             self.d.lo[s] = parsed[s].lo
             self.d.hi[s] = parsed[s].hi
@@ -463,27 +455,20 @@ cdef class DealCore:
         return self
 
     @staticmethod
-    def random(seed, players=4, rules=None, dealer=None):
+    def random(seed, *, players=4, dealer=None, rules=None):
         """A fresh deal from a seed (the same seed gives the same deal as ``playouts``'
         first); ``dealer`` ``None`` draws the dealer at random."""
         cdef DealCore self = DealCore.__new__(DealCore)
         cdef rng_t rng
         cdef int dl = -1
-        self.d.n = _players_of(players)
+        self.d.t.seats = check_players(players, GDY_MIN_PLAYERS, GDY_MAX_PLAYERS)
         _opts_of(rules, &self.d.o)
+        self.rules = PAGAT if rules is None else rules
         if dealer is not None:
-            if isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) or not 0 <= dealer < self.d.n:
-                raise ValueError(f"dealer must be a seat 0..{self.d.n - 1} or None, not {dealer!r}")
-            dl = dealer
+            dl = check_seat(dealer, self.d.t.seats, "dealer")
         rng_seed(&rng, seed64(seed), 0)
         gdy_deal_random(&self.d, &rng, dl)
         return self
-
-    def clone(self):
-        """An independent copy."""
-        cdef DealCore other = DealCore.__new__(DealCore)
-        other.d = self.d
-        return other
 
     def with_cards(self, hands, talon):
         """A copy holding other cards: ``hands`` (one ``Cards`` per seat, each of the
@@ -492,11 +477,11 @@ cdef class DealCore:
         (the same multiset, hands and talon together)."""
         cdef DealCore other = self.clone()
         cdef int s, i
-        if len(hands) != self.d.n or len(talon) != self.d.end - self.d.top:
-            raise ValueError(f"expected {self.d.n} hands and {self.d.end - self.d.top} talon cards")
+        if len(hands) != self.d.t.seats or len(talon) != self.d.end - self.d.top:
+            raise ValueError(f"expected {self.d.t.seats} hands and {self.d.end - self.d.top} talon cards")
         before = [0] * GDY_DECK
         after = [0] * GDY_DECK
-        for s in range(self.d.n):
+        for s in range(self.d.t.seats):
             if not isinstance(hands[s], Cards) or len(hands[s]) != hand_size(&self.d, s):
                 raise ValueError(f"hand {s} must be Cards of {hand_size(&self.d, s)} cards")
             for f, c in enumerate(self.hand(s).counts()):
@@ -511,43 +496,86 @@ cdef class DealCore:
             after[f] += 1
         if before != after:
             raise ValueError("the new hands and talon are not the cards of this deal")
-        for s in range(self.d.n):
+        for s in range(self.d.t.seats):
             other.d.lo[s] = hands[s].lo
             other.d.hi[s] = hands[s].hi
         for i, f in enumerate(talon):
             other.d.talon[self.d.top + i] = f
         return other
 
-    # -- state ----------------------------------------------------------------------
-    @property
-    def players(self):
-        return self.d.n
+    # -- hooks ------------------------------------------------------------------------
+    cdef int h_pass_rule(self, const void *st) noexcept nogil:
+        return PASS_IF_STUCK
 
+    cdef void h_hand(self, const void *st, int seat, mask_t *lo, mask_t *hi) noexcept nogil:
+        lo[0] = (<const gdy_deal_t *>st).lo[seat]
+        hi[0] = (<const gdy_deal_t *>st).hi[seat]
+
+    cdef int h_legal(self, const void *st, int collapse, playbuf_t *out) noexcept nogil:
+        return gdy_legal(<const gdy_deal_t *>st, collapse, out)
+
+    cdef int h_plays_of(self, const void *st, const play_t *p, int lead, playbuf_t *out) noexcept nogil:
+        cdef const gdy_deal_t *d = <const gdy_deal_t *>st
+        cdef gdy_target tg
+        cdef int s = d.t.current, flags = d.o.flags
+        tg.type = 0
+        tg.key = 0
+        tg.length = 0
+        tg.cls = 0
+        if not multiset_valid(p.lo, p.hi):
+            return 0
+        if not lead:
+            if s < 0 or (p.lo & ~d.lo[s]) or (p.hi & ~d.hi[s]):
+                return 0
+            # jokers alone lead out as a special single only as the hand's last cards
+            if not (p.lo & ~JOKERS) and d.lo[s] & ~JOKERS:
+                flags &= ~GDY_FLAG_JOKER_LEAD_OUT
+            if d.t.last_player >= 0:
+                tg.type = d.t.last.type
+                tg.key = d.t.last.key
+                tg.length = d.t.last.length
+                tg.cls = d.t.last.cls
+        return gdy_generate(p.lo, p.hi, flags, d.o.max_ranks, 0, &tg, out)
+
+    cdef void h_play(self, void *st, const play_t *p) noexcept nogil:
+        gdy_play(<gdy_deal_t *>st, p)
+
+    cdef void h_pass(self, void *st) noexcept nogil:
+        gdy_pass(<gdy_deal_t *>st)
+
+    cdef int h_greedy(self, const void *st, const playbuf_t *buf) noexcept nogil:
+        return choose_greedy(<const gdy_deal_t *>st, buf)
+
+    cdef void h_returns(self, const void *st, const double *weights, double *out) noexcept nogil:
+        gdy_returns(<const gdy_deal_t *>st, out)
+
+    cdef int h_deal(self, void *st, rng_t *rng) noexcept nogil:
+        gdy_deal_random(<gdy_deal_t *>st, rng, -1)
+        return 0
+
+    cdef int h_row_width(self, const void *st) noexcept nogil:
+        return 2 + 2 * (<const gdy_deal_t *>st).t.seats
+
+    cdef void h_row(self, const void *st, int dealt, double *row) noexcept nogil:
+        """The winner, the tricks, each seat's returns, then each seat's cards left."""
+        cdef const gdy_deal_t *d = <const gdy_deal_t *>st
+        cdef int s
+        row[0] = d.winner
+        row[1] = d.tricks
+        gdy_returns(d, &row[2])
+        for s in range(d.t.seats):
+            row[2 + d.t.seats + s] = hand_size(d, s)
+
+    cdef int h_valid(self, const void *st) noexcept nogil:
+        return valid(<const gdy_deal_t *>st)
+
+    cdef object h_outcome(self):
+        return self.d.winner, tuple(self.returns()), self.hand_sizes()
+
+    # -- Gan Deng Yan state -----------------------------------------------------------
     @property
     def dealer(self):
         return self.d.dealer
-
-    @property
-    def current(self):
-        """The seat to act, or -1 once the deal is over."""
-        return self.d.current
-
-    @property
-    def last_player(self):
-        """The seat that made the trick's last play, or -1 when the current player leads."""
-        return self.d.last_player
-
-    @property
-    def last_play(self):
-        """The play to follow, or None when leading."""
-        if self.d.last_player < 0:
-            return None
-        return play_object(_make_play, &self.d.last, None)
-
-    @property
-    def passes(self):
-        """Passes since the last play."""
-        return self.d.npass
 
     @property
     def lead_passes(self):
@@ -569,10 +597,6 @@ cdef class DealCore:
         return self.d.winner
 
     @property
-    def over(self):
-        return self.d.current < 0
-
-    @property
     def tricks(self):
         """Tricks completed."""
         return self.d.tricks
@@ -582,173 +606,3 @@ cdef class DealCore:
         """Bombs played so far by kind (see ``BOMB_KINDS``)."""
         return tuple(self.d.bombs[k] for k in range(GDY_BOMB_KINDS))
 
-    def hand(self, int seat):
-        """The cards seat ``seat`` holds."""
-        if not 0 <= seat < self.d.n:
-            raise ValueError(f"seat must be 0..{self.d.n - 1}, not {seat}")
-        return Cards.from_masks(self.d.lo[seat], self.d.hi[seat])
-
-    def hand_sizes(self):
-        return tuple(hand_size(&self.d, s) for s in range(self.d.n))
-
-    def returns(self):
-        """Each seat's score (``chupai.gandengyan.scoring``, as floats); zeros until a win."""
-        cdef double out[GDY_MAX_PLAYERS]
-        gdy_returns(&self.d, out)
-        return tuple(out[s] for s in range(self.d.n))
-
-    # -- actions --------------------------------------------------------------------
-    def legal_plays(self, *, collapse_suits=False):
-        """The current player's legal plays (a ``PlayList``; see ``can_pass``)."""
-        cdef PlayList out = new_playlist(_make_play, None, 64)
-        if self.d.current >= 0:
-            check_grown(gdy_legal(&self.d, 1 if collapse_suits else 0, &out.buf))
-        return out
-
-    def can_pass(self):
-        """True when the current player follows, or leads without a legal play."""
-        if self.d.current < 0:
-            return False
-        return self.d.last_player >= 0 or len(self.legal_plays(collapse_suits=True)) == 0
-
-    def play(self, play):
-        """The current player makes ``play``; ``IllegalActionError`` (state unchanged) if illegal."""
-        cdef play_t p
-        cdef PlayList legal
-        cdef Py_ssize_t i
-        cdef int s = self.d.current
-        if s < 0:
-            raise IllegalActionError("the deal is over")
-        if not isinstance(play, Play):
-            raise IllegalActionError(f"{play!r} is not a Play")
-        if (play._lo & ~self.d.lo[s]) or (play._hi & ~self.d.hi[s]):
-            raise IllegalActionError(f"seat {s} does not hold the cards of {play}")
-        legal = self.legal_plays()
-        for i in range(legal.buf.len):
-            p = legal.buf.data[i]
-            if p.lo == play._lo and p.hi == play._hi and p.type == play._type and p.key == play._key:
-                gdy_play(&self.d, &p)
-                return
-        if self.d.last_player >= 0:
-            raise IllegalActionError(f"{play} may not follow {self.last_play}")
-        raise IllegalActionError(f"{play} may not be led from this hand under these rules")
-
-    def pass_turn(self):
-        """The current player passes; ``IllegalActionError`` on lead with a legal play."""
-        if self.d.current < 0:
-            raise IllegalActionError("the deal is over")
-        if not self.can_pass():
-            raise IllegalActionError(f"seat {self.d.current} is on lead and may not pass")
-        gdy_pass(&self.d)
-
-    def playout(self, seed, policy="random"):
-        """Play a copy of this deal to the end (``self`` is unchanged): (winner, returns, hand sizes)."""
-        cdef DealCore c = self.clone()
-        cdef rng_t rng
-        cdef playbuf_t buf
-        cdef int pol = policy_code(POLICIES, policy), rc
-        rng_seed(&rng, seed64(seed), 0)
-        playbuf_open(&buf, 64)
-        with nogil:
-            rc = gdy_playout(&c.d, &rng, pol, &buf)
-        playbuf_close(&buf, rc < 0)
-        return c.d.winner, c.returns(), c.hand_sizes()
-
-    def policy_choice(self, policy="random", seed=0):
-        """The play the C policy would make now, or None to pass (see ``playouts``)."""
-        cdef rng_t rng
-        cdef playbuf_t buf
-        cdef int k
-        if self.d.current < 0:
-            raise IllegalActionError("the deal is over")
-        rng_seed(&rng, seed64(seed), 0)
-        playbuf_open(&buf, 64)
-        k = choose(&self.d, &rng, policy_code(POLICIES, policy), &buf)
-        play = play_object(_make_play, &buf.data[k], None) if k >= 0 else None
-        playbuf_close(&buf, k == -2)
-        return play
-
-    def evaluate(self, PlayList candidates, bint include_pass, int n, seed, policy="random"):
-        """The current player's total score over ``n`` playouts after each candidate.
-
-        ``candidates`` must be plays the current player may make (e.g. from
-        ``legal_plays``); with ``include_pass`` the last entry is for passing.  Returns a
-        float64 array of sums (divide by ``n`` for means).
-        """
-        cdef rng_t rng
-        cdef playbuf_t buf
-        cdef int rc, pol = policy_code(POLICIES, policy)
-        cdef Py_ssize_t i
-        cdef play_t c
-        cdef PlayList legal
-        if self.d.current < 0:
-            raise IllegalActionError("the deal is over")
-        if include_pass and not self.can_pass():
-            raise IllegalActionError("the current player leads and may not pass")
-        if n < 1:
-            raise ValueError(f"n must be positive, not {n}")
-        legal = self.legal_plays()
-        allowed = {(legal.buf.data[i].lo, legal.buf.data[i].hi, legal.buf.data[i].type, legal.buf.data[i].key)
-                   for i in range(legal.buf.len)}
-        for i in range(candidates.buf.len):
-            c = candidates.buf.data[i]
-            if (c.lo, c.hi, c.type, c.key) not in allowed:
-                raise IllegalActionError(f"candidate {i} is not a legal play of the current player")
-        sums = np.zeros(candidates.buf.len + (1 if include_pass else 0), dtype=np.float64)
-        cdef double[::1] view = sums
-        rng_seed(&rng, seed64(seed), 0)
-        playbuf_open(&buf, 64)
-        with nogil:
-            rc = evaluate(&self.d, &candidates.buf, include_pass, n, &rng, pol,
-                          &view[0] if view.shape[0] else NULL, &buf)
-        playbuf_close(&buf, rc)
-        return sums
-
-    def __repr__(self):
-        return (f"<gandengyan.DealCore {self.d.n} players current {self.d.current} "
-                f"sizes {self.hand_sizes()} talon {self.d.end - self.d.top} winner {self.d.winner}>")
-
-
-# --- batch playouts ---------------------------------------------------------------------
-cdef int _run(uint64_t seed, Py_ssize_t start, Py_ssize_t stop, int players, const gdy_opts_t *o,
-              int policy, int8_t[::1] winner, double[:, ::1] returns, int16_t[:, ::1] cards,
-              int[::1] tricks) noexcept nogil:
-    cdef gdy_deal_t d
-    cdef rng_t rng
-    cdef playbuf_t buf
-    cdef double ret[GDY_MAX_PLAYERS]
-    cdef Py_ssize_t i
-    cdef int s
-    if playbuf_init(&buf, 64) != 0:
-        return -1
-    d.n = players
-    d.o = o[0]
-    for i in range(start, stop):
-        rng_seed(&rng, seed, <uint64_t>i)
-        gdy_deal_random(&d, &rng, -1)
-        if gdy_playout(&d, &rng, policy, &buf) < 0:
-            playbuf_free(&buf)
-            return -1
-        gdy_returns(&d, ret)
-        winner[i] = d.winner
-        tricks[i] = d.tricks
-        for s in range(players):
-            returns[i, s] = ret[s]
-            cards[i, s] = hand_size(&d, s)
-    playbuf_free(&buf)
-    return 0
-
-
-def _run_chunk(uint64_t seed, Py_ssize_t start, Py_ssize_t stop, int players, rules, int policy,
-               int8_t[::1] winner, double[:, ::1] returns, int16_t[:, ::1] cards, int[::1] tricks):
-    """Deals ``start .. stop - 1`` of a batch into the output arrays (GIL released)."""
-    cdef gdy_opts_t o
-    cdef int rc
-    _opts_of(rules, &o)
-    _players_of(players)
-    if not (0 <= start <= stop <= winner.shape[0] and returns.shape[0] == cards.shape[0] == tricks.shape[0]
-            == winner.shape[0] and returns.shape[1] == cards.shape[1] == players):
-        raise ValueError("output arrays do not match the batch")
-    with nogil:
-        rc = _run(seed, start, stop, players, &o, policy, winner, returns, cards, tricks)
-    check_grown(rc)

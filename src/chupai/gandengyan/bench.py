@@ -1,26 +1,26 @@
-"""The Gan Deng Yan benchmark runner (``python -m chupai.gandengyan.bench``).
+"""The Gan Deng Yan benchmark runner (``chupai bench gandengyan``, ``python -m chupai.gandengyan.bench``).
 
-Positions are in-game: every decision of seeded 4-player deals played to the end by
+Positions are in-game: every decision of ``--deals`` seeded 4-player deals played to the end by
 the C ``random`` policy (``DealCore.policy_choice``), each one the hand of the player to
 act and the play to follow (``None`` on lead): the hands and tricks that a program
 calling ``legal_plays`` during play meets.  Each figure is measured over all positions
 in one timed loop, repeated; the report gives the mean per call of the median repeat
-(the machines are shared and noisy).  The kernel alone is timed through
-``kernel_count`` (no Python object per hand or play), the playouts through
-``playouts`` on one thread.
+(CPU time).  The kernel alone is timed through ``kernel_count`` (no Python object per
+hand or play); then the engine (C playouts, ``clone``) and the Python surface
+(:mod:`chupai._bench_surface`).
 """
 from __future__ import annotations
 
 import argparse
 import statistics
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from chupai._timing import mean_per_item, median_run
+from chupai._bench_runner import run
+from chupai._timing import Report, engine_report, median_run, per_item
 from chupai.cards import Cards
 from chupai.gandengyan import legal_plays
 from chupai.gandengyan._engine import DealCore
@@ -32,7 +32,7 @@ from chupai.gandengyan.rules import Rules
 __all__ = ["Position", "kernel_arrays", "main", "positions"]
 
 SEED = 20261129
-N_POSITIONS = 4000
+N_DEALS = 50  # about 4300 positions
 PLAYERS = 4
 N_PLAYOUTS = 50000
 
@@ -44,15 +44,14 @@ class Position:
 
 
 def positions(
-    n: int = N_POSITIONS, seed: int = SEED, rules: Rules | None = None, players: int = PLAYERS
+    deals: int = N_DEALS, seed: int = SEED, rules: Rules | None = None, players: int = PLAYERS
 ) -> list[Position]:
-    """The first ``n`` decisions of seeded deals played by the C random policy."""
+    """Every decision of ``deals`` seeded deals played by the C random policy."""
     out: list[Position] = []
-    deal = 0
-    while len(out) < n:
-        core = DealCore.random(seed + deal, players, rules)
+    for deal in range(deals):
+        core = DealCore.random(seed + deal, players=players, rules=rules)
         step = 0
-        while not core.over and len(out) < n:
+        while not core.over:
             out.append(Position(core.hand(core.current), core.last_play))
             play = core.policy_choice("random", seed + deal * 1000 + step)
             if play is None:
@@ -60,7 +59,6 @@ def positions(
             else:
                 core.play(play)
             step += 1
-        deal += 1
     return out
 
 
@@ -79,44 +77,47 @@ def kernel_arrays(pos: Sequence[Position]) -> tuple[np.ndarray, np.ndarray, np.n
     return los, his, targets
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m chupai.gandengyan.bench", description=__doc__.splitlines()[0])
-    ap.add_argument("--positions", type=int, default=N_POSITIONS)
-    ap.add_argument("--playouts", type=int, default=N_PLAYOUTS)
-    ap.add_argument("--repeat", type=int, default=7)
-    args = ap.parse_args(argv)
-    pos = positions(args.positions)
+def generator(report: Report, args: argparse.Namespace) -> None:
+    """The generator rows (every position, leads, follows, collapsed, materialised) and the kernel."""
+    pos = positions(args.deals)
     leads = [p for p in pos if p.previous is None]
     follows = [p for p in pos if p.previous is not None]
     sizes = statistics.mean(len(p.hand) for p in pos)
     n_plays = sum(len(legal_plays(p.hand, p.previous)) for p in pos)
-    print(
-        f"{len(pos)} in-game positions of 4-player deals ({len(leads)} leads, {len(follows)} follows; "
+    n_leads = sum(len(legal_plays(p.hand)) for p in leads)
+    n_follows = sum(len(legal_plays(p.hand, p.previous)) for p in follows)
+    n_coll = sum(len(legal_plays(p.hand, p.previous, collapse_suits=True)) for p in pos)
+    report.line(
+        f"{len(pos)} in-game positions of {args.deals} 4-player deals ({len(leads)} leads, {len(follows)} follows; "
         f"{sizes:.1f} cards a hand, {max(len(p.hand) for p in pos)} at most; {n_plays / len(pos):.1f} plays a call)"
     )
-    print(f"{'case':<40}{'mean µs/call':>14}")
-    rows: list[tuple[str, Callable[[Position], Any], Sequence[Position]]] = [
-        ("legal_plays, every position", lambda p: legal_plays(p.hand, p.previous), pos),
-        ("legal_plays, leads", lambda p: legal_plays(p.hand), leads),
-        ("legal_plays, follows", lambda p: legal_plays(p.hand, p.previous), follows),
-        ("legal_plays, collapsed, every position", lambda p: legal_plays(p.hand, p.previous, collapse_suits=True), pos),
-        ("legal_plays + materialise every Play", lambda p: list(legal_plays(p.hand, p.previous)), pos),
-        ("empty loop (for reference)", lambda p: None, pos),
+    rows: list[tuple[str, Callable[[Position], Any], Sequence[Position], int]] = [
+        ("legal_plays, every position", lambda p: legal_plays(p.hand, p.previous), pos, n_plays),
+        ("legal_plays, leads", lambda p: legal_plays(p.hand), leads, n_leads),
+        ("legal_plays, follows", lambda p: legal_plays(p.hand, p.previous), follows, n_follows),
+        ("legal_plays, collapsed, every position", lambda p: legal_plays(p.hand, p.previous, collapse_suits=True),
+         pos, n_coll),
+        ("legal_plays + materialise every Play", lambda p: list(legal_plays(p.hand, p.previous)), pos, n_plays),
     ]
-    for name, fn, items in rows:
-        print(f"{name:<40}{mean_per_item(fn, items, args.repeat):>14.3f}")
+    for name, fn, items, nplays in rows:
+        mean, median = per_item(fn, items, args.repeat)
+        report.add(name, mean, items=nplays / max(len(items), 1), unit="plays", median=median)
     los, his, targets = kernel_arrays(pos)
-    dt, _ = median_run(lambda: kernel_count(los, his, targets, repeat=10), args.repeat)
-    print(f"{'kernel only, every position':<40}{dt / (10 * len(pos)) * 1e6:>14.3f}")
-    print(f"{'playouts (4 players, 1 thread)':<40}{'deals/s':>14}")
-    for policy in ("random", "greedy"):
-        runs = []
-        for k in range(3):
-            t0 = time.perf_counter()
-            playouts(args.playouts, seed=SEED + k, policy=policy)
-            runs.append(time.perf_counter() - t0)
-        print(f"{policy:<40}{args.playouts / statistics.median(runs):>14,.0f}")
-    return 0
+    dt, total = median_run(lambda: kernel_count(los, his, targets, repeat=10), args.repeat)
+    report.add("kernel only, every position", dt / (10 * len(pos)) * 1e6, items=total / (10 * len(pos)),
+               unit="plays")
+
+
+def engine(report: Report, args: argparse.Namespace) -> None:
+    """The game engine: C playouts, ``clone``."""
+    from chupai.gandengyan.game import Deal
+
+    engine_report(report, Deal, playouts, args.playouts, args.repeat, players=PLAYERS)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return run("gandengyan", argv, generator, engine, deals=N_DEALS, playouts=N_PLAYOUTS,
+               description="Time the Gan Deng Yan generator, engine and Python surface (4 players).")
 
 
 if __name__ == "__main__":

@@ -31,29 +31,47 @@ played (:attr:`Deal.known_cards`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from enum import StrEnum
+from typing import Any, ClassVar
+
+import numpy as np
 
 from chupai._core import NUM_FACES
 from chupai._state import (
     DealSurface,
     MatchSurface,
-    as_rng,
     check_players,
     check_rules,
     check_seat,
     check_seed,
     derive_seed,
-    is_int,
+    foreign_action,
+    shallow_clone,
 )
+from chupai._validate import check_positive_int
 from chupai.actions import PASS
 from chupai.cards import Cards, parse_face
+from chupai.contract import TERMINAL, Event, event_new
 from chupai.errors import IllegalActionError
 from chupai.gandengyan._engine import MAX_PLAYERS, MIN_PLAYERS, DealCore
 from chupai.gandengyan.play import Play
 from chupai.gandengyan.rules import Rules
 from chupai.gandengyan.scoring import deal_returns, general_multiplier
 
-__all__ = ["PASS", "Deal", "IllegalActionError", "Match"]
+__all__ = ["PASS", "TERMINAL", "Deal", "IllegalActionError", "Match", "Phase"]
+
+
+class Phase(StrEnum):
+    """The phases of a Gan Deng Yan deal (there is no phase before the card play)."""
+
+    PLAY = "play"
+    OVER = "over"
+
+
+# module constants: looking an enum member up on its class costs ~0.1 us, and the
+# states test the phase at every step
+_PLAY, _OVER = Phase.PLAY, Phase.OVER
+
 
 def _minus(cards: Cards, taken: Cards) -> Cards:
     """``cards`` less whatever of ``taken`` it holds."""
@@ -87,10 +105,15 @@ class Deal(DealSurface):
 
     Attributes (read-only): ``players``, ``dealer``, ``current_player``, ``rules``,
     ``seed``, ``history``, ``talon_size``, ``winner``, ``trick``, ``known_cards``.
-    ``history`` is every play and pass as ``(seat, action)``, in order.
+    ``history`` is every play and pass as an :class:`~chupai.contract.Event`
+    (``Phase.PLAY``), in order.
     """
 
+    game: ClassVar[str] = "gandengyan"
+
     __slots__ = ("_bombs", "_core", "_history", "_known", "_last_play", "_legal", "_rules", "_seed", "_trick_start")
+
+    _core: DealCore
 
     def __init__(
         self, seed: int | None = None, *, rules: Rules | None = None, players: int = 4, dealer: int | None = None
@@ -98,15 +121,18 @@ class Deal(DealSurface):
         seed = check_seed(seed)
         rules = check_rules(rules, Rules, "gandengyan")
         players = check_players(players, MIN_PLAYERS, MAX_PLAYERS)
-        self._setup(DealCore.random(seed, players, rules, dealer), rules)
+        if dealer is not None:
+            dealer = check_seat(dealer, players, "dealer")
+        self._setup(DealCore.random(seed, players=players, dealer=dealer, rules=rules), rules)
         self._seed = seed
+        self._made("new", seed, rules=rules, players=players, dealer=dealer)
 
     @classmethod
     def from_hands(
         cls,
         hands: Sequence[Cards | str | Iterable[str]],
-        talon: str | Sequence[str] = (),
         *,
+        talon: str | Sequence[str] = (),
         dealer: int = 0,
         rules: Rules | None = None,
     ) -> Deal:
@@ -114,17 +140,20 @@ class Deal(DealSurface):
         talon (card tokens in drawing order: the first is drawn first) and the dealer,
         who leads."""
         rules = check_rules(rules, Rules, "gandengyan")
-        if not is_int(dealer):
-            raise ValueError(f"dealer must be a seat number, not {dealer!r}")
+        if isinstance(hands, (str, Cards)) or not isinstance(hands, Sequence):
+            raise TypeError(f"hands must be a sequence of hands, not {hands!r}")
+        dealer = check_seat(dealer, len(hands), "dealer")
         self = object.__new__(cls)
-        self._setup(DealCore.from_hands(hands, talon, int(dealer), rules), rules)
+        self._setup(DealCore.from_hands(hands, current=dealer, talon=talon, rules=rules), rules)
         self._seed = None
+        self._made("from_hands", tuple(hands), talon=talon if isinstance(talon, str) else tuple(talon),
+                   dealer=dealer, rules=rules)
         return self
 
     def _setup(self, core: DealCore, rules: Rules) -> None:
         self._core = core
         self._rules = rules
-        self._history: list[tuple[int, Any]] = []
+        self._history: list[Event] = []
         self._legal: list[Any] | None = None
         self._trick_start = 0
         self._last_play: Play | None = None
@@ -139,6 +168,10 @@ class Deal(DealSurface):
     @property
     def dealer(self) -> int:
         return self._core.dealer
+
+    @property
+    def phase(self) -> Phase:
+        return _OVER if self._core.over else _PLAY
 
     def is_terminal(self) -> bool:
         return self._core.over
@@ -213,7 +246,7 @@ class Deal(DealSurface):
     def played_cards(self) -> tuple[Cards, ...]:
         """The cards each seat has played so far."""
         played = [[0] * NUM_FACES for _ in range(self.players)]
-        for seat, action in self._history:
+        for seat, action, *_ in self._history:
             if isinstance(action, Play):
                 for f in action.cards.faces():
                     played[seat][f] += 1
@@ -257,8 +290,8 @@ class Deal(DealSurface):
                 known[seat] = _minus(known[seat], action.cards)
                 self._known = tuple(known)
         else:
-            raise IllegalActionError(f"{action!r} is not an action of this game (a Play or PASS)")
-        self._history.append((seat, action))
+            raise foreign_action(action, "gandengyan", "a chupai.gandengyan.Play or PASS")
+        self._history.append(event_new(Event, (seat, action, _PLAY, False)))
         self._legal = None
         if core.last_player < 0:
             self._trick_start = len(self._history)
@@ -271,23 +304,13 @@ class Deal(DealSurface):
     # -- copies, views -------------------------------------------------------------------
     def clone(self) -> Deal:
         """An independent copy (the core is copied in C; plays are shared, being immutable)."""
-        other = object.__new__(Deal)
-        other._core = self._core.clone()
-        other._rules = self._rules
-        other._seed = self._seed
-        other._history = list(self._history)
-        other._legal = self._legal
-        other._trick_start = self._trick_start
-        other._last_play = self._last_play
-        other._known = self._known
-        other._bombs = self._bombs
-        return other
+        return shallow_clone(self, cloned=("_core",), copied=("_history",))
 
     def observation(self, player: int) -> dict[str, Any]:
         """What seat ``player`` knows: their hand and everything public, nothing hidden.
 
-        Keys: ``player``, ``players``, ``dealer``, ``hand``, ``hand_sizes``,
-        ``talon_size``, ``current_player``, ``trick`` (``last_play``, ``last_player``,
+        Keys: those of every game (:data:`chupai.contract.OBSERVATION_KEYS`) and
+        ``dealer``, ``talon_size``, ``trick`` (``last_play``, ``last_player``,
         ``passes``, ``plays``: the trick's events), ``history``, ``played`` (cards played
         per seat), ``known`` (:attr:`known_cards`), ``bombs`` (the bombs played),
         ``general_multiplier``, ``announced`` (seats at or below ``announce_at`` cards,
@@ -298,6 +321,7 @@ class Deal(DealSurface):
         return {
             "player": p,
             "players": self.players,
+            "phase": self.phase,
             "dealer": self.dealer,
             "hand": self.hand(p),
             "hand_sizes": self.hand_sizes(),
@@ -320,17 +344,16 @@ class Deal(DealSurface):
             "over": self.is_terminal(),
         }
 
-    def determinize(self, player: int, rng: Any = None) -> Deal:
-        """A full deal consistent with what ``player`` knows: the cards hidden from them
-        (the other hands but their publicly known cards, and the talon) dealt again
-        uniformly, each hand keeping its size, the talon in a random order.
+    def _determinize(self, player: int, g: np.random.Generator) -> Deal:
+        """The cards hidden from ``player`` (the other hands but their publicly known
+        cards, and the talon) dealt again uniformly, each hand keeping its size, the
+        talon in a random order.
 
         Nothing else in a Gan Deng Yan history constrains where a hidden card is
         (passing is free; draws are private), so this is uniform over the consistent
-        deals.  ``rng``: a numpy ``Generator``, an int seed or ``None``.
+        deals.
         """
         p = self._seat(player)
-        g = as_rng(rng)
         core = self._core
         others = [s for s in range(self.players) if s != p]
         hidden = [_minus(core.hand(s), self._known[s]) for s in others]
@@ -380,16 +403,20 @@ class Match(MatchSurface):
             ``i`` is dealt from a seed derived from it.
         rules: a :class:`~chupai.gandengyan.Rules` (default: the base game).
         players: 2 to 6.
-        deals: the number of deals to play (the spec leaves the length of a game to
+        max_deals: the number of deals to play (the spec leaves the length of a game to
             the players).
         dealer: the first dealer (``None``: random from the seed).
 
     A deal nobody could finish (no winner) is dealt again by the same dealer.  The
     match moves to the next deal by itself, so ``current_player`` always names a
     decision unless the match is over.  ``returns()`` are the total scores.
+    :attr:`deals` summarises each finished deal: ``deal``, ``dealer``, ``winner``,
+    ``scores``, ``cards_left``, ``bombs``, ``tricks``.
     """
 
-    __slots__ = ("_deal", "_deals", "_past", "_players", "_rules", "_scores", "_seed", "_summaries")
+    game: ClassVar[str] = "gandengyan"
+
+    __slots__ = ("_deal", "_max_deals", "_past", "_players", "_rules", "_scores", "_seed", "_summaries")
 
     def __init__(
         self,
@@ -397,19 +424,21 @@ class Match(MatchSurface):
         *,
         rules: Rules | None = None,
         players: int = 4,
-        deals: int = 10,
+        max_deals: int = 10,
         dealer: int | None = None,
     ) -> None:
-        if not is_int(deals) or deals < 1:
-            raise ValueError(f"deals must be a positive int, not {deals!r}")
+        self._max_deals = check_positive_int(max_deals, "max_deals")
         self._seed = check_seed(seed)
         self._rules = check_rules(rules, Rules, "gandengyan")
         self._players = check_players(players, MIN_PLAYERS, MAX_PLAYERS)
-        self._deals = int(deals)
+        if dealer is not None:
+            dealer = check_seat(dealer, self._players, "dealer")
         self._scores = (0,) * self._players
-        self._past: tuple[tuple[int, Any], ...] = ()
+        self._past: tuple[Event, ...] = ()
         self._summaries: tuple[dict[str, Any], ...] = ()
         self._deal = Deal(derive_seed(self._seed, 0), rules=self._rules, players=self._players, dealer=dealer)
+        self._made("new", self._seed, rules=self._rules, players=self._players, max_deals=self._max_deals,
+                   dealer=dealer)
 
     def _after_deal(self) -> None:
         deal = self._deal
@@ -427,7 +456,7 @@ class Match(MatchSurface):
                 "tricks": deal.tricks,
             },
         )
-        if len(self._summaries) < self._deals:
+        if len(self._summaries) < self._max_deals:
             dealer = deal.dealer if deal.winner is None else deal.winner
             seed = derive_seed(self._seed, len(self._summaries))
             self._deal = Deal(seed, rules=self._rules, players=self._players, dealer=dealer)
@@ -438,21 +467,12 @@ class Match(MatchSurface):
         return self._players
 
     @property
-    def deals(self) -> int:
+    def max_deals(self) -> int:
         """The number of deals the match lasts."""
-        return self._deals
-
-    @property
-    def deals_played(self) -> int:
-        return len(self._summaries)
-
-    @property
-    def summaries(self) -> tuple[dict[str, Any], ...]:
-        """One record per finished deal: dealer, winner, scores, cards left, bombs, tricks."""
-        return self._summaries
+        return self._max_deals
 
     def is_terminal(self) -> bool:
-        return len(self._summaries) >= self._deals
+        return len(self._summaries) >= self._max_deals
 
     def scores(self) -> tuple[int, ...]:
         """The total scores of the finished deals (exact integers)."""
@@ -463,35 +483,24 @@ class Match(MatchSurface):
         return [float(x) for x in self._scores]
 
     def clone(self) -> Match:
-        other = object.__new__(Match)
-        other._seed = self._seed
-        other._rules = self._rules
-        other._players = self._players
-        other._deals = self._deals
-        other._scores = self._scores
-        other._past = self._past
-        other._summaries = self._summaries
-        other._deal = self._deal.clone()
-        return other
+        return shallow_clone(self, cloned=("_deal",))
 
-    def observation(self, player: int) -> dict[str, Any]:
-        """The current deal's observation plus ``"match"``: ``scores``, ``deals``,
-        ``deals_played``, ``summaries``, ``over``."""
-        obs = self._deal.observation(player)
-        obs["match"] = {
+    def _standing(self) -> dict[str, Any]:
+        """The ``"match"`` part of an observation: ``scores``, ``max_deals``,
+        ``deals_played``, ``deals`` (summaries), ``over``."""
+        return {
             "scores": self._scores,
-            "deals": self._deals,
+            "max_deals": self._max_deals,
             "deals_played": len(self._summaries),
-            "summaries": self._summaries,
+            "deals": self._summaries,
             "over": self.is_terminal(),
         }
-        return obs
 
     def __str__(self) -> str:
         state = "over" if self.is_terminal() else "in progress"
         head = (f"Gan Deng Yan match, {self._players} players, deal {len(self._summaries) + (0 if self.is_terminal() else 1)}"
-                f" of {self._deals} ({state}), scores {self._scores}")
+                f" of {self._max_deals} ({state}), scores {self._scores}")
         return head + "\n" + str(self._deal)
 
     def __repr__(self) -> str:
-        return f"<gandengyan.Match seed {self._seed} scores {self._scores} deals {len(self._summaries)}/{self._deals}>"
+        return f"<gandengyan.Match seed {self._seed} scores {self._scores} deals {len(self._summaries)}/{self._max_deals}>"

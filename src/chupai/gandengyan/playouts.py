@@ -5,15 +5,13 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from chupai._batch import check_batch, check_policy, check_seed, run_chunks, seed64
+from chupai._batch import batch_outputs, card_play_of, check_batch, check_policy, check_seed, check_state
 from chupai._state import check_players, check_rules
-from chupai.gandengyan._engine import MAX_PLAYERS, MIN_PLAYERS, POLICIES, _run_chunk
+from chupai.gandengyan._engine import MAX_PLAYERS, MIN_PLAYERS, POLICIES, DealCore
+from chupai.gandengyan.game import Deal, Match
 from chupai.gandengyan.rules import Rules
 
 __all__ = ["PlayoutResult", "PlayoutResults", "playout", "playouts"]
-
-# deals per task: small enough for a smooth progress bar and even thread loads
-_CHUNK = 2000
 
 
 class PlayoutResults(NamedTuple):
@@ -46,11 +44,10 @@ def playout(state: Any, *, seed: int, policy: str = "random") -> PlayoutResult:
 
     ``state`` is not changed; ``policy`` as in :func:`playouts`.
     """
+    check_state(state, "gandengyan", (Deal, Match))
     check_seed(seed)
     check_policy(policy, POLICIES)
-    if state.is_terminal():
-        raise ValueError("the state is terminal: there is nothing to play out")
-    winner, returns, cards = state.card_play().playout(seed, policy)
+    winner, returns, cards = card_play_of(state, seed).playout(seed, policy)
     return PlayoutResult(winner, returns, cards)
 
 
@@ -80,14 +77,10 @@ def playouts(
     check_batch(n, seed, policy, threads, POLICIES)
     players = check_players(players, MIN_PLAYERS, MAX_PLAYERS)
     rules = check_rules(rules, Rules, "gandengyan")
-    winner = np.full(n, -1, dtype=np.int8)
-    returns = np.zeros((n, players), dtype=np.float64)
-    cards = np.zeros((n, players), dtype=np.int16)
-    tricks = np.zeros(n, dtype=np.int32)
-    s64, pol = seed64(seed), POLICIES[policy]
-
-    def run(start: int, stop: int) -> None:
-        _run_chunk(s64, start, stop, players, rules, pol, winner, returns, cards, tricks)
-
-    run_chunks(n, _CHUNK, run, threads=threads, progress=progress)
-    return PlayoutResults(winner, returns, cards, tricks)
+    rows = batch_outputs(DealCore.random(0, players=players, rules=rules), n, policy, threads, progress, seed)
+    return PlayoutResults(
+        rows[:, 0].astype(np.int8),
+        rows[:, 2 : 2 + players].copy(),
+        rows[:, 2 + players :].astype(np.int16),
+        rows[:, 1].astype(np.int32),
+    )

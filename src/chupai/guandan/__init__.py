@@ -16,6 +16,7 @@ from chupai.guandan.game import (
     IllegalActionError,
     Match,
     PayTribute,
+    Phase,
     ReturnCard,
     TakeTribute,
 )
@@ -31,6 +32,7 @@ __all__ = [
     "IllegalActionError",
     "Match",
     "PayTribute",
+    "Phase",
     "Play",
     "PlayList",
     "PlayType",

@@ -1,6 +1,7 @@
 # The Guan Dan trick engine: one deal's card play as a C struct, shared by the Python
 # state machine (chupai.guandan.game) and the playouts, so both follow one rule text.
 from chupai._core cimport mask_t, play_t, playbuf_t, rng_t
+from chupai._engine_base cimport Engine, GameSpec, trick_t
 
 cdef enum:
     GD_SEATS = 4
@@ -11,19 +12,12 @@ cdef enum:
     GD_RESULT_13 = 2
     GD_RESULT_14 = 3
 
-cdef enum:
-    GD_POLICY_RANDOM = 0
-    GD_POLICY_GREEDY = 1
-
 ctypedef struct gd_deal_t:
+    trick_t t                    # seats, turn and trick (chupai._engine_base)
     mask_t lo[GD_SEATS]          # each seat's hand (two-deck masks)
     mask_t hi[GD_SEATS]
     int level                    # rank index of the level being played
     int flags                    # generator option flags (chupai.guandan.rules)
-    int current                  # the seat to act; -1 once the deal is over
-    int last_player              # who made the trick's last play; -1 when leading
-    play_t last                  # that play
-    int npass                    # passes since the last play
     int nout
     int out[GD_SEATS]            # finishing order; -1 where undecided (after a 1-2)
     int result                   # GD_RESULT_*
@@ -34,4 +28,27 @@ cdef void gd_deal_random(gd_deal_t *d, rng_t *rng, int flags) noexcept nogil
 cdef int gd_legal(const gd_deal_t *d, int collapse, playbuf_t *out) noexcept nogil
 cdef void gd_play(gd_deal_t *d, const play_t *p) noexcept nogil
 cdef void gd_pass(gd_deal_t *d) noexcept nogil
-cdef int gd_playout(gd_deal_t *d, rng_t *rng, int policy, playbuf_t *buf) noexcept nogil
+
+
+# The engine (chupai._engine_base.Engine) over a gd_deal_t: the hooks below are the
+# Guan Dan rules; `st` is a gd_deal_t *.  h_returns' weights: weights[result] is the
+# value of a deal won with that result (0 for GD_RESULT_NONE).
+cdef class DealCore(Engine):
+    cdef gd_deal_t d
+    cdef void *h_state(self) noexcept nogil
+    cdef GameSpec h_spec(self)
+    cdef int h_pass_rule(self, const void *st) noexcept nogil
+    cdef void h_hand(self, const void *st, int seat, mask_t *lo, mask_t *hi) noexcept nogil
+    cdef int h_legal(self, const void *st, int collapse, playbuf_t *out) noexcept nogil
+    cdef int h_plays_of(self, const void *st, const play_t *p, int lead, playbuf_t *out) noexcept nogil
+    cdef void h_play(self, void *st, const play_t *p) noexcept nogil
+    cdef void h_pass(self, void *st) noexcept nogil
+    cdef int h_greedy(self, const void *st, const playbuf_t *buf) noexcept nogil
+    cdef void h_returns(self, const void *st, const double *weights, double *out) noexcept nogil
+    cdef int h_deal(self, void *st, rng_t *rng) noexcept nogil
+    cdef int h_row_width(self, const void *st) noexcept nogil
+    cdef void h_row(self, const void *st, int dealt, double *row) noexcept nogil
+    cdef int h_valid(self, const void *st) noexcept nogil
+    cdef int h_weights(self, object values, double *w) except -1
+    cdef object h_outcome(self)
+    cdef object h_context(self)

@@ -5,22 +5,13 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from chupai._batch import (
-    card_play_of,
-    check_batch,
-    check_policy,
-    check_seed,
-    run_chunks,
-    seed64,
-)
+from chupai._batch import batch_outputs, card_play_of, check_batch, check_policy, check_seed, check_state
 from chupai._state import check_rules
-from chupai.guandan._engine import POLICIES, _run_chunk
-from chupai.guandan.rules import Rules, parse_rank
+from chupai.guandan._engine import POLICIES, DealCore
+from chupai.guandan.game import Deal, Match
+from chupai.guandan.rules import Rules
 
 __all__ = ["PlayoutResult", "PlayoutResults", "playout", "playouts"]
-
-# deals per task: small enough for a smooth progress bar and even thread loads
-_CHUNK = 1000
 
 
 class PlayoutResults(NamedTuple):
@@ -55,6 +46,7 @@ def playout(state: Any, *, seed: int, policy: str = "random") -> PlayoutResult:
     engine plays the deal out with ``policy`` (see :func:`playouts`) with the GIL
     released.
     """
+    check_state(state, "guandan", (Deal, Match))
     check_seed(seed)
     check_policy(policy, POLICIES)
     order, result = card_play_of(state, seed).playout(seed, policy)
@@ -85,13 +77,6 @@ def playouts(
     """
     check_batch(n, seed, policy, threads, POLICIES)
     rules = check_rules(rules, Rules, "guandan")
-    lv = parse_rank(level, "level")
-    order = np.full((n, 4), -1, dtype=np.int8)
-    result = np.zeros(n, dtype=np.int8)
-    s64, flags, pol = seed64(seed), rules._flags, POLICIES[policy]
-
-    def run(start: int, stop: int) -> None:
-        _run_chunk(s64, start, stop, lv, flags, pol, order, result)
-
-    run_chunks(n, _CHUNK, run, threads=threads, progress=progress)
-    return PlayoutResults(order, result, (order[:, 0] % 2).astype(np.int8))
+    rows = batch_outputs(DealCore.random(0, level=level, rules=rules), n, policy, threads, progress, seed)
+    order = rows[:, :4].astype(np.int8)
+    return PlayoutResults(order, rows[:, 4].astype(np.int8), (order[:, 0] % 2).astype(np.int8))

@@ -8,7 +8,7 @@ state machines (``Deal``, ``Match``) and C playouts.
 from chupai._core import PlayList
 from chupai.zhengshangyou._movegen import legal_plays
 from chupai.zhengshangyou.classify import classify
-from chupai.zhengshangyou.game import PASS, Deal, GiveCard, Match, PayCard, TakeCard
+from chupai.zhengshangyou.game import PASS, Deal, GiveCard, Match, PayCard, Phase, TakeCard
 from chupai.zhengshangyou.play import Play, PlayType
 from chupai.zhengshangyou.playouts import playout, playouts
 from chupai.zhengshangyou.rules import Rules
@@ -19,6 +19,7 @@ __all__ = [
     "GiveCard",
     "Match",
     "PayCard",
+    "Phase",
     "Play",
     "PlayList",
     "PlayType",

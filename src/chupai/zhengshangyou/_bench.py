@@ -1,32 +1,37 @@
-"""The plain benchmark runner for the Zheng Shangyou generator and playouts (``python
--m chupai.zhengshangyou._bench``, ``chupai bench --game zhengshangyou`` once wired),
-and the seeded positions of ``bench/``.
+"""The Zheng Shangyou benchmark runner (``chupai bench zhengshangyou``, ``python -m
+chupai.zhengshangyou._bench``) and the seeded positions of ``bench/``.
 
 Positions: seeded deals of ``players`` (default 4), each the first seat's hand, and a
 previous play drawn uniformly from the next seat's legal leads.  Each generator figure
 is measured over all the positions in one timed loop, repeated; the report gives the
 mean per call of the median repeat (the machines are shared and noisy) and, for
-contrast, the median single call.  The kernel is timed apart, without Python objects;
-then the engine: C playouts on one and two threads, deals through ``apply``,
-``clone``, Monte Carlo decisions.
+contrast, the median single call (CPU time).  The kernel is timed apart, without
+Python objects; then the engine (C playouts on one and two threads, ``clone``) and the
+Python surface (:mod:`chupai._bench_surface`).
 """
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
+from typing import Any
 
 import numpy as np
 
-from chupai._timing import engine_report, median_run, per_item
+from chupai._bench_runner import run
+from chupai._timing import Report, engine_report, median_run, per_item
 from chupai.cards import Cards
 from chupai.zhengshangyou._movegen import kernel_count, legal_plays
 from chupai.zhengshangyou.play import Play
 from chupai.zhengshangyou.playouts import playouts
 
+__all__ = ["Position", "kernel_arrays", "main", "positions"]
+
 SEED = 20261129
 N_DEALS = 1000
 DECK = 54
+PLAYERS = 4
 
 
 @dataclass(frozen=True)
@@ -47,7 +52,7 @@ def positions(n: int = N_DEALS, seed: int = SEED, players: int = 4) -> list[Posi
     return out
 
 
-def kernel_arrays(pos: list[Position]) -> tuple[np.ndarray, np.ndarray]:
+def kernel_arrays(pos: Sequence[Position]) -> tuple[np.ndarray, np.ndarray]:
     """The hands as masks and the previous plays as (type, length, cls, key) rows."""
     hands = np.array([p.hand.lo for p in pos], dtype=np.uint64)
     prev = np.array(
@@ -57,22 +62,15 @@ def kernel_arrays(pos: list[Position]) -> tuple[np.ndarray, np.ndarray]:
     return hands, prev
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="chupai bench zhengshangyou", description="Time the Zheng Shangyou generator.")
-    ap.add_argument("--deals", type=int, default=N_DEALS)
-    ap.add_argument("--repeat", type=int, default=5)
-    ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--playouts", type=int, default=20000, help="deals per playout timing")
-    ap.add_argument("--no-engine", action="store_true", help="time the generator only")
-    args = ap.parse_args(argv)
-    pos = positions(args.deals, players=args.players)
+def generator(report: Report, args: argparse.Namespace) -> None:
+    """The generator rows: leads, follows, collapsed leads, materialised Plays, the kernel."""
+    pos = positions(args.deals, players=PLAYERS)
     n_lead = sum(len(legal_plays(p.hand)) for p in pos)
     n_coll = sum(len(legal_plays(p.hand, collapse_suits=True)) for p in pos)
     n_follow = sum(len(legal_plays(p.hand, p.previous)) for p in pos)
     size = len(pos[0].hand)
-    print(f"{len(pos)} deals ({args.players} players, {size}-card hands); plays per call: lead {n_lead / len(pos):.1f}, "
-          f"collapsed lead {n_coll / len(pos):.1f}, follow {n_follow / len(pos):.2f}")
-    print(f"{'case':<34}{'mean µs/call':>14}{'median µs':>12}{'plays/s':>14}")
+    report.line(f"{len(pos)} deals ({PLAYERS} players, {size}-card hands); plays per call: lead {n_lead / len(pos):.1f}, "
+                f"collapsed lead {n_coll / len(pos):.1f}, follow {n_follow / len(pos):.2f}")
     rows = [
         ("lead (concrete)", lambda p: legal_plays(p.hand), n_lead),
         ("follow", lambda p: legal_plays(p.hand, p.previous), n_follow),
@@ -81,25 +79,28 @@ def main(argv: list[str] | None = None) -> int:
     ]
     for name, fn, nplays in rows:
         mean, median = per_item(fn, pos, args.repeat)
-        print(f"{name:<34}{mean:>14.2f}{median:>12.2f}{nplays / len(pos) / mean * 1e6:>14.3g}")
+        report.add(name, mean, items=nplays / len(pos), unit="plays", median=median)
     hands, prev = kernel_arrays(pos)
-    for name, kw in (
+    kernels: list[tuple[str, dict[str, Any]]] = [
         ("kernel only, lead", {}),
         ("kernel only, collapsed lead", {"collapse_suits": True}),
         ("kernel only, follow", {"previous": prev}),
-    ):
+    ]
+    for name, kw in kernels:
         dt, total = median_run(partial(kernel_count, hands, repeat=10, **kw), args.repeat)
-        print(f"{name:<34}{dt / (10 * len(pos)) * 1e6:>14.2f}{'':>12}{total / dt:>14.3g}")
-    if not args.no_engine:
-        engine(args.playouts, args.repeat, args.players)
-    return 0
+        report.add(name, dt / (10 * len(pos)) * 1e6, items=total / (10 * len(pos)), unit="plays")
 
 
-def engine(n: int, repeat: int, players: int = 4) -> None:
-    """The game engine: C playouts, deals through ``apply``, ``clone``, MC decisions."""
+def engine(report: Report, args: argparse.Namespace) -> None:
+    """The game engine: C playouts, ``clone``."""
     from chupai.zhengshangyou.game import Deal
 
-    engine_report(Deal, playouts, n, repeat, title=f"engine ({players} players)", players=players)
+    engine_report(report, Deal, playouts, args.playouts, args.repeat, players=PLAYERS)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return run("zhengshangyou", argv, generator, engine, deals=N_DEALS,
+               description="Time the Zheng Shangyou generator, engine and Python surface (4 players).")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """The Zheng Shangyou parts of the ``chupai`` command (``chupai.cli`` dispatches here).
 
-    chupai plays zhengshangyou "<hand>" [--previous "<cards>"] [--previous-type T] [--no-joker-pair] [--collapse] [--json]
-    chupai playout zhengshangyou --deals 100000 [--players 4] [--policy random] [--threads 1]
+    chupai plays zhengshangyou "<hand>" [--previous "<cards>" [--previous-type T[:R]] [--previous-index N]]
+                               [--no-joker-pair] [--collapse] [--json]
+    chupai playout zhengshangyou --deals 100000 [--players 4] [--policy random] [--threads 1] [--json]
 """
 from __future__ import annotations
 
@@ -9,14 +10,7 @@ import argparse
 
 import numpy as np
 
-from chupai._cli_common import (
-    check_type_name,
-    dump_json,
-    one_reading,
-    print_plays,
-    timed_playouts,
-    type_member_name,
-)
+from chupai._cli_common import choose_reading, plural, report_playout, report_plays, timed_playouts
 from chupai.zhengshangyou._movegen import legal_plays
 from chupai.zhengshangyou.classify import classify
 from chupai.zhengshangyou.play import Play, PlayType
@@ -31,33 +25,35 @@ def rules_of(args: argparse.Namespace) -> Rules:
     return Rules(joker_pair=not getattr(args, "no_joker_pair", False))
 
 
-def previous_play(cards: str, rules: Rules, type_name: str | None) -> Play:
-    """The one play the cards ``cards`` name (``type_name`` picks among several readings,
-    and a sequence's top rank may follow a colon: ``sequence:7``)."""
-    readings = classify(cards, rules=rules)
-    if type_name is not None:
-        wanted, _, top = type_member_name(type_name).partition(":")
-        check_type_name(wanted, type_name, PlayType)
-        readings = [p for p in readings if p.type.name == wanted and (not top or p.rank == top)]
-    return one_reading(cards, readings)
+def previous_play(cards: str, rules: Rules, type_name: str | None, index: int | None = None) -> Play:
+    """The one play the cards ``cards`` name (``type_name`` ``TYPE[:RANK]``, the rank of
+    a sequence being its top, and ``index`` pick among several readings)."""
+    result: Play = choose_reading(cards, classify(cards, rules=rules), PlayType, type_name, index)
+    return result
 
 
 def cmd_plays(args: argparse.Namespace) -> int:
     rules = rules_of(args)
-    previous = previous_play(args.previous, rules, args.previous_type) if args.previous else None
+    previous = None
+    if args.previous:
+        previous = previous_play(args.previous, rules, args.previous_type, args.previous_index)
     plays = legal_plays(args.hand, previous, rules=rules, collapse_suits=args.collapse)
-    if args.json:
-        return dump_json(plays.to_protocol())
     what = f"that beat {previous}" if previous else "to lead"
     collapsed = " (suits collapsed)" if args.collapse else ""
-    return print_plays(f"{len(plays)} plays {what}{collapsed}:", plays, or_pass=previous is not None)
+    return report_plays(args, f"{plural(len(plays), 'play')} {what}{collapsed}:", plays, previous=previous,
+                        can_pass=previous is not None, options={"joker_pair": rules.joker_pair})
 
 
 def cmd_playout(args: argparse.Namespace) -> int:
     players = 4 if args.players is None else args.players
-    r = timed_playouts(args, playouts, f" ({players} players)", players=players)
-    if args.deals:
-        firsts = np.bincount(r.winner, minlength=players)
-        for s in range(players):
-            print(f"  seat {s}: first out {firsts[s] / args.deals:6.1%}, mean points {r.points[:, s].mean():.2f}")
-    return 0
+    r, seconds = timed_playouts(args, playouts, rules=rules_of(args), players=players)
+    deals = max(args.deals, 1)
+    firsts = np.bincount(r.winner, minlength=players)[:players].tolist()
+    points = r.points.astype(np.float64)
+    mean_points = points.mean(axis=0) if args.deals else np.zeros(players)
+    # Deal.returns(): each seat's points less the deal's mean points
+    mean_returns = mean_points - mean_points.mean()
+    lines = [f"seat {s}: first out {firsts[s] / deals:6.1%}, mean points {mean_points[s]:.2f}" for s in range(players)]
+    return report_playout(args, seconds, what=f" ({players} players)", players=players,
+                          mean_returns=mean_returns.tolist(),
+                          details={"first_out": firsts, "mean_points": mean_points.tolist()}, lines=lines)

@@ -1,6 +1,7 @@
 # The Zheng Shangyou trick engine: one deal's card play as a C struct, shared by the
 # Python state machine (chupai.zhengshangyou.game) and the playouts.
 from chupai._core cimport mask_t, play_t, playbuf_t, rng_t
+from chupai._engine_base cimport Engine, GameSpec, trick_t
 
 cdef enum:
     ZS_MIN_SEATS = 2
@@ -11,18 +12,10 @@ cdef enum:
     ZS_FIRST_POINTS = 2          # points for the first player out
     ZS_SECOND_POINTS = 1         # and for the second
 
-cdef enum:
-    ZS_POLICY_RANDOM = 0
-    ZS_POLICY_GREEDY = 1
-
 ctypedef struct zs_deal_t:
+    trick_t t                    # seats, turn and trick (chupai._engine_base)
     mask_t hand[ZS_MAX_SEATS]    # each seat's cards (one-deck masks)
-    int n                        # players
     int flags                    # generator option flags (chupai.zhengshangyou.rules)
-    int current                  # the seat to act; -1 once the deal is over
-    int last_player              # who made the trick's last play; -1 when leading
-    play_t last                  # that play
-    int npass                    # passes since the last play
     int nout                     # entries of `out`
     int out[ZS_MAX_SEATS]        # finishing order; once over, the last holder is last
 
@@ -31,4 +24,26 @@ cdef void zs_deal_random(zs_deal_t *d, rng_t *rng, int n, int dealer, int flags)
 cdef int zs_legal(const zs_deal_t *d, int collapse, playbuf_t *out) noexcept nogil
 cdef void zs_play(zs_deal_t *d, const play_t *p) noexcept nogil
 cdef void zs_pass(zs_deal_t *d) noexcept nogil
-cdef int zs_playout(zs_deal_t *d, rng_t *rng, int policy, playbuf_t *buf) noexcept nogil
+
+
+# The engine (chupai._engine_base.Engine) over a zs_deal_t: the hooks below are the
+# Zheng Shangyou rules; `st` is a zs_deal_t *.  h_returns' weights: weights[place] is
+# the value of finishing in that place (0 first).
+cdef class DealCore(Engine):
+    cdef zs_deal_t d
+    cdef void *h_state(self) noexcept nogil
+    cdef GameSpec h_spec(self)
+    cdef int h_pass_rule(self, const void *st) noexcept nogil
+    cdef void h_hand(self, const void *st, int seat, mask_t *lo, mask_t *hi) noexcept nogil
+    cdef int h_legal(self, const void *st, int collapse, playbuf_t *out) noexcept nogil
+    cdef int h_plays_of(self, const void *st, const play_t *p, int lead, playbuf_t *out) noexcept nogil
+    cdef void h_play(self, void *st, const play_t *p) noexcept nogil
+    cdef void h_pass(self, void *st) noexcept nogil
+    cdef int h_greedy(self, const void *st, const playbuf_t *buf) noexcept nogil
+    cdef void h_returns(self, const void *st, const double *weights, double *out) noexcept nogil
+    cdef int h_deal(self, void *st, rng_t *rng) noexcept nogil
+    cdef int h_row_width(self, const void *st) noexcept nogil
+    cdef void h_row(self, const void *st, int dealt, double *row) noexcept nogil
+    cdef int h_valid(self, const void *st) noexcept nogil
+    cdef int h_weights(self, object values, double *w) except -1
+    cdef object h_outcome(self)

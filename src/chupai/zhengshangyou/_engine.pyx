@@ -7,25 +7,15 @@ it to the end inside C with the GIL released.
 """
 import numpy as np
 
-from libc.stdint cimport int8_t, uint8_t, uint64_t
-from libc.string cimport memset
+from libc.stdint cimport uint8_t
 
 from chupai._core cimport (
-    MAX_WILDS,
-    NO_FACE,
-    PlayList,
+    JOKER_MASK,
+    SUITED_MASK,
     bit,
-    check_grown,
     mask_t,
-    new_playlist,
-    play_object,
     play_t,
-    playbuf_close,
-    playbuf_free,
-    playbuf_init,
-    playbuf_open,
     playbuf_t,
-    policy_code,
     popcount,
     rng_below,
     rng_seed,
@@ -33,10 +23,9 @@ from chupai._core cimport (
     rng_t,
     seed64,
 )
+from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_FOLLOWING, POLICY_GREEDY, Engine, GameSpec, check_players, check_seat, trick_lead, trick_played
 from chupai.zhengshangyou._movegen cimport (
     ZS_FLAG_JOKER_PAIR,
-    ZS_JOKER_PAIR_VALUE,
-    ZS_SET,
     ZS_SUITED_KEY,
     ZS_TWO_VALUE,
     zs_generate,
@@ -44,12 +33,11 @@ from chupai.zhengshangyou._movegen cimport (
     zs_target,
 )
 
+from chupai.zhengshangyou cimport _movegen as mg
+from chupai._engine_base import POLICIES
 from chupai.cards import Cards, face_name
-from chupai.errors import IllegalActionError
 from chupai.zhengshangyou.play import Play
-
-POLICIES = {"random": ZS_POLICY_RANDOM, "greedy": ZS_POLICY_GREEDY}
-cdef object _make_play = Play._from_record
+from chupai.zhengshangyou.rules import PAGAT, Rules
 MIN_PLAYERS = ZS_MIN_SEATS
 MAX_PLAYERS = ZS_MAX_SEATS
 #: points for the first and the second player out
@@ -63,8 +51,8 @@ cdef int GREEDY_THREAT = 3
 cdef inline int next_active(const zs_deal_t *d, int s) noexcept nogil:
     """The next seat after s, in turn order, that still holds cards (-1 if none)."""
     cdef int k, t
-    for k in range(1, d.n + 1):
-        t = (s + k) % d.n
+    for k in range(1, d.t.seats + 1):
+        t = (s + k) % d.t.seats
         if d.hand[t]:
             return t
     return -1
@@ -72,7 +60,7 @@ cdef inline int next_active(const zs_deal_t *d, int s) noexcept nogil:
 
 cdef inline int active_count(const zs_deal_t *d) noexcept nogil:
     cdef int s, k = 0
-    for s in range(d.n):
+    for s in range(d.t.seats):
         if d.hand[s]:
             k += 1
     return k
@@ -81,9 +69,7 @@ cdef inline int active_count(const zs_deal_t *d) noexcept nogil:
 cdef void zs_start(zs_deal_t *d, int leader) noexcept nogil:
     """Start the card play with `leader` on lead (hands, n and flags already set)."""
     cdef int s
-    d.current = leader
-    d.last_player = -1
-    d.npass = 0
+    trick_lead(&d.t, leader)
     d.nout = 0
     for s in range(ZS_MAX_SEATS):
         d.out[s] = -1
@@ -96,7 +82,7 @@ cdef void zs_deal_random(zs_deal_t *d, rng_t *rng, int n, int dealer, int flags)
     for i in range(ZS_DECK):
         deck[i] = i
     rng_shuffle(deck, ZS_DECK, rng)
-    d.n = n
+    d.t.seats = n
     d.flags = flags
     for i in range(ZS_MAX_SEATS):
         d.hand[i] = 0
@@ -108,28 +94,26 @@ cdef void zs_deal_random(zs_deal_t *d, rng_t *rng, int n, int dealer, int flags)
 cdef int zs_legal(const zs_deal_t *d, int collapse, playbuf_t *out) noexcept nogil:
     """Append the current player's legal plays (passing, when allowed, is not listed)."""
     cdef zs_target tg
-    cdef int s = d.current
+    cdef int s = d.t.current
     if s < 0:
         return 0
     tg.type = 0
     tg.length = 0
     tg.cls = 0
     tg.key = 0
-    if d.last_player >= 0:
-        tg.type = d.last.type
-        tg.length = d.last.length
-        tg.cls = d.last.cls
-        tg.key = d.last.key
+    if d.t.last_player >= 0:
+        tg.type = d.t.last.type
+        tg.length = d.t.last.length
+        tg.cls = d.t.last.cls
+        tg.key = d.t.last.key
     return zs_generate(d.hand[s], d.flags, collapse, &tg, out)
 
 
 cdef void zs_play(zs_deal_t *d, const play_t *p) noexcept nogil:
     """The current player plays `p` (which the caller has checked is legal)."""
-    cdef int s = d.current
+    cdef int s = d.t.current
     d.hand[s] &= ~p.lo
-    d.last = p[0]
-    d.last_player = s
-    d.npass = 0
+    trick_played(&d.t, p)
     if not d.hand[s]:
         d.out[d.nout] = s
         d.nout += 1
@@ -139,25 +123,25 @@ cdef void zs_play(zs_deal_t *d, const play_t *p) noexcept nogil:
             if t >= 0:
                 d.out[d.nout] = t
                 d.nout += 1
-            d.current = -1
+            d.t.current = -1
             return
-    d.current = next_active(d, s)
+    d.t.current = next_active(d, s)
 
 
 cdef void zs_pass(zs_deal_t *d) noexcept nogil:
     """The current player passes (only when following); the trick may end."""
-    cdef int s = d.current, others = active_count(d), t
-    if d.hand[d.last_player]:
+    cdef int s = d.t.current, others = active_count(d), t
+    if d.hand[d.t.last_player]:
         others -= 1
-    d.npass += 1
-    if d.npass >= others:
+    d.t.npass += 1
+    if d.t.npass >= others:
         # everyone else has passed: the last player leads, or the next one holding cards
-        t = d.last_player
-        d.current = t if d.hand[t] else next_active(d, t)
-        d.last_player = -1
-        d.npass = 0
+        t = d.t.last_player
+        d.t.current = t if d.hand[t] else next_active(d, t)
+        d.t.last_player = -1
+        d.t.npass = 0
     else:
-        d.current = next_active(d, s)
+        d.t.current = next_active(d, s)
 
 
 cdef inline int place_points(int place) noexcept nogil:
@@ -196,7 +180,7 @@ cdef int choose_greedy(const zs_deal_t *d, const playbuf_t *buf) noexcept nogil:
     cdef Py_ssize_t i
     cdef int best = -1
     cdef const play_t *p
-    if d.last_player < 0:
+    if d.t.last_player < 0:
         for i in range(buf.len):
             if best < 0 or lead_less(&buf.data[i], &buf.data[best]):
                 best = i
@@ -207,39 +191,10 @@ cdef int choose_greedy(const zs_deal_t *d, const playbuf_t *buf) noexcept nogil:
     if best < 0:
         return -1
     p = &buf.data[best]
-    if ((p.nwild or play_value(p) >= ZS_TWO_VALUE) and p.lo != d.hand[d.current]
-            and popcount(d.hand[d.last_player]) > GREEDY_THREAT):
+    if ((p.nwild or play_value(p) >= ZS_TWO_VALUE) and p.lo != d.hand[d.t.current]
+            and popcount(d.hand[d.t.last_player]) > GREEDY_THREAT):
         return -1
     return best
-
-
-cdef int choose(const zs_deal_t *d, rng_t *rng, int policy, playbuf_t *buf) noexcept nogil:
-    """The policy's choice among the current player's suit-collapsed plays, which it
-    leaves in `buf`: an index into `buf`, -1 to pass, -2 if memory ran out."""
-    cdef int k, n
-    buf.len = 0
-    if zs_legal(d, 1, buf) != 0:
-        return -2
-    n = <int>buf.len
-    if policy == ZS_POLICY_GREEDY:
-        return choose_greedy(d, buf)
-    # uniform over the suit-collapsed plays, and passing when following
-    k = rng_below(rng, n + (1 if d.last_player >= 0 else 0))
-    return -1 if k == n else k
-
-
-cdef int zs_playout(zs_deal_t *d, rng_t *rng, int policy, playbuf_t *buf) noexcept nogil:
-    """Play to the end of the deal; 0, or -1 if memory ran out."""
-    cdef int k
-    while d.current >= 0:
-        k = choose(d, rng, policy, buf)
-        if k == -2:
-            return -1
-        if k < 0:
-            zs_pass(d)
-        else:
-            zs_play(d, &buf.data[k])
-    return 0
 
 
 cdef inline int place_of(const zs_deal_t *d, int seat) noexcept nogil:
@@ -247,55 +202,67 @@ cdef inline int place_of(const zs_deal_t *d, int seat) noexcept nogil:
     for i in range(d.nout):
         if d.out[i] == seat:
             return i
-    return d.n - 1
+    return d.t.seats - 1
 
 
-cdef int evaluate(const zs_deal_t *d, const playbuf_t *cands, int include_pass, int n,
-                  rng_t *rng, int policy, const double *value, double *sums,
-                  playbuf_t *buf) noexcept nogil:
-    """For each candidate (and passing), add up the current player's value[place] over
-    `n` playouts after it."""
-    cdef zs_deal_t x
-    cdef int c, k, me = d.current
-    cdef Py_ssize_t ncand = cands.len
-    for c in range(ncand + include_pass):
-        for k in range(n):
-            x = d[0]
-            if c < ncand:
-                zs_play(&x, &cands.data[c])
-            else:
-                zs_pass(&x)
-            if zs_playout(&x, rng, policy, buf) < 0:
-                return -1
-            sums[c] += value[place_of(&x, me)]
+cdef int valid(const zs_deal_t *d) noexcept nogil:
+    """0 if the fields are in range and no card is in two hands."""
+    cdef int s
+    cdef mask_t seen = 0
+    if not ZS_MIN_SEATS <= d.t.seats <= ZS_MAX_SEATS or d.flags & ~ZS_FLAG_JOKER_PAIR:
+        return 1
+    if not (-1 <= d.t.current < d.t.seats and -1 <= d.t.last_player < d.t.seats and 0 <= d.t.npass < d.t.seats
+            and 0 <= d.nout <= d.t.seats):
+        return 2
+    for s in range(ZS_MAX_SEATS):
+        if d.hand[s] & ~(SUITED_MASK | JOKER_MASK) or d.hand[s] & seen or (s >= d.t.seats and d.hand[s]):
+            return 3
+        seen |= d.hand[s]
+        if not -1 <= d.out[s] < d.t.seats:
+            return 4
+    if d.t.current >= 0 and not d.hand[d.t.current]:
+        return 5
     return 0
 
 
-# --- Python surface ---------------------------------------------------------------------
-cdef int _players_of(object players) except -1:
-    if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or not (
-            ZS_MIN_SEATS <= players <= ZS_MAX_SEATS):
-        raise ValueError(f"players must be an int from {ZS_MIN_SEATS} to {ZS_MAX_SEATS}, not {players!r}")
-    return players
+# --- the engine -------------------------------------------------------------------------
+cdef GameSpec SPEC = GameSpec("zhengshangyou", Play, Rules, Play._from_record, sizeof(zs_deal_t), 256)
+
+#: The C declarations behind the Python constants of chupai.zhengshangyou.play and
+#: .rules, by their Python names (tests/test_engine_base.py checks every pair).
+C_CONSTANTS = {
+    "play.PlayType.SINGLE": mg.ZS_SINGLE, "play.PlayType.SET": mg.ZS_SET,
+    "play.PlayType.SEQUENCE": mg.ZS_SEQUENCE, "play.PlayType.MULTI_SEQUENCE": mg.ZS_MULTI,
+    "play.TWO_VALUE": mg.ZS_TWO_VALUE, "play.BLACK_JOKER_VALUE": mg.ZS_BJ_VALUE,
+    "play.RED_JOKER_VALUE": mg.ZS_RJ_VALUE, "play.JOKER_PAIR_VALUE": mg.ZS_JOKER_PAIR_VALUE,
+    "play.SUITED_KEY": mg.ZS_SUITED_KEY, "rules.FLAG_JOKER_PAIR": mg.ZS_FLAG_JOKER_PAIR,
+}
 
 
-cdef class DealCore:
+cdef class DealCore(Engine):
     """One deal's card play (no exchange, no points table): hands, trick, finishing order.
 
     The building block of ``chupai.zhengshangyou.Deal``; also usable alone for analysis.
-    Seats ``0 .. n-1``, turn order ``s -> (s + 1) % n``.
+    Seats ``0 .. n-1``, turn order ``s -> (s + 1) % n``.  The mechanisms are
+    ``chupai._engine_base.Engine``'s; this class holds the Zheng Shangyou rules.
     """
-    cdef zs_deal_t d
+
+    cdef void *h_state(self) noexcept nogil:
+        return &self.d
+
+    cdef GameSpec h_spec(self):
+        return SPEC
 
     @staticmethod
-    def from_hands(hands, int leader, rules=None):
-        """A deal in progress from 2..8 one-deck hands (``Cards`` or strings), ``leader`` on lead."""
+    def from_hands(hands, *, current=0, rules=None):
+        """A deal in progress from 2..8 one-deck hands (``Cards`` or strings), ``current`` on lead."""
         cdef DealCore self = DealCore.__new__(DealCore)
-        cdef int s, n
+        cdef int s, n, leader
         cdef mask_t seen = 0, m
-        n = _players_of(len(hands))
-        if not 0 <= leader < n:
-            raise ValueError(f"leader must be a seat 0-{n - 1}, not {leader}")
+        if isinstance(hands, (str, Cards)):
+            raise ValueError(f"hands must be a sequence of hands, not {hands!r}")
+        n = check_players(len(hands), ZS_MIN_SEATS, ZS_MAX_SEATS)
+        leader = check_seat(current, n, "current")
         for s in range(ZS_MAX_SEATS):
             self.d.hand[s] = 0
         for s in range(n):
@@ -311,246 +278,121 @@ cdef class DealCore:
             raise ValueError(f"the leader, seat {leader}, holds no cards")
         if sum(1 for s in range(n) if self.d.hand[s]) < 2:
             raise ValueError("at least two players must hold cards")
-        self.d.n = n
+        self.d.t.seats = n
         self.d.flags = zs_rules_flags(rules)
+        self.rules = PAGAT if rules is None else rules
         zs_start(&self.d, leader)
         return self
 
     @staticmethod
-    def random(seed, players=4, dealer=None, rules=None):
+    def random(seed, *, players=4, dealer=None, rules=None):
         """A fresh deal from a seed, dealt from ``dealer`` (``None``: drawn from the seed),
         who leads; the same seed gives the same deal as ``playouts``' first."""
         cdef DealCore self = DealCore.__new__(DealCore)
         cdef rng_t rng
-        cdef int n = _players_of(players), dl
+        cdef int n = check_players(players, ZS_MIN_SEATS, ZS_MAX_SEATS), dl
+        cdef int flags = zs_rules_flags(rules)
         rng_seed(&rng, seed64(seed), 0)
         dl = rng_below(&rng, n)
         if dealer is not None:
-            if isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) or not 0 <= dealer < n:
-                raise ValueError(f"dealer must be a seat 0-{n - 1}, not {dealer!r}")
-            dl = dealer
-        zs_deal_random(&self.d, &rng, n, dl, zs_rules_flags(rules))
+            dl = check_seat(dealer, n, "dealer")
+        self.rules = PAGAT if rules is None else rules
+        zs_deal_random(&self.d, &rng, n, dl, flags)
         return self
 
-    def clone(self):
-        """An independent copy."""
-        cdef DealCore other = DealCore.__new__(DealCore)
-        other.d = self.d
-        return other
+    # -- hooks ------------------------------------------------------------------------
+    cdef int h_pass_rule(self, const void *st) noexcept nogil:
+        return PASS_FOLLOWING
 
-    # -- state ----------------------------------------------------------------------
-    @property
-    def players(self):
-        return self.d.n
+    cdef void h_hand(self, const void *st, int seat, mask_t *lo, mask_t *hi) noexcept nogil:
+        lo[0] = (<const zs_deal_t *>st).hand[seat]
+        hi[0] = 0
 
-    @property
-    def current(self):
-        """The seat to act, or -1 once the deal is over."""
-        return self.d.current
+    cdef int h_legal(self, const void *st, int collapse, playbuf_t *out) noexcept nogil:
+        return zs_legal(<const zs_deal_t *>st, collapse, out)
 
-    @property
-    def last_player(self):
-        """The seat that made the trick's last play, or -1 when the current player leads."""
-        return self.d.last_player
+    cdef int h_plays_of(self, const void *st, const play_t *p, int lead, playbuf_t *out) noexcept nogil:
+        cdef const zs_deal_t *d = <const zs_deal_t *>st
+        cdef zs_target tg
+        cdef int s = d.t.current
+        tg.type = 0
+        tg.length = 0
+        tg.cls = 0
+        tg.key = 0
+        if p.hi or p.lo & ~(SUITED_MASK | JOKER_MASK):
+            return 0
+        if not lead:
+            if s < 0 or p.lo & ~d.hand[s]:
+                return 0
+            if d.t.last_player >= 0:
+                tg.type = d.t.last.type
+                tg.length = d.t.last.length
+                tg.cls = d.t.last.cls
+                tg.key = d.t.last.key
+        return zs_generate(p.lo, d.flags, 0, &tg, out)
 
-    @property
-    def last_play(self):
-        """The play to beat, or None when leading."""
-        if self.d.last_player < 0:
-            return None
-        return play_object(_make_play, &self.d.last, None)
+    cdef void h_play(self, void *st, const play_t *p) noexcept nogil:
+        zs_play(<zs_deal_t *>st, p)
 
-    @property
-    def passes(self):
-        """Passes since the last play."""
-        return self.d.npass
+    cdef void h_pass(self, void *st) noexcept nogil:
+        zs_pass(<zs_deal_t *>st)
 
+    cdef int h_greedy(self, const void *st, const playbuf_t *buf) noexcept nogil:
+        return choose_greedy(<const zs_deal_t *>st, buf)
+
+    cdef void h_returns(self, const void *st, const double *weights, double *out) noexcept nogil:
+        """weights[place]: the value of each finishing place; 0 for all while on."""
+        cdef const zs_deal_t *d = <const zs_deal_t *>st
+        cdef int s
+        for s in range(d.t.seats):
+            out[s] = weights[place_of(d, s)] if d.t.current < 0 else 0.0
+
+    cdef int h_deal(self, void *st, rng_t *rng) noexcept nogil:
+        cdef zs_deal_t *d = <zs_deal_t *>st
+        zs_deal_random(d, rng, d.t.seats, rng_below(rng, d.t.seats), d.flags)
+        return 0
+
+    cdef int h_row_width(self, const void *st) noexcept nogil:
+        return 2 * (<const zs_deal_t *>st).t.seats
+
+    cdef void h_row(self, const void *st, int dealt, double *row) noexcept nogil:
+        """The finishing order, then each seat's points."""
+        cdef const zs_deal_t *d = <const zs_deal_t *>st
+        cdef int s
+        for s in range(d.t.seats):
+            row[s] = d.out[s]
+            row[d.t.seats + s] = 0
+        row[d.t.seats + d.out[0]] = ZS_FIRST_POINTS
+        if d.t.seats > 2:
+            row[d.t.seats + d.out[1]] = ZS_SECOND_POINTS
+
+    cdef int h_valid(self, const void *st) noexcept nogil:
+        return valid(<const zs_deal_t *>st)
+
+    cdef int h_weights(self, object values, double *w) except -1:
+        """``values``: the value of each finishing place (default: the points)."""
+        cdef int i
+        if values is None:
+            values = [place_points(i) if i < self.d.t.seats - 1 else 0 for i in range(self.d.t.seats)]
+        if isinstance(values, (str, bytes)) or len(values) != self.d.t.seats:
+            raise ValueError(f"values must have one entry per place ({self.d.t.seats}), not {values!r}")
+        for i in range(self.d.t.seats):
+            w[i] = float(values[i])
+        return 0
+
+    cdef object h_outcome(self):
+        return self.finishing_order, self.points()
+
+    # -- Zheng Shangyou state ---------------------------------------------------------
     @property
     def finishing_order(self):
         """Seats in the order they ran out; once over, every seat (the last holder last)."""
         return tuple(self.d.out[i] for i in range(self.d.nout))
 
-    def is_over(self):
-        return self.d.current < 0
-
     def points(self):
         """Points of each seat in this deal: 2 for the first out, 1 for the second."""
-        pts = [0] * self.d.n
+        pts = [0] * self.d.t.seats
         for i in range(min(self.d.nout, 2)):
-            if i < self.d.n - 1:
+            if i < self.d.t.seats - 1:
                 pts[self.d.out[i]] = place_points(i)
         return tuple(pts)
-
-    def hand(self, int seat):
-        """The cards seat ``seat`` holds."""
-        if not 0 <= seat < self.d.n:
-            raise ValueError(f"seat must be 0-{self.d.n - 1}, not {seat}")
-        return Cards.from_masks(self.d.hand[seat])
-
-    def hand_sizes(self):
-        return tuple(popcount(self.d.hand[s]) for s in range(self.d.n))
-
-    # -- actions --------------------------------------------------------------------
-    def legal_plays(self, *, collapse_suits=False):
-        """The current player's legal plays (a ``PlayList``; passing is allowed when following)."""
-        cdef PlayList out = new_playlist(_make_play, None, 256)
-        if self.d.current >= 0:
-            check_grown(zs_legal(&self.d, 1 if collapse_suits else 0, &out.buf))
-        return out
-
-    def can_pass(self):
-        """True when the current player follows (and so may pass)."""
-        return self.d.current >= 0 and self.d.last_player >= 0
-
-    def play(self, play):
-        """The current player makes ``play``; ``IllegalActionError`` (state unchanged) if illegal."""
-        cdef play_t p
-        cdef int s = self.d.current
-        if s < 0:
-            raise IllegalActionError("the deal is over")
-        if not isinstance(play, Play):
-            raise IllegalActionError(f"{play!r} is not a Play")
-        p.lo = play._lo
-        p.hi = 0
-        if p.lo & ~self.d.hand[s]:
-            raise IllegalActionError(f"seat {s} does not hold the cards of {play}")
-        if (not (self.d.flags & ZS_FLAG_JOKER_PAIR) and play._type == ZS_SET
-                and play._key >> 1 == ZS_JOKER_PAIR_VALUE):
-            raise IllegalActionError(f"{play} is not a play under these rules (joker_pair=False)")
-        if self.d.last_player >= 0 and not play.beats(self.last_play):
-            raise IllegalActionError(f"{play} does not beat {self.last_play}")
-        p.type = play._type
-        p.key = play._key
-        p.cls = play._cls
-        p.length = play._length
-        if len(play._decl) > MAX_WILDS:
-            raise IllegalActionError(f"{play!r} declares more wild cards than a play can hold")
-        p.nwild = len(play._decl)
-        p.flags = 0
-        memset(p.decl, NO_FACE, MAX_WILDS)
-        for i in range(p.nwild):
-            p.decl[i] = play._decl[i]
-        zs_play(&self.d, &p)
-
-    def pass_turn(self):
-        """The current player passes; ``IllegalActionError`` when leading."""
-        if self.d.current < 0:
-            raise IllegalActionError("the deal is over")
-        if self.d.last_player < 0:
-            raise IllegalActionError(f"seat {self.d.current} is on lead and may not pass")
-        zs_pass(&self.d)
-
-    def playout(self, seed, policy="random"):
-        """Play this deal (a copy; ``self`` is unchanged) to the end: (finishing order, points)."""
-        cdef DealCore c = self.clone()
-        cdef rng_t rng
-        cdef playbuf_t buf
-        cdef int pol = policy_code(POLICIES, policy), rc
-        rng_seed(&rng, seed64(seed), 0)
-        playbuf_open(&buf, 256)
-        with nogil:
-            rc = zs_playout(&c.d, &rng, pol, &buf)
-        playbuf_close(&buf, rc)
-        return c.finishing_order, c.points()
-
-    def policy_choice(self, policy="random", seed=0):
-        """The play the C policy would make now, or None to pass (see ``playouts``)."""
-        cdef rng_t rng
-        cdef playbuf_t buf
-        cdef int k
-        if self.d.current < 0:
-            raise IllegalActionError("the deal is over")
-        rng_seed(&rng, seed64(seed), 0)
-        playbuf_open(&buf, 256)
-        k = choose(&self.d, &rng, policy_code(POLICIES, policy), &buf)
-        play = play_object(_make_play, &buf.data[k], None) if k >= 0 else None
-        playbuf_close(&buf, k == -2)
-        return play
-
-    def evaluate(self, PlayList candidates, bint include_pass, int n, seed, policy="random",
-                 values=None):
-        """Total outcome for the current player of ``n`` playouts after each candidate.
-
-        ``candidates`` must be plays the current player may make (e.g. from
-        ``legal_plays``); with ``include_pass`` the last entry is for passing.  A playout
-        counts ``values[place]`` for the current player's finishing place (default: the
-        deal's points, 2 for the first out, 1 for the second, 0 for the others).  Returns
-        a float64 array of sums (divide by ``n`` for means).
-        """
-        cdef rng_t rng
-        cdef playbuf_t buf
-        cdef double value[ZS_MAX_SEATS]
-        cdef int rc, pol = policy_code(POLICIES, policy)
-        cdef Py_ssize_t i
-        cdef play_t c
-        if self.d.current < 0:
-            raise IllegalActionError("the deal is over")
-        if include_pass and self.d.last_player < 0:
-            raise IllegalActionError("the current player leads and may not pass")
-        if n < 1:
-            raise ValueError(f"n must be positive, not {n}")
-        if candidates.factory != _make_play:
-            raise IllegalActionError("the candidates are not Zheng Shangyou plays")
-        for i in range(candidates.buf.len):
-            c = candidates.buf.data[i]
-            if c.lo & ~self.d.hand[self.d.current]:
-                raise IllegalActionError(f"candidate {i} is not a play of the current player")
-        if values is None:
-            values = [place_points(i) if i < self.d.n - 1 else 0 for i in range(self.d.n)]
-        if len(values) != self.d.n:
-            raise ValueError(f"values must have one entry per place ({self.d.n}), not {values!r}")
-        for i in range(self.d.n):
-            value[i] = float(values[i])
-        sums = np.zeros(candidates.buf.len + (1 if include_pass else 0), dtype=np.float64)
-        cdef double[::1] view = sums
-        rng_seed(&rng, seed64(seed), 0)
-        playbuf_open(&buf, 256)
-        with nogil:
-            rc = evaluate(&self.d, &candidates.buf, include_pass, n, &rng, pol, value,
-                          &view[0] if view.shape[0] else NULL, &buf)
-        playbuf_close(&buf, rc)
-        return sums
-
-    def __repr__(self):
-        return (f"<zhengshangyou.DealCore current {self.d.current} last {self.d.last_player} "
-                f"sizes {self.hand_sizes()} out {self.finishing_order}>")
-
-
-# --- batch playouts ---------------------------------------------------------------------
-cdef int _run(uint64_t seed, Py_ssize_t start, Py_ssize_t stop, int n, int flags, int policy,
-              int8_t[:, ::1] order, int8_t[:, ::1] points) noexcept nogil:
-    cdef zs_deal_t d
-    cdef rng_t rng
-    cdef playbuf_t buf
-    cdef Py_ssize_t i
-    cdef int s
-    if playbuf_init(&buf, 256) != 0:
-        return -1
-    for i in range(start, stop):
-        rng_seed(&rng, seed, <uint64_t>i)
-        zs_deal_random(&d, &rng, n, rng_below(&rng, n), flags)
-        if zs_playout(&d, &rng, policy, &buf) < 0:
-            playbuf_free(&buf)
-            return -1
-        for s in range(n):
-            order[i, s] = d.out[s]
-            points[i, s] = 0
-        points[i, d.out[0]] = ZS_FIRST_POINTS
-        if n > 2:
-            points[i, d.out[1]] = ZS_SECOND_POINTS
-    playbuf_free(&buf)
-    return 0
-
-
-def _run_chunk(uint64_t seed, Py_ssize_t start, Py_ssize_t stop, int players, int flags, int policy,
-               int8_t[:, ::1] order, int8_t[:, ::1] points):
-    """Deals ``start .. stop - 1`` of a batch (see ``playouts``), written into the arrays."""
-    cdef int rc
-    if not ZS_MIN_SEATS <= players <= ZS_MAX_SEATS:
-        raise ValueError(f"players must be {ZS_MIN_SEATS}-{ZS_MAX_SEATS}")
-    if (order.shape[1] != players or points.shape[1] != players or stop > order.shape[0]
-            or stop > points.shape[0] or start < 0 or start > stop):
-        raise ValueError("the result arrays do not fit the batch")
-    with nogil:
-        rc = _run(seed, start, stop, players, flags, policy, order, points)
-    check_grown(rc)

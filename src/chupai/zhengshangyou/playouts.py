@@ -5,22 +5,13 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from chupai._batch import (
-    card_play_of,
-    check_batch,
-    check_policy,
-    check_seed,
-    run_chunks,
-    seed64,
-)
+from chupai._batch import batch_outputs, card_play_of, check_batch, check_policy, check_seed, check_state
 from chupai._state import check_players, check_rules
-from chupai.zhengshangyou._engine import MAX_PLAYERS, MIN_PLAYERS, POLICIES, _run_chunk
+from chupai.zhengshangyou._engine import MAX_PLAYERS, MIN_PLAYERS, POLICIES, DealCore
+from chupai.zhengshangyou.game import Deal, Match
 from chupai.zhengshangyou.rules import Rules
 
 __all__ = ["PlayoutResult", "PlayoutResults", "playout", "playouts"]
-
-# deals per task: small enough for a smooth progress bar and even thread loads
-_CHUNK = 1000
 
 
 class PlayoutResults(NamedTuple):
@@ -55,6 +46,7 @@ def playout(state: Any, *, seed: int, policy: str = "random") -> PlayoutResult:
     engine plays the deal out with ``policy`` (see :func:`playouts`) with the GIL
     released.
     """
+    check_state(state, "zhengshangyou", (Deal, Match))
     check_seed(seed)
     check_policy(policy, POLICIES)
     order, points = card_play_of(state, seed).playout(seed, policy)
@@ -87,12 +79,6 @@ def playouts(
     check_batch(n, seed, policy, threads, POLICIES)
     players = check_players(players, MIN_PLAYERS, MAX_PLAYERS)
     rules = check_rules(rules, Rules, "zhengshangyou")
-    order = np.full((n, players), -1, dtype=np.int8)
-    points = np.zeros((n, players), dtype=np.int8)
-    s64, flags, pol = seed64(seed), rules._flags, POLICIES[policy]
-
-    def run(start: int, stop: int) -> None:
-        _run_chunk(s64, start, stop, players, flags, pol, order, points)
-
-    run_chunks(n, _CHUNK, run, threads=threads, progress=progress)
-    return PlayoutResults(order, points, order[:, 0].copy())
+    rows = batch_outputs(DealCore.random(0, players=players, rules=rules), n, policy, threads, progress, seed)
+    order = rows[:, :players].astype(np.int8)
+    return PlayoutResults(order, rows[:, players:].astype(np.int8), order[:, 0].copy())

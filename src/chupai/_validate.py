@@ -1,0 +1,156 @@
+"""Argument checks shared by every Python entry point of the library.
+
+One rule for each kind of argument, the same in every game, in ``Deal``/``Match``,
+the playouts, the bots and the arena:
+
+* a wrong *type* raises ``TypeError``, a wrong *value* ``ValueError``; both name the
+  argument and say what was expected;
+* an int is a Python ``int`` or a numpy integer, never a ``bool``;
+* a seed is an int in ``[0, 2**64)`` (the C engines take 64-bit seeds: nothing is
+  reduced modulo ``2**64``, and negative seeds are refused rather than wrapped);
+  ``None`` where a fresh random seed makes sense.
+
+>>> check_seed(2**64 + 5)
+Traceback (most recent call last):
+...
+ValueError: seed must be an int in [0, 2**64), not 18446744073709551621
+>>> check_int(True, "n")
+Traceback (most recent call last):
+...
+TypeError: n must be an int, not True
+>>> check_seat(4, 4)
+Traceback (most recent call last):
+...
+ValueError: player must be a seat 0-3, not 4
+"""
+from __future__ import annotations
+
+import operator
+from collections.abc import Collection
+from typing import TypeVar
+
+import numpy as np
+
+__all__ = [
+    "SEED_LIMIT",
+    "as_rng",
+    "check_bool",
+    "check_choice",
+    "check_int",
+    "check_players",
+    "check_positive_int",
+    "check_rules",
+    "check_seat",
+    "check_seed",
+    "is_int",
+    "random_seed",
+]
+
+#: seeds are ints in ``[0, SEED_LIMIT)``
+SEED_LIMIT = 1 << 64
+#: seeds drawn here (``random_seed``) are below 2**63, a non-negative int64
+_DRAWN_LIMIT = 1 << 63
+
+R = TypeVar("R")
+
+
+def is_int(x: object) -> bool:
+    """An int or a numpy integer, not a bool."""
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def check_int(x: object, name: str, low: int | None = None, high: int | None = None) -> int:
+    """``x`` as an int if it is one in ``low..high`` (both included, ``None``: unbounded).
+
+    ``TypeError`` for a non-int (a bool included), ``ValueError`` out of range.
+    """
+    if not is_int(x):
+        raise TypeError(f"{name} must be an int, not {x!r}")
+    v = operator.index(x)  # type: ignore[arg-type]
+    if (low is not None and v < low) or (high is not None and v > high):
+        if high is None:
+            want = f"an int >= {low}"
+        elif low is None:
+            want = f"an int <= {high}"
+        else:
+            want = f"an int {low}..{high}"
+        raise ValueError(f"{name} must be {want}, not {v!r}")
+    return v
+
+
+def check_positive_int(x: object, name: str) -> int:
+    """``x`` as an int if it is at least 1."""
+    return check_int(x, name, 1)
+
+
+def check_bool(x: object, name: str) -> bool:
+    """``x`` if it is ``True`` or ``False`` (numpy bools included); ``TypeError`` otherwise
+    (``"yes"``, ``1`` and ``None`` are not bools)."""
+    if not isinstance(x, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, not {x!r}")
+    return bool(x)
+
+
+def random_seed() -> int:
+    """A fresh seed from the operating system's entropy (below 2**63)."""
+    return int(np.random.default_rng().integers(0, _DRAWN_LIMIT))
+
+
+def check_seed(seed: object, name: str = "seed", *, allow_none: bool = True) -> int:
+    """The seed as an int in ``[0, 2**64)``; ``None`` (when allowed) draws a fresh one."""
+    if seed is None and allow_none:
+        return random_seed()
+    if not is_int(seed):
+        none = " or None" if allow_none else ""
+        raise TypeError(f"{name} must be an int{none}, not {seed!r}")
+    v = operator.index(seed)  # type: ignore[arg-type]
+    if not 0 <= v < SEED_LIMIT:
+        raise ValueError(f"{name} must be an int in [0, 2**64), not {v!r}")
+    return v
+
+
+def check_players(players: object, low: int, high: int, name: str = "players") -> int:
+    """The number of players as an int if it is one of ``low..high``."""
+    return check_int(players, name, low, high)
+
+
+def check_seat(player: object, players: int, name: str = "player") -> int:
+    """``player`` as an int if it is a seat ``0..players-1`` (``name`` says what the seat
+    is: a player, the dealer, ...)."""
+    if not is_int(player):
+        raise TypeError(f"{name} must be a seat (an int), not {player!r}")
+    v = operator.index(player)  # type: ignore[arg-type]
+    if not 0 <= v < players:
+        raise ValueError(f"{name} must be a seat 0-{players - 1}, not {v!r}")
+    return v
+
+
+def check_rules(rules: object, cls: type[R], game: str) -> R:
+    """``rules`` if it is a ``cls`` (``cls()`` for ``None``); ``TypeError`` naming the
+    game's rules class otherwise (``rules="pagat"`` included: use ``Rules.pagat()``)."""
+    if rules is None:
+        return cls()
+    if not isinstance(rules, cls):
+        raise TypeError(f"rules must be a chupai.{game}.{cls.__name__} or None, not {rules!r}")
+    return rules
+
+
+def check_choice(x: object, name: str, choices: Collection[str]) -> str:
+    """``x`` if it is one of the strings ``choices`` (a policy name, a variant, ...)."""
+    if not isinstance(x, str):
+        raise TypeError(f"{name} must be a str, one of {sorted(choices)}, not {x!r}")
+    if x not in choices:
+        raise ValueError(f"unknown {name} {x!r}; expected one of {sorted(choices)}")
+    return x
+
+
+def as_rng(rng: object, name: str = "rng") -> np.random.Generator:
+    """A numpy ``Generator`` from a ``Generator`` (itself), an int seed (see
+    :func:`check_seed`) or ``None`` (fresh entropy)."""
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if rng is None:
+        return np.random.default_rng()
+    if is_int(rng):
+        return np.random.default_rng(check_seed(rng, name))
+    raise TypeError(f"{name} must be a numpy Generator, an int seed or None, not {rng!r}")

@@ -1,0 +1,610 @@
+"""One Guan Dan deal (:class:`Deal`): the tribute (:mod:`chupai.guandan.tribute`) from the
+second deal on, then the card play in C (:class:`chupai.guandan._engine.DealCore`);
+observations and determinization.
+
+>>> deal = Deal(seed=7)
+>>> deal.phase, deal.hand_sizes()
+(<Phase.PLAY: 'play'>, (27, 27, 27, 27))
+>>> while not deal.is_terminal():
+...     deal.apply(deal.legal_actions()[0])
+>>> sorted(deal.returns()) in ([-4.0, -4.0, 4.0, 4.0], [-2.0, -2.0, 2.0, 2.0], [-1.0, -1.0, 1.0, 1.0])
+True
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+
+from chupai._core import NUM_FACES
+from chupai._sampling import redeal_and_replay
+from chupai._state import DealSurface, check_rules, check_seat, check_seed, foreign_action, shallow_clone
+from chupai.actions import PASS
+from chupai.cards import RANKS, Cards
+from chupai.contract import TERMINAL, Event, event_new
+from chupai.errors import IllegalActionError
+from chupai.guandan._engine import RESULT_12, RESULT_13, RESULT_14, RESULT_NONE, DealCore
+from chupai.guandan.play import Play
+from chupai.guandan.rules import Rules, parse_rank
+from chupai.guandan.tribute import TRIBUTE_ACTIONS, Phase, Tribute, normalize_previous
+
+# module constants: looking an enum member up on its class costs ~0.1 us, and the
+# states test the phase at every step
+_PLAY, _OVER = Phase.PLAY, Phase.OVER
+
+__all__ = ["Deal"]
+
+SEATS = 4
+_RESULT_NAMES = {RESULT_12: "1-2", RESULT_13: "1-3", RESULT_14: "1-4"}
+_EXPECTED = ("a chupai.guandan.Play, PASS, a protocol list [type, rank, cards], PayTribute, TakeTribute, "
+             "ReturnCard or ChooseLeader")
+
+
+def _seat(player: Any) -> int:
+    return check_seat(player, SEATS)
+
+
+def _level_char(level: Any) -> str:
+    return RANKS[parse_rank(level, "level")]
+
+
+def _check_rules(rules: Any) -> Rules:
+    return check_rules(rules, Rules, "guandan")
+
+
+def _played(history: Iterable[Event]) -> list[Cards]:
+    """The cards each seat played, as two-deck masks added up (a face at most twice)."""
+    lo = [0] * SEATS
+    hi = [0] * SEATS
+    for seat, action, *_ in history:
+        if isinstance(action, Play):
+            plo, phi = action._lo, action._hi
+            hi[seat] |= phi | (lo[seat] & plo)
+            lo[seat] |= plo
+    return [Cards.from_masks(lo[s], hi[s]) for s in range(SEATS)]
+
+
+class Deal(DealSurface):
+    """One Guan Dan deal: the tribute phase (from the second deal on), then the card play.
+
+    ``Deal(seed)`` is a random first deal (both teams at level 2, no tribute; the leader
+    is the holder of a uniformly drawn card); :meth:`from_hands` builds any deal.  See
+    :mod:`chupai.guandan.game` for the actions and :mod:`chupai.guandan.tribute` for the
+    tribute rules.
+
+    Attributes (read-only): ``phase`` (a :class:`~chupai.guandan.tribute.Phase`),
+    ``current_player``, ``level``, ``levels``, ``declarers``, ``history``,
+    ``finishing_order``, ``result``, ``winners``, ``rules``, ``seed``.  ``history`` is
+    every public event as an :class:`~chupai.contract.Event`: payments (forced ones
+    ``automatic``), takes, returns, the leader choice, plays and passes, in order.
+    """
+
+    game: ClassVar[str] = "guandan"
+
+    __slots__ = (
+        "_core",
+        "_declarers",
+        "_first_leader",
+        "_history",
+        "_known",
+        "_last_play",
+        "_leader",
+        "_legal",
+        "_level",
+        "_levels",
+        "_lv",
+        "_phase",
+        "_previous",
+        "_rules",
+        "_seed",
+        "_trick_start",
+        "_tribute",
+    )
+
+    def __init__(self, seed: int | None = None, *, rules: Rules | None = None) -> None:
+        seed = check_seed(seed)
+        rules = _check_rules(rules)
+        core = DealCore.random(seed, level="2", rules=rules)
+        hands = [core.hand(s) for s in range(SEATS)]
+        self._setup(hands, ("2", "2"), None, None, int(core.current), rules)
+        self._seed = seed
+        self._made("new", seed, rules=rules)
+
+    @classmethod
+    def from_hands(
+        cls,
+        hands: Sequence[Cards | str | Iterable[str]],
+        *,
+        leader: int | None = None,
+        levels: Sequence[Any] = ("2", "2"),
+        declarers: int | None = None,
+        previous: Sequence[int] | None = None,
+        rules: Rules | None = None,
+    ) -> Deal:
+        """An explicit deal.
+
+        Args:
+            hands: the four hands (``Cards`` or card strings); 27 cards each in a real
+                deal, any non-empty sizes for tests, each face at most twice overall.
+            leader: the seat that leads; required without ``previous``, ignored with
+                it (the tribute rules decide).
+            levels: the levels of team 0 (seats 0, 2) and team 1 (seats 1, 3).
+            declarers: the team whose level is played.  ``None``: with ``previous``
+                the team of the previous first finisher, else a first deal, whose two
+                levels must then be equal.
+            previous: the previous deal's finishing order (``-1`` or left off for the
+                undecided places after a 1-2).  Given: the deal starts with the
+                tribute phase.  A deal with tribute needs every hand to hold at least
+                two cards and every payer a card that is not a wild card.
+            rules: a :class:`~chupai.guandan.Rules` (default: pagat).
+        """
+        self = object.__new__(cls)
+        rules = _check_rules(rules)
+        if isinstance(hands, (str, Cards)) or not isinstance(hands, Sequence):
+            raise TypeError(f"hands must be a sequence of four hands, not {hands!r}")
+        if len(hands) != SEATS:
+            raise ValueError(f"expected four hands, not {len(hands)}")
+        cards = [h if isinstance(h, Cards) else Cards(h) for h in hands]
+        total = Cards()
+        for h in cards:
+            total = total + h  # ValueError on a card dealt more than twice
+        if isinstance(levels, str) or not isinstance(levels, Sequence):
+            raise TypeError(f"levels must be two levels (team 0, team 1), not {levels!r}")
+        if len(levels) != 2:
+            raise ValueError(f"levels must be two levels (team 0, team 1), not {levels!r}")
+        lv = (_level_char(levels[0]), _level_char(levels[1]))
+        if declarers is not None:
+            declarers = check_seat(declarers, 2, "declarers (a team)")
+        if previous is not None:
+            order, _ = normalize_previous(previous)
+            team = order[0] % 2
+            if declarers is not None and declarers != team:
+                raise ValueError(f"declarers {declarers} contradict previous {tuple(previous)!r}: "
+                                 f"the winners (team {team}) are declarers")
+            declarers = team
+            leader = None
+        elif leader is None:
+            raise ValueError("leader is required for a deal without a previous deal (no tribute)")
+        else:
+            leader = _seat(leader)
+        self._setup(cards, lv, declarers, previous, leader, rules)
+        self._seed = None
+        self._made("from_hands", tuple(cards), leader=leader, levels=lv, declarers=declarers,
+                   previous=None if previous is None else tuple(previous), rules=rules)
+        return self
+
+    # -- construction ----------------------------------------------------------------------
+    def _setup(self, hands: list[Cards], levels: tuple[str, str], declarers: int | None,
+               previous: Any, leader: int | None, rules: Rules) -> None:
+        if declarers is None and levels[0] != levels[1]:
+            raise ValueError(f"levels {levels} differ: say which team are declarers")
+        for s, h in enumerate(hands):
+            if not h:
+                raise ValueError(f"hand {s} is empty; every seat needs cards")
+        self._rules = rules
+        self._levels = levels
+        self._declarers = declarers
+        self._level = levels[declarers if declarers is not None else 0]
+        self._lv = RANKS.index(self._level)
+        self._core: DealCore | None = None
+        self._leader: int | None = None
+        self._first_leader = leader
+        self._history: list[Event] = []
+        self._known: tuple[Cards, ...] = (Cards(),) * SEATS
+        self._last_play: Play | None = None
+        self._trick_start = 0
+        self._legal: list[Any] | None = None
+        self._tribute: Tribute | None = None
+        if previous is None:
+            self._previous: tuple[int, int, int, int] | None = None
+            assert leader is not None
+            self._start_play(list(hands), leader)
+            return
+        self._previous, kind = normalize_previous(previous)
+        self._tribute = Tribute(hands, self._previous, kind, self._lv, rules)
+        self._after_tribute_step(self._tribute.start())
+
+    def _after_tribute_step(self, events: list[Event]) -> None:
+        tribute = self._tribute
+        assert tribute is not None
+        self._history.extend(events)
+        self._known = tribute.known
+        self._legal = None
+        if tribute.done:
+            assert tribute.leader is not None
+            self._start_play(tribute.hands, tribute.leader)
+        else:
+            assert tribute.pending is not None
+            self._phase = tribute.pending.step.phase
+
+    def _start_play(self, hands: list[Cards], leader: int) -> None:
+        self._core = DealCore.from_hands(hands, current=leader, level=self._level, rules=self._rules)
+        self._leader = leader
+        self._phase = _PLAY
+        self._trick_start = len(self._history)
+
+    # -- state ---------------------------------------------------------------------------
+    @property
+    def phase(self) -> Phase:
+        """A :class:`~chupai.guandan.tribute.Phase`: ``TRIBUTE`` (payments, the take),
+        ``RETURN``, ``LEAD``, ``PLAY`` or ``OVER``."""
+        return self._phase
+
+    @property
+    def players(self) -> int:
+        return SEATS
+
+    @property
+    def level(self) -> str:
+        """The level rank played (the declarers' level)."""
+        return self._level
+
+    @property
+    def levels(self) -> tuple[str, str]:
+        """The levels of team 0 (seats 0, 2) and team 1 (seats 1, 3)."""
+        return self._levels
+
+    @property
+    def declarers(self) -> int | None:
+        """The team whose level is played (``None`` in a first deal)."""
+        return self._declarers
+
+    @property
+    def previous(self) -> tuple[int, int, int, int] | None:
+        """The previous deal's finishing order (4 seats, -1 undecided), or ``None``."""
+        return self._previous
+
+    @property
+    def leader(self) -> int | None:
+        """The seat that led the card play (``None`` before it starts)."""
+        return self._leader if self._core is not None else None
+
+    @property
+    def current_player(self) -> int:
+        """The seat to decide now; :data:`~chupai.contract.TERMINAL` once over."""
+        if self._phase is _OVER:
+            return TERMINAL
+        if self._core is not None:
+            return int(self._core.current)
+        assert self._tribute is not None and self._tribute.pending is not None
+        return self._tribute.pending.seat
+
+    def is_terminal(self) -> bool:
+        return self._phase is _OVER
+
+    @property
+    def finishing_order(self) -> tuple[int, ...]:
+        """Seats out so far; once over, four entries (-1 for places undecided after a 1-2)."""
+        return tuple(self._core.finishing_order) if self._core is not None else ()
+
+    @property
+    def result(self) -> str | None:
+        """``"1-2"``, ``"1-3"`` or ``"1-4"`` once over, else ``None``."""
+        return _RESULT_NAMES.get(self._core.result) if self._core is not None else None
+
+    @property
+    def winners(self) -> int | None:
+        """The winning team once over."""
+        if self._phase is not _OVER or self._core is None:
+            return None
+        return int(self._core.finishing_order[0]) % 2
+
+    @property
+    def first_out_with_aces(self) -> bool:
+        """The first finisher went out with a play made only of aces."""
+        return bool(self._core.first_out_with_aces) if self._core is not None else False
+
+    def hand(self, seat: int) -> Cards:
+        """The cards ``seat`` holds now (full information; see :meth:`observation`)."""
+        seat = _seat(seat)
+        if self._core is not None:
+            return self._core.hand(seat)
+        assert self._tribute is not None
+        return self._tribute.hands[seat]
+
+    @property
+    def hands(self) -> tuple[Cards, ...]:
+        return tuple(self.hand(s) for s in range(SEATS))
+
+    def hand_sizes(self) -> tuple[int, ...]:
+        if self._core is not None:
+            return tuple(self._core.hand_sizes())
+        assert self._tribute is not None
+        return tuple(len(h) for h in self._tribute.hands)
+
+    @property
+    def known_cards(self) -> tuple[Cards, ...]:
+        """Per seat, the cards publicly known to be in that hand (received tribute and
+        return cards, shown red jokers) that it has not played since."""
+        return self._known
+
+    @property
+    def trick(self) -> tuple[Play | None, int, int]:
+        """``(last play, who made it, passes since)``; ``(None, -1, 0)`` when leading."""
+        core = self._core
+        if core is None or core.last_player < 0:
+            return None, -1, 0
+        return self._last_play, int(core.last_player), int(core.passes)
+
+    @property
+    def tribute(self) -> dict[str, Any]:
+        """The public record of the tribute phase (cards as strings)."""
+        if self._tribute is None:
+            record: dict[str, Any] = {"previous": None, "payers": (), "resisted": False, "paid": (),
+                                      "received": (), "returned": ()}
+        else:
+            record = self._tribute.record()
+        record["leader"] = self._leader if self._core is not None else None
+        return record
+
+    def scores(self) -> tuple[int, ...]:
+        """The levels won (the winners' promotion) per seat, negative for the losers;
+        zeros while the deal is not over."""
+        if self._phase is not _OVER or self._core is None:
+            return (0,) * SEATS
+        gain = int(self._rules.promotion[self._core.result - 1])
+        w = self.winners
+        return tuple(gain if s % 2 == w else -gain for s in range(SEATS))
+
+    def returns(self) -> list[float]:
+        """The winners' promotion (levels) for both winners, its negative for the losers;
+        zeros while the deal is not over."""
+        return [float(x) for x in self.scores()]
+
+    # -- actions -------------------------------------------------------------------------
+    def legal_actions(self) -> list[Any]:
+        """The actions of the current player: plays (every suit choice) and ``PASS`` when
+        following; the options of the pending tribute decision; ``[]`` when over."""
+        if self._phase is _OVER:
+            return []
+        if self._legal is None:
+            if self._core is not None:
+                acts: list[Any] = list(self._core.legal_plays())
+                if self._core.can_pass():
+                    acts.append(PASS)
+            else:
+                assert self._tribute is not None and self._tribute.pending is not None
+                acts = list(self._tribute.pending.options)
+            self._legal = acts
+        return list(self._legal)
+
+    def apply(self, action: Any) -> None:
+        """Make ``action`` for the current player; ``IllegalActionError`` (state unchanged)
+        if it is not legal now."""
+        action = self._normalize(action)
+        if self._phase is _OVER:
+            raise IllegalActionError(f"{action!r}: the deal is over")
+        if self._core is not None:
+            if action is PASS:
+                if not self._core.can_pass():
+                    raise IllegalActionError(f"PASS: seat {self._core.current} is on lead and may not pass")
+            elif isinstance(action, Play):
+                legal = self._legal
+                if legal is None or not any(a is action for a in legal):
+                    self._check_play(action)
+            else:
+                raise IllegalActionError(f"{action!r} is not legal in the {self._phase} phase")
+            self._apply_play(action)
+        else:
+            tribute = self._tribute
+            assert tribute is not None and tribute.pending is not None
+            _step, seat, options = tribute.pending
+            if not isinstance(action, TRIBUTE_ACTIONS) or action not in options:
+                raise IllegalActionError(
+                    f"{action!r} is not legal now: seat {seat} must decide in the {self._phase} "
+                    f"phase among {list(options)!r}"
+                )
+            self._after_tribute_step(tribute.decide(action))
+
+    def _replay_apply(self, action: Any) -> None:
+        # replaying: plays go straight to the core, which checks the cards held and beating
+        if self._core is not None and (action is PASS or isinstance(action, Play)):
+            self._apply_play(action)
+        else:
+            self.apply(action)
+
+    def _normalize(self, action: Any) -> Any:
+        if action is PASS or isinstance(action, (Play,) + TRIBUTE_ACTIONS):
+            return action
+        if isinstance(action, (list, tuple)):
+            if len(action) == 3 and all(isinstance(x, str) and x == "PASS" for x in action):
+                return PASS
+            if self._core is None:
+                raise IllegalActionError(f"{action!r} is not legal in the {self._phase} phase")
+            try:
+                return Play.from_protocol(action, self._level, self._rules)
+            except (ValueError, TypeError) as e:
+                raise IllegalActionError(f"{action!r} is not a legal play: {e}") from None
+        raise foreign_action(action, "guandan", _EXPECTED)
+
+    def _check_play(self, play: Play) -> None:
+        core = self._core
+        assert core is not None
+        if play._level != core.level:
+            raise IllegalActionError(f"{play!r} was formed at level {play.level}, not at {self._level}")
+        arr = core.legal_plays().to_numpy()
+        ok = (arr["lo"] == play._lo) & (arr["hi"] == play._hi) & (arr["type"] == play._type) & (arr["key"] == play._key)
+        if not ok.any():
+            seat = core.current
+            hand = core.hand(seat)
+            if not play.cards <= hand:
+                raise IllegalActionError(f"{play!r}: seat {seat} does not hold those cards")
+            if self._last_play is not None and core.last_player >= 0:
+                raise IllegalActionError(f"{play!r} does not beat {self._last_play!r}")
+            raise IllegalActionError(f"{play!r} is not a legal play under these rules")
+
+    def _apply_play(self, action: Any) -> None:
+        """Make a play or pass already known legal (the core checks cards and beating)."""
+        core = self._core
+        assert core is not None
+        seat = int(core.current)
+        if action is PASS:
+            core.pass_turn()
+        else:
+            core.play(action)
+            self._last_play = action
+            known = self._known[seat]
+            if known:
+                counts = known.counts()
+                for f in action.cards.faces():
+                    if counts[f]:
+                        counts[f] -= 1
+                k = list(self._known)
+                k[seat] = Cards.from_counts(counts)
+                self._known = tuple(k)
+        self._history.append(event_new(Event, (seat, action, _PLAY, False)))
+        self._legal = None
+        if core.result != RESULT_NONE:
+            self._phase = _OVER
+        elif core.last_player < 0:
+            self._trick_start = len(self._history)
+
+    def card_play(self) -> DealCore | None:
+        """A copy of the compiled card-play engine of this deal (for bots and playouts),
+        or ``None`` outside the card play (tribute phase, deal over)."""
+        return self._core.clone() if self._phase is _PLAY and self._core is not None else None
+
+    # -- copies, views -------------------------------------------------------------------
+    def clone(self) -> Deal:
+        """An independent copy (the core is copied in C; plays are shared, being immutable)."""
+        return shallow_clone(self, cloned=("_core", "_tribute"), copied=("_history",))
+
+    def played_cards(self) -> tuple[Cards, ...]:
+        """The cards each seat has played so far."""
+        return tuple(_played(self._history))
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """What seat ``player`` knows: their hand and everything public, nothing hidden.
+
+        Keys: those of every game (:data:`chupai.contract.OBSERVATION_KEYS`) and
+        ``levels``, ``declarers``, ``level``, ``finished`` (finishing order so far),
+        ``trick`` (``last_play``, ``last_player``, ``passes``, ``plays``: the trick's
+        events), ``played`` (cards played per seat), ``known`` (cards publicly known to
+        be in each hand), ``tribute`` (see :attr:`tribute`), ``result``.
+        """
+        p = _seat(player)
+        last, last_player, passes = self.trick
+        return {
+            "player": p,
+            "players": SEATS,
+            "hand": self.hand(p),
+            "levels": self._levels,
+            "declarers": self._declarers,
+            "level": self._level,
+            "phase": self._phase,
+            "current_player": self.current_player,
+            "hand_sizes": self.hand_sizes(),
+            "finished": tuple(s for s in self.finishing_order if s >= 0),
+            "trick": {
+                "last_play": last,
+                "last_player": last_player,
+                "passes": passes,
+                "plays": tuple(self._history[self._trick_start:]) if self._core is not None else (),
+            },
+            "history": tuple(self._history),
+            "played": self.played_cards(),
+            "known": self._known,
+            "tribute": self.tribute,
+            "result": self.result,
+            "over": self.is_terminal(),
+        }
+
+    # -- determinization -----------------------------------------------------------------
+    def _determinize(self, player: int, rng: np.random.Generator) -> Deal:
+        """A full deal consistent with what ``player`` knows, the hidden cards re-dealt.
+
+        The player's hand and the publicly known cards (:attr:`known_cards`) stay where
+        they are; every other unseen card is dealt uniformly to the other hands with their
+        exact sizes, among the deals that the public history allows: a payer cannot hold
+        a non-wild card above their tribute (nor a second red joker after paying one), a
+        receiver who returned a card above ``return_max_rank`` holds no other card at or
+        below it, a payment that was a decision needs tied suits, an unresisted tribute
+        needs the red jokers apart.  The result is built by replaying the public history
+        from the implied deal, so it is reachable exactly as this one was; it is uniform
+        over those deals (rejection of the rare inconsistent draws).
+
+        The cards re-dealt are the cards hidden from ``player`` in the other hands: in a
+        full deal all the cards not in their hand, played, on the table or publicly known;
+        a partial deal (:meth:`from_hands` with fewer cards) keeps its own set of cards.
+        """
+        p = _seat(player)
+        played = [c.counts() for c in _played(self._history)]
+        mine = self.hand(p).counts()
+        known = [k.counts() for k in self._known]
+        others = [s for s in range(SEATS) if s != p]
+        pool: list[int] = []
+        need, actual = [], []
+        for s in others:
+            hidden = [n - k for n, k in zip(self.hand(s).counts(), known[s])]
+            faces = [f for f in range(NUM_FACES) for _ in range(hidden[f])]
+            pool.extend(faces)
+            need.append(len(faces))
+            actual.append(faces)
+        pool.sort()
+        tribute = self._tribute
+        forbidden = [tribute.forbidden(s, self._history) if tribute is not None else set() for s in others]
+
+        def replay(split: list[list[int]]) -> Deal | None:
+            now: list[list[int]] = [mine] * SEATS
+            for s, cards in zip(others, split):
+                c = list(known[s])
+                for f in cards:
+                    c[f] += 1
+                now[s] = c
+            return self._replay(now, played)
+
+        return redeal_and_replay(pool, need, forbidden, rng, replay, actual)
+
+    def _replay(self, now: list[list[int]], played: list[list[int]]) -> Deal | None:
+        """This deal's public history replayed from the deal implied by ``now``, or
+        ``None`` if that deal does not give the same public history."""
+        start = [[now[s][f] + played[s][f] for f in range(NUM_FACES)] for s in range(SEATS)]
+        if self._tribute is not None:
+            self._tribute.undo(start)
+        if any(n < 0 for c in start for n in c):
+            return None
+        new = shallow_clone(self)
+        try:
+            new._setup([Cards.from_counts(c) for c in start], self._levels, self._declarers, self._previous,
+                       self._first_leader, self._rules)
+        except ValueError:
+            return None
+        if not new._replays(self._history) or new._phase != self._phase:
+            return None
+        return new
+
+    # -- printing ------------------------------------------------------------------------
+    def __str__(self) -> str:
+        decl = "none (first deal)" if self._declarers is None else f"team {self._declarers}"
+        lines = [
+            (f"Guan Dan deal, level {self._level} (levels {self._levels[0]}/{self._levels[1]}, "
+             f"declarers {decl}), phase {self._phase}")
+        ]
+        if self._previous is not None:
+            t = self.tribute
+            desc = "resisted" if t["resisted"] else f"paid {list(t['paid'])}, returned {list(t['returned'])}"
+            lines.append(f"  tribute after {tuple(self._previous)}: {desc}")
+        cur = self.current_player
+        for s in range(SEATS):
+            h = self.hand(s)
+            mark = ">" if s == cur else " "
+            out = ""
+            if s in self.finishing_order:
+                out = f" (out {self.finishing_order.index(s) + 1})"
+            lines.append(f" {mark}seat {s} [{len(h):2d}]: {h}{out}")
+        last, last_player, passes = self.trick
+        if self._phase is _OVER:
+            lines.append(f"  over: {self.result}, finishing order {self.finishing_order}")
+        elif self._core is None:
+            assert self._tribute is not None and self._tribute.pending is not None
+            step, _, options = self._tribute.pending
+            lines.append(f"  seat {cur} decides: {step.value} among {list(options)}")
+        elif last is None:
+            lines.append(f"  seat {cur} leads")
+        else:
+            lines.append(f"  trick: seat {last_player} played {last} ({passes} pass(es)); seat {cur} to act")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<guandan.Deal level {self._level} phase {self._phase} sizes {self.hand_sizes()}>"

@@ -1,0 +1,380 @@
+"""The strength ladder: every pair of bots on the same deals, seats swapped, and a rating.
+
+``ladder(game, ["random", "greedy", "mc", "ismcts"], deals=N, seed=S)`` plays every
+pair of bots on the same ``N`` deals, each deal twice with the seats swapped
+(duplicate style: both bots get both sides of every deal, which cancels most of the
+luck of the cards).  The first bot of a pair sits on seats ``s % 2 == 0`` in the first
+game of a deal and on ``s % 2 == 1`` in the second; in a game scored per player the
+bot's seats' returns are added up (as in :func:`chupai.tournament.arena`).  A game is
+won, drawn or lost as that return is positive, zero or negative; a draw counts half.
+
+The result holds, per pair, the first bot's win rate with its 95% Wilson interval,
+and per bot a Bradley-Terry rating on the Elo scale (400 points: 10 to 1 odds) with a
+95% interval from the likelihood's curvature, the first bot anchored at 0; one
+virtual draw per pair keeps a bot that wins (or loses) every game finite.  It also
+measures each bot's mean process CPU time per decision, so that budgets can be
+compared (equal CPU time per decision).
+
+Deal ``k`` is dealt from ``derive_seed(seed, k)`` for every pair, and every bot draws
+from its own stream of ``(seed, k, pair, side)``: the numbers are the same for any
+``workers`` (bots with a time budget excepted, whose iterations depend on the load).
+
+>>> r = ladder("zhengshangyou", ["random", "greedy"], deals=4, seed=1, progress=False)
+>>> r.pairs[0].games, len(r.ratings)
+(8, 2)
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+from dataclasses import asdict, dataclass
+from itertools import combinations
+from multiprocessing import get_context
+from typing import Any
+
+import numpy as np
+from tqdm import tqdm
+
+from chupai._games import GAMES
+from chupai._state import derive_seed
+from chupai.search.registry import make_bot
+from chupai.tournament import _new_state, wilson_interval
+
+__all__ = ["LadderResult", "PairResult", "Rating", "bradley_terry", "ladder", "register"]
+
+#: Elo points per unit of Bradley-Terry log-strength
+ELO = 400.0 / math.log(10.0)
+
+
+@dataclass(frozen=True)
+class PairResult:
+    """The games of one pair of bots, from the first bot's side.
+
+    Attributes:
+        first, second: the two bots' specs.
+        games: games played (two per deal).
+        wins, draws: games the first bot won, drew.
+        mean_return: the first bot's mean return per game.
+    """
+
+    first: str
+    second: str
+    games: int
+    wins: int
+    draws: int
+    mean_return: float
+
+    @property
+    def score(self) -> float:
+        """Wins plus half the draws."""
+        return self.wins + 0.5 * self.draws
+
+    @property
+    def win_rate(self) -> float:
+        return self.score / self.games if self.games else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """95% Wilson interval of the first bot's win rate."""
+        return wilson_interval(self.score, self.games)
+
+
+@dataclass(frozen=True)
+class Rating:
+    """One bot's rating: Elo-scale Bradley-Terry strength with its 95% interval, and
+    its mean CPU time per decision (milliseconds, over the decisions it made)."""
+
+    bot: str
+    elo: float
+    low: float
+    high: float
+    cpu_ms: float
+    decisions: int
+
+
+@dataclass(frozen=True)
+class LadderResult:
+    """The outcome of :func:`ladder` (see the module doc)."""
+
+    game: str
+    bots: tuple[str, ...]
+    deals: int
+    seed: int
+    pairs: tuple[PairResult, ...]
+    ratings: tuple[Rating, ...]
+
+    def matrix(self) -> np.ndarray:
+        """``(k, k)`` win rates of the row bot against the column bot (NaN on the diagonal)."""
+        k = len(self.bots)
+        out = np.full((k, k), np.nan)
+        index = {b: i for i, b in enumerate(self.bots)}
+        for p in self.pairs:
+            i, j = index[p.first], index[p.second]
+            out[i, j] = p.win_rate
+            out[j, i] = 1.0 - p.win_rate
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict: the settings, each pair (with rate and interval), each rating."""
+        pairs = []
+        for p in self.pairs:
+            d = asdict(p)
+            lo, hi = p.interval
+            d.update(win_rate=p.win_rate, interval=[lo, hi])
+            pairs.append(d)
+        return {
+            "game": self.game,
+            "bots": list(self.bots),
+            "deals": self.deals,
+            "seed": self.seed,
+            "pairs": pairs,
+            "ratings": [asdict(r) for r in self.ratings],
+        }
+
+    def __str__(self) -> str:
+        lines = [f"ladder {self.game}: {self.deals} deals x 2 seatings per pair, seed {self.seed}"]
+        for p in self.pairs:
+            lo, hi = p.interval
+            lines.append(
+                f"  {p.first} vs {p.second}: {p.win_rate:.1%} (95% {lo:.1%}-{hi:.1%}) of {p.games} games, "
+                f"{p.wins} won, {p.draws} drawn, mean return {p.mean_return:+.3f}"
+            )
+        lines.append("  rating (Bradley-Terry, Elo scale, first bot = 0; 95% interval; CPU per decision):")
+        for r in sorted(self.ratings, key=lambda r: -r.elo):
+            lines.append(f"    {r.bot:>16} {r.elo:+7.0f}  [{r.low:+.0f}, {r.high:+.0f}]  {r.cpu_ms:8.2f} ms")
+        return "\n".join(lines)
+
+    def plot(self, path: str) -> None:
+        """Write a PNG: the ratings with their intervals, and the win-rate matrix.
+        Needs matplotlib (the ``chupai[plot]`` extra)."""
+        try:
+            import matplotlib
+
+            matplotlib.use("Agg")
+            import matplotlib.pyplot as plt
+        except ImportError:
+            raise ValueError("the PNG needs matplotlib: pip install 'chupai[plot]'") from None
+        k = len(self.bots)
+        fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(5 + 2.2 * k, 0.9 * k + 2.8))
+        order = sorted(range(k), key=lambda i: self.ratings[i].elo)
+        ys = np.arange(k)
+        elo = np.array([self.ratings[i].elo for i in order])
+        err = np.array([[self.ratings[i].elo - self.ratings[i].low for i in order],
+                        [self.ratings[i].high - self.ratings[i].elo for i in order]])
+        ax1.errorbar(elo, ys, xerr=err, fmt="o", capsize=4)
+        ax1.set_yticks(ys, [self.bots[i] for i in order])
+        ax1.set_xlabel("Bradley-Terry rating (Elo scale), 95% interval")
+        ax1.grid(axis="x", alpha=0.3)
+        m = self.matrix()
+        im = ax2.imshow(m, vmin=0, vmax=1, cmap="RdYlGn")
+        ax2.set_xticks(range(k), self.bots, rotation=30, ha="right")
+        ax2.set_yticks(range(k), self.bots)
+        for i in range(k):
+            for j in range(k):
+                if i != j:
+                    ax2.text(j, i, f"{m[i, j]:.0%}", ha="center", va="center", fontsize=9)
+        ax2.set_title("win rate of row vs column")
+        fig.colorbar(im, ax=ax2, fraction=0.046)
+        fig.suptitle(f"{self.game}: {self.deals} deals x 2 seatings per pair (seed {self.seed})")
+        fig.tight_layout()
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+
+
+def bradley_terry(
+    scores: np.ndarray, games: np.ndarray, prior: float = 1.0
+) -> tuple[np.ndarray, np.ndarray]:
+    """Bradley-Terry log-strengths and their standard errors, bot 0 anchored at 0.
+
+    ``scores[i, j]``: the games ``i`` won against ``j`` (draws as halves);
+    ``games[i, j]``: the games they played (symmetric).  ``prior`` virtual draws are
+    added to every pair.  Fitted by the minorisation-maximisation iteration (Hunter
+    2004); the errors come from the inverse of the observed information.
+
+    >>> s = np.array([[0, 30], [10, 0]]); n = np.array([[0, 40], [40, 0]])
+    >>> theta, se = bradley_terry(s, n, prior=0)
+    >>> round(float(theta[1] - theta[0]), 3), round(float(np.log(1 / 3)), 3)
+    (-1.099, -1.099)
+    """
+    k = scores.shape[0]
+    off = 1.0 - np.eye(k)
+    n = (games + prior * off).astype(np.float64)
+    w = (scores + 0.5 * prior * off).astype(np.float64)
+    wins = w.sum(axis=1)
+    p = np.ones(k)
+    for _ in range(10000):
+        denom = (n / (p[:, None] + p[None, :])).sum(axis=1)
+        new = np.where(denom > 0, wins / np.where(denom > 0, denom, 1.0), p)
+        new = np.maximum(new, 1e-300)
+        new /= math.exp(np.log(new).mean())
+        if np.max(np.abs(np.log(new) - np.log(p))) < 1e-12:
+            p = new
+            break
+        p = new
+    theta = np.log(p) - math.log(p[0])
+    q = 1.0 / (1.0 + np.exp(theta[None, :] - theta[:, None]))  # P(i beats j)
+    info = -n * q * q.T
+    np.fill_diagonal(info, 0.0)
+    np.fill_diagonal(info, -info.sum(axis=1))
+    se = np.zeros(k)
+    if k > 1:
+        sub = info[1:, 1:]
+        try:
+            cov = np.linalg.inv(sub)
+            se[1:] = np.sqrt(np.maximum(np.diag(cov), 0.0))
+        except np.linalg.LinAlgError:
+            se[1:] = math.inf
+    return theta, se
+
+
+def _play_deal(args: tuple[str, tuple[str, str], int, int, int, Any, int | None, int]) -> tuple[Any, ...]:
+    """Deal ``k`` twice between the pair (seats swapped): the first bot's two returns
+    and each bot's (CPU seconds, decisions)."""
+    game, specs, seed, pair, k, rules, players, playouts = args
+    deal_seed = derive_seed(seed, k)
+    returns = []
+    cpu = [0.0, 0.0]
+    count = [0, 0]
+    for side in (0, 1):
+        bots = [make_bot(s, playouts=playouts) for s in specs]
+        bot_seed = np.random.SeedSequence([seed, k, pair, side]).generate_state(1, np.uint64)[0]
+        rng = np.random.default_rng(int(bot_seed))
+        state = _new_state(game, deal_seed, False, rules, players)
+        while not state.is_terminal():
+            seat = state.current_player
+            who = 0 if seat % 2 == side else 1
+            t = time.process_time()
+            action = bots[who].choose(state, rng)
+            cpu[who] += time.process_time() - t
+            count[who] += 1
+            state.apply(action)
+        r = state.returns()
+        if GAMES[game].solo:
+            returns.append(float(sum(x for s, x in enumerate(r) if s % 2 == side)))
+        else:
+            returns.append(float(r[side]))
+    return pair, k, returns, cpu, count
+
+
+def ladder(
+    game: str,
+    bots: list[str] | tuple[str, ...],
+    deals: int,
+    seed: int,
+    workers: int = 1,
+    *,
+    rules: Any = None,
+    players: int | None = None,
+    playouts: int = 200,
+    progress: bool = True,
+) -> LadderResult:
+    """Play the ladder of ``bots`` (specs for :func:`chupai.search.make_bot`, e.g.
+    ``"ismcts:20ms"``) on ``deals`` deals of ``game`` (see the module doc).
+
+    ``workers > 1`` plays the deals in that many processes.  ``playouts``: the budget of
+    an ``mc`` spec without one.
+    """
+    if game not in GAMES:
+        raise ValueError(f"unknown game {game!r}; expected one of {tuple(GAMES)}")
+    if isinstance(bots, str) or not all(isinstance(b, str) for b in bots):
+        raise TypeError("bots must be a list of bot specs (str)")
+    bots = tuple(b.strip() for b in bots)
+    if len(bots) < 2:
+        raise ValueError(f"a ladder needs at least two bots, not {len(bots)}")
+    if len(set(bots)) != len(bots):
+        raise ValueError(f"bots must be different specs, not {list(bots)!r}")
+    for b in bots:
+        make_bot(b, playouts=playouts)  # a bad spec fails here, not in a worker
+    for name, value in (("deals", deals), ("workers", workers)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+        if value < 1:
+            raise ValueError(f"{name} must be positive, not {value!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise TypeError(f"seed must be an int, not {type(seed).__name__}")
+    if seed < 0:
+        raise ValueError(f"seed must be non-negative, not {seed!r}")
+    _new_state(game, seed, False, rules, players)  # bad rules or players fail here
+    pairs = list(combinations(range(len(bots)), 2))
+    jobs = [
+        (game, (bots[i], bots[j]), seed, p, k, rules, players, playouts)
+        for p, (i, j) in enumerate(pairs)
+        for k in range(deals)
+    ]
+    rets = np.zeros((len(pairs), deals, 2))
+    cpu = np.zeros(len(bots))
+    count = np.zeros(len(bots), dtype=np.int64)
+
+    def take(out: tuple[Any, ...]) -> None:
+        p, k, r, t, c = out
+        rets[p, k] = r
+        for side, b in enumerate(pairs[p]):
+            cpu[b] += t[side]
+            count[b] += c[side]
+
+    with tqdm(total=len(jobs), unit="deal", disable=not progress) as bar:
+        if workers == 1:
+            for job in jobs:
+                take(_play_deal(job))
+                bar.update()
+        else:
+            with get_context("spawn").Pool(min(workers, len(jobs))) as pool:
+                for out in pool.imap_unordered(_play_deal, jobs):
+                    take(out)
+                    bar.update()
+    k = len(bots)
+    scores = np.zeros((k, k))
+    games = np.zeros((k, k))
+    results = []
+    for p, (i, j) in enumerate(pairs):
+        r = rets[p].ravel()
+        wins, draws = int((r > 0).sum()), int((r == 0).sum())
+        results.append(PairResult(bots[i], bots[j], r.size, wins, draws, float(r.mean())))
+        scores[i, j] = wins + 0.5 * draws
+        scores[j, i] = r.size - scores[i, j]
+        games[i, j] = games[j, i] = r.size
+    theta, se = bradley_terry(scores, games)
+    ratings = tuple(
+        Rating(b, float(ELO * theta[i]), float(ELO * (theta[i] - 1.96 * se[i])), float(ELO * (theta[i] + 1.96 * se[i])),
+               float(1000.0 * cpu[i] / count[i]) if count[i] else 0.0, int(count[i]))
+        for i, b in enumerate(bots)
+    )
+    return LadderResult(game, bots, deals, seed, tuple(results), ratings)
+
+
+def _cmd_ladder(args: argparse.Namespace) -> int:
+    from chupai._games import game as game_entry
+
+    rules = game_entry(args.game).cli_module().rules_of(args)
+    result = ladder(args.game, args.bots.split(","), args.deals, args.seed, args.workers, rules=rules,
+                    players=args.players, playouts=args.playouts, progress=not args.quiet)
+    print(result)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(result.to_dict(), f, indent=2)
+    if args.png:
+        result.plot(args.png)
+    return 0
+
+
+def register(sub: Any) -> None:
+    """Add the ``ladder`` subcommand to the ``chupai`` command's subparsers."""
+    from chupai.chinese_ten.rules import VARIANTS
+
+    p = sub.add_parser("ladder", help="every pair of bots on the same deals, seats swapped, with ratings")
+    p.add_argument("game", choices=list(GAMES))
+    p.add_argument("--bots", default="random,greedy,mc,ismcts",
+                   help="two or more of random, greedy, mc[:N], ismcts[:N|:20ms], comma-separated")
+    p.add_argument("--deals", type=int, default=100, help="deals per pair (each played twice, seats swapped)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--players", type=int, help="chinese_ten: 2-4, gandengyan: 2-6, zhengshangyou: 2-8 (default 4)")
+    p.add_argument("--decks", type=int, choices=[1, 2], default=1, help="gandengyan: one or two decks")
+    p.add_argument("--variant", choices=VARIANTS, default="pagat", help="chinese_ten variant")
+    p.add_argument("--playouts", type=int, default=200, help="playouts per decision of an mc bot without a budget")
+    p.add_argument("--json", help="write the result as JSON to this file")
+    p.add_argument("--png", help="write the plot to this PNG file (needs matplotlib: chupai[plot])")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(run=_cmd_ladder)

@@ -1,0 +1,122 @@
+"""The protocol's subcommands of ``chupai`` (registered by :func:`register`).
+
+    chupai serve guandan [--host 127.0.0.1] [--port 23456] [--games N] [--seed S]
+                         [--tables T] [--seats remote,mc,remote,greedy] [--record FILE]
+                         [--view-hands] [--pace SECONDS] [--playouts N] [--quiet]
+    chupai join URL --bot mc|greedy|random|module:attr [--seed S] [--playouts N] [--strict]
+    chupai replay FILE [--table T] [--hands] [--web [--host H] [--port P]]
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from typing import Any
+
+__all__ = ["register"]
+
+#: the protocol's default port (``chupai.protocol.server.DEFAULT_PORT``, not imported here
+#: so that ``chupai``'s other commands do not load ``websockets``)
+PORT = 23456
+
+
+def _logging(quiet: bool) -> None:
+    logging.basicConfig(level=logging.WARNING if quiet else logging.INFO,
+                        format="%(asctime)s %(levelname)s %(message)s", stream=sys.stderr)
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from chupai.protocol.server import ServerConfig, parse_seats, serve_forever
+
+    _logging(args.quiet)
+    config = ServerConfig(host=args.host, port=args.port, games=args.games, seed=args.seed, tables=args.tables,
+                          seats=parse_seats(args.seats), record=args.record, view_hands=args.view_hands,
+                          pace=args.pace, playouts=args.playouts)
+    return serve_forever(config)
+
+
+def _cmd_join(args: argparse.Namespace) -> int:
+    from chupai.protocol.client import Client
+
+    _logging(args.quiet)
+    client = Client(args.url, bot=args.bot, seed=args.seed, playouts=args.playouts, strict=args.strict)
+    try:
+        state = client.run()
+    except OSError as e:
+        raise ValueError(f"cannot connect to {args.url}: {e}") from None
+    if state.result is None:
+        print(f"seat {state.my_pos}: the server closed the connection after {client.decisions} decisions "
+              "(no gameResult)")
+        return 1
+    print(f"seat {state.my_pos}: {client.decisions} decisions; victoryNum {state.result['victoryNum']}, "
+          f"draws {state.result['draws']}")
+    return 0
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from chupai.protocol.records import print_record, read_record
+
+    lines = read_record(args.file)
+    if not args.web:
+        print_record(lines, sys.stdout, table=args.table, hands=args.hands)
+        return 0
+    _logging(False)
+    return asyncio.run(_serve_replay(args, lines))
+
+
+async def _serve_replay(args: argparse.Namespace, lines: list[dict[str, Any]]) -> int:
+    from websockets.asyncio.server import ServerConnection, serve
+    from websockets.http11 import Request, Response
+
+    from chupai.protocol.records import replay_frames
+    from chupai.protocol.view import http_response
+
+    frames = replay_frames(lines, table=args.table, hands=True)
+
+    def http(connection: ServerConnection, request: Request) -> Response | None:
+        return http_response(request.path, lambda: frames)
+
+    async def handler(connection: ServerConnection) -> None:
+        await connection.close(1008, "this server only plays back a record")
+
+    async with serve(handler, args.host, args.port, process_request=http) as server:
+        port = next(iter(server.sockets)).getsockname()[1]
+        logging.getLogger("chupai.protocol").info(
+            "replay of %s (%d frames): http://%s:%d/?replay=1 (Ctrl-C to stop)", args.file, len(frames), args.host, port)
+        await asyncio.Future()
+    return 0
+
+
+def register(sub: Any) -> None:
+    """Add ``serve``, ``join`` and ``replay`` to the ``chupai`` subparsers ``sub``."""
+    s = sub.add_parser("serve", help="run a Guan Dan competition-protocol server")
+    s.add_argument("game", choices=["guandan"])
+    s.add_argument("--host", default="127.0.0.1")
+    s.add_argument("--port", type=int, default=PORT, help="0: any free port (logged)")
+    s.add_argument("--games", type=int, default=1, help="games (matches to A) per table")
+    s.add_argument("--seed", type=int, help="deals seed (default: drawn and logged)")
+    s.add_argument("--tables", type=int, default=1, help="tables played at once (4 seats each)")
+    s.add_argument("--seats", help="the four seats, each remote or a bot: remote,mc,remote,greedy")
+    s.add_argument("--record", help="write a JSON-lines record of every deal to this file")
+    s.add_argument("--view-hands", action="store_true", help="the table view shows every hand")
+    s.add_argument("--pace", type=float, default=0.0, help="seconds to wait after each decision")
+    s.add_argument("--playouts", type=int, default=200, help="playouts per decision of mc seats")
+    s.add_argument("--quiet", action="store_true", help="log warnings and errors only")
+    s.set_defaults(run=_cmd_serve)
+    j = sub.add_parser("join", help="play a chupai bot at a competition-protocol server")
+    j.add_argument("url", help="ws://HOST:PORT/game/<name>")
+    j.add_argument("--bot", default="greedy", help="mc, greedy, random or module:attr")
+    j.add_argument("--seed", type=int, default=0)
+    j.add_argument("--playouts", type=int, default=200)
+    j.add_argument("--strict", action="store_true", help="check every message against the protocol")
+    j.add_argument("--quiet", action="store_true")
+    j.set_defaults(run=_cmd_join)
+    r = sub.add_parser("replay", help="show a protocol record (terminal, or the web view)")
+    r.add_argument("file")
+    r.add_argument("--table", type=int, help="the table to show (default: the first)")
+    r.add_argument("--hands", action="store_true", help="print the hands")
+    r.add_argument("--web", action="store_true", help="serve the table view playing the record back")
+    r.add_argument("--host", default="127.0.0.1")
+    r.add_argument("--port", type=int, default=8023)
+    r.set_defaults(run=_cmd_replay)

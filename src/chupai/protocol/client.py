@@ -1,0 +1,217 @@
+"""A protocol client: a chupai bot (or your own) at any server speaking ``spec/protocol.md``.
+
+>>> from chupai.protocol import Client
+>>> client = Client("ws://127.0.0.1:23456/game/client1", bot="greedy")  # doctest: +SKIP
+>>> state = client.run()                                                 # doctest: +SKIP
+
+The client rebuilds its own state from the messages (:class:`ClientState`): its hand,
+the levels, the tribute, every play of the deal.  For each ``act`` of the card play
+the bot chooses on a :class:`chupai.guandan.Deal` consistent with that state (the
+other hands' unseen cards drawn at random: a bot that looks at them sees noise; the
+Monte Carlo bot determinizes as usual).  Tribute: the first listed card (they are all
+of the highest rank); return: the lowest card in level order.  Subclass and override
+:meth:`Client.choose` (``message -> index``) for a bot of your own.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import Any
+
+import numpy as np
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+from chupai.protocol._adapter import SEATS, action_key, lowest_return, rebuild_deal
+from chupai.protocol._bots import make_bot
+from chupai.protocol.shapes import check_message
+
+__all__ = ["Client", "ClientState"]
+
+log = logging.getLogger("chupai.protocol.client")
+
+
+class ClientState:
+    """What a client has been told, updated by :meth:`update` with every message.
+
+    Attributes: ``my_pos``, ``hand`` (its cards now, protocol spelling), ``dealt``
+    (the cards of ``beginning``), ``ranks`` (``selfRank``, ``oppoRank``,
+    ``curRank`` of the last request), ``tribute`` / ``back`` (the transfers of this
+    deal), ``anti`` (resisting seats), ``plays`` (every ``(seat, action)`` of the card
+    play of this deal), ``episodes`` (the ``episodeOver`` messages of this game),
+    ``games`` (``gameOver`` messages), ``result`` (the ``gameResult`` message),
+    ``messages`` (how many were received).
+    """
+
+    def __init__(self) -> None:
+        self.my_pos = -1
+        self.hand: list[str] = []
+        self.dealt: list[str] = []
+        self.ranks: tuple[str, str, str] = ("2", "2", "2")
+        self.tribute: list[list[Any]] = []
+        self.back: list[list[Any]] = []
+        self.anti: list[int] = []
+        self.plays: list[tuple[int, list[Any]]] = []
+        self.episodes: list[dict[str, Any]] = []
+        self.games: list[dict[str, Any]] = []
+        self.result: dict[str, Any] | None = None
+        self.messages = 0
+
+    def update(self, msg: dict[str, Any]) -> None:
+        """Take one server message into account."""
+        self.messages += 1
+        kind, stage = msg.get("type"), msg.get("stage")
+        if kind == "act":
+            self.hand = list(msg["handCards"])
+            self.ranks = (msg["selfRank"], msg["oppoRank"], msg["curRank"])
+            return
+        if stage == "beginning":
+            self.my_pos = int(msg["myPos"])
+            self.hand = list(msg["handCards"])
+            self.dealt = list(msg["handCards"])
+            self.tribute, self.back, self.anti, self.plays = [], [], [], []
+        elif stage == "play":
+            self.plays.append((int(msg["curPos"]), list(msg["curAction"])))
+            if msg["curPos"] == self.my_pos and msg["curAction"][0] != "PASS":
+                for card in msg["curAction"][2]:
+                    _discard(self.hand, card)
+        elif stage == "tribute":
+            self.tribute = [list(t) for t in msg["result"]]
+            self._transfer(self.tribute)
+        elif stage == "back":
+            self.back = [list(t) for t in msg["result"]]
+            self._transfer(self.back)
+        elif stage == "anti-tribute":
+            self.anti = list(msg["antiPos"])
+        elif stage == "episodeOver":
+            self.episodes.append(msg)
+        elif stage == "gameOver":
+            self.games.append(msg)
+            self.episodes = []
+        elif stage == "gameResult":
+            self.result = msg
+
+    def _transfer(self, transfers: list[list[Any]]) -> None:
+        for giver, taker, card in transfers:
+            if giver == self.my_pos:
+                _discard(self.hand, card)
+            if taker == self.my_pos:
+                self.hand.append(card)
+
+    @property
+    def levels(self) -> tuple[str, str]:
+        """The levels of team 0 and team 1."""
+        mine, theirs, _ = self.ranks
+        return (mine, theirs) if self.my_pos % 2 == 0 else (theirs, mine)
+
+    def hand_at_play(self) -> list[str]:
+        """The client's hand when the card play of this deal started."""
+        start = list(self.hand)
+        for seat, action in self.plays:
+            if seat == self.my_pos and action[0] != "PASS":
+                start.extend(action[2])
+        return start
+
+    def known(self) -> list[list[str]]:
+        """Per seat, the cards known to be in that hand when the card play started."""
+        out: list[list[str]] = [[] for _ in range(SEATS)]
+        for _giver, taker, card in self.tribute + self.back:
+            out[taker].append(card)
+        for giver, _taker, card in self.back:
+            if card in out[giver]:
+                out[giver].remove(card)
+        return out
+
+    def deal(self, rng: np.random.Generator | None = None) -> Any:
+        """A ``chupai.guandan.Deal`` consistent with this state, at the current decision."""
+        leader = self.plays[0][0] if self.plays else self.my_pos
+        return rebuild_deal(self.my_pos, self.hand_at_play(), self.plays, leader, self.levels,
+                            self.ranks[2], self.known(), rng)
+
+
+class Client:
+    """Plays one seat: connects to ``url``, answers every ``act`` until ``gameResult``.
+
+    Args:
+        url: ``ws://HOST:PORT/game/<name>``.
+        bot: ``"mc"``, ``"greedy"``, ``"random"``, ``"module:attr"`` or a bot object
+            (``choose(state, rng)``); ``None`` only in a subclass overriding
+            :meth:`choose`.
+        seed: the bot's random generator seed.
+        playouts: the Monte Carlo bot's playouts per decision.
+        strict: check every message against ``spec/protocol.md``
+            (:func:`~chupai.protocol.shapes.check_message`) and every play request's
+            ``actionList`` against the rebuilt state's legal plays (``ValueError``).
+    """
+
+    def __init__(self, url: str, bot: Any = "greedy", *, seed: int = 0, playouts: int = 200,
+                 strict: bool = False) -> None:
+        if not isinstance(url, str) or not url.startswith(("ws://", "wss://")):
+            raise ValueError(f"url must be a ws:// or wss:// address, not {url!r}")
+        self.url = url
+        self.bot = make_bot(bot, playouts) if isinstance(bot, str) else bot
+        self.rng = np.random.default_rng(seed)
+        self.strict = strict
+        self.state = ClientState()
+        self.decisions = 0
+
+    def choose(self, message: dict[str, Any]) -> int:
+        """The ``actIndex`` to answer a request ``message`` with (after ``state`` took it)."""
+        actions = message["actionList"]
+        stage = message["stage"]
+        if stage == "back":
+            return lowest_return(actions, message["curRank"])
+        if stage == "tribute" or len(actions) == 1:
+            return 0
+        deal = self.state.deal(self.rng)
+        keys = [action_key(a) for a in actions]
+        if self.strict:
+            legal = sorted(action_key(_form(a)) for a in deal.legal_actions())
+            if legal != sorted(keys):
+                raise ValueError(f"actionList ({len(keys)} entries) differs from the rebuilt state's "
+                                 f"{len(legal)} legal plays")
+        if self.bot is None:
+            raise ValueError("a Client without a bot must override choose()")
+        action = self.bot.choose(deal, self.rng)
+        return keys.index(action_key(_form(action)))
+
+    def on_message(self, message: dict[str, Any]) -> None:
+        """A hook called with every message after ``state`` took it."""
+
+    async def play(self) -> ClientState:
+        """Connect and play until the server sends ``gameResult`` or closes."""
+        async with connect(self.url, max_size=None, ping_interval=20, ping_timeout=60) as ws:
+            try:
+                async for raw in ws:
+                    msg = json.loads(raw)
+                    if self.strict:
+                        check_message(msg)
+                    self.state.update(msg)
+                    self.on_message(msg)
+                    if msg.get("type") == "act":
+                        index = await asyncio.to_thread(self.choose, msg)
+                        self.decisions += 1
+                        await ws.send(json.dumps({"actIndex": index}))
+                    elif msg.get("stage") == "gameResult":
+                        break
+            except ConnectionClosed as e:
+                log.info("connection closed: %s", e)
+        return self.state
+
+    def run(self) -> ClientState:
+        """:meth:`play` in a new event loop (blocking)."""
+        return asyncio.run(self.play())
+
+
+def _discard(cards: list[str], card: str) -> None:
+    # the next request's handCards is the server's word: a card not found is not an error here
+    if card in cards:
+        cards.remove(card)
+
+
+def _form(action: Any) -> list[Any]:
+    to_protocol = getattr(action, "to_protocol", None)
+    if to_protocol is None:
+        raise ValueError(f"the bot chose {action!r}, which has no protocol form")
+    return list(to_protocol())

@@ -1,0 +1,444 @@
+"""An open Guan Dan competition server (``spec/protocol.md``) on ``websockets``.
+
+Clients connect to ``ws://HOST:PORT/game/<name>`` and are seated in connection order:
+table 0's remote seats first (seat 0, 1, 2, 3 skipping seats given to chupai bots),
+then table 1's, and so on; a table starts when its remote seats are taken and plays
+``games`` games (matches) under ``Rules.competition()``.  The server exits once every
+table is done.  The same port serves the live table view (``/``, see
+:mod:`chupai.protocol.view`).
+
+Decisions this server takes (the spec is silent):
+
+* A message from a seat that is not asked, malformed JSON, anything but
+  ``{"actIndex": i}`` with an int ``0 <= i <= indexRange``: refused, logged at WARNING
+  (nothing is sent back: bots know only the eleven messages), and the server keeps
+  waiting for a valid answer from the seat it asked.
+* A client that leaves before its table starts frees its seat; one that leaves a
+  table in play ends that table (logged; the other clients of the table are
+  disconnected with code 1001), and the other tables go on.
+* Connections beyond the seats of every table are refused (close code 1013).
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+import numpy as np
+from websockets.asyncio.server import Server as WsServer
+from websockets.asyncio.server import ServerConnection, serve
+from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
+
+from chupai._state import SEED_MASK, derive_seed
+from chupai.protocol._adapter import SEATS, Ask, Notify, ProtocolGame, Recorded
+from chupai.protocol._bots import BOT_NAMES, make_bot
+from chupai.protocol.records import header_line
+from chupai.protocol.shapes import is_int
+from chupai.protocol.view import LiveView, http_response
+
+__all__ = ["DEFAULT_PORT", "ServerConfig", "Server", "parse_seats", "serve_forever"]
+
+log = logging.getLogger("chupai.protocol")
+
+#: the protocol's default port
+DEFAULT_PORT = 23456
+#: largest message a client may send (an answer is a few bytes)
+MAX_CLIENT_MESSAGE = 1 << 16
+REMOTE = "remote"
+
+
+def parse_seats(spec: str | None) -> list[str]:
+    """``"remote,mc,remote,greedy"`` as four seat kinds (default: four remote seats)."""
+    if spec is None:
+        return [REMOTE] * SEATS
+    seats = [s.strip() for s in spec.split(",")]
+    if len(seats) != SEATS:
+        raise ValueError(f"--seats takes four comma-separated seats, not {spec!r}")
+    for s in seats:
+        if s != REMOTE and s not in BOT_NAMES and ":" not in s:
+            raise ValueError(f"unknown seat {s!r}; expected remote, {', '.join(BOT_NAMES)} or module:attr")
+    return seats
+
+
+@dataclass
+class ServerConfig:
+    """What ``chupai serve guandan`` takes.
+
+    ``seed`` ``None`` draws one (logged and written in the record); table ``t``'s game
+    ``g`` is dealt from a seed derived from it.  ``pace`` waits that many seconds after
+    each decision (for watching bot tables); ``view_hands`` shows every hand on the
+    table view; ``playouts`` is the mc bots' budget per decision.
+    """
+
+    host: str = "127.0.0.1"
+    port: int = DEFAULT_PORT
+    games: int = 1
+    seed: int | None = None
+    tables: int = 1
+    seats: list[str] = field(default_factory=lambda: [REMOTE] * SEATS)
+    record: str | Path | None = None
+    view_hands: bool = False
+    pace: float = 0.0
+    playouts: int = 200
+
+    def __post_init__(self) -> None:
+        for name in ("games", "tables", "playouts"):
+            v = getattr(self, name)
+            if not is_int(v) or v < 1:
+                raise ValueError(f"{name} must be a positive int, not {v!r}")
+        if not is_int(self.port) or not 0 <= self.port < 65536:
+            raise ValueError(f"port must be 0..65535, not {self.port!r}")
+        if self.seed is None:
+            self.seed = int(np.random.default_rng().integers(0, SEED_MASK))
+        elif not is_int(self.seed):
+            raise ValueError(f"seed must be an int, not {self.seed!r}")
+        self.seats = parse_seats(",".join(self.seats))
+        if self.pace < 0:
+            raise ValueError(f"pace must be >= 0 seconds, not {self.pace!r}")
+
+
+@dataclass
+class Stats:
+    """What a server counted: decisions, their latency, refused messages, messages sent."""
+
+    decisions: int = 0
+    refused: int = 0
+    #: per decision, seconds from a valid answer to the next request sent on that table
+    turnaround: list[float] = field(default_factory=list)
+    #: per decision, seconds from the request sent to its valid answer
+    roundtrip: list[float] = field(default_factory=list)
+    sent: int = 0
+    #: ``time.perf_counter()`` when the first table started and when the last one ended
+    started: float = 0.0
+    ended: float = 0.0
+    #: the server process's CPU seconds (``time.process_time()``) at the same moments
+    cpu_started: float = 0.0
+    cpu_ended: float = 0.0
+
+    def summary(self) -> str:
+        """One line: decisions, decisions/s while tables played, latency, refusals."""
+        wall = max(self.ended - self.started, 1e-9)
+        cpu = max(self.cpu_ended - self.cpu_started, 1e-9)
+        text = (f"{self.decisions} decisions in {wall:.1f} s ({self.decisions / wall:.0f} decisions/s; "
+                f"server CPU {cpu:.1f} s, {self.decisions / cpu:.0f} decisions per CPU second), "
+                f"{self.sent} messages sent, {self.refused} refused")
+        if self.turnaround:
+            t = np.array(self.turnaround) * 1e3
+            r = np.array(self.roundtrip) * 1e3
+            text += (f"; server latency per decision median {np.median(t):.2f} ms, p99 {np.percentile(t, 99):.2f} ms"
+                     f"; request-answer round trip median {np.median(r):.2f} ms, p99 {np.percentile(r, 99):.2f} ms")
+        return text
+
+
+class TableAborted(Exception):
+    """A table ends early (a client left)."""
+
+
+class _Remote:
+    """A seat played by a websocket client."""
+
+    def __init__(self, connection: ServerConnection, name: str) -> None:
+        self.connection = connection
+        self.name = name
+        self.sent = 0
+
+
+class Table:
+    """One table: four seats, ``games`` games, its own events and log lines."""
+
+    def __init__(self, server: Server, index: int) -> None:
+        cfg = server.config
+        self.server = server
+        self.index = index
+        self.kinds = list(cfg.seats)
+        self.remotes: dict[int, _Remote] = {}
+        self.bots = {s: make_bot(k, cfg.playouts) for s, k in enumerate(self.kinds) if k != REMOTE}
+        self.names = list(self.kinds)
+        self.started = False
+        self.done = False
+        self.game: ProtocolGame | None = None
+        self._pending: tuple[int, int, asyncio.Future[int]] | None = None
+        self._aborted: str | None = None
+        self._answered = 0.0
+        seed = derive_seed(int(cfg.seed or 0), index)
+        self._rngs = {s: np.random.default_rng([seed, s]) for s in self.bots}
+        self._seed = seed
+
+    @property
+    def free_seats(self) -> list[int]:
+        return [s for s, k in enumerate(self.kinds) if k == REMOTE and s not in self.remotes]
+
+    def label(self, seat: int) -> str:
+        return f"table {self.index} seat {seat} ({self.names[seat]})"
+
+    # -- messages from clients ------------------------------------------------------------------
+    def on_message(self, seat: int, raw: str | bytes) -> None:
+        """A message from ``seat``: the answer it was asked for, or refused and logged."""
+        reason = self._check(seat, raw)
+        if reason is None:
+            return
+        self.server.stats.refused += 1
+        more = f" ({len(raw)} long)" if len(raw) > 80 else ""
+        log.warning("refused from %s: %s: %r%s", self.label(seat), reason, raw[:80], more)
+
+    def _check(self, seat: int, raw: str | bytes) -> str | None:
+        pending = self._pending
+        if pending is None or pending[0] != seat:
+            return "out of turn (this seat is not asked to act)"
+        try:
+            msg = json.loads(raw)
+        except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
+            return "malformed JSON"
+        if not isinstance(msg, dict) or "actIndex" not in msg:
+            return 'expected {"actIndex": i}'
+        index = msg["actIndex"]
+        if not is_int(index):
+            return f"actIndex must be an int, not {type(index).__name__}"
+        if not 0 <= index <= pending[1]:
+            return f"actIndex {index} out of range 0..{pending[1]}"
+        self._pending = None
+        pending[2].set_result(index)
+        return None
+
+    def on_disconnect(self, seat: int) -> None:
+        """``seat``'s client left: the table ends (if it is playing)."""
+        if self.done:
+            return
+        if not self.started:
+            del self.remotes[seat]
+            log.info("%s left before the table started; the seat is free again", self.label(seat))
+            self.names[seat] = REMOTE
+            return
+        if self._aborted is None:
+            self._aborted = f"{self.label(seat)} disconnected"
+            log.error("table %d ends: %s", self.index, self._aborted)
+        if self._pending is not None and not self._pending[2].done():
+            self._pending[2].set_exception(TableAborted(self._aborted))
+
+    # -- the game ---------------------------------------------------------------------------------
+    async def run(self) -> None:
+        """Play every game of the table, then close its connections."""
+        cfg = self.server.config
+        if not self.server.stats.started:
+            self.server.stats.started = time.perf_counter()
+            self.server.stats.cpu_started = time.process_time()
+        wins = [0, 0]
+        draws = 0
+        try:
+            for g in range(cfg.games):
+                game = ProtocolGame(derive_seed(self._seed, g), game=g + 1, games=cfg.games, table=self.index)
+                self.game = game
+                events = game.events()
+                answer: int | None = None
+                while True:
+                    try:
+                        event = events.send(answer)
+                    except StopIteration as stop:
+                        outcome = stop.value
+                        break
+                    answer = None
+                    if isinstance(event, Notify):
+                        await self._notify(event.to, event.message)
+                    elif isinstance(event, Ask):
+                        answer = await self._ask(event)
+                        self.server.view.touch(self.index)
+                        if cfg.pace:
+                            await asyncio.sleep(cfg.pace)
+                    elif isinstance(event, Recorded):
+                        self.server.write_record(event.line)
+                if outcome.winner is None:
+                    draws += 1
+                    what = f"a draw ({outcome.falls} falls from A)"
+                else:
+                    wins[outcome.winner] += 1
+                    w = outcome.winner
+                    what = f"won by team {w} ({self.names[w]}, {self.names[w + 2]})"
+                log.info("table %d game %d/%d: %s after %d deals", self.index, g + 1, cfg.games, what, outcome.deals)
+                self.server.write_record({"type": "game", "table": self.index, "game": g + 1,
+                                          "matchSeed": game.seed, "winner": outcome.winner,
+                                          "deals": outcome.deals, "falls": outcome.falls, "names": self.names})
+            victory = [wins[s % 2] for s in range(SEATS)]
+            await self._notify(tuple(range(SEATS)), {"type": "notify", "stage": "gameResult",
+                                                     "victoryNum": victory, "draws": [draws] * SEATS})
+            log.info("table %d done: victoryNum %s, draws %d", self.index, victory, draws)
+        except TableAborted as e:
+            log.error("table %d ended early: %s", self.index, e)
+        except Exception:
+            log.exception("table %d ended by an internal error", self.index)
+        finally:
+            self.done = True
+            self._pending = None
+            self.server.stats.ended = time.perf_counter()
+            self.server.stats.cpu_ended = time.process_time()
+            self.server.view.touch(self.index)
+            for remote in self.remotes.values():
+                await remote.connection.close(1000 if self._aborted is None else 1001,
+                                              "the table is done" if self._aborted is None else self._aborted)
+
+    async def _notify(self, to: Sequence[int], message: dict[str, Any]) -> None:
+        if self._aborted is not None:
+            raise TableAborted(self._aborted)
+        text = json.dumps(message)
+        for seat in to:
+            remote = self.remotes.get(seat)
+            if remote is None:
+                continue
+            try:
+                await remote.connection.send(text)
+            except ConnectionClosed:
+                self.on_disconnect(seat)
+                raise TableAborted(self._aborted) from None
+            remote.sent += 1
+            self.server.stats.sent += 1
+
+    async def _ask(self, ask: Ask) -> int:
+        stats = self.server.stats
+        seat = ask.seat
+        if seat in self.bots:
+            index = await asyncio.to_thread(self._bot_index, seat, ask)
+        else:
+            loop = asyncio.get_running_loop()
+            future: asyncio.Future[int] = loop.create_future()
+            self._pending = (seat, ask.message["indexRange"], future)
+            await self._notify((seat,), ask.message)
+            if self._answered:
+                stats.turnaround.append(time.perf_counter() - self._answered)
+            sent = time.perf_counter()
+            index = await future
+            self._answered = time.perf_counter()
+            stats.roundtrip.append(self._answered - sent)
+        stats.decisions += 1
+        return index
+
+    def _bot_index(self, seat: int, ask: Ask) -> int:
+        if ask.actions[0] is None:  # a forced payment
+            return 0
+        assert self.game is not None
+        action = self.bots[seat].choose(self.game.match, self._rngs[seat])
+        for i, a in enumerate(ask.actions):
+            if a is action or a == action:
+                return i
+        raise RuntimeError(f"bot {self.kinds[seat]} chose {action!r}, not one of the legal actions")
+
+    def snapshot(self) -> dict[str, Any] | None:
+        """The table for the view (``None`` before its first game)."""
+        if self.game is None:
+            return None
+        snap = self.game.snapshot(self.names, hands=self.server.config.view_hands)
+        snap["done"] = self.done
+        snap["aborted"] = self._aborted
+        return snap
+
+
+class Server:
+    """The server: tables, seating, the record, the view.  See :func:`serve_forever`."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        self.stats = Stats()
+        self.tables = [Table(self, t) for t in range(config.tables)]
+        self.view = LiveView(self._snapshot, config.tables)
+        self._record: IO[str] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.port = config.port
+        self.ready = asyncio.Event()
+
+    def _snapshot(self, table: int) -> dict[str, Any] | None:
+        return self.tables[table].snapshot()
+
+    def write_record(self, line: dict[str, Any]) -> None:
+        """Append one JSON line to the record (if any)."""
+        if self._record is not None:
+            self._record.write(json.dumps(line) + "\n")
+            self._record.flush()
+
+    def _replay_frames(self) -> list[dict[str, Any]]:
+        from chupai.protocol.records import read_record, replay_frames
+
+        assert self.config.record is not None
+        return replay_frames(read_record(self.config.record), hands=True)
+
+    def _http(self, connection: ServerConnection, request: Request) -> Response | None:
+        return http_response(request.path, self._replay_frames if self.config.record else None)
+
+    async def _handler(self, connection: ServerConnection) -> None:
+        path = connection.request.path if connection.request is not None else ""
+        if path.split("?", 1)[0] == "/watch":
+            await self.view.watch(connection)
+            return
+        name = path[len("/game/"):] or "?"
+        table = next((t for t in self.tables if not t.started and t.free_seats), None)
+        if table is None:
+            log.warning("refused connection %r from %s: every seat is taken", name, _peer(connection))
+            await connection.close(1013, "every seat is taken")
+            return
+        seat = table.free_seats[0]
+        table.remotes[seat] = _Remote(connection, name)
+        table.names[seat] = name
+        log.info("connected %r from %s: table %d seat %d", name, _peer(connection), table.index, seat)
+        if not table.free_seats:
+            table.started = True
+            log.info("table %d starts: %s", table.index, ", ".join(f"{s}={n}" for s, n in enumerate(table.names)))
+            task = asyncio.create_task(table.run())
+            self._tasks.add(task)
+        try:
+            async for raw in connection:
+                table.on_message(seat, raw)
+        except ConnectionClosed:
+            pass
+        finally:
+            table.on_disconnect(seat)
+
+    async def run(self) -> int:
+        """Serve until every table is done; 0 if every table played to the end, else 1."""
+        cfg = self.config
+        if cfg.record is not None:
+            self._record = open(cfg.record, "w", encoding="utf-8")  # noqa: SIM115 (closed below)
+            self.write_record(header_line(cfg.games, int(cfg.seed or 0), cfg.tables, cfg.seats))
+        for t in self.tables:
+            if not t.free_seats:  # a table of bots only
+                t.started = True
+                self._tasks.add(asyncio.create_task(t.run()))
+        viewer = asyncio.create_task(self.view.run())
+        try:
+            async with serve(self._handler, cfg.host, cfg.port, process_request=self._http,
+                             max_size=MAX_CLIENT_MESSAGE, ping_interval=20, ping_timeout=60) as ws:
+                self.port = _bound_port(ws, cfg.port)
+                log.info("chupai serve guandan: %d table(s) x %d game(s), seed %d, seats %s",
+                         cfg.tables, cfg.games, cfg.seed, ",".join(cfg.seats))
+                log.info("listening on ws://%s:%d/game/<name>; table view http://%s:%d/",
+                         cfg.host, self.port, cfg.host, self.port)
+                self.ready.set()
+                while not all(t.done for t in self.tables):
+                    await asyncio.sleep(0.05)
+                await asyncio.gather(*self._tasks)
+                await self.view.close()
+        finally:
+            viewer.cancel()
+            if self._record is not None:
+                self._record.close()
+        complete = all(t._aborted is None for t in self.tables)
+        log.info("all tables done: %s", self.stats.summary())
+        return 0 if complete else 1
+
+
+def _bound_port(ws: WsServer, default: int) -> int:
+    for sock in ws.sockets:
+        return int(sock.getsockname()[1])
+    return default
+
+
+def _peer(connection: ServerConnection) -> str:
+    addr = connection.remote_address
+    return f"{addr[0]}:{addr[1]}" if isinstance(addr, tuple) and len(addr) >= 2 else str(addr)
+
+
+def serve_forever(config: ServerConfig) -> int:
+    """Run a server until every table is done (``chupai serve guandan``); the exit status."""
+    return asyncio.run(Server(config).run())

@@ -1,0 +1,134 @@
+// The chupai table view: renders table snapshots (chupai.protocol._adapter.ProtocolGame.snapshot),
+// live from the /watch websocket, or played back from /replay.json with ?replay=1[&frame=N].
+"use strict";
+
+const SUITS = { S: "\u2660", H: "\u2665", C: "\u2663", D: "\u2666" };
+const tables = new Map();
+
+function cardEl(card, level) {
+  const el = document.createElement("span");
+  el.className = "card";
+  if (card === "SB" || card === "HR") {
+    el.textContent = card === "SB" ? "BJ" : "RJ";
+    if (card === "HR") el.classList.add("red");
+  } else {
+    el.textContent = (card[1] === "T" ? "10" : card[1]) + SUITS[card[0]];
+    if (card[0] === "H" || card[0] === "D") el.classList.add("red");
+    if (card[0] === "H" && card[1] === level) el.classList.add("wild");
+  }
+  return el;
+}
+
+function actionEl(action, level) {
+  const box = document.createElement("div");
+  box.className = "cards";
+  if (!action) return box;
+  if (action[0] === "PASS") {
+    box.innerHTML = '<span class="pass">pass</span>';
+    return box;
+  }
+  const label = document.createElement("span");
+  label.textContent = action[0] + " ";
+  box.appendChild(label);
+  for (const c of action[2]) box.appendChild(cardEl(c, level));
+  return box;
+}
+
+function seatEl(snap, s) {
+  const seat = snap.seats[s];
+  const el = document.createElement("div");
+  el.className = `seat s${s} team${seat.team}` + (snap.current === s ? " current" : "");
+  el.dataset.seat = String(s);
+  const name = document.createElement("div");
+  name.className = "name";
+  name.textContent = `${s} · ${seat.name}`;
+  const meta = document.createElement("div");
+  meta.className = "meta";
+  meta.textContent = `team ${seat.team} · ${seat.rest} cards` + (seat.out ? ` · out ${seat.out}` : "");
+  const now = actionEl(seat.playArea, snap.curRank);
+  now.classList.add("trick-action");
+  const last = actionEl(seat.lastAction, snap.curRank);
+  last.classList.add("last-play");
+  last.prepend(Object.assign(document.createElement("span"), { className: "label", textContent: "last play:" }));
+  el.append(name, meta, now, last);
+  if (seat.hand) {
+    const hand = document.createElement("div");
+    hand.className = "cards hand";
+    for (const c of seat.hand) hand.appendChild(cardEl(c, snap.curRank));
+    el.appendChild(hand);
+  }
+  return el;
+}
+
+function render(snap) {
+  let el = tables.get(snap.table);
+  if (!el) {
+    el = document.createElement("section");
+    document.getElementById("tables").appendChild(el);
+    tables.set(snap.table, el);
+  }
+  el.className = "table" + (snap.done ? " done" : "");
+  el.id = `table-${snap.table}`;
+  el.replaceChildren();
+  const info = document.createElement("div");
+  info.className = "info";
+  const state = snap.aborted ? `ended: ${snap.aborted}` : snap.done ? "done" :
+    snap.winner !== null ? `won by team ${snap.winner}` : snap.stage;
+  info.innerHTML = `<span>table ${snap.table} · game ${snap.game}/${snap.games} · deal ${snap.deal}</span>` +
+    `<span class="levels">levels ${snap.levels[0]} / ${snap.levels[1]} · playing ${snap.curRank}</span>` +
+    `<span class="state">${state}</span>`;
+  el.appendChild(info);
+  for (const s of [2, 3, 1, 0]) el.appendChild(seatEl(snap, s));
+  const trick = document.createElement("div");
+  trick.className = "trick";
+  trick.textContent = snap.greaterPos >= 0 ? `to beat (seat ${snap.greaterPos}):` : "lead";
+  trick.appendChild(actionEl(snap.greaterAction, snap.curRank));
+  el.appendChild(trick);
+}
+
+function setStatus(text) { document.getElementById("status").textContent = text; }
+
+function live() {
+  const ws = new WebSocket(`ws://${location.host}/watch`);
+  ws.onopen = () => setStatus("live");
+  ws.onmessage = (ev) => {
+    const msg = JSON.parse(ev.data);
+    for (const snap of msg.tables) render(snap);
+    if (msg.over) setStatus("all tables done");
+  };
+  ws.onclose = () => setStatus(document.getElementById("status").textContent === "all tables done"
+    ? "all tables done" : "disconnected");
+}
+
+async function replay(params) {
+  const frames = await (await fetch("/replay.json")).json();
+  const controls = document.getElementById("controls");
+  const seek = document.getElementById("seek");
+  const play = document.getElementById("play");
+  controls.hidden = false;
+  seek.max = String(Math.max(0, frames.length - 1));
+  let at = 0;
+  let timer = null;
+  const show = (i) => {
+    at = Math.max(0, Math.min(frames.length - 1, i));
+    seek.value = String(at);
+    document.getElementById("frame").textContent = `${at + 1}/${frames.length}`;
+    if (frames.length) render(frames[at]);
+  };
+  const stop = () => { clearInterval(timer); timer = null; play.textContent = "play"; };
+  const start = () => {
+    play.textContent = "pause";
+    timer = setInterval(() => { if (at >= frames.length - 1) stop(); else show(at + 1); },
+      Number(params.get("interval") || 300));
+  };
+  play.onclick = () => (timer ? stop() : start());
+  document.getElementById("step").onclick = () => { stop(); show(at + 1); };
+  seek.oninput = () => { stop(); show(Number(seek.value)); };
+  setStatus(`replay · ${frames.length} frames`);
+  const frame = params.get("frame");
+  if (frame !== null) show(frame === "last" ? frames.length - 1 : Number(frame));
+  else { show(0); start(); }
+}
+
+const params = new URLSearchParams(location.search);
+if (params.get("replay")) replay(params); else live();

@@ -1,0 +1,52 @@
+"""Reinforcement learning on chupai: tensors, fixed action ids, environments, adapters.
+
+* Encodings (every game): :func:`observation_tensor`, :func:`legal_actions_mask`,
+  :func:`action_to_id`, :func:`id_to_action`, :func:`legal_action_features`,
+  :func:`num_distinct_actions`, :func:`observation_size` (also as the state methods
+  ``state.observation_tensor(player)`` and ``state.legal_actions_mask()``).
+* :mod:`chupai.rl.danzero`: Guan Dan in DanZero's 513 + 54 layout.
+* :class:`VectorEnv`: many tables stepped per call (Gymnasium vector conventions).
+* :mod:`chupai.rl.pettingzoo` and :mod:`chupai.rl.openspiel`: adapters (optional
+  extras ``chupai[pettingzoo]``, ``chupai[openspiel]``).
+
+The layouts and id spaces are documented field by field in ``docs/rl.md``.
+
+>>> from chupai.guandan import Deal
+>>> deal = Deal(seed=1)
+>>> obs = observation_tensor(deal, deal.current_player)
+>>> obs.shape, obs.dtype.name
+((616,), 'float32')
+>>> mask = legal_actions_mask(deal)
+>>> action = id_to_action(deal, int(mask.nonzero()[0][0]))
+>>> action_to_id(deal, action) == int(mask.nonzero()[0][0])
+True
+"""
+from chupai.rl._api import (
+    action_space,
+    action_to_id,
+    game_name,
+    id_to_action,
+    legal_action_features,
+    legal_action_ids,
+    legal_actions_mask,
+    num_distinct_actions,
+    observation_layout,
+    observation_size,
+    observation_tensor,
+)
+from chupai.rl.vector import VectorEnv
+
+__all__ = [
+    "VectorEnv",
+    "action_space",
+    "action_to_id",
+    "game_name",
+    "id_to_action",
+    "legal_action_features",
+    "legal_action_ids",
+    "legal_actions_mask",
+    "num_distinct_actions",
+    "observation_layout",
+    "observation_size",
+    "observation_tensor",
+]

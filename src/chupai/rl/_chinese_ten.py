@@ -1,0 +1,121 @@
+"""Observation tensor and action space of Chinese Ten (a fishing game).
+
+Card vectors have 52 values (no jokers), one per face ``rank*4 + suit`` (ranks 2..A,
+suits S H C D), 1 for a card present.  Seats are in turn order from the observer.
+An action id is exact: (card played or turned, the card it captures); every legal
+play has its own id.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from chupai._core import BITS_PER_RANK, NUM_RANKS
+from chupai.rl._layout import Field, Layout, one_hot
+from chupai.rl._spaces import ActionSpace, pattern_code
+
+__all__ = ["ChineseTen"]
+
+_RANK_T = 8  # rank index of T (ranks 2..A are 0..12)
+#: the 52 card faces of the game (no jokers)
+CARDS = NUM_RANKS * BITS_PER_RANK
+
+
+def _value(rank: int) -> int:
+    """The capture value of a rank index: A 1, 2..9 face value (T..K capture by rank)."""
+    return 1 if rank == 12 else rank + 2
+
+
+def _partners(face: int) -> list[int]:
+    """The layout faces a card can capture (sum of ten, or the same rank for T..K)."""
+    rank = face // BITS_PER_RANK
+    if _RANK_T <= rank <= 11:
+        ranks = [rank]
+    else:
+        ranks = [r for r in list(range(8)) + [12] if _value(r) + _value(rank) == 10]
+    return [r * BITS_PER_RANK + s for r in ranks for s in range(BITS_PER_RANK) if r * BITS_PER_RANK + s != face]
+
+
+def _lowest_face(mask: np.ndarray) -> np.ndarray:
+    """The lowest set bit of each uint64 (0 for 0)."""
+    m = mask.astype(np.uint64)
+    low = m & (~m + np.uint64(1))
+    out = np.zeros(len(m), dtype=np.int64)
+    nz = low != 0
+    out[nz] = np.log2(low[nz].astype(np.float64)).round().astype(np.int64)
+    return out
+
+
+def _codes(rec: np.ndarray) -> np.ndarray:
+    from chupai.chinese_ten.play import PlayType
+
+    captured = np.where(rec["type"] == int(PlayType.CAPTURE), _lowest_face(rec["taken"]), 0)
+    return np.asarray(pattern_code(rec["type"], rec["key"], captured, 0))
+
+
+class ChineseTen:
+    """Chinese Ten's encodings (``docs/rl.md``)."""
+
+    name = "chinese_ten"
+    phases = ("play", "turn", "over")
+
+    def patterns(self) -> list[tuple[int, int, int, int]]:
+        from chupai.chinese_ten.play import PlayType as T
+
+        out = [(int(T.CAPTURE), f, t, 0) for f in range(CARDS) for t in _partners(f)]
+        out += [(int(T.TRIPLE), f, 0, 0) for f in range(CARDS)]
+        out += [(int(T.DISCARD), f, 0, 0) for f in range(CARDS)]
+        return out
+
+    def space(self) -> ActionSpace:
+        from chupai.cards import face_name
+        from chupai.chinese_ten.play import PlayType
+
+        def describe(p: tuple[int, int, int, int]) -> str:
+            t = PlayType(p[0])
+            what = {PlayType.CAPTURE: f" takes {face_name(p[2])}", PlayType.TRIPLE: " takes the triple",
+                    PlayType.DISCARD: " to the layout"}[t]
+            return face_name(p[1]) + what
+
+        return ActionSpace(self.name, self.patterns(), has_pass=False, codes=_codes, describe=describe)
+
+    def layout(self, n: int) -> Layout:
+        c = CARDS
+        return Layout([
+            Field("hand", c, "own hand (1 per card held)"),
+            Field("layout", c, "the face-up layout"),
+            Field("turned", c, "one-hot: the turned stock card whose capture is being chosen (phase `turn`)"),
+            Field("piles", n * c, "cards each seat has captured (one row of 52 per seat)"),
+            Field("scores", n, "points of each seat's captured cards so far"),
+            Field("hand_sizes", n, "cards each seat holds"),
+            Field("stock_size", 1, "cards left in the stock"),
+            Field("to_act", n, "one-hot: the seat to decide now (zeros once over)"),
+            Field("phase", len(self.phases), "one-hot phase: " + ", ".join(f"`{p}`" for p in self.phases)),
+        ])
+
+    def encode(self, deal: Any, player: int, layout: Layout) -> np.ndarray:
+        from chupai.cards import parse_face
+
+        n = deal.players
+        seats = [(player + k) % n for k in range(n)]
+
+        def vec(cards: Any) -> np.ndarray:
+            return np.asarray(cards.counts()[:CARDS], dtype=np.float32)
+
+        turned = deal.turned
+        piles = deal.piles
+        scores = deal.scores()
+        sizes = deal.hand_sizes()
+        current = deal.current_player
+        return layout.pack({
+            "hand": vec(deal.hand(player)),
+            "layout": vec(deal.layout),
+            "turned": one_hot(parse_face(turned) if turned is not None else -1, CARDS),
+            "piles": np.stack([vec(piles[s]) for s in seats]),
+            "scores": [scores[s] for s in seats],
+            "hand_sizes": [sizes[s] for s in seats],
+            "stock_size": [deal.stock_size],
+            "to_act": one_hot(seats.index(current) if current >= 0 else -1, n),
+            "phase": one_hot(self.phases.index(deal.phase), len(self.phases)),
+        })

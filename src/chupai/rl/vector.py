@@ -1,0 +1,297 @@
+"""``VectorEnv``: many tables of one game stepped per call, numpy in and out.
+
+>>> import numpy as np
+>>> env = VectorEnv("guandan", num_envs=3, seed=0)
+>>> obs, info = env.reset()
+>>> obs["observation"].shape, obs["action_mask"].shape
+((3, 616), (3, 360))
+>>> ids = np.array([np.flatnonzero(m)[0] for m in obs["action_mask"]])
+>>> obs, rewards, terminated, truncated, info = env.step(ids)
+>>> rewards.shape, terminated.tolist()
+((3, 4), [False, False, False])
+
+Conventions (Gymnasium's vector API):
+
+* ``reset(seed=None)`` returns ``(obs, info)``; ``step(actions)`` returns ``(obs,
+  rewards, terminated, truncated, info)``.
+* ``obs`` is a dict of arrays, one row per table: ``"observation"`` (float32, the
+  acting player's :func:`chupai.rl.observation_tensor`), ``"action_mask"`` (int8 over
+  the ids), ``"player"`` (the acting seat); with ``features`` also
+  ``"action_features"`` (float32, ``(num_envs, K, 54)``: the card counts of the legal
+  actions, zero rows after the last), ``"action_ids"`` (int64, the id of each row, -1
+  for padding) and ``"num_actions"`` (rows per table).  ``features="concrete"`` (or
+  ``True``): one row per concrete legal action (every suit and wild choice, the order of
+  ``state.legal_actions()``); ``features="ids"``: one row per legal id, its concrete
+  choice, in id order.  ``K`` is the largest number of rows in the batch, so it varies
+  between calls.
+* ``actions``: one int per table, an id (``action_mode="id"``, the concrete choice of
+  :func:`chupai.rl.id_to_action`) or, with ``action_mode="index"``, an index into the
+  table's rows of ``action_features`` (without features: into
+  ``state.legal_actions()``).
+* ``rewards``: float64 ``(num_envs, players)``, each seat's reward for this step: zero
+  until a deal ends, then the deal's ``returns()``.
+* ``terminated``: the deal of that table ended in this step; ``truncated`` is always
+  False (deals always end).  **Auto-reset, same step**: a table whose deal ended starts
+  a new deal at once and the returned observation is the new deal's;
+  ``info["final_returns"]`` holds the finished deal's returns (NaN rows elsewhere).
+* ``opponents``: seats played by built-in policies (``"random"``, ``"greedy"`` or any
+  bot with ``choose(state, rng)``); ``None`` is self-play (every seat is the caller's).
+  A policy (str or bot) plays every seat but 0; a sequence gives one entry per seat
+  (``None`` for the caller's seats); a dict maps seats to policies.  The tables run the
+  opponents' moves before returning, so the acting player is always the caller's.
+* Determinism: table ``i`` draws its deals and its opponents' random choices from a
+  generator seeded by ``(seed, i)``; the same seed gives the same trajectories for any
+  ``threads``.  ``threads > 1`` steps the tables in a thread pool (this pure-Python path
+  holds the GIL, so it gains nothing yet; the compiled path will release it).
+* Bad input raises ``ValueError`` naming the table and the id (wrong shape, non-integer
+  dtype, an id out of range or not legal now) before any table advances.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import numpy as np
+
+from chupai._games import game as registry_entry
+from chupai._state import SEED_MASK, check_seed, is_int
+from chupai._core import NUM_FACES
+from chupai.rl._api import _concrete_index, _features, _legal_with_records, action_space, observation_tensor
+from chupai.rl._spaces import ActionSpace
+
+__all__ = ["VectorEnv"]
+
+_MODES = ("id", "index")
+_FEATURES = (False, True, "concrete", "ids")
+
+
+def _policy(spec: Any) -> Any:
+    from chupai.bots import GreedyBot, RandomBot
+
+    if spec is None:
+        return None
+    if spec == "random":
+        return RandomBot()
+    if spec == "greedy":
+        return GreedyBot()
+    if isinstance(spec, str) or not callable(getattr(spec, "choose", None)):
+        raise ValueError(f"opponent must be 'random', 'greedy', a bot (choose(state, rng)) or None, not {spec!r}")
+    return spec
+
+
+def _opponents(opponents: Any, n: int) -> list[Any]:
+    if opponents is None:
+        return [None] * n
+    if isinstance(opponents, str) or callable(getattr(opponents, "choose", None)):
+        return [None] + [_policy(opponents)] * (n - 1)
+    if isinstance(opponents, Mapping):
+        out: list[Any] = [None] * n
+        for seat, spec in opponents.items():
+            if not is_int(seat) or not 0 <= seat < n:
+                raise ValueError(f"opponents: seat must be 0-{n - 1}, not {seat!r}")
+            out[int(seat)] = _policy(spec)
+    elif isinstance(opponents, Sequence):
+        if len(opponents) != n:
+            raise ValueError(f"opponents must have one entry per seat ({n}), not {len(opponents)}")
+        out = [_policy(s) for s in opponents]
+    else:
+        raise ValueError(f"opponents must be None, a policy, a sequence or a dict, not {opponents!r}")
+    if all(p is not None for p in out):
+        raise ValueError("opponents: at least one seat must be the caller's")
+    return out
+
+
+class _Table:
+    """One table: its deal, its generator, and the current legal actions."""
+
+    __slots__ = ("deal", "rng", "legal", "ids", "rec", "rows")
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+        self.deal: Any = None
+        self.legal: list[Any] = []
+        self.ids = np.empty(0, dtype=np.int64)
+        self.rec: Any = None
+        self.rows = np.empty(0, dtype=np.int64)
+
+    def refresh(self, by_id: bool) -> None:
+        """Read the legal actions; ``rows`` indexes them: all of them, or with ``by_id``
+        the concrete choice of each legal id, in id order."""
+        self.legal, self.ids, self.rec, _ = _legal_with_records(self.deal)
+        if not by_id:
+            self.rows = np.arange(len(self.legal))
+            return
+        k = 0 if self.rec is None else len(self.rec)
+        order = ActionSpace.concrete_order(self.rec, self.ids[:k]) if k else np.empty(0, dtype=np.int64)
+        _, first = np.unique(self.ids[:k][order], return_index=True)
+        self.rows = np.concatenate([order[first], np.arange(k, len(self.legal))]).astype(np.int64)
+
+
+class VectorEnv:
+    """``num_envs`` tables of ``game`` (module doc).
+
+    Args:
+        game: a registered game name.
+        num_envs: the number of tables (at least 1).
+        seed: the seed of every table's stream of deals (``None``: a random one).
+        rules: the game's rules object (default rules for ``None``).
+        threads: worker threads stepping the tables (at least 1).
+        opponents: the seats played by built-in policies (module doc).
+        players: the number of players (games with a variable number; default 4).
+        features: add the legal actions' card features to the observations:
+            ``"concrete"`` (or ``True``) one row per concrete action, ``"ids"`` one
+            row per legal id.
+        action_mode: ``"id"`` (actions are ids) or ``"index"`` (indices into the
+            concrete legal actions).
+    """
+
+    def __init__(self, game: str, num_envs: int, seed: int | None = None, rules: Any = None, threads: int = 1,
+                 opponents: Any = None, *, players: int | None = None, features: bool | str = False,
+                 action_mode: str = "id") -> None:
+        entry = registry_entry(game)
+        if not is_int(num_envs) or num_envs < 1:
+            raise ValueError(f"num_envs must be an int >= 1, not {num_envs!r}")
+        if not is_int(threads) or threads < 1:
+            raise ValueError(f"threads must be an int >= 1, not {threads!r}")
+        if action_mode not in _MODES:
+            raise ValueError(f"action_mode must be one of {_MODES}, not {action_mode!r}")
+        low, high = entry.players
+        n = low if entry.fixed_players else (4 if players is None else players)
+        if not is_int(n) or not low <= n <= high or (entry.fixed_players and players not in (None, low)):
+            raise ValueError(f"players must be an int {low}..{high} for {game}, not {players!r}")
+        self.game = entry.name
+        self.num_envs = int(num_envs)
+        self.threads = int(threads)
+        self.players = int(n)
+        if not any(features is f or (isinstance(f, str) and features == f) for f in _FEATURES):
+            raise ValueError(f"features must be False, True, 'concrete' or 'ids', not {features!r}")
+        self.features = "concrete" if features is True else features
+        self.action_mode = action_mode
+        self._deal_cls = entry.module().Deal
+        self._kwargs: dict[str, Any] = {} if entry.fixed_players else {"players": self.players}
+        if rules is not None:
+            self._kwargs["rules"] = rules
+        self._opponents = _opponents(opponents, self.players)
+        space = action_space(self.game)
+        self.num_actions = space.size
+        self.observation_size = int(observation_tensor(self._new_deal(0), 0).size)
+        self._seed = check_seed(seed)
+        self._tables: list[_Table] = []
+        self._pool = ThreadPoolExecutor(self.threads) if self.threads > 1 else None
+        self._seed_tables(self._seed)
+
+    # -- tables --------------------------------------------------------------------------------
+    def _new_deal(self, deal_seed: int) -> Any:
+        return self._deal_cls(seed=deal_seed, **self._kwargs)
+
+    def _seed_tables(self, seed: int) -> None:
+        self._tables = [_Table(np.random.default_rng(np.random.SeedSequence([seed & SEED_MASK, i])))
+                        for i in range(self.num_envs)]
+
+    def _advance(self, table: _Table, rewards: np.ndarray) -> bool:
+        """Run the opponents' moves; True if the deal ended on the way (then a new one
+        is started).  ``rewards`` collects the returns."""
+        deal = table.deal
+        while not deal.is_terminal():
+            bot = self._opponents[deal.current_player]
+            if bot is None:
+                table.refresh(self.features == "ids")
+                return False
+            deal.apply(bot.choose(deal, table.rng))
+        rewards += deal.returns()
+        return True
+
+    def _run(self, fn: Any, items: Sequence[Any]) -> list[Any]:
+        if self._pool is None:
+            return [fn(x) for x in items]
+        return list(self._pool.map(fn, items))
+
+    # -- the API -------------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: Any = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """Start a new deal at every table (``seed``: reseed every table's stream first)."""
+        if seed is not None:
+            self._seed = check_seed(seed)
+            self._seed_tables(self._seed)
+        for t in self._tables:
+            t.deal = None
+        self._run(self._reset_table, self._tables)
+        return self._observe(), {}
+
+    def _reset_table(self, table: _Table) -> None:
+        while True:
+            table.deal = self._new_deal(int(table.rng.integers(0, SEED_MASK)))
+            if not self._advance(table, np.zeros(self.players)):
+                return
+
+    def _check(self, actions: Any) -> np.ndarray:
+        arr = np.asarray(actions)
+        if arr.shape != (self.num_envs,):
+            raise ValueError(f"actions must have shape ({self.num_envs},), not {arr.shape}")
+        if arr.dtype.kind not in "iu":
+            raise ValueError(f"actions must be integers, not dtype {arr.dtype}")
+        for i, (t, a) in enumerate(zip(self._tables, arr.tolist())):
+            if t.deal is None:
+                raise ValueError("call reset() before step()")
+            if self.action_mode == "index":
+                if not 0 <= a < len(t.rows):
+                    raise ValueError(f"table {i}: action index {a} is outside 0..{len(t.rows) - 1}")
+            elif not 0 <= a < self.num_actions:
+                raise ValueError(f"table {i}: action id {a} is outside 0..{self.num_actions - 1}")
+            elif not (t.ids == a).any():
+                raise ValueError(f"table {i}: action id {a} is not legal now")
+        return arr.astype(np.int64)
+
+    def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Apply one action per table (module doc); every table is checked first."""
+        arr = self._check(actions)
+        rewards = np.zeros((self.num_envs, self.players))
+        terminated = np.zeros(self.num_envs, dtype=bool)
+        final = np.full((self.num_envs, self.players), np.nan)
+
+        def one(i: int) -> None:
+            t = self._tables[i]
+            a = int(arr[i])
+            k = int(t.rows[a]) if self.action_mode == "index" else _concrete_index(t.ids, t.rec, a)
+            t.deal.apply(t.legal[k])
+            if self._advance(t, rewards[i]):
+                terminated[i] = True
+                final[i] = rewards[i]
+                self._reset_table(t)
+
+        self._run(one, range(self.num_envs))
+        truncated = np.zeros(self.num_envs, dtype=bool)
+        return self._observe(), rewards, terminated, truncated, {"final_returns": final}
+
+    def _observe(self) -> dict[str, np.ndarray]:
+        n = self.num_envs
+        obs = np.empty((n, self.observation_size), dtype=np.float32)
+        mask = np.zeros((n, self.num_actions), dtype=np.int8)
+        player = np.empty(n, dtype=np.int64)
+        for i, t in enumerate(self._tables):
+            p = t.deal.current_player
+            player[i] = p
+            obs[i] = observation_tensor(t.deal, p)
+            mask[i, t.ids] = 1
+        out: dict[str, np.ndarray] = {"observation": obs, "action_mask": mask, "player": player}
+        if self.features:
+            counts = np.array([len(t.rows) for t in self._tables], dtype=np.int64)
+            k = int(counts.max())
+            feats = np.zeros((n, k, NUM_FACES), dtype=np.float32)
+            ids = np.full((n, k), -1, dtype=np.int64)
+            for i, t in enumerate(self._tables):
+                rows = t.rows
+                feats[i, : len(rows)] = _features(t.legal, t.rec)[rows]
+                ids[i, : len(rows)] = t.ids[rows]
+            out.update(action_features=feats, action_ids=ids, num_actions=counts)
+        return out
+
+    def states(self) -> list[Any]:
+        """Copies of the tables' current states (for inspection and tests)."""
+        return [t.deal.clone() for t in self._tables]
+
+    def close(self) -> None:
+        """Stop the worker threads."""
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None

@@ -1,0 +1,116 @@
+"""Bots by name, as the command line and the ladder take them.
+
+A bot spec is a name with an optional budget after a colon:
+
+* ``random``, ``greedy``: no budget.
+* ``mc`` / ``mc:N`` / ``mc:20ms``: ``MonteCarloBot(N)`` (N playouts per decision;
+  default ``playouts``), or held to that much process CPU time per decision
+  (:class:`chupai.search.timed.TimedMonteCarloBot`).
+* ``ismcts`` / ``ismcts:N`` / ``ismcts:20ms`` / ``ismcts:0.5s``: ``ISMCTSBot`` with N
+  iterations or that much process CPU time per move (default 1000 iterations),
+  followed by any ``:option=value`` of ``ISMCTSBot`` (``policy``, ``exploration``,
+  ``iterations_per_world``, ``max_candidates``, ``decisions``, ``reuse``,
+  ``collapse_suits``), e.g.
+  ``ismcts:20ms:iterations_per_world=8``.
+
+>>> make_bot("ismcts:20ms")
+ISMCTSBot(seconds=0.02, policy='greedy')
+>>> make_bot("ismcts:100:policy=random:iterations_per_world=4")
+ISMCTSBot(iterations=100, policy='random', iterations_per_world=4)
+>>> make_bot("mc:50")
+MonteCarloBot(playouts=50, policy='greedy')
+>>> make_bot("alpha")
+Traceback (most recent call last):
+...
+ValueError: unknown bot 'alpha'; expected one of random, greedy, mc, ismcts (with an optional budget, e.g. ismcts:20ms)
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["BOT_NAMES", "make_bot", "parse_budget"]
+
+#: the bot names make_bot knows
+BOT_NAMES = ("random", "greedy", "mc", "ismcts")
+
+_BUDGET = re.compile(r"^(\d+(?:\.\d+)?)(ms|s)?$")
+
+
+def _bool(text: str) -> bool:
+    if text not in ("true", "false"):
+        raise ValueError(f"expected true or false, not {text!r}")
+    return text == "true"
+
+
+#: the ISMCTSBot options a spec may set, with their parsers
+_ISMCTS_OPTIONS: dict[str, Callable[[str], Any]] = {
+    "policy": str,
+    "exploration": float,
+    "iterations_per_world": int,
+    "max_candidates": int,
+    "decisions": str,
+    "reuse": _bool,
+    "collapse_suits": _bool,
+}
+
+
+def _options(words: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for word in words:
+        key, eq, value = word.partition("=")
+        if not eq or key not in _ISMCTS_OPTIONS:
+            raise ValueError(f"unknown ismcts option {word!r}; expected key=value with a key of {tuple(_ISMCTS_OPTIONS)}")
+        try:
+            out[key] = _ISMCTS_OPTIONS[key](value)
+        except ValueError as e:
+            raise ValueError(f"ismcts option {key}: {e}") from None
+    return out
+
+
+def parse_budget(text: str) -> tuple[int | None, float | None]:
+    """``(count, seconds)`` of a budget: ``"500"`` -> ``(500, None)``, ``"20ms"`` ->
+    ``(None, 0.02)``, ``"1.5s"`` -> ``(None, 1.5)``; ``ValueError`` otherwise."""
+    m = _BUDGET.match(text.strip())
+    if m is None:
+        raise ValueError(f"budget must be a count (500) or a time (20ms, 0.5s), not {text!r}")
+    number, unit = m.groups()
+    if unit is None:
+        if "." in number or int(number) < 1:
+            raise ValueError(f"a budget count must be a positive int, not {text!r}")
+        return int(number), None
+    seconds = float(number) / (1000.0 if unit == "ms" else 1.0)
+    if seconds <= 0:
+        raise ValueError(f"a budget time must be positive, not {text!r}")
+    return None, seconds
+
+
+def make_bot(spec: str, *, playouts: int = 200) -> Any:
+    """The bot a spec names (see the module doc); ``playouts``: mc's default budget."""
+    if not isinstance(spec, str):
+        raise TypeError(f"spec must be a str, not {type(spec).__name__}")
+    name, *words = spec.strip().split(":")
+    budget = words[0] if words and "=" not in words[0] else ""
+    options = words[1:] if budget else words
+    if name not in BOT_NAMES:
+        raise ValueError(
+            f"unknown bot {name!r}; expected one of {', '.join(BOT_NAMES)} (with an optional budget, e.g. ismcts:20ms)"
+        )
+    from chupai import bots
+    from chupai.search.bot import ISMCTSBot
+
+    count, seconds = parse_budget(budget) if budget else (None, None)
+    if options and name != "ismcts":
+        raise ValueError(f"bot {name!r} takes no options, not {':'.join(options)!r}")
+    if name in ("random", "greedy"):
+        if budget:
+            raise ValueError(f"bot {name!r} takes no budget, not {budget!r}")
+        return bots.RandomBot() if name == "random" else bots.GreedyBot()
+    if name == "mc":
+        if seconds is not None:
+            from chupai.search.timed import TimedMonteCarloBot
+
+            return TimedMonteCarloBot(seconds)
+        return bots.MonteCarloBot(count if count is not None else playouts)
+    return ISMCTSBot(count, seconds=seconds, **_options(options))

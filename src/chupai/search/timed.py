@@ -1,0 +1,57 @@
+"""``TimedMonteCarloBot``: MonteCarloBot held to a CPU-time budget per decision.
+
+MonteCarloBot is budgeted by playouts; to compare it with a search at equal CPU time
+per decision (the ladder's ``mc:20ms``), this wrapper sets its playouts before each
+decision from the cost per playout measured on the decisions before (an exponential
+average), so that its decisions take about ``seconds`` of process CPU time on average.
+Forced moves (one legal action) are not timed.  Like any time budget it is not
+deterministic: the playouts depend on the machine's speed and load.
+
+>>> bot = TimedMonteCarloBot(0.005)
+>>> bot
+TimedMonteCarloBot(seconds=0.005)
+"""
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+from chupai.bots import MonteCarloBot
+
+__all__ = ["TimedMonteCarloBot"]
+
+#: weight of the newest measurement in the average cost per playout
+_SMOOTHING = 0.3
+_MAX_PLAYOUTS = 1_000_000
+
+
+class TimedMonteCarloBot:
+    """MonteCarloBot with about ``seconds`` of process CPU time per decision (see the
+    module doc); ``policy`` as MonteCarloBot's."""
+
+    name = "mc"
+
+    def __init__(self, seconds: float, *, policy: str = "greedy", start: int = 200) -> None:
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+            raise TypeError(f"seconds must be a number, not {type(seconds).__name__}")
+        if not 0 < seconds < math.inf:
+            raise ValueError(f"seconds must be positive and finite, not {seconds!r}")
+        self.seconds = float(seconds)
+        self.bot = MonteCarloBot(start, policy=policy)
+        self._cost: float | None = None  # CPU seconds per playout, averaged
+
+    def choose(self, state: Any, rng: Any) -> Any:
+        """MonteCarloBot's choice with the playouts the budget allows."""
+        if len(state.legal_actions()) == 1:
+            return state.legal_actions()[0]
+        start = time.process_time()
+        action = self.bot.choose(state, rng)
+        cost = (time.process_time() - start) / self.bot.playouts
+        self._cost = cost if self._cost is None else (1 - _SMOOTHING) * self._cost + _SMOOTHING * cost
+        if self._cost > 0:
+            self.bot.playouts = max(1, min(_MAX_PLAYOUTS, int(self.seconds / self._cost)))
+        return action
+
+    def __repr__(self) -> str:
+        return f"TimedMonteCarloBot(seconds={self.seconds:g})"

@@ -1,0 +1,581 @@
+"""One Zheng Shangyou deal (:class:`Deal`): the card exchange (from the second deal on,
+:mod:`chupai.zhengshangyou.exchange`), then the card play in C
+(:class:`chupai.zhengshangyou._engine.DealCore`); observations and determinization.
+
+>>> deal = Deal(seed=7)
+>>> deal.phase, deal.hand_sizes()
+(<Phase.PLAY: 'play'>, (14, 14, 13, 13))
+>>> while not deal.is_terminal():
+...     deal.apply(deal.legal_actions()[0])
+>>> sorted(deal.points), sorted(deal.returns())
+([0, 0, 1, 2], [-0.75, -0.75, 0.25, 1.25])
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from enum import StrEnum
+from typing import Any, ClassVar
+
+import numpy as np
+
+from chupai._core import NUM_FACES
+from chupai._sampling import redeal_and_replay
+from chupai._state import (
+    DealSurface,
+    check_players,
+    check_rules,
+    check_seat,
+    check_seed,
+    foreign_action,
+    shallow_clone,
+)
+from chupai.actions import PASS
+from chupai.cards import Cards, face_name, parse_face
+from chupai.contract import TERMINAL, Event, event_new
+from chupai.errors import IllegalActionError
+from chupai.zhengshangyou._engine import MAX_PLAYERS, MIN_PLAYERS, DealCore
+from chupai.zhengshangyou._movegen import legal_plays
+from chupai.zhengshangyou.exchange import (
+    EXCHANGE_ACTIONS,
+    VALUES,
+    ExchangeStep,
+    GiveCard,
+    PayCard,
+    TakeCard,
+    exchange_steps,
+)
+from chupai.zhengshangyou.play import Play
+from chupai.zhengshangyou.rules import Rules
+
+__all__ = ["Deal", "Phase"]
+
+
+class Phase(StrEnum):
+    """The phases of a Zheng Shangyou deal."""
+
+    #: the card exchange after the previous deal (:mod:`chupai.zhengshangyou.exchange`)
+    EXCHANGE = "exchange"
+    PLAY = "play"
+    OVER = "over"
+
+
+# module constants: looking an enum member up on its class costs ~0.1 us, and the
+# states test the phase at every step
+_PLAY, _OVER = Phase.PLAY, Phase.OVER
+
+
+_EXPECTED = "a chupai.zhengshangyou.Play, PASS, PayCard, TakeCard or GiveCard"
+
+
+def _faces(mask: int) -> list[int]:
+    return [f for f in range(NUM_FACES) if mask >> f & 1]
+
+
+def _top_faces(mask: int) -> list[int]:
+    """The faces of the highest card of a hand (several for tied suits)."""
+    faces = _faces(mask)
+    best = max(VALUES[f] for f in faces)
+    return [f for f in faces if VALUES[f] == best]
+
+
+def _check_players(players: Any) -> int:
+    return check_players(players, MIN_PLAYERS, MAX_PLAYERS)
+
+
+def _check_rules(rules: Any) -> Rules:
+    return check_rules(rules, Rules, "zhengshangyou")
+
+
+class Deal(DealSurface):
+    """One Zheng Shangyou deal: the card exchange (from the second deal on), then the play.
+
+    ``Deal(seed, players=4)`` is a random first deal: a random dealer deals the 54 cards
+    one at a time starting with themselves and leads.  :meth:`from_hands` builds any
+    deal, with the exchange when ``previous`` (the previous deal's finishing order) is
+    given.  See the module docstring for the actions and the exchange.
+
+    Attributes (read-only): ``phase`` (a :class:`Phase`),
+    ``current_player``, ``players``, ``dealer``, ``previous``, ``history``,
+    ``finishing_order``, ``points``, ``rules``, ``seed``.  ``history`` is every public
+    event as an :class:`~chupai.contract.Event`: exchange steps (``Phase.EXCHANGE``,
+    forced ones ``automatic``), plays and passes (``Phase.PLAY``), in order.
+    """
+
+    game: ClassVar[str] = "zhengshangyou"
+
+    __slots__ = (
+        "_core",
+        "_dealer",
+        "_hands",
+        "_history",
+        "_known",
+        "_last_play",
+        "_legal",
+        "_n",
+        "_phase",
+        "_previous",
+        "_rules",
+        "_seed",
+        "_step",
+        "_steps",
+        "_table",
+        "_trick_start",
+    )
+
+    _core: DealCore | None
+    _hands: list[int] | None
+    _legal: list[Any] | None
+    _last_play: Play | None
+
+    @property
+    def _live(self) -> DealCore:
+        """The card-play engine (from the start of the card play on)."""
+        assert self._core is not None
+        return self._core
+
+    @property
+    def _held(self) -> list[int]:
+        """The hands as masks (during the exchange)."""
+        assert self._hands is not None
+        return self._hands
+
+    def __init__(self, seed: int | None = None, *, rules: Rules | None = None, players: int = 4) -> None:
+        seed = check_seed(seed)
+        rules = _check_rules(rules)
+        n = _check_players(players)
+        core = DealCore.random(seed, players=n, rules=rules)
+        self._setup([core.hand(s).lo for s in range(n)], core.current, None, rules)
+        self._seed = seed
+        self._made("new", seed, rules=rules, players=n)
+
+    @classmethod
+    def from_hands(
+        cls,
+        hands: Sequence[Cards | str | Iterable[str]],
+        *,
+        dealer: int | None = None,
+        previous: Sequence[int] | None = None,
+        rules: Rules | None = None,
+    ) -> Deal:
+        """An explicit deal.
+
+        Args:
+            hands: 2..8 one-deck hands (``Cards`` or card strings), no card twice; a
+                real deal has all 54 cards, tests may use fewer.
+            dealer: the seat that dealt and leads; required without ``previous``.
+            previous: the previous deal's finishing order (every seat once).  Given,
+                the deal starts with the card exchange and the previous (n-1)th
+                finisher deals and leads (``dealer``, if given, must be that seat).
+            rules: a :class:`~chupai.zhengshangyou.Rules`.
+        """
+        self = object.__new__(cls)
+        rules = _check_rules(rules)
+        if isinstance(hands, (str, Cards)) or not isinstance(hands, Sequence):
+            raise TypeError(f"hands must be a sequence of hands, not {hands!r}")
+        n = _check_players(len(hands))
+        masks, seen = [], 0
+        for s, h in enumerate(hands):
+            c = h if isinstance(h, Cards) else Cards(h, decks=1)
+            if len(c.layers) > 1 or c.lo & seen:
+                raise ValueError(f"hand {s} ({c}) repeats a card; Zheng Shangyou uses one deck")
+            seen |= c.lo
+            masks.append(c.lo)
+        prev = None
+        if previous is not None:
+            prev = tuple(check_seat(s, n, "previous seat") for s in previous)
+            if sorted(prev) != list(range(n)):
+                raise ValueError(f"previous must name every seat 0-{n - 1} once, not {tuple(previous)!r}")
+            if dealer is not None and check_seat(dealer, n, "dealer") != prev[-2]:
+                raise ValueError(f"dealer {dealer!r}: after {prev} the (n-1)th finisher, seat {prev[-2]}, deals")
+            dealer = prev[-2]
+        elif dealer is None:
+            raise ValueError("dealer is required for a deal without a previous deal")
+        dealer = check_seat(dealer, n, "dealer")
+        self._setup(masks, dealer, prev, rules)
+        self._seed = None
+        self._made("from_hands", tuple(Cards.from_masks(m) for m in masks), dealer=dealer, previous=prev, rules=rules)
+        return self
+
+    # -- construction --------------------------------------------------------------------------
+    def _setup(self, masks: list[int], dealer: int, previous: tuple[int, ...] | None, rules: Rules) -> None:
+        n = len(masks)
+        if not masks[dealer]:
+            raise ValueError(f"the dealer, seat {dealer}, holds no cards")
+        self._rules = rules
+        self._n = n
+        self._dealer = dealer
+        self._previous = previous
+        self._hands = list(masks)
+        self._core = None
+        self._history: list[Event] = []
+        self._known = [0] * n
+        self._table: list[tuple[int, int]] = []  # face-up cards: (from seat, face)
+        self._last_play = None
+        self._trick_start = 0
+        self._legal = None
+        self._steps = exchange_steps(previous) if previous is not None else ()
+        self._step = 0
+        for kind, seat in self._steps:
+            if kind is ExchangeStep.PAY and not masks[seat]:
+                raise ValueError(f"seat {seat} holds no card to pay in the exchange")
+        self._phase = Phase.EXCHANGE
+        self._advance()
+
+    # -- the exchange ----------------------------------------------------------------------------
+    def _options(self) -> tuple[Any, ...]:
+        """The choices of the current exchange step."""
+        kind, seat = self._steps[self._step]
+        if kind is ExchangeStep.PAY:
+            return tuple(PayCard(face_name(f)) for f in _top_faces(self._held[seat]))
+        if kind is ExchangeStep.GIVE:
+            return tuple(GiveCard(face_name(f)) for f in _faces(self._held[seat]))
+        return tuple(TakeCard(face_name(f)) for _, f in sorted(self._table, key=lambda t: t[1]))
+
+    def _advance(self) -> None:
+        """Run the forced steps of the exchange up to the next decision or the play."""
+        self._legal = None
+        while self._step < len(self._steps):
+            options = self._options()
+            if len(options) > 1:
+                return
+            (only,) = options
+            self._do(only, automatic=True)
+        self._start_play()
+
+    def _do(self, action: Any, automatic: bool = False) -> None:
+        """Carry out the current exchange step with ``action`` (already known legal)."""
+        kind, seat = self._steps[self._step]
+        face = parse_face(action.card)
+        self._history.append(Event(seat, action, Phase.EXCHANGE, automatic))
+        if kind in (ExchangeStep.PAY, ExchangeStep.GIVE):
+            self._held[seat] &= ~(1 << face)
+            self._known[seat] &= ~(1 << face)
+            self._table.append((seat, face))
+        else:
+            self._receive(seat, face)
+            for _, other in self._table:
+                if other != face:
+                    partner = self._partner(kind)
+                    self._history.append(Event(partner, TakeCard(face_name(other)), Phase.EXCHANGE, True))
+                    self._receive(partner, other)
+            self._table = []
+        self._step += 1
+
+    def _partner(self, kind: ExchangeStep) -> int:
+        """Who gets the face-up card left over: the second finisher or the nth."""
+        assert self._previous is not None
+        return self._previous[1] if kind is ExchangeStep.TAKE_PAID else self._previous[-1]
+
+    def _receive(self, seat: int, face: int) -> None:
+        self._held[seat] |= 1 << face
+        self._known[seat] |= 1 << face
+
+    def _start_play(self) -> None:
+        self._core = DealCore.from_hands([Cards.from_masks(m) for m in self._held], current=self._dealer, rules=self._rules)
+        self._hands = None
+        self._phase = _PLAY
+        self._trick_start = len(self._history)
+
+    # -- state ---------------------------------------------------------------------------------
+    @property
+    def players(self) -> int:
+        return self._n
+
+    @property
+    def dealer(self) -> int:
+        """The seat that dealt and leads the card play."""
+        return self._dealer
+
+    @property
+    def previous(self) -> tuple[int, ...] | None:
+        """The previous deal's finishing order, or ``None`` for a first deal."""
+        return self._previous
+
+    @property
+    def phase(self) -> Phase:
+        """A :class:`Phase`: ``EXCHANGE``, ``PLAY`` or ``OVER``."""
+        return self._phase
+
+    @property
+    def current_player(self) -> int:
+        """The seat to decide now; :data:`~chupai.contract.TERMINAL` once over."""
+        if self._phase is _OVER:
+            return TERMINAL
+        if self._core is not None:
+            return int(self._core.current)
+        return self._steps[self._step][1]
+
+    def is_terminal(self) -> bool:
+        return self._phase is _OVER
+
+    @property
+    def finishing_order(self) -> tuple[int, ...]:
+        """Seats out so far; once over, every seat (the one left holding cards last)."""
+        return self._core.finishing_order if self._core is not None else ()
+
+    @property
+    def points(self) -> tuple[int, ...]:
+        """Each seat's points so far in this deal: 2 for the first out, 1 for the second."""
+        if self._core is None:
+            return (0,) * self._n
+        return tuple(self._live.points())
+
+    def scores(self) -> tuple[int, ...]:
+        """Each seat's points so far in this deal (:attr:`points`)."""
+        return self.points
+
+    def returns(self) -> list[float]:
+        """Once over, each seat's points (2 for the first player out, 1 for the second)
+        less the mean points of the deal, a zero sum; zeros before."""
+        if self._phase is not _OVER:
+            return [0.0] * self._n
+        points = self._live.points()
+        mean = sum(points) / self._n
+        return [p - mean for p in points]
+
+    def hand(self, seat: int) -> Cards:
+        """The cards ``seat`` holds now (full information; see :meth:`observation`)."""
+        seat = check_seat(seat, self._n, "seat")
+        return self._core.hand(seat) if self._core is not None else Cards.from_masks(self._held[seat])
+
+    @property
+    def hands(self) -> tuple[Cards, ...]:
+        return tuple(self.hand(s) for s in range(self._n))
+
+    def hand_sizes(self) -> tuple[int, ...]:
+        if self._core is not None:
+            return self._core.hand_sizes()
+        return tuple(m.bit_count() for m in self._held)
+
+    @property
+    def known_cards(self) -> tuple[Cards, ...]:
+        """Per seat, the cards publicly known to be in that hand (taken in the exchange)
+        that it has not played since."""
+        return tuple(Cards.from_masks(m) for m in self._known)
+
+    @property
+    def table(self) -> tuple[tuple[int, str], ...]:
+        """The exchange's face-up cards waiting to be taken: (from seat, card)."""
+        return tuple((s, face_name(f)) for s, f in self._table)
+
+    @property
+    def trick(self) -> tuple[Play | None, int, int]:
+        """``(last play, who made it, passes since)``; ``(None, -1, 0)`` when leading."""
+        core = self._core
+        if core is None or core.last_player < 0:
+            return None, -1, 0
+        return self._last_play, core.last_player, core.passes
+
+    # -- actions -----------------------------------------------------------------------------
+    def legal_actions(self) -> list[Any]:
+        """The current player's actions: every play (every suit choice) and ``PASS`` when
+        following; the choices of the pending exchange step; ``[]`` when over."""
+        if self._phase is _OVER:
+            return []
+        if self._legal is None:
+            if self._core is not None:
+                acts = list(self._core.legal_plays())
+                if self._core.can_pass():
+                    acts.append(PASS)
+            else:
+                acts = list(self._options())
+            self._legal = acts
+        return list(self._legal)
+
+    def apply(self, action: Any) -> None:
+        """Make ``action`` for the current player; ``IllegalActionError`` (state unchanged)
+        if it is not legal now."""
+        if action is not PASS and not isinstance(action, (Play,) + EXCHANGE_ACTIONS):
+            raise foreign_action(action, "zhengshangyou", _EXPECTED)
+        if self._phase is _OVER:
+            raise IllegalActionError(f"{action!r}: the deal is over")
+        if self._core is not None:
+            if action is PASS:
+                if not self._core.can_pass():
+                    raise IllegalActionError(f"PASS: seat {self._core.current} is on lead and may not pass")
+            elif isinstance(action, Play):
+                self._check_play(action)
+            else:
+                raise IllegalActionError(f"{action!r} is not legal in the play phase (a Play or PASS)")
+            self._apply_play(action)
+            return
+        seat = self._steps[self._step][1]
+        options = self._options()
+        if not isinstance(action, EXCHANGE_ACTIONS) or action not in options:
+            raise IllegalActionError(
+                f"{action!r} is not legal now: seat {seat} must choose in the exchange among {list(options)!r}"
+            )
+        self._do(action)
+        self._advance()
+
+    def _check_play(self, play: Play) -> None:
+        """``IllegalActionError`` unless ``play`` is held, is a play of its own cards under
+        these rules and beats the trick's last play."""
+        core = self._live
+        seat = core.current
+        if not play.cards <= core.hand(seat):
+            raise IllegalActionError(f"{play!r}: seat {seat} does not hold those cards")
+        if play not in set(legal_plays(play.cards, rules=self._rules)):
+            raise IllegalActionError(f"{play!r} is not a legal play under these rules")
+        if core.last_player >= 0 and self._last_play is not None and not play.beats(self._last_play):
+            raise IllegalActionError(f"{play!r} does not beat {self._last_play!r}")
+
+    def _apply_play(self, action: Any) -> None:
+        """Make a play or pass already known legal."""
+        core = self._live
+        seat = core.current
+        if action is PASS:
+            core.pass_turn()
+        else:
+            core.play(action)
+            self._last_play = action
+            self._known[seat] &= ~action._lo
+        self._history.append(event_new(Event, (seat, action, _PLAY, False)))
+        self._legal = None
+        if core.over:
+            self._phase = _OVER
+        elif core.last_player < 0:
+            self._trick_start = len(self._history)
+
+    def card_play(self) -> DealCore | None:
+        """A copy of the compiled card-play engine (for bots and playouts), or ``None``
+        outside the card play (exchange, deal over)."""
+        return self._live.clone() if self._phase is _PLAY else None
+
+    # -- copies, views ---------------------------------------------------------------------
+    def clone(self) -> Deal:
+        """An independent copy (the core is copied in C; plays are shared, being immutable)."""
+        return shallow_clone(self, cloned=("_core",), copied=("_hands", "_history", "_known", "_table"))
+
+    def played_cards(self) -> tuple[Cards, ...]:
+        """The cards each seat has played so far."""
+        masks = [0] * self._n
+        for seat, action, *_ in self._history:
+            if isinstance(action, Play):
+                masks[seat] |= action._lo
+        return tuple(Cards.from_masks(m) for m in masks)
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """What seat ``player`` knows: their hand and everything public, nothing hidden.
+
+        Keys: those of every game (:data:`chupai.contract.OBSERVATION_KEYS`) and
+        ``dealer``, ``previous``, ``finished`` (finishing order so far),
+        ``trick`` (``last_play``, ``last_player``, ``passes``, ``plays``: the trick's
+        events), ``history`` (all public events), ``played`` (cards played per seat),
+        ``known`` (cards publicly known to be in each hand), ``table`` (face-up exchange
+        cards), ``points``.
+        """
+        p = check_seat(player, self._n)
+        last, last_player, passes = self.trick
+        return {
+            "player": p,
+            "players": self._n,
+            "hand": self.hand(p),
+            "dealer": self._dealer,
+            "previous": self._previous,
+            "phase": self._phase,
+            "current_player": self.current_player,
+            "hand_sizes": self.hand_sizes(),
+            "finished": self.finishing_order if self._phase is not _OVER else self.finishing_order[:-1],
+            "trick": {
+                "last_play": last,
+                "last_player": last_player,
+                "passes": passes,
+                "plays": tuple(self._history[self._trick_start :]) if self._core is not None else (),
+            },
+            "history": tuple(self._history),
+            "played": self.played_cards(),
+            "known": self.known_cards,
+            "table": self.table,
+            "points": self.points,
+            "over": self.is_terminal(),
+        }
+
+    # -- determinization ---------------------------------------------------------------------
+    def _determinize(self, player: int, rng: np.random.Generator) -> Deal:
+        """A full deal consistent with what ``player`` knows, the hidden cards re-dealt.
+
+        ``player``'s hand and the publicly known cards stay where they are; every other
+        card in the other hands is dealt uniformly to them with their exact sizes, among
+        the deals the public history allows (a payer held no card above the one they
+        paid, nor another suit of its rank when the payment was forced, but another one
+        when it was a decision).  The result replays the public history from the implied
+        deal, so it is reachable exactly as this one was.
+        """
+        p = check_seat(player, self._n)
+        others = [s for s in range(self._n) if s != p]
+        now = [self.hand(s).lo for s in range(self._n)]
+        pool: list[int] = []
+        need, actual = [], []
+        for s in others:
+            hidden = _faces(now[s] & ~self._known[s])
+            pool.extend(hidden)
+            need.append(len(hidden))
+            actual.append(hidden)
+        forbidden = [self._forbidden(s) for s in others]
+
+        def replay(split: list[list[int]]) -> Deal | None:
+            hands = list(now)
+            for s, faces in zip(others, split):
+                hands[s] = self._known[s] | sum(1 << f for f in faces)
+            return self._replay(hands)
+
+        return redeal_and_replay(pool, need, forbidden, rng, replay, actual)
+
+    def _forbidden(self, seat: int) -> set[int]:
+        """Faces the public history rules out of the unknown part of ``seat``'s hand."""
+        out: set[int] = set()
+        for s, action, _phase, automatic in self._history:
+            if s == seat and isinstance(action, PayCard):
+                face = parse_face(action.card)
+                v = VALUES[face]
+                out.update(f for f in range(NUM_FACES) if VALUES[f] > v)
+                if automatic:
+                    out.update(f for f in range(NUM_FACES) if VALUES[f] == v and f != face)
+        return out
+
+    def _replay(self, now: list[int]) -> Deal | None:
+        """This deal's public history replayed from the deal implied by the hands ``now``,
+        or ``None`` if that deal does not give the same history."""
+        start = list(now)
+        for seat, action, *_ in self._history:
+            if isinstance(action, Play):
+                start[seat] |= action._lo
+        for seat, action, *_ in reversed(self._history):
+            if isinstance(action, TakeCard):
+                start[seat] &= ~(1 << parse_face(action.card))
+            elif isinstance(action, (PayCard, GiveCard)):
+                start[seat] |= 1 << parse_face(action.card)
+        new = shallow_clone(self)
+        try:
+            new._setup(start, self._dealer, self._previous, self._rules)
+        except ValueError:
+            return None
+        if not new._replays(self._history) or new._phase != self._phase:
+            return None
+        return new
+
+    # -- printing ------------------------------------------------------------------------------
+    def __str__(self) -> str:
+        prev = "first deal" if self._previous is None else f"after {self._previous}"
+        lines = [f"Zheng Shangyou deal, {self._n} players, dealer {self._dealer} ({prev}), phase {self._phase}"]
+        cur = self.current_player
+        order = self.finishing_order
+        for s in range(self._n):
+            h = self.hand(s)
+            mark = ">" if s == cur else " "
+            out = f" (out {order.index(s) + 1})" if s in order[: len(order) - (self._phase is _OVER)] else ""
+            lines.append(f" {mark}seat {s} [{len(h):2d}]: {h}{out}")
+        last, last_player, passes = self.trick
+        if self._phase is _OVER:
+            lines.append(f"  over: finishing order {order}, points {self.points}")
+        elif self._core is None:
+            lines.append(f"  exchange: seat {cur} chooses among {self.legal_actions()}; face up {self.table}")
+        elif last is None:
+            lines.append(f"  seat {cur} leads")
+        else:
+            lines.append(f"  trick: seat {last_player} played {last} ({passes} pass(es)); seat {cur} to act")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<zhengshangyou.Deal {self._n} players phase {self._phase} sizes {self.hand_sizes()}>"

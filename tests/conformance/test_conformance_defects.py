@@ -1,0 +1,268 @@
+"""Each defect of issue 9 ("One contract for four games") in the state machines, bots,
+arena and argument checks, and item 1 of issue 16, as a named test."""
+from __future__ import annotations
+
+import multiprocessing.context
+import pickle
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import chupai
+from chupai import chinese_ten, gandengyan, guandan, tournament, zhengshangyou
+from chupai._games import GAMES
+from chupai.bots import GreedyBot, MonteCarloBot, RandomBot
+from chupai.contract import TERMINAL, Event
+from chupai.errors import ActionTypeError, ReplayError
+
+SRC = Path(chupai.__file__).parent
+
+
+def test_chinese_ten_card_play_is_a_copy_not_the_live_engine():
+    """Defect: ``chinese_ten.Deal.card_play()`` handed out the live engine; playing on it
+    changed the deal's hands while its history stayed empty."""
+    deal = chinese_ten.Deal(seed=1)
+    sizes = deal.hand_sizes()
+    core = deal.card_play()
+    core.play(core.legal_plays()[0])
+    assert core.hand_sizes() != sizes and deal.hand_sizes() == sizes and deal.history == []
+    assert core is not deal.card_play()
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_states_pickle_and_deepcopy(name):
+    """Defect: no state could be pickled or deep-copied (``TypeError: Pickling of struct
+    members...``), so states could not cross a process boundary."""
+    import copy
+
+    for state in (GAMES[name].new(3), GAMES[name].new(3, match=True)):
+        for other in (pickle.loads(pickle.dumps(state)), copy.deepcopy(state)):
+            assert other.observation(0) == state.observation(0)
+
+
+def test_match_deals_is_the_summaries_in_every_game():
+    """Defect: ``Match.deals`` was a tuple of summaries in Guan Dan and an int in Gan Deng
+    Yan; the number of deals a Gan Deng Yan match lasts is now ``max_deals``."""
+    m = gandengyan.Match(seed=1, max_deals=2)
+    assert m.deals == () and m.max_deals == 2
+    while not m.is_terminal():
+        m.apply(m.legal_actions()[0])
+    assert len(m.deals) == 2 and m.deals[0]["deal"] == 0
+    for entry in GAMES.values():
+        assert entry.new(1, match=True).deals == ()
+
+
+def test_match_dealer_is_a_seat_in_every_game_that_has_one():
+    """Defect: ``Match(dealer=)`` was a callable in Guan Dan, a seat elsewhere; Guan Dan's
+    given-hands hook is ``hands=`` (it has no dealer)."""
+    for module in (zhengshangyou, gandengyan, chinese_ten):
+        assert module.Match(seed=1, players=3, dealer=2).deal.dealer == 2
+        with pytest.raises(TypeError, match="dealer"):
+            module.Match(seed=1, players=3, dealer=lambda i: None)
+    with pytest.raises(TypeError, match="dealer"):
+        guandan.Match(seed=1, dealer=0)
+    with pytest.raises(TypeError, match="hands must be a function"):
+        guandan.Match(seed=1, hands=0)
+
+
+def test_scores_is_a_method_in_every_game():
+    """Defect: ``scores`` was a property in one game and a method in another."""
+    for entry in GAMES.values():
+        for state in (entry.new(1), entry.new(1, match=True)):
+            assert callable(state.scores) and isinstance(state.scores(), tuple)
+
+
+def test_constructors_from_given_hands_have_one_name():
+    """Defect: ``from_hands(leader=)``, ``from_hands(dealer=)``, ``from_cards``,
+    ``from_position``: now ``Deal.from_hands(hands, *, ...)`` everywhere."""
+    assert guandan.Deal.from_hands(["3S", "4S", "5S", "6S"], leader=0).current_player == 0
+    assert zhengshangyou.Deal.from_hands(["3S", "4S"], dealer=1).current_player == 1
+    assert gandengyan.Deal.from_hands(["3S", "4S"], talon=["5S"], dealer=1).current_player == 1
+    deck = [r + s for r in "23456789TJQKA" for s in "SHCD"]
+    deal = chinese_ten.Deal.from_hands([deck[:12], deck[12:24]], layout=deck[24:28], stock=deck[28:])
+    assert deal.players == 2
+    assert not hasattr(chinese_ten.Deal, "from_cards")
+
+
+def test_history_entries_have_one_shape():
+    """Defect: history entries were tuples in three games and ``Event``s in the fourth."""
+    for entry in GAMES.values():
+        state = entry.new(2)
+        state.apply(state.legal_actions()[0])
+        assert all(type(e) is Event for e in state.history)
+
+
+def test_tribute_and_exchange_steps_are_enums():
+    """Defect: the tribute sub-machine was a string-typed tuple."""
+    d = guandan.Deal.from_hands(["3S 4S", "2H KS 5D", "3D 4D", "AS 6D 7D"], previous=(0, 2))
+    assert d.phase is guandan.Phase.RETURN and d.history[0].phase is guandan.Phase.TRIBUTE
+    assert guandan.game.TributeStep.RETURN.phase is guandan.Phase.RETURN
+    z = zhengshangyou.Deal.from_hands(["3S 4S", "3H 4H", "3C 2C 2D"], previous=(0, 1, 2))
+    assert z.phase is zhengshangyou.Phase.EXCHANGE
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_terminal_current_player_is_openspiel_terminal(name):
+    """Decision: ``current_player`` of a finished state is -4 (OpenSpiel's terminal id)
+    in every game; there are no chance nodes (-1 is never returned)."""
+    state = GAMES[name].new(1)
+    while not state.is_terminal():
+        assert state.current_player >= 0
+        state.apply(state.legal_actions()[-1])
+    assert state.current_player == TERMINAL == -4
+
+
+# --- argument checks ------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", list(GAMES))
+def test_seeds_do_not_wrap_modulo_2_64(name):
+    """Defect: ``Deal(seed=2**64+5)`` dealt as ``Deal(seed=5)``."""
+    entry = GAMES[name]
+    with pytest.raises(ValueError, match=r"\[0, 2\*\*64\)"):
+        entry.new(2**64 + 5)
+    with pytest.raises(ValueError, match=r"\[0, 2\*\*64\)"):
+        entry.module().playouts(2, seed=2**64 + 5)
+    assert entry.new(2**64 - 1).seed == 2**64 - 1
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_negative_seeds_refused_the_same_way_in_deal_playouts_and_arena(name):
+    """Defect: ``arena(seed=-1)`` was refused while ``Deal(seed=-1)`` was accepted."""
+    entry = GAMES[name]
+    for call in (lambda: entry.new(-1), lambda: entry.deal_class(-1), lambda: entry.match_class(-1),
+                 lambda: entry.module().playouts(2, seed=-1),
+                 lambda: tournament.arena(name, [RandomBot(), RandomBot()], 1, seed=-1, progress=False)):
+        with pytest.raises(ValueError, match=r"seed must be an int in \[0, 2\*\*64\)"):
+            call()
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_numpy_int_seeds_in_deal_and_playouts(name):
+    """Defect: ``guandan.Deal(seed=np.int64(1))`` worked but
+    ``guandan.playouts(5, seed=np.int64(1))`` raised."""
+    module = GAMES[name].module()
+    a, b = module.playouts(3, seed=np.int64(1)), module.playouts(3, seed=1)
+    assert (a.order == b.order).all() if hasattr(a, "order") else (a.returns == b.returns).all()
+    assert module.Deal(seed=np.int64(1)).observation(0) == module.Deal(seed=1).observation(0)
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_rules_as_a_string_is_a_type_error(name):
+    """Defect: ``rules="pagat"`` raised ValueError."""
+    with pytest.raises(TypeError, match=rf"rules must be a chupai\.{name}\.Rules or None, not 'pagat'"):
+        GAMES[name].deal_class(1, rules="pagat")
+
+
+def test_previous_as_a_string_is_a_type_error():
+    """Defect: ``from_hands(previous="0123")`` was accepted."""
+    with pytest.raises(TypeError, match="previous"):
+        guandan.Deal.from_hands(["3S 4S", "5S 6S", "7S 8S", "9S TS"], previous="0123")
+
+
+def test_a_play_of_another_game_names_the_game_and_class_expected():
+    """Defect: Chinese Ten's ``apply`` of a Guan Dan play said "... is not a Play"."""
+    play = guandan.Deal(seed=1).legal_actions()[0]
+    with pytest.raises(ActionTypeError, match=r"chupai\.guandan\.play\.Play\) is not an action of "
+                                              r"chupai\.chinese_ten; expected a chupai\.chinese_ten\.Play"):
+        chinese_ten.Deal(seed=1).apply(play)
+
+
+@pytest.mark.parametrize("bot", [RandomBot(), GreedyBot(), MonteCarloBot(8)], ids=repr)
+def test_bots_choose_with_an_int_seed(bot):
+    """Defect: ``choose(state, 0)`` failed with AttributeError although ``determinize``
+    takes an int seed."""
+    for entry in GAMES.values():
+        state = entry.new(1)
+        assert bot.choose(state, 0) == bot.choose(state, 0) in state.legal_actions()
+
+
+def test_arena_never_starts_more_workers_than_deals_or_cores(monkeypatch):
+    """Defect: ``arena(..., workers=1000)`` started 1000 processes for 4 deals."""
+    started = []
+
+    class FakePool:
+        """Counts the processes asked for and runs the jobs here."""
+
+        def __init__(self, n):
+            started.append(n)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def imap(self, f, jobs):
+            return map(f, jobs)
+
+    # every process pool of the library comes from a multiprocessing context
+    monkeypatch.setattr(multiprocessing.context.BaseContext, "Pool", lambda self, n, *a, **k: FakePool(n))
+    monkeypatch.setattr(tournament, "_cores", lambda: 2)
+    bots = [RandomBot(), RandomBot()]
+    one = tournament.arena("chinese_ten", bots, 4, seed=1, workers=1, progress=False)
+    many = tournament.arena("chinese_ten", bots, 4, seed=1, workers=1000, progress=False)
+    assert started == [2] and (one.returns == many.returns).all()
+    tournament.arena("chinese_ten", bots, 3, seed=1, workers=1000, max_workers=1000, progress=False)
+    assert started == [2, 3]
+    with pytest.raises(TypeError, match="max_workers"):
+        tournament.arena("chinese_ten", bots, 3, seed=1, workers=2, max_workers=2.0, progress=False)
+
+
+def test_no_shared_module_sniffs_a_games_modules_or_attributes():
+    """Defect: bots found a game's tribute choice through ``getattr`` on the state's module
+    and weighed playouts after ``hasattr(rules, "promotion")``; the registry says it."""
+    for name in ("bots.py", "tournament.py", "_state.py"):
+        text = (SRC / name).read_text()
+        for sniff in ("hasattr(", "import_module(", "type(state).__module__", "getattr(state", "getattr(type(state)"):
+            assert sniff not in text, (name, sniff)
+
+
+@pytest.mark.parametrize("module", [guandan, zhengshangyou])
+def test_a_replay_bug_raises_a_clear_error_at_once(module, monkeypatch):
+    """Defect: a bug in replaying the public history showed as "no deal consistent..."
+    after 10,000 retries; now the deal's own cards are replayed and a ReplayError says
+    what is wrong."""
+    deal = module.Deal(seed=4)
+    deal.apply(deal.legal_actions()[0])
+    monkeypatch.setattr(type(deal), "_replays", lambda self, history: False)
+    calls = []
+    real = module.deal.redeal_and_replay
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module.deal, "redeal_and_replay", counting)
+    with pytest.raises(ReplayError, match="do not replay"):
+        deal.determinize(1, 0)
+    assert calls == [1]
+
+
+def test_chinese_ten_first_player_with_zero_players_does_not_kill_the_interpreter():
+    """Issue 16, item 1: ``first_player(Rules(), 0, 0)`` died of SIGFPE (a ``%`` by zero)."""
+    code = ("from chupai.chinese_ten.game import first_player\nfrom chupai.chinese_ten import Rules\n"
+            "try:\n    first_player(Rules(), 0, 0)\nexcept ValueError as e:\n    print('refused:', e)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and out.stdout.startswith("refused: the pagat variant is played by ")
+    assert out.stdout.rstrip().endswith("players, not 0")
+    from chupai.chinese_ten.game import first_player
+
+    assert first_player(chinese_ten.Rules(), 4, 3) == 0
+    with pytest.raises(ValueError, match="dealer"):
+        first_player(chinese_ten.Rules(), 4, 4)
+    with pytest.raises(TypeError, match="players"):
+        first_player(chinese_ten.Rules(), "4", 0)
+
+
+def _small_hands(i):
+    return ["3S 4S 5S", "6S 7S 8S", "9S TS JS", "QS KS AS"]
+
+
+def test_a_guandan_match_of_given_hands_pickles_with_its_function():
+    """``Match(hands=f)`` (the old ``dealer=f``) rebuilds from ``f`` when ``f`` pickles."""
+    m = guandan.Match(seed=3, hands=_small_hands, max_deals=2)
+    m.apply(m.legal_actions()[0])
+    again = pickle.loads(pickle.dumps(m))
+    assert again.observation(0) == m.observation(0) and again.legal_actions() == m.legal_actions()

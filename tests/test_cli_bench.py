@@ -1,0 +1,118 @@
+"""``chupai bench`` (issue 9, "CLI and tools"; issue 10, the bench paths): bad counts
+are usage errors, ``--deals`` is honoured by every game, the game is the first
+argument, ``--json`` has one shape, and the Python-surface paths of issue 10 are in
+every game's report.  No timing is asserted here (figures live in ``bench/``)."""
+import doctest
+import importlib
+import json
+import subprocess
+import sys
+
+import pytest
+
+from chupai._bench_surface import DeterminizeTimer, Surface
+from chupai._games import GAMES
+from chupai.cli import main
+
+TINY = ["--deals", "2", "--repeat", "1", "--playouts", "50", "--surface-deals", "2"]
+SURFACE_CASES = {
+    "random deal, legal_actions() + apply()",
+    "Deal(seed=...), the dealing",
+    "determinize(player, rng)",
+    "observation(player)",
+    "MonteCarloBot(200) decision",
+    "list(legal_plays()), per Play",
+    "Play.type, first read",
+    "Play.cards, first read",
+    "str(Play)",
+    "Play.to_protocol()",
+}
+
+
+def bench_json(capsys, *argv):
+    assert main(["bench", *argv, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("option", ["--deals", "--repeat", "--playouts", "--surface-deals"])
+def test_bench_zero_counts_are_usage_errors(capsys, option):
+    assert main(["bench", "guandan", option, "0"]) == 2
+    err = capsys.readouterr().err
+    assert f"argument {option}: must be at least 1, not 0" in err and "Traceback" not in err
+
+
+def test_bench_zero_deals_real_process():
+    for argv in (["-m", "chupai", "bench", "--deals", "0"], ["-m", "chupai", "bench", "gandengyan", "--repeat", "0"],
+                 ["-m", "chupai.gandengyan.bench", "--deals", "0"]):
+        p = subprocess.run([sys.executable, *argv], capture_output=True, text=True, timeout=120)
+        assert p.returncode == 2, argv
+        assert "must be at least 1, not 0" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_bench_gandengyan_honours_deals(capsys):
+    from chupai.gandengyan.bench import positions
+
+    for deals in (1, 3):
+        out = bench_json(capsys, "gandengyan", *TINY[:1], str(deals), *TINY[2:], "--no-engine", "--no-surface")
+        assert out["info"]["deals"] == deals
+        assert out["info"]["notes"][0].startswith(f"{len(positions(deals))} in-game positions of {deals} ")
+    assert len(positions(1)) < len(positions(3))
+
+
+def test_bench_takes_the_game_first_and_the_old_option_with_a_warning(capsys):
+    new = bench_json(capsys, "zhengshangyou", *TINY, "--no-surface")
+    assert new["game"] == "zhengshangyou"
+    assert main(["bench", "--game", "zhengshangyou", *TINY, "--no-surface", "--json"]) == 0
+    captured = capsys.readouterr()
+    old = json.loads(captured.out)
+    assert "--game is deprecated" in captured.err
+    assert [r["case"] for r in old["rows"]] == [r["case"] for r in new["rows"]]
+    assert main(["bench", "guandan", "--game", "zhengshangyou"]) == 2
+    assert "give it once" in capsys.readouterr().err
+    assert bench_json(capsys, *TINY, "--no-engine", "--no-surface")["game"] == "guandan"  # the default
+
+
+def test_bench_json_same_shape_and_every_surface_path_in_every_game(capsys):
+    shapes = set()
+    for g in GAMES:
+        out = bench_json(capsys, g, *TINY)
+        assert out["game"] == g
+        rows = out["rows"]
+        shapes.add((tuple(out), *{tuple(r) for r in rows}))
+        surface = {r["case"]: r for r in rows if r["section"] == "surface"}
+        assert SURFACE_CASES <= set(surface) | {c for c in surface if c.startswith("Cards(text)")}
+        assert any(c.startswith("Cards(text), ") for c in surface)
+        sections = [r["section"] for r in rows]
+        assert sections.index("generator") < sections.index("engine") < sections.index("surface")
+        assert "reference" in sections  # OpenSpiel, with or without figure
+        for r in rows:
+            assert r["us"] is None or r["us"] >= 0, r
+            assert r["us"] is not None or r["per_second"] is not None or r["note"], r  # else it says why
+    assert len(shapes) == 1
+
+
+def test_determinize_timer_counts_only_determinize():
+    surface = Surface("guandan", 1)
+    state = surface.deal(seed=1)
+    original = type(state).determinize
+    with DeterminizeTimer(type(state)) as timed:
+        assert timed.seconds == 0.0
+        state.legal_actions()  # not counted
+        assert timed.seconds == 0.0
+        world = state.determinize(state.current_player, 1)
+    assert world.hand(state.current_player) == state.hand(state.current_player) and timed.seconds > 0
+    assert type(state).determinize is original  # the class is restored
+
+
+def test_surface_positions_reach_later_deals():
+    """The determinize positions come from matches, past the first deal (tribute, exchange)."""
+    for g in GAMES:
+        states = Surface(g, 2).decision_states(1)
+        assert len(states) > 10
+        assert len({id(s) for s in states}) == len(states)
+
+
+@pytest.mark.parametrize("name", ["chupai._timing", "chupai._cli_common", "chupai._cli_options"])
+def test_docstring_examples(name):
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0

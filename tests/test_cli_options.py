@@ -1,0 +1,229 @@
+"""The ``chupai`` command: game options, readings of --previous, JSON, grammar, Ctrl-C
+(issue 9, "CLI and tools").  Each case runs through ``chupai.cli.main([...])``; the
+exit-status cases also run as a real ``python -m chupai`` process."""
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from chupai import cli
+from chupai._cli_options import OPTIONS, taken
+from chupai._games import GAMES
+from chupai.cli import main
+
+FULL_HOUSE = ["plays", "guandan", "3D 9S 9D 9C AS AD", "--level", "2", "--previous", "8S 8D 2H KS KD",
+              "--previous-type", "full-house"]
+
+
+def run(*argv: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """``python -m chupai argv`` as a real process."""
+    return subprocess.run([sys.executable, "-m", "chupai", *argv], capture_output=True, text=True, timeout=timeout)
+
+
+def json_out(capsys, argv):
+    assert main(argv) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+# --- --previous with several readings -------------------------------------------------------
+def test_previous_full_house_two_readings_listed_with_numbers(capsys):
+    assert main(FULL_HOUSE) == 2
+    err = capsys.readouterr().err
+    assert "1 = full house 8: 2H(=8H) 8S 8D KS KD" in err and "2 = full house K: 2H(=KH) 8S 8D KS KD" in err
+    assert "--previous-type TYPE:RANK" in err and "--previous-index N" in err and "Traceback" not in err
+
+
+def test_previous_full_house_picked_by_rank_or_by_index(capsys):
+    by_rank = json_out(capsys, [*FULL_HOUSE[:-1], "full-house:K", "--json"])
+    by_index = json_out(capsys, [*FULL_HOUSE, "--previous-index", "2", "--json"])
+    assert by_rank == by_index
+    assert by_rank["previous"]["text"] == "full house K: 2H(=KH) 8S 8D KS KD"
+    eights = json_out(capsys, [*FULL_HOUSE[:-1], "full-house:8", "--json"])
+    assert eights["previous"]["text"].startswith("full house 8")
+    # 9-9-9 with A-A beats the eights-full reading but not the kings-full one
+    assert "full house 9: 9S 9C 9D AS AD" in [p["text"] for p in eights["plays"]]
+    assert "full house 9: 9S 9C 9D AS AD" not in [p["text"] for p in by_rank["plays"]]
+
+
+def test_previous_reading_errors(capsys):
+    assert main([*FULL_HOUSE, "--previous-index", "3"]) == 2
+    assert "--previous-index must be 1..2" in capsys.readouterr().err
+    assert main([*FULL_HOUSE[:-1], "full-house:Q"]) == 2
+    assert "is not a play of type full-house:Q at level 2" in capsys.readouterr().err
+    from chupai import zhengshangyou
+
+    readings = zhengshangyou.classify("5S 6D BJ")
+    assert len(readings) > 1
+    for k, reading in enumerate(readings, 1):
+        assert main(["plays", "zhengshangyou", "5S", "--previous", "5S 6D BJ", "--previous-index", str(k)]) == 0
+        assert f"that beat {reading}:" in capsys.readouterr().out
+
+
+def test_previous_index_in_every_game_that_follows(capsys):
+    for g in GAMES:
+        assert ("previous_index" in taken(g, "plays")) == ("previous" in taken(g, "plays"))
+
+
+# --- options that do not apply to the game ----------------------------------------------------
+def test_level_refused_for_zhengshangyou_and_decks_for_guandan(capsys):
+    assert main(["plays", "zhengshangyou", "3D 4D", "--level", "7"]) == 2
+    assert "--level does not apply to zhengshangyou" in capsys.readouterr().err
+    assert main(["playout", "guandan", "--decks", "2", "--deals", "10"]) == 2
+    assert "--decks does not apply to guandan" in capsys.readouterr().err
+    p = run("playout", "guandan", "--decks", "2", "--deals", "10")
+    assert p.returncode == 2 and "--decks does not apply to guandan" in p.stderr and "Traceback" not in p.stderr
+
+
+_VALUES = {"players": "4", "level": "7", "rules": "competition", "previous": "7S", "previous_type": "single",
+           "previous_index": "1", "layout": "3S", "variant": "pagat", "decks": "2"}
+_BASE = {"plays": ["3S"], "playout": ["--deals", "5", "--quiet"], "arena": ["--deals", "1", "--bots", "random,random"]}
+
+
+@pytest.mark.parametrize("command", ["plays", "playout", "arena"])
+@pytest.mark.parametrize("game_name", list(GAMES))
+def test_every_foreign_option_refused(capsys, command, game_name):
+    """Every option of the table that ``game_name`` does not take in ``command`` (and that
+    another game takes there) is refused, naming the option and the game."""
+    own = taken(game_name, command)
+    offered = {o for g in GAMES for o in taken(g, command)}
+    foreign = sorted(offered - set(own))
+    assert foreign, "each game lacks some option another game has"
+    for name in foreign:
+        option = OPTIONS[name]
+        argv = [command, game_name, *_BASE[command], option.flag]
+        if not option.switch:
+            argv.append(_VALUES[name])
+        assert main(argv) == 2, argv
+        assert f"{option.flag} does not apply to {game_name}" in capsys.readouterr().err
+
+
+def test_players_bounded_by_the_registry(capsys):
+    assert main(["playout", "guandan", "--players", "4", "--deals", "5"]) == 2
+    assert "--players does not apply to guandan" in capsys.readouterr().err
+    assert main(["arena", "gandengyan", "--players", "7", "--deals", "1"]) == 2
+    assert "gandengyan is played by 2 to 6 players, not 7" in capsys.readouterr().err
+    assert main(["playout", "zhengshangyou", "--players", "1", "--deals", "5"]) == 2
+    assert "zhengshangyou is played by 2 to 8 players, not 1" in capsys.readouterr().err
+    assert main(["playout", "gandengyan", "--players", "6", "--deals", "5", "--quiet"]) == 0
+
+
+def test_every_table_option_is_spelt_once():
+    """The registry's cli_options name only options of chupai._cli_options."""
+    for g in GAMES:
+        for command in ("plays", "playout", "arena"):
+            assert set(taken(g, command)) <= set(OPTIONS), (g, command)
+
+
+def test_variant_player_counts_read_as_english(capsys):
+    assert main(["playout", "chinese_ten", "--variant", "taiwanese", "--players", "3", "--deals", "5"]) == 2
+    assert "the taiwanese variant is played by 4 players, not 3" in capsys.readouterr().err
+    assert main(["playout", "chinese_ten", "--variant", "barraco", "--players", "3", "--deals", "5"]) == 2
+    assert "played by 2 or 4 players" in capsys.readouterr().err
+
+
+def test_bad_numbers_are_usage_errors(capsys):
+    for argv in (["playout", "guandan", "--deals", "0"], ["playout", "guandan", "--threads", "0"],
+                 ["arena", "guandan", "--workers", "0"], ["playout", "guandan", "--seed", "-1"],
+                 ["arena", "guandan", "--deals", "x"]):
+        assert main(argv) == 2, argv
+        assert "error: argument" in capsys.readouterr().err
+
+
+# --- grammar --------------------------------------------------------------------------------
+def test_one_play_and_level_in_capitals(capsys):
+    assert main(["plays", "guandan", "3D", "--level", "a"]) == 0
+    assert capsys.readouterr().out.startswith("1 play to lead (level A, pagat rules):")
+    assert main(["plays", "guandan", "3D", "--level", "10"]) == 0
+    assert "(level T," in capsys.readouterr().out
+    assert main(["plays", "guandan", "3D", "--level", "1"]) == 2
+    assert "--level '1' is not a rank" in capsys.readouterr().err
+    assert main(["plays", "gandengyan", "3D 3S"]) == 0
+    assert "(1 deck)" in capsys.readouterr().out
+    assert main(["playout", "zhengshangyou", "--deals", "1", "--quiet"]) == 0
+    assert capsys.readouterr().out.startswith("1 deal (4 players), random policy, 1 thread:")
+
+
+# --- --json: one shape per subcommand ---------------------------------------------------------
+_PLAYS = {
+    "guandan": ["3D 3S 2H", "--level", "2", "--previous", "4S"],
+    "zhengshangyou": ["3D 3S BJ", "--previous", "4S"],
+    "gandengyan": ["3D 3S BJ", "--previous", "2S"],
+    "chinese_ten": ["7S AS", "--layout", "QD 3S 3H 6C"],
+}
+
+
+def test_plays_json_same_shape_in_every_game(capsys):
+    shapes = set()
+    for g, argv in _PLAYS.items():
+        out = json_out(capsys, ["plays", g, *argv, "--json"])
+        assert out["game"] == g and out["count"] == len(out["plays"]) > 0
+        assert out["can_pass"] == (g != "chinese_ten")
+        shapes.add((tuple(out), *{tuple(p) for p in out["plays"]}))
+        assert all(isinstance(p["cards"], list) and p["text"] for p in out["plays"])
+    assert len(shapes) == 1, shapes
+    lead = json_out(capsys, ["plays", "guandan", "3D 3S", "--level", "2", "--json"])
+    assert lead["can_pass"] is False and lead["previous"] is None
+    assert lead["plays"][0]["protocol"] == ["Single", "3", ["S3"]]
+
+
+def test_playout_and_arena_json_same_shape_in_every_game(capsys):
+    playout_keys, arena_keys = set(), set()
+    for g in GAMES:
+        out = json_out(capsys, ["playout", g, "--deals", "50", "--json"])
+        assert out["deals"] == 50 and len(out["mean_returns"]) == out["players"] == 4
+        playout_keys.add(tuple(out))
+        out = json_out(capsys, ["arena", g, "--bots", "greedy,random", "--deals", "2", "--json"])
+        assert out["games"] == 2 and 0 <= out["wins"] <= 2
+        arena_keys.add(tuple(out))
+    assert len(playout_keys) == 1 and len(arena_keys) == 1
+
+
+def test_json_is_a_single_line_without_progress_bar():
+    p = run("playout", "gandengyan", "--deals", "20", "--json")
+    assert p.returncode == 0 and p.stderr == "" and len(p.stdout.splitlines()) == 1
+    assert json.loads(p.stdout)["game"] == "gandengyan"
+
+
+# --- Ctrl-C -------------------------------------------------------------------------------------
+def test_ctrl_c_in_main_is_quiet_130(capsys, monkeypatch):
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "_cmd_playout", interrupted)
+    assert main(["playout", "guandan", "--deals", "5"]) == 130
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+
+
+def test_ctrl_c_real_process_exits_130_without_traceback():
+    """SIGINT to the process group, as a terminal's Ctrl-C, in the middle of an arena
+    (after its first chunk of deals: the play is under way)."""
+    proc = subprocess.Popen([sys.executable, "-m", "chupai", "arena", "guandan", "--bots", "mc,mc", "--deals", "40"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    fd = proc.stderr.fileno()
+    try:
+        deadline = time.monotonic() + 120
+        seen = b""
+        while b"5/40" not in seen and time.monotonic() < deadline:
+            if select.select([fd], [], [], 0.2)[0]:
+                seen += os.read(fd, 4096)
+        assert b"5/40" in seen, f"the arena did not get going: {seen[-300:]!r}"
+        os.killpg(proc.pid, signal.SIGINT)
+        try:
+            _, rest = proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            _, rest = proc.communicate()
+            pytest.fail(f"no exit 60 s after SIGINT: {(seen + rest)[-2000:]!r}")
+        err = (seen + rest).decode()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130, err[-2000:]
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
