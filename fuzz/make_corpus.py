@@ -17,7 +17,7 @@ CARD_TEXTS = [
     "7S 7s bj 10H", "AS KS QS JS TS", "2H 2H 3D 3D 4C 4C", "BJ RJ BJ RJ", "♠A ♥K ♣Q ♦J",
     "", "   ", "7S,7S,7S", "1S", "10♦ 10d", "XX 7S", "rj Bj", "\u00a07S\t8H\n9C",
 ]
-LENGTHS = (8, 32, 96, 256, 640, 1500)
+LENGTHS = (8, 32, 96, 256, 640, 1500, 40, 120, 400, 1000, 2000, 64)
 
 
 def main() -> None:

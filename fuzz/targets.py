@@ -28,15 +28,17 @@ from chupai.actions import PASS
 from chupai.contract import TERMINAL
 from chupai.cards import RANKS, Cards, face_name, parse_face
 
-__all__ = ["TARGETS", "documented"]
+__all__ = ["ACTION_TARGETS", "PLAY_TARGETS", "TARGETS", "documented"]
 
 NUM_FACES = 54
 #: the exceptions the API documents for bad input
 DOCUMENTED = (TypeError, ValueError)
 #: at most this many plays of one generated list are checked one by one (speed)
 CHECKED_PLAYS = 24
-#: at most this many actions in one random action sequence
-MAX_ACTIONS = 400
+#: at most this many actions in one random action sequence, of which at most
+#: MAX_REFUSALS illegal ones (each compares every player's observation: keep an input fast)
+MAX_ACTIONS = 300
+MAX_REFUSALS = 12
 
 
 @contextmanager
@@ -227,7 +229,7 @@ def _previous(fdp: atheris.FuzzedDataProvider, game: str, make: Callable[[Any], 
 
 
 def _check_plays(plays: Any, hand: Any, previous: Any, classify: Callable[[Cards], list[Any]],
-                 collapsed: Any) -> None:
+                 collapsed: Any, rules: Any = None) -> None:
     """What every generated list of plays must satisfy."""
     arr = plays.to_numpy()
     assert len(arr) == len(plays)
@@ -240,8 +242,14 @@ def _check_plays(plays: Any, hand: Any, previous: Any, classify: Callable[[Cards
         if cards is not None:
             assert play.cards <= cards, (play, cards)
         assert play in classify(play.cards), (play, classify(play.cards))
-        if previous is not None and hasattr(play, "beats"):
-            assert play.beats(previous), (play, previous)
+        if previous is not None:
+            beats = play.beats(previous, rules=rules) if _beats_takes_rules(play) else play.beats(previous)
+            assert beats, (play, previous, rules)
+
+
+def _beats_takes_rules(play: Any) -> bool:
+    """Whether this game's ``Play.beats`` depends on the rules (Gan Deng Yan's does)."""
+    return "rules" in inspect.signature(type(play).beats).parameters
 
 
 def fuzz_guandan(data: bytes) -> None:
@@ -280,7 +288,7 @@ def fuzz_gandengyan(data: bytes) -> None:
         hand = hand_arg(fdp, 16, decks)
         plays = gandengyan.legal_plays(hand, previous, rules=rules)
         collapsed = gandengyan.legal_plays(hand, previous, rules=rules, collapse_suits=True)
-        _check_plays(plays, hand, previous, lambda c: gandengyan.classify(c, rules=rules), collapsed)
+        _check_plays(plays, hand, previous, lambda c: gandengyan.classify(c, rules=rules), collapsed, rules)
 
 
 def fuzz_chinese_ten(data: bytes) -> None:
@@ -373,7 +381,7 @@ def _snapshot(state: Any) -> tuple[Any, ...]:
         state.is_terminal(),
         tuple(state.legal_actions()),
         tuple(state.history),
-        tuple(repr(state.observation(p)) for p in range(players)),
+        tuple(state.observation(p) for p in range(players)),
     )
 
 
@@ -392,6 +400,7 @@ def _sequence(game: str) -> Callable[[bytes], None]:
         except DOCUMENTED:
             return
         pool: list[Any] = []
+        refusals = 0
         for _ in range(MAX_ACTIONS):
             if state.is_terminal():
                 assert state.legal_actions() == [] and state.current_player == TERMINAL
@@ -399,12 +408,13 @@ def _sequence(game: str) -> Callable[[bytes], None]:
                 break
             legal = state.legal_actions()
             assert legal, "a state that is not over has legal actions"
-            if fdp.remaining_bytes() == 0 or fdp.ConsumeIntInRange(0, 2):
+            if refusals >= MAX_REFUSALS or fdp.remaining_bytes() == 0 or fdp.ConsumeIntInRange(0, 2):
                 action = legal[fdp.ConsumeIntInRange(0, len(legal) - 1)] if fdp.remaining_bytes() else legal[0]
                 pool.extend(legal[:8])
                 state.apply(action)
                 continue
             action = _illegal_candidate(fdp, pool)
+            refusals += 1
             is_legal = any(action is a or (type(action) is type(a) and action == a) for a in legal)
             before = _snapshot(state)
             copy = state.clone()
@@ -431,14 +441,31 @@ def _applied(state: Any, action: Any) -> tuple[Any, ...]:
     return _snapshot(other)
 
 
+def _by_game(targets: dict[str, Callable[[bytes], None]], what: str) -> Callable[[bytes], None]:
+    """One target over every game: the first byte picks the game, the rest is its input."""
+    games = list(targets)
+
+    def target(data: bytes) -> None:
+        if data:
+            targets[games[data[0] % len(games)]](data[1:])
+
+    target.__doc__ = f"{what} of every game ({', '.join(games)}; the first byte picks one)."
+    return target
+
+
+PLAY_TARGETS: dict[str, Callable[[bytes], None]] = {
+    "guandan": fuzz_guandan,
+    "zhengshangyou": fuzz_zhengshangyou,
+    "gandengyan": fuzz_gandengyan,
+    "chinese_ten": fuzz_chinese_ten,
+}
+ACTION_TARGETS: dict[str, Callable[[bytes], None]] = {g: _sequence(g) for g in MODULES}
+
 TARGETS: dict[str, Callable[[bytes], None]] = {
     "cards": fuzz_cards,
     "cards_from": fuzz_cards_from,
-    "guandan_plays": fuzz_guandan,
-    "zhengshangyou_plays": fuzz_zhengshangyou,
-    "gandengyan_plays": fuzz_gandengyan,
-    "chinese_ten_plays": fuzz_chinese_ten,
+    "plays": _by_game(PLAY_TARGETS, "legal_plays / classify with arbitrary hands, levels, previous plays and rules"),
     "play_records": fuzz_records,
     "protocol": fuzz_protocol,
-    **{f"{g}_actions": _sequence(g) for g in MODULES},
+    "actions": _by_game(ACTION_TARGETS, "Random Deal/Match action sequences, legal and illegal interleaved,"),
 }

@@ -59,7 +59,7 @@ def test_action_target_catches_a_refusal_that_changes_the_state(monkeypatch: pyt
         return real(self, action)
 
     monkeypatch.setattr(Deal, "apply", leaky)
-    target = targets.TARGETS["gandengyan_actions"]
+    target = targets.ACTION_TARGETS["gandengyan"]
     rng = random.Random(3)
     with pytest.raises(AssertionError, match="changed the state"):
         for _ in range(200):

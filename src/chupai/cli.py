@@ -141,6 +141,9 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     from chupai.rl.generate import register as register_generate  # self-play data
 
     register_generate(sub)
+    from chupai.perft import register as register_perft  # perft counts and --bench
+
+    register_perft(sub)
 
     b = sub.add_parser("bench", help="time the generator, the engine and the Python surface of a game")
     b.add_argument("game", nargs="?", choices=games, help="the game (default guandan)")

@@ -1,0 +1,185 @@
+"""Perft: the number of distinct action sequences of a given length (python-chess style).
+
+``perft(state, depth)`` counts the sequences of exactly ``depth`` actions (plays and
+passes, every suit choice a separate play) that can be made from ``state``; a deal that
+ends sooner ends its sequences there, so they are not counted (as a mate in chess
+perft).  ``perft(state, 0) == 1``.  The counts of fixed seeded deals are golden numbers
+(``tests/golden/perft_<game>.json``) that any change of the generators or of the trick
+engines must keep, and a benchmark of enumeration speed (``chupai perft --bench``).
+
+``state`` is a game's ``Deal`` during card play (``perft`` walks a copy of its compiled
+engine: ``clone`` / ``legal_plays`` / ``play`` / ``pass_turn``; the last ply is counted
+without making a move) or that engine (``DealCore``) itself.  :func:`perft_slow`
+counts the same through the Python state machine only (``legal_actions`` / ``clone`` /
+``apply``): an independent path the tests compare against.
+
+>>> from chupai.gandengyan import Deal
+>>> [perft(Deal(1), d) for d in range(3)]
+[1, 20, 23]
+>>> perft_slow(Deal(1), 2)
+23
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from typing import Any
+
+from chupai._games import GAMES, game
+
+__all__ = ["GOLDEN_SEEDS", "deal_of", "divide", "golden", "perft", "perft_slow", "register"]
+
+#: the seeds of the deals the golden files count (4 players each)
+GOLDEN_SEEDS = (1, 2, 3)
+
+
+def deal_of(name: str, seed: int) -> Any:
+    """The seeded 4-player first ``Deal`` of game ``name`` at the start of card play."""
+    return game(name).module().Deal(seed)
+
+
+def _core_of(state: Any) -> Any:
+    card_play = getattr(state, "card_play", None)
+    if card_play is None:  # already an engine
+        return state.clone()
+    core = card_play()
+    if core is None:
+        if state.is_terminal():
+            return None
+        raise ValueError("perft counts from card play: this state is in another phase")
+    return core.clone()
+
+
+def _check_depth(depth: Any) -> int:
+    if isinstance(depth, bool) or not isinstance(depth, int):
+        raise TypeError(f"depth must be an int, not {type(depth).__name__}")
+    if depth < 0:
+        raise ValueError(f"depth must be >= 0, not {depth}")
+    return depth
+
+
+def _can_pass(core: Any) -> bool:
+    return hasattr(core, "pass_turn") and bool(core.can_pass())
+
+
+def _count(core: Any, depth: int) -> int:
+    if core.current < 0:
+        return 0
+    plays = core.legal_plays()
+    passes = _can_pass(core)
+    if depth == 1:
+        return len(plays) + passes
+    total = 0
+    for play in plays:
+        child = core.clone()
+        child.play(play)
+        total += _count(child, depth - 1)
+    if passes:
+        child = core.clone()
+        child.pass_turn()
+        total += _count(child, depth - 1)
+    return total
+
+
+def perft(state: Any, depth: int) -> int:
+    """The number of action sequences of length ``depth`` from ``state`` (see the module doc)."""
+    depth = _check_depth(depth)
+    core = _core_of(state)
+    if depth == 0:
+        return 1
+    return 0 if core is None else _count(core, depth)
+
+
+def divide(state: Any, depth: int) -> dict[str, int]:
+    """``perft(state, depth)`` split by the first action (its ``str``; ``"PASS"``): the
+    tool to find where two counts differ."""
+    depth = _check_depth(depth)
+    if depth == 0:
+        raise ValueError("divide needs depth >= 1")
+    core = _core_of(state)
+    out: dict[str, int] = {}
+    if core is None or core.current < 0:
+        return out
+    for play in core.legal_plays():
+        child = core.clone()
+        child.play(play)
+        out[str(play)] = 1 if depth == 1 else _count(child, depth - 1)
+    if _can_pass(core):
+        child = core.clone()
+        child.pass_turn()
+        out["PASS"] = 1 if depth == 1 else _count(child, depth - 1)
+    return out
+
+
+def perft_slow(state: Any, depth: int) -> int:
+    """:func:`perft` through the Python state machine only (``legal_actions`` / ``clone``
+    / ``apply``), for checking; much slower."""
+    depth = _check_depth(depth)
+    if depth == 0:
+        return 1
+    if state.is_terminal():
+        return 0
+    total = 0
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply(action)
+        total += perft_slow(child, depth - 1)
+    return total
+
+
+def golden(name: str, depth: int, seeds: tuple[int, ...] = GOLDEN_SEEDS) -> dict[str, Any]:
+    """The golden record of game ``name``: ``perft`` of each seeded deal at depths
+    ``1..depth`` (``counts[str(seed)][d - 1]``), as ``tests/golden/perft_<game>.json`` holds."""
+    counts = {str(seed): [perft(deal_of(name, seed), d) for d in range(1, depth + 1)] for seed in seeds}
+    return {"game": name, "deal": f"chupai.{name}.Deal(seed): 4 players, default rules", "counts": counts}
+
+
+# -- the command line (``chupai perft``) ------------------------------------------------
+def _cmd_perft(args: argparse.Namespace) -> int:
+    if args.bench:
+        return _bench(args.depth, args.seed)
+    if args.game is None:
+        raise ValueError("chupai perft: give a GAME (or --bench)")
+    if args.json:
+        print(json.dumps(golden(args.game, 3 if args.depth is None else args.depth, (args.seed,)), indent=1))
+        return 0
+    state = deal_of(args.game, args.seed)
+    depth_max = 3 if args.depth is None else args.depth
+    for depth in range(1, depth_max + 1):
+        start = time.process_time()
+        n = perft(state, depth)
+        print(f"perft({depth}) = {n}  ({time.process_time() - start:.3f} s CPU)")
+    if args.divide:
+        for action, n in divide(state, depth_max).items():
+            print(f"{action}: {n}")
+    return 0
+
+
+#: the depth of each game's benchmark (about a second of enumeration each); the
+#: sequences per second count the leaves, the last ply counted without making its moves
+BENCH_DEPTH = {"guandan": 4, "zhengshangyou": 8, "gandengyan": 18, "chinese_ten": 9}
+
+
+def _bench(depth: int | None, seed: int) -> int:
+    print(f"{'game':<14} {'depth':>5} {'sequences':>12} {'CPU s':>8} {'sequences/s':>14}")
+    for name in GAMES:
+        d = depth or BENCH_DEPTH.get(name, 3)
+        state = deal_of(name, seed)
+        start = time.process_time()
+        n = perft(state, d)
+        cpu = time.process_time() - start
+        print(f"{name:<14} {d:>5} {n:>12} {cpu:>8.3f} {n / cpu if cpu else float('inf'):>14,.0f}")
+    return 0
+
+
+def register(sub: Any) -> None:
+    """Register ``chupai perft`` on the command line's subparsers."""
+    p = sub.add_parser("perft", help="count the action sequences of a seeded deal (and --bench)")
+    p.add_argument("game", nargs="?", choices=list(GAMES), help="the game (not with --bench)")
+    p.add_argument("--seed", type=int, default=1, help="the seed of the deal (default 1)")
+    p.add_argument("--depth", type=int, default=None, help="count to this depth (default 3; --bench: per game)")
+    p.add_argument("--divide", action="store_true", help="also the count at --depth split by first action")
+    p.add_argument("--json", action="store_true", help="print the counts as a golden record (JSON)")
+    p.add_argument("--bench", action="store_true", help="sequences per second of every game")
+    p.set_defaults(run=_cmd_perft)
