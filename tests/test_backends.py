@@ -130,3 +130,12 @@ def test_cli_arena_on_ray(local_ray: Any, capsys: pytest.CaptureFixture[str]) ->
     assert main(args + ["--backend", "ray", "--workers", "2", "--chunk-size", "2"]) == 0
     assert capsys.readouterr().out == local
     assert "6 games" in local
+
+
+def test_ladder_is_the_same_on_every_backend(local_ray: Any) -> None:
+    from chupai.ladder import ladder
+
+    runs = [ladder("gandengyan", ["random", "greedy", "mc:20"], 4, 3, progress=False),
+            ladder("gandengyan", ["random", "greedy", "mc:20"], 4, 3, workers=2, backend="ray", progress=False)]
+    assert runs[0].pairs == runs[1].pairs
+    assert [r.elo for r in runs[0].ratings] == [r.elo for r in runs[1].ratings]

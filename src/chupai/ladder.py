@@ -31,13 +31,14 @@ import math
 import time
 from dataclasses import asdict, dataclass
 from itertools import combinations
-from multiprocessing import get_context
 from typing import Any
 
 import numpy as np
-from tqdm import tqdm
 
+from chupai import backends
 from chupai._games import GAMES
+from chupai._validate import check_positive_int, check_seed
+from chupai.backends import run_batch
 from chupai._state import derive_seed
 from chupai.search.registry import make_bot
 from chupai.tournament import _new_state, wilson_interval
@@ -269,12 +270,16 @@ def ladder(
     players: int | None = None,
     playouts: int = 200,
     progress: bool = True,
+    backend: str = "local",
+    address: str | None = None,
+    chunk_size: int | None = None,
 ) -> LadderResult:
     """Play the ladder of ``bots`` (specs for :func:`chupai.search.make_bot`, e.g.
     ``"ismcts:20ms"``) on ``deals`` deals of ``game`` (see the module doc).
 
-    ``workers > 1`` plays the deals in that many processes.  ``playouts``: the budget of
-    an ``mc`` spec without one.
+    ``workers > 1`` plays the deals in that many processes, ``backend="ray"`` as Ray
+    tasks (:func:`chupai.backends.run_batch`: the same result on every backend).
+    ``playouts``: the budget of an ``mc`` spec without one.
     """
     if game not in GAMES:
         raise ValueError(f"unknown game {game!r}; expected one of {tuple(GAMES)}")
@@ -287,15 +292,9 @@ def ladder(
         raise ValueError(f"bots must be different specs, not {list(bots)!r}")
     for b in bots:
         make_bot(b, playouts=playouts)  # a bad spec fails here, not in a worker
-    for name, value in (("deals", deals), ("workers", workers)):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise TypeError(f"{name} must be an int, not {type(value).__name__}")
-        if value < 1:
-            raise ValueError(f"{name} must be positive, not {value!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise TypeError(f"seed must be an int, not {type(seed).__name__}")
-    if seed < 0:
-        raise ValueError(f"seed must be non-negative, not {seed!r}")
+    deals = check_positive_int(deals, "deals")
+    workers = check_positive_int(workers, "workers")
+    seed = check_seed(seed, allow_none=False)
     _new_state(game, seed, False, rules, players)  # bad rules or players fail here
     pairs = list(combinations(range(len(bots)), 2))
     jobs = [
@@ -314,16 +313,9 @@ def ladder(
             cpu[b] += t[side]
             count[b] += c[side]
 
-    with tqdm(total=len(jobs), unit="deal", disable=not progress) as bar:
-        if workers == 1:
-            for job in jobs:
-                take(_play_deal(job))
-                bar.update()
-        else:
-            with get_context("spawn").Pool(min(workers, len(jobs))) as pool:
-                for out in pool.imap_unordered(_play_deal, jobs):
-                    take(out)
-                    bar.update()
+    for out in run_batch(_play_deal, jobs, backend=backend, workers=workers, address=address,
+                         chunk_size=chunk_size, progress=progress, unit="deal"):
+        take(out)
     k = len(bots)
     scores = np.zeros((k, k))
     games = np.zeros((k, k))
@@ -349,7 +341,8 @@ def _cmd_ladder(args: argparse.Namespace) -> int:
 
     rules = game_entry(args.game).cli_module().rules_of(args)
     result = ladder(args.game, args.bots.split(","), args.deals, args.seed, args.workers, rules=rules,
-                    players=args.players, playouts=args.playouts, progress=not args.quiet)
+                    players=args.players, playouts=args.playouts, progress=not args.quiet,
+                    **backends.options_of(args))
     print(result)
     if args.json:
         with open(args.json, "w") as f:
@@ -377,4 +370,5 @@ def register(sub: Any) -> None:
     p.add_argument("--json", help="write the result as JSON to this file")
     p.add_argument("--png", help="write the plot to this PNG file (needs matplotlib: chupai[plot])")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    backends.add_arguments(p)
     p.set_defaults(run=_cmd_ladder)
