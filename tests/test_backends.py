@@ -139,3 +139,15 @@ def test_ladder_is_the_same_on_every_backend(local_ray: Any) -> None:
             ladder("gandengyan", ["random", "greedy", "mc:20"], 4, 3, workers=2, backend="ray", progress=False)]
     assert runs[0].pairs == runs[1].pairs
     assert [r.elo for r in runs[0].ratings] == [r.elo for r in runs[1].ratings]
+
+
+@pytest.mark.parametrize("game", ["guandan", "zhengshangyou", "gandengyan", "chinese_ten"])
+def test_batch_playouts_are_the_same_on_every_backend(local_ray: Any, game: str) -> None:
+    import importlib
+
+    playouts = importlib.import_module(f"chupai.{game}").playouts
+    one = playouts(2500, seed=9)
+    for kwargs in ({"workers": 2}, {"backend": "ray", "workers": 2}, {"threads": 2}):
+        other = playouts(2500, seed=9, **kwargs)
+        for name in one._fields:
+            np.testing.assert_array_equal(getattr(one, name), getattr(other, name), err_msg=f"{name} {kwargs}")

@@ -259,6 +259,13 @@ def test_run_chunk_checks_its_arguments(game: str) -> None:
         core._run_chunk(1, 0, 5, "random", np.zeros((10, w), dtype=np.int8))
     with pytest.raises(ValueError, match="policy"):
         core._run_chunk(1, 0, 5, "best", out)
+    # a worker's own array: row 0 is deal `first`, the rows equal the whole batch's
+    part = np.zeros((4, w))
+    core._run_chunk(1, 6, 10, "random", part, 6)
+    np.testing.assert_array_equal(part, out[6:10])
+    for start, stop, first in [(5, 8, 6), (6, 11, 6), (0, 4, -1)]:
+        with pytest.raises(ValueError, match="start and stop"):
+            core._run_chunk(1, start, stop, "random", part, first)
 
 
 def test_guandan_levels_out_of_range_are_refused() -> None:

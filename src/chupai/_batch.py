@@ -77,10 +77,39 @@ def check_state(state: Any, game: str, classes: tuple[type, ...]) -> None:
         raise TypeError(f"state must be a {expected}, not {got}")
 
 
-def batch_outputs(prototype: Any, n: int, policy: str, threads: int, progress: bool, seed: int) -> np.ndarray:
+class _Rows:
+    """The rows of one chunk of a batch, played in a worker (a picklable task)."""
+
+    def __init__(self, prototype: Any, seed: int, policy: str) -> None:
+        self.prototype, self.seed, self.policy = prototype, seed, policy
+
+    def __call__(self, bounds: tuple[int, int]) -> np.ndarray:
+        start, stop = bounds
+        out = np.zeros((stop - start, self.prototype.batch_width), dtype=np.float64)
+        self.prototype._run_chunk(self.seed, start, stop, self.policy, out, start)
+        return out
+
+
+def batch_outputs(prototype: Any, n: int, policy: str, threads: int, progress: bool, seed: int, *,
+                  backend: str = "local", workers: int = 1, address: str | None = None) -> np.ndarray:
     """Play ``n`` deals dealt with the options of ``prototype`` (a game's ``DealCore``)
     and return the engine's ``(n, batch_width)`` float64 rows (the game's playouts split
-    them into typed arrays); deal ``i`` from stream ``i`` of ``seed``."""
+    them into typed arrays); deal ``i`` from stream ``i`` of ``seed``, so the rows are
+    the same for any ``threads``, ``workers`` and ``backend``.
+
+    ``threads`` share this process (the GIL released); ``workers > 1`` or
+    ``backend="ray"`` spread chunks of deals over processes or a Ray cluster
+    (:func:`chupai.backends.run_batch`), each chunk on one thread.
+    """
+    from chupai.backends import chunk_bounds, run_batch
+
+    workers = _validate.check_positive_int(workers, "workers")
+    if workers > 1 or backend != "local":
+        bounds = chunk_bounds(n, max(_CHUNK, -(-n // (workers * 8))))
+        parts = run_batch(_Rows(prototype, seed, policy), bounds, backend=backend, workers=workers,
+                          address=address, chunk_size=1, progress=progress,
+                          sizes=[b - a for a, b in bounds])
+        return np.concatenate(parts) if parts else np.zeros((0, prototype.batch_width))
     out = np.zeros((n, prototype.batch_width), dtype=np.float64)
 
     def run(start: int, stop: int) -> None:

@@ -180,6 +180,7 @@ cdef class Engine:
                     playbuf_t *buf) noexcept nogil
     cdef int c_evaluate(self, const void *st, Py_ssize_t size, const playbuf_t *cands, int include_pass,
                         int n, rng_t *rng, int policy, const double *weights, double *sums) noexcept nogil
+    # deals start .. stop - 1 into rows 0 .. stop - start - 1 of out
     cdef int c_run(self, Py_ssize_t size, uint64_t seed, Py_ssize_t start, Py_ssize_t stop, int policy,
                    double *out, Py_ssize_t width) noexcept nogil
     cdef bint c_can_pass(self, const void *st) noexcept nogil

@@ -356,8 +356,8 @@ cdef class Engine:
     cdef int c_run(self, Py_ssize_t size, uint64_t seed, Py_ssize_t start, Py_ssize_t stop, int policy,
                    double *out, Py_ssize_t width) noexcept nogil:
         """Deals start .. stop - 1 of a batch dealt from this prototype (`size`: its
-        struct's), each from its own stream (seed, index), played out; row i of `out`
-        (width doubles) per deal."""
+        struct's), each from its own stream (seed, index), played out; deal i into row
+        i - start of `out` (width doubles a row)."""
         cdef Py_ssize_t i
         cdef int dealt, rc = 0
         cdef rng_t rng
@@ -373,7 +373,7 @@ cdef class Engine:
             rc = self.c_playout(x, &rng, policy, &buf)
             if rc != 0:
                 break
-            self.h_row(x, dealt, &out[i * width])
+            self.h_row(x, dealt, &out[(i - start) * width])
         playbuf_free(&buf)
         free(x)
         return rc
@@ -638,22 +638,24 @@ cdef class Engine:
         """The number of values ``_run_chunk`` writes per deal (see the game's playouts)."""
         return self.h_row_width(self.h_state())
 
-    def _run_chunk(self, seed, Py_ssize_t start, Py_ssize_t stop, policy, double[:, ::1] out):
+    def _run_chunk(self, seed, Py_ssize_t start, Py_ssize_t stop, policy, double[:, ::1] out,
+                   Py_ssize_t first=0):
         """Deals ``start .. stop - 1`` of a batch, dealt with this deal's options (a
         prototype: its own cards do not matter), each from its own stream of ``seed`` and
-        played out with the GIL released, into rows ``start .. stop - 1`` of ``out``."""
+        played out with the GIL released; deal ``i`` into row ``i - first`` of ``out``
+        (``first``: the deal of row 0, so a worker fills an array of its chunk alone)."""
         cdef uint64_t s = seed64(seed)
         cdef int pol = policy_code(POLICIES, policy), rc
         cdef Py_ssize_t width = self.h_row_width(self.h_state()), size = self.h_spec().state_size
         if out.shape[1] != width:
             raise ValueError(f"out must have {width} columns for this deal, not {out.shape[1]}")
-        if not 0 <= start <= stop <= out.shape[0]:
-            raise ValueError(f"start and stop must satisfy 0 <= start <= stop <= {out.shape[0]} "
-                             f"(the rows of out), not {start} and {stop}")
+        if not 0 <= first <= start <= stop <= first + out.shape[0]:
+            raise ValueError(f"start and stop must satisfy {first} <= start <= stop <= {first + out.shape[0]} "
+                             f"(first and the rows of out), not {start} and {stop}")
         if start == stop:
             return
         with nogil:
-            rc = self.c_run(size, s, start, stop, pol, &out[0, 0], width)
+            rc = self.c_run(size, s, start, stop, pol, &out[start - first, 0], width)
         check_grown(rc)
 
     def __repr__(self):

@@ -73,11 +73,15 @@ def playouts(
     rules: Rules | None = None,
     players: int = 4,
     progress: bool = False,
+    backend: str = "local",
+    workers: int = 1,
+    address: str | None = None,
 ) -> PlayoutResults:
     """Deal ``n`` fresh random deals (dealer seat 0) and play each to the end in C.
 
     Deal ``i`` draws its cards and its choices from its own stream of ``seed``, so the
-    arrays are the same whatever ``threads`` is; deal 0 is ``Deal(seed)``'s deal.
+    arrays are the same whatever ``threads``, ``workers`` (processes) and ``backend``
+    (``"ray"``: tasks on the cluster at ``address``) are; deal 0 is ``Deal(seed)``'s deal.
     ``policy``: ``"random"`` (uniform over the suit-collapsed choices of each step) or
     ``"greedy"`` (the capture taking the most points, red five bonus included; with no
     capture, the card worth least joins the layout).
@@ -89,7 +93,8 @@ def playouts(
     check_batch(n, seed, policy, threads, POLICIES)
     rules = check_rules(rules, Rules, "chinese_ten")
     rules.check_players(players)
-    rows = batch_outputs(DealCore.random(0, players=players, rules=rules), n, policy, threads, progress, seed)
+    rows = batch_outputs(DealCore.random(0, players=players, rules=rules), n, policy, threads, progress, seed,
+                         backend=backend, workers=workers, address=address)
     scores = rows[:, :players].astype(np.int16)
     bonus = rows[:, players].astype(np.int8)
     return PlayoutResults(scores, results_of(scores, bonus, rules, players), bonus, rows[:, players + 1].astype(np.int16))

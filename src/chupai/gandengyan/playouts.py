@@ -60,11 +60,16 @@ def playouts(
     rules: Rules | None = None,
     players: int = 4,
     progress: bool = False,
+    backend: str = "local",
+    workers: int = 1,
+    address: str | None = None,
 ) -> PlayoutResults:
     """Deal ``n`` fresh random deals (random dealers) and play each to the end in C.
 
     Deal ``i`` draws its cards and its moves from its own stream of ``seed``, so the
-    arrays are the same whatever ``threads`` is.  ``policy``: ``"random"`` (uniform over
+    arrays are the same whatever ``threads``, ``workers`` and ``backend`` are
+    (``workers`` processes, or ``backend="ray"`` tasks on the Ray cluster at
+    ``address``: :func:`chupai._batch.batch_outputs`).  ``policy``: ``"random"`` (uniform over
     the suit-collapsed legal plays, and passing when following) or ``"greedy"`` (go out
     when a play empties the hand; lead the longest ordinary play; follow with the
     cheapest one, fewest jokers first; a bomb only on a player holding at most three
@@ -77,7 +82,8 @@ def playouts(
     check_batch(n, seed, policy, threads, POLICIES)
     players = check_players(players, MIN_PLAYERS, MAX_PLAYERS)
     rules = check_rules(rules, Rules, "gandengyan")
-    rows = batch_outputs(DealCore.random(0, players=players, rules=rules), n, policy, threads, progress, seed)
+    rows = batch_outputs(DealCore.random(0, players=players, rules=rules), n, policy, threads, progress, seed,
+                         backend=backend, workers=workers, address=address)
     return PlayoutResults(
         rows[:, 0].astype(np.int8),
         rows[:, 2 : 2 + players].copy(),

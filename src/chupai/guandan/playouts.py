@@ -62,11 +62,16 @@ def playouts(
     rules: Rules | None = None,
     level: str = "2",
     progress: bool = False,
+    backend: str = "local",
+    workers: int = 1,
+    address: str | None = None,
 ) -> PlayoutResults:
     """Deal ``n`` fresh random deals and play each to the end in C.
 
     Deal ``i`` draws its cards and its moves from its own stream of ``seed``, so the
-    arrays are the same whatever ``threads`` is.  ``policy``: ``"random"`` (uniform over
+    arrays are the same whatever ``threads``, ``workers`` and ``backend`` are
+    (``workers`` processes, or ``backend="ray"`` tasks on the Ray cluster at
+    ``address``: :func:`chupai._batch.batch_outputs`).  ``policy``: ``"random"`` (uniform over
     the suit-collapsed legal plays, and passing when following) or ``"greedy"`` (the
     smallest play that beats; bombs kept for an opponent about to go out; never over
     the partner).  ``level`` is the level rank every deal is played at.
@@ -77,6 +82,7 @@ def playouts(
     """
     check_batch(n, seed, policy, threads, POLICIES)
     rules = check_rules(rules, Rules, "guandan")
-    rows = batch_outputs(DealCore.random(0, level=level, rules=rules), n, policy, threads, progress, seed)
+    rows = batch_outputs(DealCore.random(0, level=level, rules=rules), n, policy, threads, progress, seed,
+                         backend=backend, workers=workers, address=address)
     order = rows[:, :4].astype(np.int8)
     return PlayoutResults(order, rows[:, 4].astype(np.int8), (order[:, 0] % 2).astype(np.int8))

@@ -62,11 +62,15 @@ def playouts(
     rules: Rules | None = None,
     players: int = 4,
     progress: bool = False,
+    backend: str = "local",
+    workers: int = 1,
+    address: str | None = None,
 ) -> PlayoutResults:
     """Deal ``n`` fresh random deals of ``players`` (2-8) and play each to the end in C.
 
     Deal ``i`` draws its dealer, its cards and its moves from its own stream of
-    ``seed``, so the arrays are the same whatever ``threads`` is.  ``policy``:
+    ``seed``, so the arrays are the same whatever ``threads``, ``workers`` (processes)
+    and ``backend`` (``"ray"``: tasks on the cluster at ``address``) are.  ``policy``:
     ``"random"`` (uniform over the suit-collapsed legal plays, and passing when
     following) or ``"greedy"`` (leading, the play with the fewest wild cards, the lowest
     bottom rank, then the most cards; following, the lowest play that beats, wild
@@ -79,6 +83,7 @@ def playouts(
     check_batch(n, seed, policy, threads, POLICIES)
     players = check_players(players, MIN_PLAYERS, MAX_PLAYERS)
     rules = check_rules(rules, Rules, "zhengshangyou")
-    rows = batch_outputs(DealCore.random(0, players=players, rules=rules), n, policy, threads, progress, seed)
+    rows = batch_outputs(DealCore.random(0, players=players, rules=rules), n, policy, threads, progress, seed,
+                         backend=backend, workers=workers, address=address)
     order = rows[:, :players].astype(np.int8)
     return PlayoutResults(order, rows[:, players:].astype(np.int8), order[:, 0].copy())
