@@ -16,6 +16,7 @@ import pytest
 
 from chupai import chinese_ten, gandengyan, guandan, zhengshangyou
 from chupai.cards import Cards
+from chupai.contract import TERMINAL
 
 pytestmark = pytest.mark.slow
 
@@ -135,7 +136,7 @@ def play_random_deal(name: str, rng: random.Random) -> int:
         # every card is in exactly one place: the counts add up to the deck, face by face
         assert counts_of(places(deal)) == expected, f"{name} seed {deal.seed}: cards not conserved at step {step}"
         if deal.is_terminal():
-            assert deal.legal_actions() == [] and deal.current_player == -1
+            assert deal.legal_actions() == [] and deal.current_player == TERMINAL
             end(deal)
             return step
         seat = deal.current_player
