@@ -109,6 +109,13 @@ def test_record_fields_are_checked(fields, error, match):
         (guandan, (0, 0, int(guandan.PlayType.BOMB), 3, 4, 0, b"", 5)),  # class 0 for a bomb
         (zhengshangyou, (1, 0, int(zhengshangyou.PlayType.SET), 200, 2, 2, b"", None)),
         (zhengshangyou, (1, 0, int(zhengshangyou.PlayType.SET), 3, 3, 2, b"", None)),
+        # a run longer than its ranks allow, or a length that is not its number of cards
+        # (str() of such a record used to raise IndexError inside the refusal)
+        (zhengshangyou, (0x1110, 0, int(zhengshangyou.PlayType.SEQUENCE), 37, 30, 1, b"", None)),
+        (zhengshangyou, (0x1110, 0, int(zhengshangyou.PlayType.SEQUENCE), 37, 4, 1, b"", None)),
+        (gandengyan, (0x1110, 0, int(gandengyan.PlayType.SEQUENCE), 1, 30, 0, b"", None)),
+        (gandengyan, (0x1110, 0, int(gandengyan.PlayType.SEQUENCE), 3, 60, 0, b"", None)),
+        (guandan, (0x1, 0, int(guandan.PlayType.PAIR), 3, 2, 0, b"", 5)),
         (zhengshangyou, (1, 0, int(zhengshangyou.PlayType.SET), 3, 2, 0, b"", None)),
         (gandengyan, (1, 0, int(gandengyan.PlayType.PAIR), 40, 2, 0, b"", None)),
         (gandengyan, (1, 0, int(gandengyan.PlayType.FOUR_BOMB), 3, 4, 0, b"", None)),

@@ -7,7 +7,7 @@
 # PAST_PLAY_LIMIT; the wrapper turns that into one MemoryError naming the way out.
 # (Guan Dan's kernel never gets there: all 108 cards make 135,070 plays; nor does
 # Chinese Ten's, a card and what it captures.)
-from chupai._core cimport check_grown
+from chupai._core cimport check_grown, multiset_size
 from chupai._play cimport PlayRecord
 
 cdef enum:
@@ -61,3 +61,19 @@ cdef inline int bad_record(PlayRecord previous, str game) except -1:
         f"previous: the record (type {previous.rec.type}, key {previous.rec.key}, "
         f"length {previous.rec.length}, class {previous.rec.cls}) is not a {game} play"
     )
+
+
+cdef inline int check_run(PlayRecord previous, str game, int width, int top, int lowest,
+                          int highest) except -1:
+    """ValueError unless the record's length is its number of cards and, for a run of
+    ``width`` cards per rank (0: not a run) whose highest rank value is ``top``, its
+    ranks ``top - length/width + 1 .. top`` lie in ``lowest .. highest``: what the
+    generators and ``str()`` read of a run."""
+    cdef int n
+    if multiset_size(previous.rec.lo, previous.rec.hi) != previous.rec.length:
+        bad_record(previous, game)
+    if width:
+        n = previous.rec.length // width
+        if previous.rec.length % width or n < 2 or top > highest or top - n + 1 < lowest:
+            bad_record(previous, game)
+    return 0

@@ -48,7 +48,9 @@ from chupai._core cimport (
 
 from chupai._cards cimport hand_masks
 from chupai._play cimport PlayRecord
-from chupai._wrappers cimport PAST_PLAY_LIMIT, PLAY_LIMIT, bad_record, check_flag, check_generated, check_previous
+from chupai._wrappers cimport (
+    PAST_PLAY_LIMIT, PLAY_LIMIT, bad_record, check_flag, check_generated, check_previous, check_run,
+)
 from chupai.gandengyan.play import Play
 from chupai.gandengyan.rules import PAGAT, Rules
 
@@ -370,6 +372,15 @@ cdef int _PAGAT_MAX_RANKS = PAGAT._max_ranks
 cdef int _TRIPLE = GDY_TRIPLE
 cdef int _TRIPLE_SEQUENCE = GDY_TRIPLE_SEQUENCE
 cdef int _THREE_BOMB = GDY_THREE_BOMB
+
+
+cdef inline int run_width(int t) noexcept:
+    """The cards per rank of a run type; 0 for a type that is not a run."""
+    if t == GDY_SEQUENCE:
+        return 1
+    if t == GDY_DOUBLE_SEQUENCE:
+        return 2
+    return 3 if t == GDY_TRIPLE_SEQUENCE else 0
 # a first buffer big enough for most in-game hands (it grows when needed)
 cdef Py_ssize_t _FIRST_CAP = 32
 
@@ -386,6 +397,7 @@ cdef int _check_previous(PlayRecord previous, int flags) except -1:
     if (previous.rec.key > GDY_JOKER_VALUE or previous.rec.cls != cls or previous.rec.length == 0
             or not multiset_valid(previous.rec.lo, previous.rec.hi)):
         bad_record(previous, "Gan Deng Yan")
+    check_run(previous, "Gan Deng Yan", run_width(t), previous.rec.key, 1, GDY_ACE_VALUE)
     if t == _TRIPLE and flags & GDY_FLAG_TRIPLES_ARE_BOMBS:
         raise ValueError(f"previous play {previous} is a triple, but these rules make triples bombs")
     if t == _THREE_BOMB and not (flags & GDY_FLAG_TRIPLES_ARE_BOMBS):

@@ -12,7 +12,7 @@ from libc.stdint cimport uint8_t
 
 from chupai._cards cimport hand_masks
 from chupai._play cimport PlayRecord
-from chupai._wrappers cimport bad_record, check_flag, check_generated, check_previous
+from chupai._wrappers cimport bad_record, check_flag, check_generated, check_previous, check_run
 from chupai._core cimport (
     BJ_BIT,
     MAX_PER_RANK,
@@ -554,6 +554,7 @@ cdef int check_record(PlayRecord p) except -1:
         cls = GD_CLASS_FOUR_JOKERS
     if p.rec.key > top or p.rec.cls != cls or not multiset_valid(p.rec.lo, p.rec.hi):
         bad_record(p, "Guan Dan")
+    check_run(p, "Guan Dan", 0, 0, 0, 0)  # a run's window is its key, checked above
     return 0
 
 

@@ -49,7 +49,9 @@ from chupai._core cimport (
 
 from chupai._cards cimport hand_masks
 from chupai._play cimport PlayRecord
-from chupai._wrappers cimport PAST_PLAY_LIMIT, PLAY_LIMIT, bad_record, check_flag, check_generated, check_previous
+from chupai._wrappers cimport (
+    PAST_PLAY_LIMIT, PLAY_LIMIT, bad_record, check_flag, check_generated, check_previous, check_run,
+)
 from chupai.zhengshangyou.play import Play
 from chupai.zhengshangyou.rules import PAGAT, Rules
 
@@ -563,6 +565,8 @@ cdef int check_record(PlayRecord p) except -1:
     if (p.rec.hi or p.rec.key >= 2 * ZS_SUITED_KEY or not 1 <= p.rec.cls <= MAX_MULT
             or p.rec.length == 0 or p.rec.length % p.rec.cls):
         bad_record(p, "Zheng Shangyou")
+    check_run(p, "Zheng Shangyou", p.rec.cls if p.rec.type == ZS_SEQUENCE or p.rec.type == ZS_MULTI else 0,
+              (p.rec.key % ZS_SUITED_KEY) // 2, 0, ZS_TWO_VALUE - 1)
     return 0
 
 
