@@ -198,3 +198,9 @@ def test_compiled_tables_check_what_python_can_reach():
         t.__init__(3, None, [-1] * 4, False, False, False, [(1, 0, 1, 0)], [0] * 15, list(range(54)),
                    [0.0, 4, 2, 1], ids, 193, size)
     env.step(good)  # still consistent
+
+
+@pytest.mark.parametrize("backend", ["python", "compiled"])
+def test_bad_rules_refused_at_construction(backend):
+    with pytest.raises(TypeError, match="rules"):
+        VectorEnv("guandan", 2, 0, rules="pagat", backend=backend)

@@ -72,8 +72,8 @@ class CompiledTables:
             perm = list(range(NUM_FACES))
         from chupai.guandan.rules import PAGAT
 
-        promotion = (rules if rules is not None else PAGAT).promotion
         codes = [-1 if p is None else _POLICY_CODES[p] for p in policies]
+        promotion = getattr(rules, "promotion", PAGAT.promotion)  # (the tables check the rules' type)
         self._t = GuanDanTables(num_envs, rules, codes, observation == "danzero", features == "ids",
                                 action_mode == "index", space.patterns, offsets, perm,
                                 [0.0] + [float(x) for x in promotion], space.size, space.pass_id, layout.size)
@@ -83,7 +83,7 @@ class CompiledTables:
         k = min(threads, num_envs)
         bounds = [num_envs * j // k for j in range(k + 1)]
         self._chunks = [(bounds[j], bounds[j + 1]) for j in range(k)]
-        self._pool = ThreadPoolExecutor(k) if k > 1 else None
+        self._pool = ThreadPoolExecutor(k - 1) if k > 1 else None
         self._started = False
 
     # -- seeds ---------------------------------------------------------------------------------
@@ -103,9 +103,14 @@ class CompiledTables:
                 t.push_seed(i, int(rng.integers(0, SEED_MASK)))
 
     def _run(self, fn: Any, *args: Any) -> int:
+        """``fn(lo, hi, *args)`` over the chunks: the first in this thread, the others in
+        the pool (each releases the GIL inside); the sum of the results."""
         if self._pool is None:
             return int(fn(0, self.num_envs, *args))
-        return sum(self._pool.map(lambda c: fn(c[0], c[1], *args), self._chunks))
+        rest = [self._pool.submit(fn, lo, hi, *args) for lo, hi in self._chunks[1:]]
+        lo, hi = self._chunks[0]
+        total = int(fn(lo, hi, *args))
+        return total + sum(int(f.result()) for f in rest)
 
     # -- the API -------------------------------------------------------------------------------
     def reset(self) -> dict[str, np.ndarray]:

@@ -226,6 +226,7 @@ class VectorEnv:
         self._tables: list[_Table] = []
         self._pool: ThreadPoolExecutor | None = None
         self._compiled: CompiledTables | None = None
+        self._new_deal(0)  # bad rules fail here (the game's own check), not at the first reset
         why = self._not_compiled(opponents, rules)
         if backend == "compiled" and why:
             raise ValueError(f"backend='compiled' is not available here: {why}")
