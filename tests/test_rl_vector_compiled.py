@@ -204,3 +204,27 @@ def test_compiled_tables_check_what_python_can_reach():
 def test_bad_rules_refused_at_construction(backend):
     with pytest.raises(TypeError, match="rules"):
         VectorEnv("guandan", 2, 0, rules="pagat", backend=backend)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize(("observation", "features", "action_mode"), [
+    ("default", "concrete", "index"),
+    ("danzero", "ids", "id"),
+])
+def test_compiled_equals_python_long(seed, observation, features, action_mode):
+    """Many deals per table: every array equal at every step."""
+    kw = dict(num_envs=8, seed=seed, observation=observation, features=features, action_mode=action_mode)
+    py, cc = VectorEnv("guandan", backend="python", **kw), VectorEnv("guandan", backend="compiled", threads=2, **kw)
+    obs_p, obs_c = py.reset()[0], cc.reset()[0]
+    rng = np.random.default_rng(seed)
+    ended = 0
+    for step in range(1500):
+        assert _same(obs_p, obs_c), step
+        a = _random_actions(obs_p, rng, action_mode == "index")
+        out_p, out_c = py.step(a), cc.step(a)
+        assert all(_same(x, y) for x, y in zip(out_p[1:], out_c[1:])), step
+        obs_p, obs_c = out_p[0], out_c[0]
+        ended += int(out_c[2].sum())
+    assert ended >= 40
+    cc.close()
