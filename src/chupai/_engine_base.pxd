@@ -33,7 +33,7 @@
 from cpython.ref cimport PyObject
 from libc.stdint cimport uint64_t
 
-from chupai._core cimport mask_t, play_t, playbuf_t, rng_t
+from chupai._core cimport GameClasses, mask_t, play_t, playbuf_t, rng_t
 
 cdef enum:
     CHOICE_PASS = -1             # h_choose: pass
@@ -90,9 +90,7 @@ cdef int check_players(object players, int lo, int hi) except -1
 cdef class GameSpec:
     """What a game's engine class shares between its instances (one per game)."""
     cdef readonly str name               # the game's package name, e.g. "guandan"
-    cdef readonly type play_class        # the game's Play class
-    cdef readonly type rules_class       # the game's Rules class
-    cdef object factory                  # Play._from_record (chupai._core.play_object)
+    cdef readonly GameClasses classes    # its Play and Rules classes (bound from Python)
     cdef readonly str context_name       # what a PlayList's context is ("level"), or None
     cdef Py_ssize_t state_size           # sizeof the game's struct
     cdef Py_ssize_t buf_cap              # first capacity of a scratch play buffer

@@ -21,7 +21,7 @@ from chupai._core cimport (
     NO_FACE,
     N_RANKS,
     bit,
-    checked_rules,
+    GameClasses,
     lowest_bit,
     mask_t,
     play_object,
@@ -56,9 +56,8 @@ from chupai.chinese_ten._movegen cimport (
 
 from chupai.chinese_ten cimport _movegen as mg
 from chupai._engine_base import POLICIES
-from chupai.cards import Cards, face_name
-from chupai.chinese_ten.play import Play, parse_card, parse_cards
-from chupai.chinese_ten.rules import PAGAT, Rules
+from chupai._cards import Cards, face_name
+from chupai.chinese_ten._movegen import GAME_CLASSES, parse_card, parse_cards
 
 cdef enum:
     CT_REDEAL_GROUP = 5          # main_merah: this many cards of one capture group
@@ -293,7 +292,7 @@ cdef int valid(const ct_deal_t *d) noexcept nogil:
 
 # --- Python surface ---------------------------------------------------------------------------
 cdef object rules_of(object rules):
-    return checked_rules(rules, Rules, PAGAT, "chinese_ten.Rules")
+    return CLASSES.rules_of(rules)
 
 
 def redeal_needed(layout, crowded_groups=True):
@@ -334,7 +333,8 @@ cdef mask_t claim(mask_t *seen, object cards, str what) except? 0:
 
 
 # --- the engine ---------------------------------------------------------------------------
-cdef GameSpec SPEC = GameSpec("chinese_ten", Play, Rules, Play._from_record, sizeof(ct_deal_t), 32)
+cdef GameClasses CLASSES = GAME_CLASSES
+cdef GameSpec SPEC = GameSpec(CLASSES, sizeof(ct_deal_t), 32)
 
 #: The C declarations behind the Python constants of chupai.chinese_ten.play and .rules,
 #: by their Python names (tests/test_engine_base.py checks every pair).
@@ -603,7 +603,7 @@ cdef class DealCore(Engine):
         p.type = CT_DISCARD if not p.taken else (CT_TRIPLE if p.length == CT_TRIPLE_SIZE else CT_CAPTURE)
         p.cls = 0
         p.nwild = 0
-        return play_object(SPEC.factory, &p, None)
+        return play_object(CLASSES.factory, &p, None)
 
     @property
     def layout(self):

@@ -30,7 +30,7 @@ from chupai._core cimport (
     N_RANKS,
     RANK_A,
     RJ_BIT,
-    checked_rules,
+    GameClasses,
     mask_t,
     multiset_add,
     multiset_remove,
@@ -61,9 +61,8 @@ from chupai.gandengyan._movegen cimport (
 
 from chupai.gandengyan cimport _movegen as mg
 from chupai._engine_base import POLICIES
-from chupai.cards import Cards, face_name, parse_face
-from chupai.gandengyan.play import Play
-from chupai.gandengyan.rules import PAGAT, Rules
+from chupai._cards import Cards, face_name, parse_face
+from chupai.gandengyan._movegen import GAME_CLASSES
 #: the kinds of bombs counted in ``DealCore.bombs`` (indexes), for the general multiplier
 BOMB_KINDS = ("three", "three_soft", "four", "four_soft", "jokers")
 MIN_PLAYERS = GDY_MIN_PLAYERS
@@ -414,7 +413,8 @@ cdef int valid(const gdy_deal_t *d) noexcept nogil:
     return 0
 
 # --- the engine -------------------------------------------------------------------------
-cdef GameSpec SPEC = GameSpec("gandengyan", Play, Rules, Play._from_record, sizeof(gdy_deal_t), 64)
+cdef GameClasses CLASSES = GAME_CLASSES
+cdef GameSpec SPEC = GameSpec(CLASSES, sizeof(gdy_deal_t), 64)
 
 #: The C declarations behind the Python constants of chupai.gandengyan.play and .rules,
 #: by their Python names (tests/test_engine_base.py checks every pair).
@@ -435,7 +435,7 @@ C_CONSTANTS = {
 
 
 cdef int _opts_of(object rules, gdy_opts_t *o) except -1:
-    rules = checked_rules(rules, Rules, PAGAT, "gandengyan.Rules")
+    rules = CLASSES.rules_of(rules)
     o.flags = rules._flags
     o.max_ranks = rules._max_ranks
     o.decks = rules.decks
@@ -471,7 +471,7 @@ cdef class DealCore(Engine):
         cdef DealCore self = DealCore.__new__(DealCore)
         cdef int s, n, dealer
         _opts_of(rules, &self.d.o)
-        self.set_rules(PAGAT if rules is None else rules)
+        self.set_rules(CLASSES.rules_of(rules))
         if isinstance(hands, (str, Cards)):
             raise ValueError(f"hands must be a sequence of hands, not {hands!r}")
         n = check_players(len(hands), GDY_MIN_PLAYERS, GDY_MAX_PLAYERS)
@@ -513,7 +513,7 @@ cdef class DealCore(Engine):
         cdef int dl = -1
         self.d.t.seats = check_players(players, GDY_MIN_PLAYERS, GDY_MAX_PLAYERS)
         _opts_of(rules, &self.d.o)
-        self.set_rules(PAGAT if rules is None else rules)
+        self.set_rules(CLASSES.rules_of(rules))
         if dealer is not None:
             dl = check_seat(dealer, self.d.t.seats, "dealer")
         rng_seed(&rng, seed64(seed), 0)

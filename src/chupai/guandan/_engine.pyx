@@ -14,7 +14,7 @@ from libc.stdint cimport uint8_t
 from chupai._core cimport (
     N_FACES,
     RANK_A,
-    checked_rules,
+    GameClasses,
     multiset_add,
     multiset_remove,
     multiset_size,
@@ -43,9 +43,8 @@ from chupai.guandan._movegen cimport (
 
 from chupai.guandan cimport _movegen as mg
 from chupai._engine_base import POLICIES
-from chupai.cards import Cards, face_name
-from chupai.guandan.play import Play
-from chupai.guandan.rules import PAGAT, Rules, parse_rank
+from chupai._cards import Cards, face_name
+from chupai.guandan._movegen import GAME_CLASSES, parse_rank
 
 #: ``DealCore.result`` values: how the deal was won (index into ``Rules.promotion``)
 RESULT_NONE = GD_RESULT_NONE
@@ -231,7 +230,8 @@ cdef int valid(const gd_deal_t *d) noexcept nogil:
 
 
 # --- the engine -------------------------------------------------------------------------
-cdef GameSpec SPEC = GameSpec("guandan", Play, Rules, Play._from_record, sizeof(gd_deal_t), 256, "level")
+cdef GameClasses CLASSES = GAME_CLASSES
+cdef GameSpec SPEC = GameSpec(CLASSES, sizeof(gd_deal_t), 256, "level")
 
 #: The C declarations behind the Python constants of chupai.guandan.play and .rules, by
 #: their Python names (tests/test_engine_base.py checks every pair).
@@ -250,7 +250,7 @@ C_CONSTANTS = {
 
 
 cdef int _flags_of(object rules) except -1:
-    return checked_rules(rules, Rules, PAGAT, "guandan.Rules")._flags
+    return CLASSES.rules_of(rules)._flags
 
 
 @cython.no_gc  # no reference cycles (see Engine): no GC bookkeeping per clone
@@ -291,7 +291,7 @@ cdef class DealCore(Engine):
             self.d.hi[s] = hand.hi
         self.d.level = _level_index(level)
         self.d.flags = _flags_of(rules)
-        self.set_rules(checked_rules(rules, Rules, PAGAT, "guandan.Rules"))
+        self.set_rules(CLASSES.rules_of(rules))
         gd_start(&self.d, leader)
         return self
 
@@ -302,7 +302,7 @@ cdef class DealCore(Engine):
         cdef rng_t rng
         rng_seed(&rng, seed64(seed), 0)
         self.d.level = _level_index(level)
-        self.set_rules(checked_rules(rules, Rules, PAGAT, "guandan.Rules"))
+        self.set_rules(CLASSES.rules_of(rules))
         gd_deal_random(&self.d, &rng, _flags_of(rules))
         return self
 

@@ -12,6 +12,7 @@ import numpy as np
 from libc.stdint cimport uint8_t
 
 from chupai._core cimport (
+    GameClasses,
     JOKER_MASK,
     SUITED_MASK,
     bit,
@@ -37,9 +38,8 @@ from chupai.zhengshangyou._movegen cimport (
 
 from chupai.zhengshangyou cimport _movegen as mg
 from chupai._engine_base import POLICIES
-from chupai.cards import Cards, face_name
-from chupai.zhengshangyou.play import Play
-from chupai.zhengshangyou.rules import PAGAT, Rules
+from chupai._cards import Cards, face_name
+from chupai.zhengshangyou._movegen import GAME_CLASSES
 MIN_PLAYERS = ZS_MIN_SEATS
 MAX_PLAYERS = ZS_MAX_SEATS
 #: points for the first and the second player out
@@ -230,7 +230,8 @@ cdef int valid(const zs_deal_t *d) noexcept nogil:
 
 
 # --- the engine -------------------------------------------------------------------------
-cdef GameSpec SPEC = GameSpec("zhengshangyou", Play, Rules, Play._from_record, sizeof(zs_deal_t), 256)
+cdef GameClasses CLASSES = GAME_CLASSES
+cdef GameSpec SPEC = GameSpec(CLASSES, sizeof(zs_deal_t), 256)
 
 #: The C declarations behind the Python constants of chupai.zhengshangyou.play and
 #: .rules, by their Python names (tests/test_engine_base.py checks every pair).
@@ -285,7 +286,7 @@ cdef class DealCore(Engine):
             raise ValueError("at least two players must hold cards")
         self.d.t.seats = n
         self.d.flags = zs_rules_flags(rules)
-        self.set_rules(PAGAT if rules is None else rules)
+        self.set_rules(CLASSES.rules_of(rules))
         zs_start(&self.d, leader)
         return self
 
@@ -301,7 +302,7 @@ cdef class DealCore(Engine):
         dl = rng_below(&rng, n)
         if dealer is not None:
             dl = check_seat(dealer, n, "dealer")
-        self.set_rules(PAGAT if rules is None else rules)
+        self.set_rules(CLASSES.rules_of(rules))
         zs_deal_random(&self.d, &rng, n, dl, flags)
         return self
 
