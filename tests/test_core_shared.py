@@ -47,7 +47,7 @@ def test_bad_seed_is_a_value_error_naming_it(game, seed):
 @pytest.mark.parametrize("policy", ["clever", 0, ["random"]])
 def test_bad_policy_is_a_value_error_listing_the_policies(game, policy):
     core = ENGINES[game].random(1)
-    with pytest.raises(ValueError, match=r"unknown policy .*expected one of \['greedy', 'random'\]"):
+    with pytest.raises(ValueError, match=r"unknown policy .*expected one of \['greedy', 'heuristic', 'random'\]"):
         core.playout(1, policy)
     with pytest.raises(ValueError, match="unknown policy"):
         core.policy_choice(policy)

@@ -72,6 +72,7 @@ cdef class DealCore(Engine):
     cdef void h_play(self, void *st, const play_t *p) noexcept nogil
     cdef void h_pass(self, void *st) noexcept nogil
     cdef int h_greedy(self, const void *st, const playbuf_t *buf) noexcept nogil
+    cdef int h_heuristic(self, const void *st, const playbuf_t *buf) noexcept nogil
     cdef void h_returns(self, const void *st, const double *weights, double *out) noexcept nogil
     cdef int h_deal(self, void *st, rng_t *rng) noexcept nogil
     cdef int h_row_width(self, const void *st) noexcept nogil
