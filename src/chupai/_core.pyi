@@ -27,6 +27,23 @@ class PlayMaker:
     def __setstate_cython__(self, __pyx_state: Any) -> Any: ...
 
 @disjoint_base
+class GameClasses:
+    """The Python classes a game's compiled modules use, bound once by its play module."""
+
+    game: str
+    play: type | None
+    rules: type | None
+    pagat: Any
+    factory: Any
+    pagat_flags: int
+    def __init__(self, game: str) -> None: ...
+    @property
+    def bound(self) -> bool: ...
+    def bind(self, play: type, rules: type, pagat: Any) -> None: ...
+    def __reduce_cython__(self) -> Any: ...
+    def __setstate_cython__(self, __pyx_state: Any) -> Any: ...
+
+@disjoint_base
 class PlayList:
     """An immutable sequence of plays backed by a C array of records."""
 

@@ -4,7 +4,7 @@ from typing import Any
 import numpy as np
 from typing_extensions import disjoint_base
 
-from chupai._core import PlayList
+from chupai._core import GameClasses, PlayList
 from chupai.cards import Cards
 from chupai.errors import IllegalActionError
 
@@ -16,19 +16,21 @@ class NotAPlayError(IllegalActionError, TypeError): ...
 @disjoint_base
 class GameSpec:
     name: str
-    play_class: type
-    rules_class: type
+    classes: GameClasses
     context_name: str | None
     def __init__(
         self,
-        name: str,
-        play_class: type,
-        rules_class: type,
-        factory: Any,
+        classes: GameClasses,
         state_size: int,
         buf_cap: int,
         context_name: str | None = None,
     ) -> None: ...
+    @property
+    def play_class(self) -> type | None:
+        """The game's Play class."""
+    @property
+    def rules_class(self) -> type | None:
+        """The game's Rules class."""
 
 @disjoint_base
 class Engine:

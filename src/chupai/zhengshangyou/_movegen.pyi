@@ -4,13 +4,16 @@ from typing import Any
 
 import numpy as np
 
-from chupai._core import PlayList
+from chupai._core import GameClasses, PlayList
 from chupai.cards import Cards
 from chupai.zhengshangyou.play import Play
 from chupai.zhengshangyou.rules import Rules
 
 __pyx_capi__: dict[str, Any]
 __test__: dict[str, str]
+
+GAME_CLASSES: GameClasses
+FLAG_JOKER_PAIR: int
 
 def legal_plays(
     hand: Cards | str | Iterable[str],
