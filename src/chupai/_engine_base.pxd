@@ -85,6 +85,11 @@ cdef inline void trick_played(trick_t *t, const play_t *p) noexcept nogil:
 # type, ValueError out of range, naming `what`.
 cdef int check_seat(object seat, int n, str what) except -1
 cdef int check_players(object players, int lo, int hi) except -1
+# The hands a from_hands() is given, as Cards: a sequence of lo..hi hands (Cards or card
+# strings) in which no card is dealt more than `decks` times, counting `counted` (the
+# copies of each face dealt elsewhere, e.g. a talon) too; TypeError for anything but a
+# sequence of hands, ValueError naming the card dealt too often.
+cdef list checked_hands(object hands, int lo, int hi, int decks, list counted=*)
 
 
 cdef class GameSpec:
