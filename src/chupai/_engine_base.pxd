@@ -33,7 +33,7 @@
 from cpython.ref cimport PyObject
 from libc.stdint cimport uint64_t
 
-from chupai._core cimport GameClasses, mask_t, play_t, playbuf_t, rng_t
+from chupai._core cimport GameClasses, mask_t, play_t, playbuf_t, rng_t, target_set, target_t
 
 cdef enum:
     CHOICE_PASS = -1             # h_choose: pass
@@ -79,6 +79,10 @@ cdef inline void trick_played(trick_t *t, const play_t *p) noexcept nogil:
     t.last = p[0]
     t.last_player = t.current
     t.npass = 0
+
+cdef inline void trick_target(const trick_t *t, target_t *tg) noexcept nogil:
+    """The play the current player must beat: the trick's last play (none when leading)."""
+    target_set(tg, &t.last if t.last_player >= 0 else NULL)
 
 # Python-level checks every engine's constructors share: an int (numpy ints too, not a
 # bool) for a seat of `n` seats / a number of players in [lo, hi]; TypeError for another

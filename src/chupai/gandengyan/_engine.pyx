@@ -24,6 +24,7 @@ import numpy as np
 from libc.stdint cimport uint8_t
 
 from chupai._core cimport (
+    target_set,
     BJ_BIT,
     JOKER_MASK,
     N_FACES,
@@ -46,7 +47,7 @@ from chupai._core cimport (
     rng_t,
     seed64,
 )
-from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_IF_STUCK, POLICY_GREEDY, Engine, GameSpec, trick_start, checked_hands, check_players, check_seat, trick_lead, trick_played
+from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_IF_STUCK, POLICY_GREEDY, Engine, GameSpec, trick_start, trick_target, checked_hands, check_players, check_seat, trick_lead, trick_played
 from chupai.gandengyan._movegen cimport (
     GDY_FLAG_FOLLOW_SAME_RANK,
     GDY_FLAG_JOKER_AS_TWO,
@@ -142,12 +143,7 @@ cdef int gdy_legal(const gdy_deal_t *d, int collapse, playbuf_t *out) noexcept n
     cdef int s = d.t.current
     if s < 0:
         return 0
-    tg.type = 0
-    if d.t.last_player >= 0:
-        tg.type = d.t.last.type
-        tg.key = d.t.last.key
-        tg.length = d.t.last.length
-        tg.cls = d.t.last.cls
+    trick_target(&d.t, &tg)
     return gdy_generate(d.lo[s], d.hi[s], d.o.flags, d.o.max_ranks, collapse, &tg, out)
 
 
@@ -554,10 +550,7 @@ cdef class DealCore(Engine):
         cdef const gdy_deal_t *d = <const gdy_deal_t *>st
         cdef gdy_target tg
         cdef int s = d.t.current, flags = d.o.flags
-        tg.type = 0
-        tg.key = 0
-        tg.length = 0
-        tg.cls = 0
+        target_set(&tg, NULL)
         if not multiset_valid(p.lo, p.hi):
             return 0
         if not lead:
@@ -566,11 +559,7 @@ cdef class DealCore(Engine):
             # jokers alone lead out as a special single only as the hand's last cards
             if not (p.lo & ~JOKERS) and d.lo[s] & ~JOKERS:
                 flags &= ~GDY_FLAG_JOKER_LEAD_OUT
-            if d.t.last_player >= 0:
-                tg.type = d.t.last.type
-                tg.key = d.t.last.key
-                tg.length = d.t.last.length
-                tg.cls = d.t.last.cls
+            trick_target(&d.t, &tg)
         return gdy_generate(p.lo, p.hi, flags, d.o.max_ranks, 0, &tg, out)
 
     cdef void h_play(self, void *st, const play_t *p) noexcept nogil:

@@ -12,6 +12,7 @@ import numpy as np
 from libc.stdint cimport uint8_t
 
 from chupai._core cimport (
+    target_set,
     N_FACES,
     RANK_A,
     GameClasses,
@@ -28,7 +29,7 @@ from chupai._core cimport (
     rng_t,
     seed64,
 )
-from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_FOLLOWING, POLICY_GREEDY, Engine, GameSpec, trick_start, checked_hands, check_players, check_seat, trick_lead, trick_played
+from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_FOLLOWING, POLICY_GREEDY, Engine, GameSpec, trick_start, trick_target, checked_hands, check_players, check_seat, trick_lead, trick_played
 from chupai.guandan._movegen cimport (
     GD_BOMB,
     GD_LEVEL_VALUE,
@@ -104,13 +105,7 @@ cdef int gd_legal(const gd_deal_t *d, int collapse, playbuf_t *out) noexcept nog
     cdef int s = d.t.current
     if s < 0:
         return 0
-    tg.type = 0
-    tg.key = 0
-    tg.cls = 0
-    if d.t.last_player >= 0:
-        tg.type = d.t.last.type
-        tg.key = d.t.last.key
-        tg.cls = d.t.last.cls
+    trick_target(&d.t, &tg)
     return gd_generate(d.lo[s], d.hi[s], d.level, d.flags, collapse, &tg, out)
 
 
@@ -308,18 +303,13 @@ cdef class DealCore(Engine):
         cdef const gd_deal_t *d = <const gd_deal_t *>st
         cdef gd_target tg
         cdef int s = d.t.current
-        tg.type = 0
-        tg.key = 0
-        tg.cls = 0
+        target_set(&tg, NULL)
         if not multiset_valid(p.lo, p.hi):
             return 0
         if not lead:
             if s < 0 or (p.lo & ~d.lo[s]) or (p.hi & ~d.hi[s]):
                 return 0
-            if d.t.last_player >= 0:
-                tg.type = d.t.last.type
-                tg.key = d.t.last.key
-                tg.cls = d.t.last.cls
+            trick_target(&d.t, &tg)
         return gd_generate(p.lo, p.hi, d.level, d.flags, 0, &tg, out)
 
     cdef void h_play(self, void *st, const play_t *p) noexcept nogil:

@@ -12,6 +12,7 @@ import numpy as np
 from libc.stdint cimport uint8_t
 
 from chupai._core cimport (
+    target_set,
     GameClasses,
     JOKER_MASK,
     SUITED_MASK,
@@ -26,7 +27,7 @@ from chupai._core cimport (
     rng_t,
     seed64,
 )
-from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_FOLLOWING, POLICY_GREEDY, Engine, GameSpec, trick_start, checked_hands, check_players, check_seat, trick_lead, trick_played
+from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_FOLLOWING, POLICY_GREEDY, Engine, GameSpec, trick_start, trick_target, checked_hands, check_players, check_seat, trick_lead, trick_played
 from chupai.zhengshangyou._movegen cimport (
     ZS_FLAG_JOKER_PAIR,
     ZS_SUITED_KEY,
@@ -99,15 +100,7 @@ cdef int zs_legal(const zs_deal_t *d, int collapse, playbuf_t *out) noexcept nog
     cdef int s = d.t.current
     if s < 0:
         return 0
-    tg.type = 0
-    tg.length = 0
-    tg.cls = 0
-    tg.key = 0
-    if d.t.last_player >= 0:
-        tg.type = d.t.last.type
-        tg.length = d.t.last.length
-        tg.cls = d.t.last.cls
-        tg.key = d.t.last.key
+    trick_target(&d.t, &tg)
     return zs_generate(d.hand[s], d.flags, collapse, &tg, out)
 
 
@@ -307,20 +300,13 @@ cdef class DealCore(Engine):
         cdef const zs_deal_t *d = <const zs_deal_t *>st
         cdef zs_target tg
         cdef int s = d.t.current
-        tg.type = 0
-        tg.length = 0
-        tg.cls = 0
-        tg.key = 0
+        target_set(&tg, NULL)
         if p.hi or p.lo & ~(SUITED_MASK | JOKER_MASK):
             return 0
         if not lead:
             if s < 0 or p.lo & ~d.hand[s]:
                 return 0
-            if d.t.last_player >= 0:
-                tg.type = d.t.last.type
-                tg.length = d.t.last.length
-                tg.cls = d.t.last.cls
-                tg.key = d.t.last.key
+            trick_target(&d.t, &tg)
         return zs_generate(p.lo, d.flags, 0, &tg, out)
 
     cdef void h_play(self, void *st, const play_t *p) noexcept nogil:
