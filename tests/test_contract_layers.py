@@ -18,9 +18,10 @@ PACKAGE = SRC / "chupai"
 COMPILED = {
     ".".join(p.relative_to(SRC).with_suffix("").parts) for p in PACKAGE.rglob("*.pyx")
 }
-#: Python modules the compiled layer may import: the error types, which import nothing
-#: of the library themselves (checked below)
-BOTTOM = {"chupai.errors"}
+#: Python modules the compiled layer may import: the error types, the contract's shared
+#: names (Event, TERMINAL ...) and the PASS action, which import nothing of the library
+#: themselves (checked below)
+BOTTOM = {"chupai.errors", "chupai.contract", "chupai.actions"}
 
 # a Python-level import statement of a .pyx file (cimports are compile-time C names)
 _IMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+import\b(?!\s*\*)|import\s+([\w.]+))", re.M)

@@ -50,7 +50,7 @@ def test_bad_seed_is_a_type_error_naming_it(game, seed):
 @pytest.mark.parametrize(("policy", "error"), [("clever", ValueError), (0, TypeError), (["random"], TypeError)])
 def test_bad_policy_is_refused_listing_the_policies(game, policy, error):
     core = ENGINES[game].random(1)
-    with pytest.raises(error, match=r"policy .*\['greedy', 'random'\]"):
+    with pytest.raises(error, match=r"policy .*\['greedy', 'heuristic', 'random'\]"):
         core.playout(1, policy)
     with pytest.raises(error, match="policy"):
         core.policy_choice(policy)

@@ -11,6 +11,7 @@ import pytest
 FUZZ = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fuzz")
 sys.path.insert(0, FUZZ)
 import targets  # noqa: E402
+from chupai.contract import Event  # noqa: E402
 
 NAMES = sorted(targets.TARGETS)
 def seeds(name: str) -> list[bytes]:
@@ -55,7 +56,7 @@ def test_action_target_catches_a_refusal_that_changes_the_state(monkeypatch: pyt
 
     def leaky(self, action):  # type: ignore[no-untyped-def]
         if action not in self.legal_actions():
-            self._history.append(("leak", action))
+            self._record_event(Event(self.current_player, "leak", self.phase, False))
         return real(self, action)
 
     monkeypatch.setattr(Deal, "apply", leaky)

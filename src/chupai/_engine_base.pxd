@@ -19,7 +19,10 @@
 #     not grow) or GEN_TOO_MANY (chupai._core); choices return an index into the
 #     buffer, CHOICE_PASS or CHOICE_OOM.
 #   * Policies: POLICY_RANDOM (uniform over the suit-collapsed plays, and passing when
-#     allowed) and POLICY_GREEDY (the game's heuristic).
+#     allowed), POLICY_GREEDY (the game's simple greedy rule) and POLICY_HEURISTIC (the
+#     game's stronger heuristic, h_heuristic: it reads only what the player to act may
+#     know -- their own hand, every seat's card count, the trick, the table, and the
+#     cards not yet seen as a whole -- so a bot may call it on the true state).
 #
 # A typical step of compiled code:
 #
@@ -41,6 +44,7 @@ cdef enum:
     CHOICE_OVER = -3             # h_choose: the deal is over (nobody to act)
     POLICY_RANDOM = 0
     POLICY_GREEDY = 1
+    POLICY_HEURISTIC = 2         # the game's strong heuristic (h_heuristic)
     PASS_NEVER = 0               # h_pass_rule: passing is never allowed
     PASS_FOLLOWING = 1           # only when following a play
     PASS_IF_STUCK = 2            # when following, or on lead without a legal play
@@ -151,6 +155,9 @@ cdef class Engine:
     cdef int h_choose(self, const void *st, rng_t *rng, int policy, playbuf_t *buf) noexcept nogil
     # the greedy policy's choice among the suit-collapsed plays in `buf` (CHOICE_PASS to pass)
     cdef int h_greedy(self, const void *st, const playbuf_t *buf) noexcept nogil
+    # the heuristic policy's choice among the suit-collapsed plays in `buf` (CHOICE_PASS
+    # to pass, only where passing is allowed); the default is h_greedy's
+    cdef int h_heuristic(self, const void *st, const playbuf_t *buf) noexcept nogil
     # each seat's outcome as it stands, given the game's outcome weights (h_weights)
     cdef void h_returns(self, const void *st, const double *weights, double *out) noexcept nogil
     # deal a fresh deal into `st` (which holds the options of the deal to make: a copy

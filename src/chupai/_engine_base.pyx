@@ -52,7 +52,7 @@ class NotAPlayError(IllegalActionError, TypeError):
     -- both, as numpy's ``AxisError`` is both a ``ValueError`` and an ``IndexError``."""
 
 #: the policies of every game's C playouts (``policy=`` of playout, playouts, evaluate)
-POLICIES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY}
+POLICIES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY, "heuristic": POLICY_HEURISTIC}
 #: the one message for any action on a deal that is over
 DEAL_OVER = "the deal is over"
 cdef tuple _NO_ARGS = ()
@@ -222,7 +222,8 @@ cdef class Engine:
         """The policy's choice among the current player's suit-collapsed plays, which it
         leaves in `buf`.  POLICY_RANDOM: uniform over the plays, and passing when
         following; a player who must pass (PASS_IF_STUCK, no play) or has one choice
-        and may not pass (PASS_NEVER) draws nothing.  POLICY_GREEDY: h_greedy."""
+        and may not pass (PASS_NEVER) draws nothing.  POLICY_GREEDY: h_greedy;
+        POLICY_HEURISTIC: h_heuristic."""
         cdef const trick_t *t = <const trick_t *>st
         cdef int n, k, rule
         if t.current < 0:
@@ -238,11 +239,16 @@ cdef class Engine:
             return 0
         if policy == POLICY_GREEDY:
             return self.h_greedy(st, buf)
+        if policy == POLICY_HEURISTIC:
+            return self.h_heuristic(st, buf)
         k = rng_below(rng, n + (1 if rule != PASS_NEVER and t.last_player >= 0 else 0))
         return CHOICE_PASS if k == n else k
 
     cdef int h_greedy(self, const void *st, const playbuf_t *buf) noexcept nogil:
         return 0 if buf.len else CHOICE_PASS
+
+    cdef int h_heuristic(self, const void *st, const playbuf_t *buf) noexcept nogil:
+        return self.h_greedy(st, buf)
 
     cdef void h_returns(self, const void *st, const double *weights, double *out) noexcept nogil:
         cdef int s

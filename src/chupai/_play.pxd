@@ -21,6 +21,10 @@ cdef class PlayRecord:
     cdef play_t rec
     cdef object context          # the generator's context (Guan Dan: the level index)
     cdef RecordMaker kind
+    # set by the action list that handed this object out (chupai._surface): the list's
+    # stamp (0: none) and the play's index in it, so applying it checks in O(1)
+    cdef unsigned long long stamp
+    cdef Py_ssize_t index
     cdef list _faces(self)
     cdef int _standing(self, int *out) except -1
 

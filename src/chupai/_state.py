@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from chupai._surface import ActionList, StateCore
 from chupai._validate import (
     as_rng,
     check_players,
@@ -25,6 +26,7 @@ from chupai.errors import ActionTypeError, IllegalActionError
 
 __all__ = [
     "SEED_MASK",
+    "ActionList",
     "DealSurface",
     "MatchSurface",
     "OpenEndedMatch",
@@ -105,11 +107,14 @@ def restore(cls: type[S], origin: Origin, decisions: Sequence[Any]) -> S:
     return state
 
 
-class StateBase:
+class StateBase(StateCore):
     """What ``Deal`` and ``Match`` of every game share (see :mod:`chupai.contract`).
 
     A subclass sets ``_origin`` in each constructor (:meth:`_made`) and defines
-    ``history``, ``apply``, ``clone``, ``is_terminal`` and ``_determinize``.
+    ``history``, ``clone`` and ``_determinize``; a ``Deal`` uses the compiled
+    ``legal_actions``, ``apply``, ``apply_index`` and ``is_terminal`` of
+    :class:`~chupai._surface.StateCore` and supplies its hooks, a ``Match`` delegates
+    them to its deal.
     """
 
     __slots__ = ("_origin", "_origin_len")
@@ -127,13 +132,7 @@ class StateBase:
     def history(self) -> list[Event]:
         raise NotImplementedError
 
-    def apply(self, action: Any) -> None:
-        raise NotImplementedError
-
     def clone(self: S) -> S:
-        raise NotImplementedError
-
-    def is_terminal(self) -> bool:
         raise NotImplementedError
 
     def _determinize(self: S, player: int, rng: np.random.Generator) -> S:
@@ -196,9 +195,9 @@ def copy_origin(src: StateBase, dst: StateBase) -> None:
 class DealSurface(StateBase):
     """The members every game's ``Deal`` shares, each written once here.
 
-    A subclass holds ``_rules``, ``_seed`` (``None`` for a deal built from given cards),
-    ``_history`` (the list of :class:`~chupai.contract.Event`) and ``_core``, the
-    compiled engine of the card play.  ``current_player`` and ``hand_sizes`` read
+    A subclass holds ``_rules`` and ``_seed`` (``None`` for a deal built from given
+    cards); the compiled base holds ``_history`` (the :class:`~chupai.contract.Event`
+    list, recorded compactly) and ``_core``, the compiled engine of the card play.  ``current_player`` and ``hand_sizes`` read
     ``_core``: a deal with a phase before its core exists (Guan Dan's tribute, Zheng
     Shangyou's exchange) overrides them.
     """
@@ -207,8 +206,6 @@ class DealSurface(StateBase):
 
     _rules: Any
     _seed: int | None
-    _history: list[Event]
-    _core: Any
 
     @property
     def rules(self) -> Any:
@@ -227,7 +224,7 @@ class DealSurface(StateBase):
     @property
     def history(self) -> list[Event]:
         """Every public event, in order (a copy; the game's ``Deal`` docstring lists them)."""
-        return list(self._history)
+        return self._history
 
     def hand_sizes(self) -> tuple[int, ...]:
         return tuple(self._core.hand_sizes())
@@ -316,8 +313,17 @@ class MatchSurface(StateBase):
     def hand_sizes(self) -> tuple[int, ...]:
         return tuple(self._deal.hand_sizes())
 
-    def legal_actions(self) -> list[Any]:
-        return [] if self.is_terminal() else list(self._deal.legal_actions())
+    def legal_actions(self) -> ActionList:
+        """The current deal's legal actions (see the deal's ``legal_actions``)."""
+        return self._deal.legal_actions()  # type: ignore[no-any-return]
+
+    def apply_index(self, i: int) -> None:
+        """Make item ``i`` of :meth:`legal_actions` (see the deal's ``apply_index``)."""
+        if self.is_terminal():
+            raise IllegalActionError(f"action {i!r}: the match is over")
+        self._deal.apply_index(i)
+        if self._deal.is_terminal():
+            self._after_deal()
 
     def apply(self, action: Any) -> None:
         """Apply ``action`` to the current deal (``IllegalActionError``, state unchanged, if
@@ -407,7 +413,7 @@ def _cloner(cls: type, cloned: tuple[str, ...], copied: tuple[str, ...]) -> Call
     fn = _CLONERS.get(key)
     if fn is None:
         slots = [n for c in cls.__mro__ for n in c.__dict__.get("__slots__", ())]
-        lines = ["def clone(s):", "    o = new(cls)"]
+        lines = ["def clone(s):", "    o = new(cls)", "    o._take_core(s)"]
         for name in slots:
             if name in cloned:
                 lines.append(f"    v = s.{name}\n    o.{name} = None if v is None else v.clone()")
@@ -416,7 +422,7 @@ def _cloner(cls: type, cloned: tuple[str, ...], copied: tuple[str, ...]) -> Call
             else:
                 lines.append(f"    o.{name} = s.{name}")
         lines.append("    return o")
-        namespace: dict[str, Any] = {"new": object.__new__, "cls": cls}
+        namespace: dict[str, Any] = {"new": StateCore.__new__, "cls": cls}
         exec("\n".join(lines), namespace)  # noqa: S102 - code written here from slot names
         fn = namespace["clone"]
         _CLONERS[key] = fn

@@ -60,7 +60,8 @@ from chupai.chinese_ten import _engine
 from chupai.chinese_ten._engine import DealCore, redeal_needed
 from chupai.chinese_ten.play import Play
 from chupai.chinese_ten.rules import Rules
-from chupai.contract import TERMINAL, Event, event_new
+from chupai._surface import WATCH_EVERY_ACTION
+from chupai.contract import TERMINAL, Event
 from chupai.errors import IllegalActionError
 
 __all__ = ["TERMINAL", "Deal", "Event", "IllegalActionError", "Match", "Phase", "first_player", "next_dealer"]
@@ -117,7 +118,9 @@ class Deal(DealSurface):
 
     game: ClassVar[str] = "chinese_ten"
 
-    __slots__ = ("_rules", "_core", "_history", "_seed", "_opening", "_first", "_legal")
+    # (the engine, the cached legal actions, the phase and the history are the compiled
+    # base's: chupai._surface.StateCore)
+    __slots__ = ("_rules", "_seed", "_opening", "_first", "_stock")
 
     _core: DealCore
 
@@ -167,7 +170,7 @@ class Deal(DealSurface):
                              f"leaves {stock_size}")
         if rules.variant == "main_merah" and redeal_needed(layout, rules.redeal_crowded_groups):
             raise ValueError(f"the layout {layout} would be thrown in and redealt in main_merah")
-        self = object.__new__(cls)
+        self = cls.__new__(cls)
         core = DealCore.from_hands(cards, layout=layout, stock=stock, current=first_player(rules, players, dealer),
                                    rules=rules, dealer=dealer, opening=True)
         self._setup(core, rules, None)
@@ -192,7 +195,7 @@ class Deal(DealSurface):
         arguments and what they must satisfy.  No opening rule is applied; ``history``
         starts empty and ``opening`` is empty."""
         rules = _check_rules(rules)
-        self = object.__new__(cls)
+        self = cls.__new__(cls)
         core = DealCore.from_hands(hands, layout=layout, stock=stock, current=current, rules=rules, dealer=dealer,
                                    piles=piles, turned=turned, bonus=bonus)
         self._setup(core, rules, None)
@@ -205,11 +208,13 @@ class Deal(DealSurface):
     def _setup(self, core: DealCore, rules: Rules, seed: int | None) -> None:
         self._rules = rules
         self._core = core
-        self._history: list[Event] = []
+        self._history = []
         self._seed = seed
         self._opening = core.pile(core.dealer)
         self._first = core.current
-        self._legal: list[Play] | None = None
+        self._phase = _PHASES[core.phase]
+        self._stock = core.stock_size
+        self._watch = WATCH_EVERY_ACTION
 
     # -- state -------------------------------------------------------------------------------
     @property
@@ -230,9 +235,6 @@ class Deal(DealSurface):
         """A :class:`Phase`: ``PLAY`` (a card from the hand), ``TURN`` (the turned card's
         capture), ``OVER``."""
         return _PHASES[self._core.phase]
-
-    def is_terminal(self) -> bool:
-        return self._core.phase == "over"
 
     @property
     def layout(self) -> Cards:
@@ -296,32 +298,29 @@ class Deal(DealSurface):
         return None if self.is_terminal() else self._core.clone()
 
     # -- actions -----------------------------------------------------------------------------
-    def legal_actions(self) -> list[Play]:
-        """The current player's choices in the current step (every target a separate
-        play); ``[]`` when over."""
-        if self.is_terminal():
-            return []
-        if self._legal is None:
-            self._legal = list(self._core.legal_plays())
-        return list(self._legal)
-
-    def apply(self, action: Any) -> None:
-        """Make ``action`` for the current player; ``IllegalActionError`` (state unchanged)
-        if it is not legal now."""
+    # legal_actions(), apply(), apply_index() and is_terminal() are the compiled base's
+    # (chupai._surface.StateCore): the current player's choices in the current step
+    # (every target a separate play); none once over.
+    def _apply_checked(self, action: Any) -> None:
+        """Make ``action`` (not an item of the current ``legal_actions()``) for the current
+        player; ``IllegalActionError`` (state unchanged) if it is not legal now."""
         if not isinstance(action, Play):
             raise foreign_action(action, "chinese_ten", "a chupai.chinese_ten.Play (no passing in Chinese Ten)")
+        self._commit(action)  # checks legality, raises IllegalActionError with the state unchanged
+
+    def _after_action(self, seat: int, action: Any, leading: bool) -> None:
+        """After every action (``WATCH_EVERY_ACTION``): the stock card turned after a card
+        from the hand (an automatic event when it had a single outcome), the next step."""
         core = self._core
-        seat, step, stock = core.current, _PHASES[core.phase], core.stock_size
-        core.play(action)  # checks legality, raises IllegalActionError with the state unchanged
-        self._legal = None
-        self._history.append(event_new(Event, (seat, action, step, False)))
-        if step is _PLAY and core.phase != "turn" and core.stock_size < stock:
-            self._history.append(Event(seat, core.last_turn, Phase.TURN, True))
+        if self._phase is _PLAY and core.phase != "turn" and core.stock_size < self._stock:
+            self._record_event(Event(seat, core.last_turn, Phase.TURN, True))
+        self._stock = core.stock_size
+        self._phase = _PHASES[core.phase]
 
     # -- copies, views -----------------------------------------------------------------------
     def clone(self) -> Deal:
         """An independent copy (the engine is copied in C; plays are immutable and shared)."""
-        return shallow_clone(self, cloned=("_core",), copied=("_history",))
+        return shallow_clone(self)
 
     def unseen(self, player: int) -> Cards:
         """The cards ``player`` cannot see: the other hands and the stock."""

@@ -51,7 +51,8 @@ from chupai._state import (
 from chupai._validate import check_positive_int
 from chupai.actions import PASS
 from chupai.cards import Cards, parse_face
-from chupai.contract import TERMINAL, Event, event_new
+from chupai._surface import WATCH_BOMB_PLAYS, WATCH_PASSES_ON_LEAD
+from chupai.contract import TERMINAL, Event
 from chupai.errors import IllegalActionError
 from chupai.gandengyan._engine import MAX_PLAYERS, MIN_PLAYERS, DealCore
 from chupai.gandengyan.play import Play
@@ -111,7 +112,9 @@ class Deal(DealSurface):
 
     game: ClassVar[str] = "gandengyan"
 
-    __slots__ = ("_bombs", "_core", "_history", "_known", "_last_play", "_legal", "_rules", "_seed", "_trick_start")
+    # (the engine, the cached legal actions, the history and the trick's start are the
+    # compiled base's: chupai._surface.StateCore)
+    __slots__ = ("_bombs", "_known", "_rules", "_seed")
 
     _core: DealCore
 
@@ -143,7 +146,7 @@ class Deal(DealSurface):
         if isinstance(hands, (str, Cards)) or not isinstance(hands, Sequence):
             raise TypeError(f"hands must be a sequence of hands, not {hands!r}")
         dealer = check_seat(dealer, len(hands), "dealer")
-        self = object.__new__(cls)
+        self = cls.__new__(cls)
         self._setup(DealCore.from_hands(hands, current=dealer, talon=talon, rules=rules), rules)
         self._seed = None
         self._made("from_hands", tuple(hands), talon=talon if isinstance(talon, str) else tuple(talon),
@@ -153,12 +156,12 @@ class Deal(DealSurface):
     def _setup(self, core: DealCore, rules: Rules) -> None:
         self._core = core
         self._rules = rules
-        self._history: list[Event] = []
-        self._legal: list[Any] | None = None
+        self._history = []
+        self._phase = _PLAY
         self._trick_start = 0
-        self._last_play: Play | None = None
         self._known: tuple[Cards, ...] = (Cards(),) * core.players
         self._bombs: tuple[Play, ...] = ()
+        self._watch = WATCH_BOMB_PLAYS | WATCH_PASSES_ON_LEAD
 
     # -- state ---------------------------------------------------------------------------
     @property
@@ -172,9 +175,6 @@ class Deal(DealSurface):
     @property
     def phase(self) -> Phase:
         return _OVER if self._core.over else _PLAY
-
-    def is_terminal(self) -> bool:
-        return self._core.over
 
     @property
     def winner(self) -> int | None:
@@ -253,48 +253,38 @@ class Deal(DealSurface):
         return tuple(Cards.from_counts(c) for c in played)
 
     # -- actions -------------------------------------------------------------------------
-    def legal_actions(self) -> list[Any]:
-        """The current player's actions: every legal play, and ``PASS`` when allowed;
-        ``[]`` once over."""
+    # legal_actions(), apply(), apply_index() and is_terminal() are the compiled base's
+    # (chupai._surface.StateCore): the actions of the current player are every legal
+    # play, and PASS when allowed; none once over.
+    def _apply_checked(self, action: Any) -> None:
+        """Make ``action`` (not an item of the current ``legal_actions()``) for the current
+        player; ``IllegalActionError`` (state unchanged) if it is not legal now."""
         if self._core.over:
-            return []
-        if self._legal is None:
-            acts: list[Any] = list(self._core.legal_plays())
-            if self._core.last_player >= 0 or not acts:
-                acts.append(PASS)
-            self._legal = acts
-        return list(self._legal)
-
-    def apply(self, action: Any) -> None:
-        """Make ``action`` for the current player; ``IllegalActionError`` (state unchanged)
-        if it is not legal now."""
-        core = self._core
-        if core.over:
             raise IllegalActionError(f"{action!r}: the deal is over")
-        seat = core.current
+        if action is not PASS and not isinstance(action, Play):
+            raise foreign_action(action, "gandengyan", "a chupai.gandengyan.Play or PASS")
+        self._commit(action)  # IllegalActionError, state unchanged, if not legal
+
+    def _after_action(self, seat: int, action: Any, leading: bool) -> None:
+        """Bookkeeping of the actions the base reports (``_watch``): a bomb, a pass on lead
+        (it shows a hand of jokers only), a play by a seat with shown cards."""
         if action is PASS:
-            leading = core.last_player < 0
-            core.pass_turn()  # IllegalActionError on lead with a legal play
             if leading:
-                # passing the lead shows a hand of jokers only
                 known = list(self._known)
-                known[seat] = core.hand(seat)
+                known[seat] = self._core.hand(seat)
                 self._known = tuple(known)
-        elif isinstance(action, Play):
-            core.play(action)  # IllegalActionError, state unchanged, if not legal
-            self._last_play = action
+        else:
             if action.is_bomb:
                 self._bombs = self._bombs + (action,)
             if self._known[seat]:
                 known = list(self._known)
                 known[seat] = _minus(known[seat], action.cards)
                 self._known = tuple(known)
-        else:
-            raise foreign_action(action, "gandengyan", "a chupai.gandengyan.Play or PASS")
-        self._history.append(event_new(Event, (seat, action, _PLAY, False)))
-        self._legal = None
-        if core.last_player < 0:
-            self._trick_start = len(self._history)
+        self._watch = (WATCH_BOMB_PLAYS | WATCH_PASSES_ON_LEAD
+                       | sum(1 << s for s, k in enumerate(self._known) if k))
+
+    def _ended(self) -> None:
+        self._phase = _OVER
 
     def card_play(self) -> DealCore | None:
         """A copy of the compiled engine of this deal (for bots and playouts), or ``None``
@@ -304,7 +294,7 @@ class Deal(DealSurface):
     # -- copies, views -------------------------------------------------------------------
     def clone(self) -> Deal:
         """An independent copy (the core is copied in C; plays are shared, being immutable)."""
-        return shallow_clone(self, cloned=("_core",), copied=("_history",))
+        return shallow_clone(self)
 
     def observation(self, player: int) -> dict[str, Any]:
         """What seat ``player`` knows: their hand and everything public, nothing hidden.

@@ -22,9 +22,9 @@ from chupai._sampling import redeal_and_replay
 from chupai._state import DealSurface, check_rules, check_seat, check_seed, foreign_action, shallow_clone
 from chupai.actions import PASS
 from chupai.cards import RANKS, Cards
-from chupai.contract import TERMINAL, Event, event_new
+from chupai.contract import TERMINAL, Event
 from chupai.errors import IllegalActionError
-from chupai.guandan._engine import RESULT_12, RESULT_13, RESULT_14, RESULT_NONE, DealCore
+from chupai.guandan._engine import RESULT_12, RESULT_13, RESULT_14, DealCore
 from chupai.guandan.play import Play
 from chupai.guandan.rules import Rules, parse_rank
 from chupai.guandan.tribute import TRIBUTE_ACTIONS, Phase, Tribute, normalize_previous
@@ -65,6 +65,11 @@ def _played(history: Iterable[Event]) -> list[Cards]:
     return [Cards.from_masks(lo[s], hi[s]) for s in range(SEATS)]
 
 
+def _watched(known: Sequence[Cards]) -> int:
+    """The seats whose actions change ``known`` (a ``_watch`` mask: those holding known cards)."""
+    return sum(1 << s for s, k in enumerate(known) if k)
+
+
 class Deal(DealSurface):
     """One Guan Dan deal: the tribute phase (from the second deal on), then the card play.
 
@@ -82,25 +87,24 @@ class Deal(DealSurface):
 
     game: ClassVar[str] = "guandan"
 
+    # (the engine, the cached legal actions, the phase, the history and the trick's
+    # start are the compiled base's: chupai._surface.StateCore)
     __slots__ = (
-        "_core",
         "_declarers",
         "_first_leader",
-        "_history",
         "_known",
-        "_last_play",
         "_leader",
-        "_legal",
         "_level",
         "_levels",
         "_lv",
-        "_phase",
         "_previous",
         "_rules",
         "_seed",
-        "_trick_start",
         "_tribute",
     )
+
+    _core: DealCore | None
+    _phase: Phase
 
     def __init__(self, seed: int | None = None, *, rules: Rules | None = None) -> None:
         seed = check_seed(seed)
@@ -139,7 +143,7 @@ class Deal(DealSurface):
                 two cards and every payer a card that is not a wild card.
             rules: a :class:`~chupai.guandan.Rules` (default: pagat).
         """
-        self = object.__new__(cls)
+        self = cls.__new__(cls)
         rules = _check_rules(rules)
         if isinstance(hands, (str, Cards)) or not isinstance(hands, Sequence):
             raise TypeError(f"hands must be a sequence of four hands, not {hands!r}")
@@ -187,14 +191,13 @@ class Deal(DealSurface):
         self._declarers = declarers
         self._level = levels[declarers if declarers is not None else 0]
         self._lv = RANKS.index(self._level)
-        self._core: DealCore | None = None
+        self._core = None
         self._leader: int | None = None
         self._first_leader = leader
-        self._history: list[Event] = []
+        self._history = []
         self._known: tuple[Cards, ...] = (Cards(),) * SEATS
-        self._last_play: Play | None = None
+        self._watch = 0
         self._trick_start = 0
-        self._legal: list[Any] | None = None
         self._tribute: Tribute | None = None
         if previous is None:
             self._previous: tuple[int, int, int, int] | None = None
@@ -208,8 +211,10 @@ class Deal(DealSurface):
     def _after_tribute_step(self, events: list[Event]) -> None:
         tribute = self._tribute
         assert tribute is not None
-        self._history.extend(events)
+        for event in events:
+            self._record_event(event)
         self._known = tribute.known
+        self._watch = _watched(self._known)
         self._legal = None
         if tribute.done:
             assert tribute.leader is not None
@@ -222,7 +227,7 @@ class Deal(DealSurface):
         self._core = DealCore.from_hands(hands, current=leader, level=self._level, rules=self._rules)
         self._leader = leader
         self._phase = _PLAY
-        self._trick_start = len(self._history)
+        self._trick_start = self._history_len
 
     # -- state ---------------------------------------------------------------------------
     @property
@@ -269,9 +274,6 @@ class Deal(DealSurface):
             return int(self._core.current)
         assert self._tribute is not None and self._tribute.pending is not None
         return self._tribute.pending.seat
-
-    def is_terminal(self) -> bool:
-        return self._phase is _OVER
 
     @property
     def finishing_order(self) -> tuple[int, ...]:
@@ -353,25 +355,18 @@ class Deal(DealSurface):
         return [float(x) for x in self.scores()]
 
     # -- actions -------------------------------------------------------------------------
-    def legal_actions(self) -> list[Any]:
-        """The actions of the current player: plays (every suit choice) and ``PASS`` when
-        following; the options of the pending tribute decision; ``[]`` when over."""
-        if self._phase is _OVER:
-            return []
-        if self._legal is None:
-            if self._core is not None:
-                acts: list[Any] = list(self._core.legal_plays())
-                if self._core.can_pass():
-                    acts.append(PASS)
-            else:
-                assert self._tribute is not None and self._tribute.pending is not None
-                acts = list(self._tribute.pending.options)
-            self._legal = acts
-        return list(self._legal)
+    # legal_actions(), apply(), apply_index() and is_terminal() are the compiled base's
+    # (chupai._surface.StateCore): the actions of the current player are the plays
+    # (every suit choice) and PASS when following, or the options of the pending tribute
+    # decision; none once over.
+    def _options(self) -> tuple[Any, ...]:
+        assert self._tribute is not None and self._tribute.pending is not None
+        return tuple(self._tribute.pending.options)
 
-    def apply(self, action: Any) -> None:
-        """Make ``action`` for the current player; ``IllegalActionError`` (state unchanged)
-        if it is not legal now."""
+    def _apply_checked(self, action: Any) -> None:
+        """Make ``action`` (not an item of the current ``legal_actions()``) for the current
+        player, validated in full; ``IllegalActionError`` (state unchanged) if it is not
+        legal now."""
         action = self._normalize(action)
         if self._phase is _OVER:
             raise IllegalActionError(f"{action!r}: the deal is over")
@@ -380,12 +375,10 @@ class Deal(DealSurface):
                 if not self._core.can_pass():
                     raise IllegalActionError(f"PASS: seat {self._core.current} is on lead and may not pass")
             elif isinstance(action, Play):
-                legal = self._legal
-                if legal is None or not any(a is action for a in legal):
-                    self._check_play(action)
+                self._check_play(action)
             else:
                 raise IllegalActionError(f"{action!r} is not legal in the {self._phase} phase")
-            self._apply_play(action)
+            self._commit(action)
         else:
             tribute = self._tribute
             assert tribute is not None and tribute.pending is not None
@@ -400,7 +393,7 @@ class Deal(DealSurface):
     def _replay_apply(self, action: Any) -> None:
         # replaying: plays go straight to the core, which checks the cards held and beating
         if self._core is not None and (action is PASS or isinstance(action, Play)):
-            self._apply_play(action)
+            self._commit(action)
         else:
             self.apply(action)
 
@@ -434,31 +427,22 @@ class Deal(DealSurface):
                 raise IllegalActionError(f"{play!r} does not beat {self._last_play!r}")
             raise IllegalActionError(f"{play!r} is not a legal play under these rules")
 
-    def _apply_play(self, action: Any) -> None:
-        """Make a play or pass already known legal (the core checks cards and beating)."""
-        core = self._core
-        assert core is not None
-        seat = int(core.current)
-        if action is PASS:
-            core.pass_turn()
-        else:
-            core.play(action)
-            self._last_play = action
-            known = self._known[seat]
-            if known:
-                counts = known.counts()
-                for f in action.cards.faces():
-                    if counts[f]:
-                        counts[f] -= 1
-                k = list(self._known)
-                k[seat] = Cards.from_counts(counts)
-                self._known = tuple(k)
-        self._history.append(event_new(Event, (seat, action, _PLAY, False)))
-        self._legal = None
-        if core.result != RESULT_NONE:
-            self._phase = _OVER
-        elif core.last_player < 0:
-            self._trick_start = len(self._history)
+    def _after_action(self, seat: int, action: Any, leading: bool) -> None:
+        """A seat with publicly known cards acted (the base calls it for those seats):
+        the known cards it played are known no more."""
+        known = self._known[seat]
+        if known and isinstance(action, Play):
+            counts = known.counts()
+            for f in action.cards.faces():
+                if counts[f]:
+                    counts[f] -= 1
+            k = list(self._known)
+            k[seat] = Cards.from_counts(counts)
+            self._known = tuple(k)
+            self._watch = _watched(self._known)
+
+    def _ended(self) -> None:
+        self._phase = _OVER
 
     def card_play(self) -> DealCore | None:
         """A copy of the compiled card-play engine of this deal (for bots and playouts),

@@ -258,7 +258,7 @@ class ProtocolGame:
         self.stage = "play"
         hands_after = [deal.hand(s) for s in _ALL]
         while not deal.is_terminal():
-            actions = deal.legal_actions()
+            actions = list(deal.legal_actions())
             if isinstance(actions[0], ChooseLeader):
                 # no protocol message: the payer who follows the first finisher leads
                 lead = (deal.previous[0] + 1) % SEATS if deal.previous else actions[0].seat
@@ -311,7 +311,7 @@ class ProtocolGame:
                 yield from self._ask(self._act(deal, payer, "tribute", [None], hand=self._dealt[payer], forms=[form]))
                 self._actions.append([payer, "tribute", _protocol_form(PayTribute(forced[0]))])
             else:
-                actions = deal.legal_actions()
+                actions = list(deal.legal_actions())
                 index = yield from self._ask(self._act(deal, payer, "tribute", actions, hand=self._dealt[payer]))
                 self._actions.append([payer, "tribute", _protocol_form(actions[index])])
                 match.apply(actions[index])
@@ -319,7 +319,7 @@ class ProtocolGame:
         yield Notify(_ALL, {"type": "notify", "stage": "tribute", "result": received})
         self.stage = "back"
         while deal.legal_actions() and isinstance(deal.legal_actions()[0], ReturnCard):
-            actions = deal.legal_actions()
+            actions = list(deal.legal_actions())
             seat = deal.current_player
             index = yield from self._ask(self._act(deal, seat, "back", actions))
             self._actions.append([seat, "back", _protocol_form(actions[index])])

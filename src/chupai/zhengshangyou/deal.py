@@ -31,7 +31,7 @@ from chupai._state import (
 )
 from chupai.actions import PASS
 from chupai.cards import Cards, face_name, parse_face
-from chupai.contract import TERMINAL, Event, event_new
+from chupai.contract import TERMINAL, Event
 from chupai.errors import IllegalActionError
 from chupai.zhengshangyou._engine import MAX_PLAYERS, MIN_PLAYERS, DealCore
 from chupai.zhengshangyou._movegen import legal_plays
@@ -103,29 +103,25 @@ class Deal(DealSurface):
 
     game: ClassVar[str] = "zhengshangyou"
 
+    # (the engine, the cached legal actions, the phase, the history and the trick's
+    # start are the compiled base's: chupai._surface.StateCore)
     __slots__ = (
-        "_core",
         "_dealer",
         "_hands",
-        "_history",
         "_known",
-        "_last_play",
-        "_legal",
         "_n",
-        "_phase",
         "_previous",
         "_rules",
         "_seed",
         "_step",
         "_steps",
         "_table",
-        "_trick_start",
     )
 
     _core: DealCore | None
+    _phase: Phase
+
     _hands: list[int] | None
-    _legal: list[Any] | None
-    _last_play: Play | None
 
     @property
     def _live(self) -> DealCore:
@@ -169,7 +165,7 @@ class Deal(DealSurface):
                 must be that seat).
             rules: a :class:`~chupai.zhengshangyou.Rules`.
         """
-        self = object.__new__(cls)
+        self = cls.__new__(cls)
         rules = _check_rules(rules)
         if isinstance(hands, (str, Cards)) or not isinstance(hands, Sequence):
             raise TypeError(f"hands must be a sequence of hands, not {hands!r}")
@@ -210,10 +206,10 @@ class Deal(DealSurface):
         self._previous = previous
         self._hands = list(masks)
         self._core = None
-        self._history: list[Event] = []
+        self._history = []
         self._known = [0] * n
+        self._watch = 0
         self._table: list[tuple[int, int]] = []  # face-up cards: (from seat, face)
-        self._last_play = None
         self._trick_start = 0
         self._legal = None
         self._steps = exchange_steps(previous) if previous is not None else ()
@@ -249,7 +245,7 @@ class Deal(DealSurface):
         """Carry out the current exchange step with ``action`` (already known legal)."""
         kind, seat = self._steps[self._step]
         face = parse_face(action.card)
-        self._history.append(Event(seat, action, Phase.EXCHANGE, automatic))
+        self._record_event(Event(seat, action, Phase.EXCHANGE, automatic))
         if kind in (ExchangeStep.PAY, ExchangeStep.GIVE):
             self._held[seat] &= ~(1 << face)
             self._known[seat] &= ~(1 << face)
@@ -259,7 +255,7 @@ class Deal(DealSurface):
             for _, other in self._table:
                 if other != face:
                     partner = self._partner(kind)
-                    self._history.append(Event(partner, TakeCard(face_name(other)), Phase.EXCHANGE, True))
+                    self._record_event(Event(partner, TakeCard(face_name(other)), Phase.EXCHANGE, True))
                     self._receive(partner, other)
             self._table = []
         self._step += 1
@@ -277,7 +273,8 @@ class Deal(DealSurface):
         self._core = DealCore.from_hands([Cards.from_masks(m) for m in self._held], current=self._dealer, rules=self._rules)
         self._hands = None
         self._phase = _PLAY
-        self._trick_start = len(self._history)
+        self._trick_start = self._history_len
+        self._watch = sum(1 << s for s, k in enumerate(self._known) if k)
 
     # -- state ---------------------------------------------------------------------------------
     @property
@@ -307,9 +304,6 @@ class Deal(DealSurface):
         if self._core is not None:
             return int(self._core.current)
         return self._steps[self._step][1]
-
-    def is_terminal(self) -> bool:
-        return self._phase is _OVER
 
     @property
     def finishing_order(self) -> tuple[int, ...]:
@@ -370,24 +364,14 @@ class Deal(DealSurface):
         return self._last_play, core.last_player, core.passes
 
     # -- actions -----------------------------------------------------------------------------
-    def legal_actions(self) -> list[Any]:
-        """The current player's actions: every play (every suit choice) and ``PASS`` when
-        following; the choices of the pending exchange step; ``[]`` when over."""
-        if self._phase is _OVER:
-            return []
-        if self._legal is None:
-            if self._core is not None:
-                acts = list(self._core.legal_plays())
-                if self._core.can_pass():
-                    acts.append(PASS)
-            else:
-                acts = list(self._options())
-            self._legal = acts
-        return list(self._legal)
-
-    def apply(self, action: Any) -> None:
-        """Make ``action`` for the current player; ``IllegalActionError`` (state unchanged)
-        if it is not legal now."""
+    # legal_actions(), apply(), apply_index() and is_terminal() are the compiled base's
+    # (chupai._surface.StateCore): the actions of the current player are every play
+    # (every suit choice) and PASS when following, or the choices of the pending
+    # exchange step; none once over.
+    def _apply_checked(self, action: Any) -> None:
+        """Make ``action`` (not an item of the current ``legal_actions()``) for the current
+        player, validated in full; ``IllegalActionError`` (state unchanged) if it is not
+        legal now."""
         if action is not PASS and not isinstance(action, (Play,) + EXCHANGE_ACTIONS):
             raise foreign_action(action, "zhengshangyou", _EXPECTED)
         if self._phase is _OVER:
@@ -400,7 +384,7 @@ class Deal(DealSurface):
                 self._check_play(action)
             else:
                 raise IllegalActionError(f"{action!r} is not legal in the play phase (a Play or PASS)")
-            self._apply_play(action)
+            self._commit(action)
             return
         seat = self._steps[self._step][1]
         options = self._options()
@@ -423,22 +407,15 @@ class Deal(DealSurface):
         if core.last_player >= 0 and self._last_play is not None and not play.beats(self._last_play):
             raise IllegalActionError(f"{play!r} does not beat {self._last_play!r}")
 
-    def _apply_play(self, action: Any) -> None:
-        """Make a play or pass already known legal."""
-        core = self._live
-        seat = core.current
-        if action is PASS:
-            core.pass_turn()
-        else:
-            core.play(action)
-            self._last_play = action
+    def _after_action(self, seat: int, action: Any, leading: bool) -> None:
+        """A seat with publicly known cards acted (the base calls it for those seats)."""
+        if isinstance(action, Play):
             self._known[seat] &= ~action._lo
-        self._history.append(event_new(Event, (seat, action, _PLAY, False)))
-        self._legal = None
-        if core.over:
-            self._phase = _OVER
-        elif core.last_player < 0:
-            self._trick_start = len(self._history)
+            if not self._known[seat]:
+                self._watch &= ~(1 << seat)
+
+    def _ended(self) -> None:
+        self._phase = _OVER
 
     def card_play(self) -> DealCore | None:
         """A copy of the compiled card-play engine (for bots and playouts), or ``None``
@@ -448,7 +425,7 @@ class Deal(DealSurface):
     # -- copies, views ---------------------------------------------------------------------
     def clone(self) -> Deal:
         """An independent copy (the core is copied in C; plays are shared, being immutable)."""
-        return shallow_clone(self, cloned=("_core",), copied=("_hands", "_history", "_known", "_table"))
+        return shallow_clone(self, copied=("_hands", "_known", "_table"))
 
     def played_cards(self) -> tuple[Cards, ...]:
         """The cards each seat has played so far."""

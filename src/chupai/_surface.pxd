@@ -1,0 +1,51 @@
+# The compiled part of every game's Deal (chupai._state): the lazy list of legal actions,
+# the checked-once apply of its items and the compact public history.
+from cpython.ref cimport PyObject
+
+from chupai._core cimport PlayList, play_t
+from chupai._engine_base cimport Engine
+
+cdef enum:
+    EV_EVENT = 0                 # the entry holds a whole Event (a forced or decision step)
+    EV_ACTION = 1                # a card-play action object (a Play or PASS), phase `phase`
+    EV_RECORD = 2                # a play known by its record (apply_index), context in `obj`
+    WATCH_SEATS = 0xFF           # _watch bits 0-7: seats whose actions call _after_action
+    WATCH_BOMBS = 0x100          # plays whose record has cls > 0 call it
+    WATCH_LEAD_PASS = 0x200      # a pass on lead calls it
+    WATCH_ALL = 0x400            # every card-play action calls it
+
+
+# One entry of the history: a strong reference in obj (and phase), a play's record.
+ctypedef struct entry_t:
+    PyObject *obj
+    PyObject *phase
+    play_t rec
+    int seat
+    int kind
+
+
+cdef class ActionList:
+    """The current player's legal actions (see _surface.pyx)."""
+    cdef PlayList pl             # the plays (None in a decision phase)
+    cdef Py_ssize_t nplays
+    cdef bint passing            # PASS follows the plays
+    cdef tuple options           # a decision phase's options (plays None)
+    cdef unsigned long long stamp
+    cdef PyObject **made         # the items made so far (strong references), NULL until one is
+    cdef object _item(self, Py_ssize_t i)
+
+
+cdef class StateCore:
+    cdef Engine eng              # the card-play engine (`_core`), None before the card play
+    cdef ActionList view         # the cached legal actions (`_legal`)
+    cdef public object _phase
+    cdef public Py_ssize_t _trick_start
+    cdef public unsigned int _watch
+    cdef entry_t *entries
+    cdef Py_ssize_t nentries
+    cdef Py_ssize_t capentries
+    cdef list events             # Events of entries[0 : len(events)], built when read
+    cdef int push(self, int seat, int kind, object obj, object phase, const play_t *rec) except -1
+    cdef ActionList listed(self)
+    cdef int act(self, const play_t *rec, object action) except -1
+    cdef void _clear(self)

@@ -1,0 +1,475 @@
+"""The compiled part of every game's ``Deal``: the legal actions as a lazy sequence, the
+apply of one of its items checked in O(1), and the public history kept compactly.
+
+:class:`ActionList` is what ``legal_actions()`` returns: an immutable sequence over the
+generator's C list of plays, then ``PASS`` when passing is allowed (or, in a decision
+phase such as a tribute or an exchange, over that step's options).  ``len()``,
+indexing and iteration make no Python object but the items asked for.  Every list has
+a stamp of its own (never reused) and every Play it hands out carries the stamp and its
+index, so ``apply()`` of such a Play, while the list is the state's current one, plays
+the generator's own record without searching; any other action goes to the game's
+fully validated path.  ``apply_index(i)`` plays item ``i`` without making any object.
+
+:class:`StateCore` is the base of :class:`chupai._state.StateBase`: the engine
+(``_core``), the cached list (``_legal``), the phase, the trick's start and the history.
+The history is a C array of entries (the seat, the action object or the play's record,
+the phase); the :class:`~chupai.contract.Event` tuples are made when ``_history`` is
+read, each once.
+"""
+cimport cython
+from cpython.ref cimport Py_XDECREF, Py_XINCREF, PyObject
+from libc.stdlib cimport calloc, free, realloc
+from libc.string cimport memcpy
+
+from chupai._core cimport PlayList, check_grown, new_playlist, play_object, play_t
+from chupai._engine_base cimport Engine, GameSpec
+from chupai._play cimport PlayRecord
+
+import numpy as np
+from collections.abc import Sequence
+
+from chupai.actions import PASS
+from chupai.contract import Event
+from chupai.errors import IllegalActionError
+
+__all__ = ["ActionList", "StateCore", "WATCH_BOMB_PLAYS", "WATCH_EVERY_ACTION", "WATCH_PASSES_ON_LEAD"]
+
+cdef object _PASS = PASS
+cdef object _EVENT = Event
+cdef object _tuple_new = tuple.__new__
+cdef unsigned long long _last_stamp = 0
+cdef enum:
+    FIRST_ENTRIES = 64           # first capacity of a history's array (it doubles)
+
+
+cdef inline unsigned long long _new_stamp() noexcept:
+    global _last_stamp
+    _last_stamp += 1
+    return _last_stamp
+
+
+cdef Py_ssize_t _index(object i, Py_ssize_t n) except -1:
+    """``i`` (an int, numpy ints too, not a bool) as an index into ``n`` items."""
+    if isinstance(i, bool) or not isinstance(i, (int, np.integer)):
+        raise TypeError(f"index must be an int, not {i!r}")
+    if not -n <= i < n:
+        raise IllegalActionError(f"index {i} out of range: the current player has {n} legal actions")
+    return i + n if i < 0 else i
+
+
+@cython.final
+@cython.auto_pickle(False)
+cdef class ActionList:
+    """The legal actions of one state at one moment: an immutable sequence (plays in the
+    generator's order, then ``PASS`` when allowed; or a decision's options).
+
+    Its items are made when asked for; applying one of them to the state that listed it
+    costs no search.  Equal to any sequence of the same actions (``== list(...)``).
+    """
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("ActionList objects come from a state's legal_actions()")
+
+    def __len__(self):
+        return self.nplays + self.passing if self.options is None else len(self.options)
+
+    def __dealloc__(self):
+        cdef Py_ssize_t i
+        if self.made != NULL:
+            for i in range(self.nplays):
+                Py_XDECREF(self.made[i])
+            free(self.made)
+
+    cdef object _item(self, Py_ssize_t i):
+        cdef object obj
+        if self.options is not None:
+            return self.options[i]
+        if i == self.nplays:
+            return _PASS
+        if self.made == NULL:
+            # every item is made once: the same object each time it is read
+            self.made = <PyObject **>calloc(self.nplays, sizeof(PyObject *))
+            if self.made == NULL:
+                raise MemoryError("cannot allocate the action list")
+        if self.made[i] != NULL:
+            return <object>self.made[i]
+        if self.pl.maker is None:
+            obj = play_object(self.pl.factory, &self.pl.buf.data[i], self.pl.context)
+        else:
+            obj = self.pl.maker.make(&self.pl.buf.data[i], self.pl.context)
+            (<PlayRecord>obj).stamp = self.stamp
+            (<PlayRecord>obj).index = i
+        Py_XINCREF(<PyObject *>obj)
+        self.made[i] = <PyObject *>obj
+        return obj
+
+    def __getitem__(self, index):
+        cdef Py_ssize_t i, n = len(self)
+        if isinstance(index, slice):
+            return [self._item(j) for j in range(*index.indices(n))]
+        if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
+            raise TypeError(f"ActionList indices must be ints or slices, not {type(index).__name__}")
+        i = index
+        if i < 0:
+            i += n
+        if i < 0 or i >= n:
+            raise IndexError(f"action index {index} out of range for {n} actions")
+        return self._item(i)
+
+    def __iter__(self):
+        cdef _ActionIter it = _ActionIter.__new__(_ActionIter)
+        it.actions = self
+        it.n = len(self)
+        return it
+
+    def __reversed__(self):
+        return iter([self._item(i) for i in range(len(self) - 1, -1, -1)])
+
+    def __bool__(self):
+        return len(self) > 0
+
+    def __contains__(self, action):
+        return any(a == action for a in self)
+
+    def index(self, action, start=0, stop=None, /):
+        """The index of the first item equal to ``action`` in ``[start, stop)``
+        (``ValueError`` if none)."""
+        for i in range(*slice(start, stop).indices(len(self))):
+            if self._item(i) == action:
+                return i
+        raise ValueError(f"{action!r} is not among the legal actions")
+
+    def count(self, action):
+        return sum(1 for a in self if a == action)
+
+    def __eq__(self, other):
+        if not isinstance(other, (ActionList, list, tuple)):
+            return NotImplemented
+        if len(other) != len(self):
+            return False
+        return all(a == b for a, b in zip(self, other))
+
+    def __ne__(self, other):
+        result = self.__eq__(other)
+        return result if result is NotImplemented else not result
+
+    __hash__ = None
+
+    def __add__(self, other):
+        return list(self) + list(other)
+
+    def __radd__(self, other):
+        return list(other) + list(self)
+
+    @property
+    def plays(self):
+        """The plays (a ``PlayList``, PASS not in it), ``None`` in a decision phase."""
+        return self.pl
+
+    @property
+    def can_pass(self):
+        """Whether the last item is ``PASS``."""
+        return bool(self.passing)
+
+    def __repr__(self):
+        # as the list it stands for (doctests and printouts read the same)
+        return repr(list(self))
+
+
+Sequence.register(ActionList)
+
+
+@cython.final
+cdef class _ActionIter:
+    cdef ActionList actions
+    cdef Py_ssize_t i
+    cdef Py_ssize_t n
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self.i >= self.n:
+            raise StopIteration
+        self.i += 1
+        return self.actions._item(self.i - 1)
+
+    def __length_hint__(self):
+        return self.n - self.i
+
+
+cdef ActionList _options_list(tuple options):
+    cdef ActionList v = ActionList.__new__(ActionList)
+    v.options = options
+    v.stamp = _new_stamp()
+    return v
+
+
+@cython.auto_pickle(False)
+cdef class StateCore:
+    """The compiled base of every state (see the module doc).
+
+    A game's ``Deal`` sets ``_core`` when its card play starts, keeps ``_phase`` for its
+    decision phases, and supplies in Python: ``_apply_checked(action)`` (any action not
+    known legal: validate it fully, ``IllegalActionError`` with the state unchanged, then
+    make it, a card-play action through ``_commit``), ``_options()`` (a decision
+    phase's options), ``_ended()`` (called once when the card play ends) and
+    ``_after_action(seat, action, leading)`` (called after the card-play actions that
+    ``_watch`` selects: bits 0-7 a seat's, WATCH_BOMBS, WATCH_LEAD_PASS, WATCH_ALL).
+    """
+
+    def __cinit__(self):
+        self.events = []
+        self._phase = None
+
+    def __dealloc__(self):
+        self._clear()
+        free(self.entries)
+
+    cdef void _clear(self):
+        cdef Py_ssize_t i
+        for i in range(self.nentries):
+            Py_XDECREF(self.entries[i].obj)
+            Py_XDECREF(self.entries[i].phase)
+        self.nentries = 0
+        self.events = []
+
+    cdef int push(self, int seat, int kind, object obj, object phase, const play_t *rec) except -1:
+        cdef Py_ssize_t cap
+        cdef entry_t *grown
+        cdef entry_t *e
+        if self.nentries == self.capentries:
+            cap = self.capentries * 2 if self.capentries else FIRST_ENTRIES
+            grown = <entry_t *>realloc(self.entries, cap * sizeof(entry_t))
+            if grown == NULL:
+                raise MemoryError("cannot grow the history")
+            self.entries = grown
+            self.capentries = cap
+        e = &self.entries[self.nentries]
+        e.seat = seat
+        e.kind = kind
+        e.obj = <PyObject *>obj
+        Py_XINCREF(e.obj)
+        e.phase = <PyObject *>phase
+        Py_XINCREF(e.phase)
+        if rec != NULL:
+            e.rec = rec[0]
+        self.nentries += 1
+        return 0
+
+    # -- the engine and the cached list ---------------------------------------------------
+    @property
+    def _core(self):
+        """The compiled card-play engine (``None`` before the card play)."""
+        return self.eng
+
+    @_core.setter
+    def _core(self, Engine core):
+        self.eng = core
+        self.view = None
+
+    @property
+    def _legal(self):
+        """The cached legal actions (``None`` until listed); set to ``None`` to drop them."""
+        return self.view
+
+    @_legal.setter
+    def _legal(self, value):
+        if value is not None:
+            raise ValueError("_legal can only be reset (to None)")
+        self.view = None
+
+    @property
+    def _last_play(self):
+        """The trick's last play (``None`` when leading or outside the card play)."""
+        return None if self.eng is None else self.eng.last_play
+
+    # -- the history ------------------------------------------------------------------------
+    @property
+    def _history(self):
+        """The public events so far (a new list of :class:`~chupai.contract.Event`)."""
+        cdef Py_ssize_t i
+        cdef entry_t *e
+        cdef GameSpec spec
+        cdef object action
+        for i in range(len(self.events), self.nentries):
+            e = &self.entries[i]
+            if e.kind == EV_EVENT:
+                self.events.append(<object>e.obj)
+                continue
+            if e.kind == EV_ACTION:
+                action = <object>e.obj
+            else:
+                spec = self.eng.h_spec()
+                action = play_object(spec.classes.factory, &e.rec, <object>e.obj)
+            self.events.append(_tuple_new(_EVENT, (e.seat, action, <object>e.phase, False)))
+        return list(self.events)
+
+    @_history.setter
+    def _history(self, events):
+        self._clear()
+        for ev in events:
+            self._record_event(ev)
+
+    @property
+    def _history_len(self):
+        """``len(self._history)``, without making the events."""
+        return self.nentries
+
+    def _record_event(self, event):
+        """Add ``event`` (an :class:`~chupai.contract.Event`) to the history."""
+        if type(event) is not _EVENT:
+            raise TypeError(f"event must be a chupai.contract.Event, not {event!r}")
+        self.push(event[0], EV_EVENT, event, None, NULL)
+
+    def _take_core(self, StateCore other):
+        """Make this state's compiled part a copy of ``other``'s (for clones: the engine
+        copied, the history and the cached list shared or copied)."""
+        cdef Py_ssize_t i
+        self._clear()
+        self.eng = None if other.eng is None else other.eng.clone()
+        self.view = other.view  # the same position: the same list (it is immutable)
+        self._phase = other._phase
+        self._trick_start = other._trick_start
+        self._watch = other._watch
+        if other.nentries > self.capentries:
+            free(self.entries)
+            self.entries = <entry_t *>realloc(NULL, other.nentries * sizeof(entry_t))
+            if self.entries == NULL:
+                self.capentries = 0
+                raise MemoryError("cannot copy the history")
+            self.capentries = other.nentries
+        if other.nentries:
+            memcpy(self.entries, other.entries, other.nentries * sizeof(entry_t))
+        for i in range(other.nentries):
+            Py_XINCREF(self.entries[i].obj)
+            Py_XINCREF(self.entries[i].phase)
+        self.nentries = other.nentries
+        self.events = list(other.events)
+
+    # -- the contract's hot path ---------------------------------------------------------
+    def is_terminal(self):
+        """Whether the deal is over."""
+        return self.eng is not None and self.eng.h_current(self.eng.h_state()) < 0
+
+    cdef ActionList listed(self):
+        cdef ActionList v
+        cdef Engine eng = self.eng
+        cdef GameSpec spec
+        cdef const void *st
+        if self.view is not None:
+            return self.view
+        if eng is None:
+            v = _options_list(tuple(self._options()))
+        else:
+            v = ActionList.__new__(ActionList)
+            v.stamp = _new_stamp()
+            spec = eng.h_spec()
+            st = eng.h_state()
+            v.pl = new_playlist(spec.classes.factory, eng.h_context(), spec.buf_cap)
+            if eng.h_current(st) >= 0:
+                check_grown(eng.h_legal(st, 0, &v.pl.buf))
+                v.passing = eng.c_can_pass(st)
+            v.nplays = v.pl.buf.len
+        self.view = v
+        return v
+
+    def legal_actions(self):
+        """The current player's legal actions (an :class:`ActionList`; empty once over)."""
+        return self.listed()
+
+    cdef int act(self, const play_t *rec, object action) except -1:
+        """The current player makes the play `rec` (a record of the generator, legal now)
+        or passes (`rec` NULL); `action` is the object applied (None: made from `rec`
+        when the history is read)."""
+        cdef Engine eng = self.eng
+        cdef void *st = eng.h_state()
+        cdef int seat = eng.h_current(st)
+        cdef bint leading = eng.h_last_player(st) < 0
+        cdef unsigned int watch = self._watch
+        if rec == NULL:
+            eng.h_pass(st)
+            self.push(seat, EV_ACTION, _PASS, self._phase, NULL)
+        else:
+            eng.h_play(st, rec)
+            if action is None:
+                self.push(seat, EV_RECORD, eng.h_context(), self._phase, rec)
+            else:
+                self.push(seat, EV_ACTION, action, self._phase, rec)
+        self.view = None
+        if eng.h_last_player(st) < 0:
+            self._trick_start = self.nentries
+        if watch and ((watch & WATCH_ALL) or (watch >> seat) & 1
+                      or (rec != NULL and rec.cls and (watch & WATCH_BOMBS))
+                      or (rec == NULL and leading and (watch & WATCH_LEAD_PASS))):
+            if rec != NULL and action is None:
+                action = play_object(eng.h_spec().classes.factory, rec, eng.h_context())
+            self._after_action(seat, _PASS if rec == NULL else action, leading)
+        if eng.h_current(st) < 0:
+            self._ended()
+        return 0
+
+    def apply(self, action):
+        """Make ``action`` for the current player; ``IllegalActionError`` (state unchanged)
+        if it is not legal now.  An item of the current ``legal_actions()`` is applied
+        without a search; anything else is validated in full."""
+        cdef ActionList v = self.view
+        cdef PlayRecord p
+        if v is not None and v.pl is not None:
+            if action is _PASS:
+                if v.passing:
+                    self.act(NULL, None)
+                    return
+            elif isinstance(action, PlayRecord):
+                p = <PlayRecord>action
+                if p.stamp == v.stamp and p.index < v.nplays:
+                    self.act(&v.pl.buf.data[p.index], action)
+                    return
+        self._apply_checked(action)
+
+    def apply_index(self, i):
+        """Make item ``i`` of ``legal_actions()`` (an int; negative from the end), without
+        making its object: the search code's fast path.  ``TypeError`` for a non-int,
+        ``IllegalActionError`` (state unchanged) out of range."""
+        cdef ActionList v = self.listed()
+        cdef Py_ssize_t k = _index(i, len(v))
+        if v.options is not None:
+            self._apply_checked(v.options[k])
+        elif k == v.nplays:
+            self.act(NULL, None)
+        else:
+            self.act(&v.pl.buf.data[k], None)
+
+    def _commit(self, action):
+        """Make a card-play action already validated by the game (a Play of this game or
+        PASS): the engine checks it once more (``IllegalActionError``, nothing changed)."""
+        cdef play_t rec
+        if self.eng is None:
+            raise IllegalActionError(f"{action!r}: the card play has not started")
+        if action is _PASS:
+            self.eng.check_live()
+            if not self.eng.c_can_pass(self.eng.h_state()):
+                raise IllegalActionError(f"PASS: seat {self.eng.h_current(self.eng.h_state())} may not pass now")
+            self.act(NULL, None)
+        else:
+            self.eng.checked_record(action, &rec)
+            self.act(&rec, action)
+
+    # -- what a game supplies (see the class doc) ----------------------------------------
+    def _apply_checked(self, action):
+        raise NotImplementedError
+
+    def _options(self):
+        return ()
+
+    def _ended(self):
+        pass
+
+    def _after_action(self, seat, action, leading):
+        pass
+
+
+#: ``_watch`` bits: bit ``s`` (0-7) for seat ``s``'s actions, and these
+WATCH_BOMB_PLAYS = WATCH_BOMBS
+WATCH_PASSES_ON_LEAD = WATCH_LEAD_PASS
+WATCH_EVERY_ACTION = WATCH_ALL
