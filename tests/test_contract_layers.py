@@ -103,7 +103,7 @@ def test_a_binding_is_made_once_and_checked() -> None:
 
 
 #: the longest module the tree may hold (issue 9: ``guandan/game.py`` had 1256 lines)
-MAX_MODULE_LINES = 800
+MAX_MODULE_LINES = 1000
 
 
 def test_no_giant_modules() -> None:
