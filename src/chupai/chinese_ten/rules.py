@@ -164,11 +164,11 @@ class Rules:
         """``players`` if this variant is played by that many, else ``ValueError``
         (``TypeError`` for a non-int)."""
         allowed = _PLAYERS[self.variant]
-        players = check_int(players, "players")
-        if players not in allowed:
+        n = check_int(players, "players")
+        if n not in allowed:
             counts = ", ".join(map(str, allowed[:-1])) + " or " * (len(allowed) > 1) + str(allowed[-1])
-            raise ValueError(f"the {self.variant} variant is played by {counts} players, not {players!r}")
-        return players
+            raise ValueError(f"the {self.variant} variant is played by {counts} players, not {n!r}")
+        return n
 
     def deal_sizes(self, players: int) -> tuple[int, int, int]:
         """(cards per player, layout cards, stock cards) for ``players`` players."""
