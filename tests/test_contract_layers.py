@@ -100,3 +100,13 @@ def test_a_binding_is_made_once_and_checked() -> None:
     with pytest.raises(TypeError, match="pagat must be a Rules"):
         fresh.bind(Play, Rules, object())
     assert not fresh.bound
+
+
+#: the longest module the tree may hold (issue 9: ``guandan/game.py`` had 1256 lines)
+MAX_MODULE_LINES = 1000
+
+
+def test_no_giant_modules() -> None:
+    long = {str(p.relative_to(SRC)): n for p in [*PACKAGE.rglob("*.py"), *PACKAGE.rglob("*.pyx")]
+            if (n := len(p.read_text().splitlines())) > MAX_MODULE_LINES}
+    assert not long, f"split these modules: {long}"

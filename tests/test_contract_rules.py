@@ -80,3 +80,14 @@ def test_numpy_ints_are_ints_and_are_stored_as_python_ints(game: str) -> None:
             if int in kinds and type(value) is int:
                 again = rules.replace(**{option: np.int64(value)})
                 assert again == rules and type(getattr(again, option)) is int
+
+
+def test_chinese_ten_players_of_the_wrong_type_are_a_type_error() -> None:
+    from chupai.chinese_ten import Rules
+
+    assert Rules().check_players(np.int64(3)) == 3
+    for bad in ("4", 4.0, True):
+        with pytest.raises(TypeError, match="players"):
+            Rules().check_players(bad)
+    with pytest.raises(ValueError, match="played by 4 players, not 3"):
+        Rules.taiwanese().check_players(3)

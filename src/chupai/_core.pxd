@@ -55,6 +55,27 @@ ctypedef struct play_t:
     uint8_t flags
     uint8_t decl[MAX_WILDS]
 
+# The play a generator must beat, as the kernels read it: the fields of its record;
+# type 0 when leading (nothing to beat).
+ctypedef struct target_t:
+    int type
+    int key
+    int length
+    int cls
+
+cdef inline void target_set(target_t *t, const play_t *p) noexcept nogil:
+    """`t` is the play `p` to beat (`p` NULL: leading)."""
+    if p == NULL:
+        t.type = 0
+        t.key = 0
+        t.length = 0
+        t.cls = 0
+    else:
+        t.type = p.type
+        t.key = p.key
+        t.length = p.length
+        t.cls = p.cls
+
 # A growable array of plays owned by whoever created it.  `oom` is set (and the
 # play dropped) if the array could not grow; callers raise MemoryError on it.
 ctypedef struct playbuf_t:

@@ -36,7 +36,7 @@
 from cpython.ref cimport PyObject
 from libc.stdint cimport uint64_t
 
-from chupai._core cimport GameClasses, mask_t, play_t, playbuf_t, rng_t
+from chupai._core cimport GameClasses, mask_t, play_t, playbuf_t, rng_t, target_set, target_t
 
 cdef enum:
     CHOICE_PASS = -1             # h_choose: pass
@@ -84,11 +84,20 @@ cdef inline void trick_played(trick_t *t, const play_t *p) noexcept nogil:
     t.last_player = t.current
     t.npass = 0
 
+cdef inline void trick_target(const trick_t *t, target_t *tg) noexcept nogil:
+    """The play the current player must beat: the trick's last play (none when leading)."""
+    target_set(tg, &t.last if t.last_player >= 0 else NULL)
+
 # Python-level checks every engine's constructors share: an int (numpy ints too, not a
 # bool) for a seat of `n` seats / a number of players in [lo, hi]; TypeError for another
 # type, ValueError out of range, naming `what`.
 cdef int check_seat(object seat, int n, str what) except -1
 cdef int check_players(object players, int lo, int hi) except -1
+# The hands a from_hands() is given, as Cards: a sequence of lo..hi hands (Cards or card
+# strings) in which no card is dealt more than `decks` times, counting `counted` (the
+# copies of each face dealt elsewhere, e.g. a talon) too; TypeError for anything but a
+# sequence of hands, ValueError naming the card dealt too often.
+cdef list checked_hands(object hands, int lo, int hi, int decks, list counted=*)
 
 
 cdef class GameSpec:

@@ -22,6 +22,7 @@ from chupai._core cimport (
     GEN_OOM,
     GameClasses,
     MAX_WILDS,
+    N_FACES,
     NO_FACE,
     PlayList,
     mask_t,
@@ -39,7 +40,7 @@ from chupai._core cimport (
     seed64,
 )
 
-from chupai._cards import Cards
+from chupai._cards import Cards, face_name
 from chupai.errors import IllegalActionError
 
 __all__ = ["DEAL_OVER", "Engine", "GameSpec", "NotAPlayError", "POLICIES"]
@@ -95,6 +96,32 @@ cdef int check_players(object players, int lo, int hi) except -1:
     if not lo <= players <= hi:
         raise ValueError(f"players must be {lo} to {hi}, not {players!r}")
     return players
+
+
+cdef list checked_hands(object hands, int lo, int hi, int decks, list counted=None):
+    _refuse = f"hands must be a sequence of hands (Cards or card strings), not {hands!r}"
+    if isinstance(hands, (str, bytes, Cards)):
+        raise TypeError(_refuse)
+    try:
+        n = len(hands)
+    except TypeError:
+        raise TypeError(_refuse) from None
+    if not lo <= n <= hi:
+        if lo == hi:
+            raise ValueError(f"hands must be {lo} hands, one per player, not {n}")
+        raise ValueError(f"hands must be one hand per player, {lo} to {hi} players, not {n}")
+    total = [0] * N_FACES if counted is None else list(counted)
+    out = []
+    for s in range(n):
+        hand = hands[s] if isinstance(hands[s], Cards) else Cards(hands[s], decks=decks)
+        for f, c in enumerate(hand.counts()):
+            total[f] += c
+        out.append(hand)
+    for f in range(N_FACES):
+        if total[f] > decks:
+            raise ValueError(f"card {face_name(f)} is dealt {total[f]} times, more than "
+                             f"{'once (one deck)' if decks == 1 else 'twice (two decks)'}")
+    return out
 
 
 cdef inline bint same_record(const play_t *a, const play_t *b) noexcept nogil:

@@ -57,7 +57,7 @@ from chupai.chinese_ten._movegen cimport (
 from chupai.chinese_ten cimport _movegen as mg
 from chupai._engine_base import POLICIES
 from chupai._cards import Cards, face_name
-from chupai.chinese_ten._movegen import GAME_CLASSES, parse_card, parse_cards
+from chupai.chinese_ten._movegen import GAME_CLASSES as _BOUND, parse_card, parse_cards
 
 cdef enum:
     CT_REDEAL_GROUP = 5          # main_merah: this many cards of one capture group
@@ -382,7 +382,7 @@ cdef mask_t claim(mask_t *seen, object cards, str what) except? 0:
 
 
 # --- the engine ---------------------------------------------------------------------------
-cdef GameClasses CLASSES = GAME_CLASSES
+cdef GameClasses CLASSES = _BOUND  # the game's Play and Rules (chupai.chinese_ten.play binds them)
 cdef GameSpec SPEC = GameSpec(CLASSES, sizeof(ct_deal_t), 32)
 
 #: The C declarations behind the Python constants of chupai.chinese_ten.play and .rules,

@@ -6,6 +6,7 @@ import numpy as np
 
 from chupai._core import GameClasses, PlayList
 from chupai.cards import Cards
+from chupai.chinese_ten.play import Play
 from chupai.chinese_ten.rules import Rules
 
 __pyx_capi__: dict[str, Any]
@@ -28,14 +29,14 @@ def legal_plays(
     *,
     rules: Rules | None = None,
     collapse_suits: bool = False,
-) -> PlayList: ...
+) -> PlayList[Play]: ...
 def captures(
     card: str | Cards,
     layout: Cards | str | Iterable[str],
     *,
     rules: Rules | None = None,
     collapse_suits: bool = False,
-) -> PlayList: ...
+) -> PlayList[Play]: ...
 def kernel_count(
     hands: np.ndarray,
     layouts: np.ndarray,

@@ -22,7 +22,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from chupai._core import BITS_PER_RANK, NUM_RANKS, NUM_SUITS, RANKS, SUITS
-from chupai._validate import check_bool, check_choice, check_optional_int
+from chupai._validate import check_bool, check_choice, check_int, check_optional_int
 from chupai.chinese_ten._movegen import FLAG_FORCED_CAPTURE, FLAG_REDEAL, FLAG_REDEAL_CROWDED, FLAG_RED_FIVE_BONUS
 
 __all__ = ["Rules", "VARIANTS", "ORDERS", "DECK_SIZE"]
@@ -161,12 +161,14 @@ class Rules:
 
     # -- what the options mean for n players -------------------------------------------------
     def check_players(self, players: Any) -> int:
-        """``players`` if this variant is played by that many, else ``ValueError``."""
+        """``players`` if this variant is played by that many, else ``ValueError``
+        (``TypeError`` for a non-int)."""
         allowed = _PLAYERS[self.variant]
-        if isinstance(players, bool) or not isinstance(players, int) or players not in allowed:
+        n = check_int(players, "players")
+        if n not in allowed:
             counts = ", ".join(map(str, allowed[:-1])) + " or " * (len(allowed) > 1) + str(allowed[-1])
-            raise ValueError(f"the {self.variant} variant is played by {counts} players, not {players!r}")
-        return players
+            raise ValueError(f"the {self.variant} variant is played by {counts} players, not {n!r}")
+        return n
 
     def deal_sizes(self, players: int) -> tuple[int, int, int]:
         """(cards per player, layout cards, stock cards) for ``players`` players."""

@@ -24,6 +24,7 @@ import numpy as np
 from libc.stdint cimport uint8_t
 
 from chupai._core cimport (
+    target_set,
     BJ_BIT,
     JOKER_MASK,
     N_FACES,
@@ -46,7 +47,7 @@ from chupai._core cimport (
     rng_t,
     seed64,
 )
-from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_IF_STUCK, POLICY_GREEDY, Engine, GameSpec, trick_start, check_players, check_seat, trick_lead, trick_played
+from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_IF_STUCK, POLICY_GREEDY, Engine, GameSpec, trick_start, trick_target, checked_hands, check_players, check_seat, trick_lead, trick_played
 from chupai.gandengyan._movegen cimport (
     GDY_FLAG_FOLLOW_SAME_RANK,
     GDY_FLAG_JOKER_AS_TWO,
@@ -62,7 +63,7 @@ from chupai.gandengyan._movegen cimport (
 from chupai.gandengyan cimport _movegen as mg
 from chupai._engine_base import POLICIES
 from chupai._cards import Cards, face_name, parse_face
-from chupai.gandengyan._movegen import GAME_CLASSES
+from chupai.gandengyan._movegen import GAME_CLASSES as _BOUND
 #: the kinds of bombs counted in ``DealCore.bombs`` (indexes), for the general multiplier
 BOMB_KINDS = ("three", "three_soft", "four", "four_soft", "jokers")
 MIN_PLAYERS = GDY_MIN_PLAYERS
@@ -142,12 +143,7 @@ cdef int gdy_legal(const gdy_deal_t *d, int collapse, playbuf_t *out) noexcept n
     cdef int s = d.t.current
     if s < 0:
         return 0
-    tg.type = 0
-    if d.t.last_player >= 0:
-        tg.type = d.t.last.type
-        tg.key = d.t.last.key
-        tg.length = d.t.last.length
-        tg.cls = d.t.last.cls
+    trick_target(&d.t, &tg)
     return gdy_generate(d.lo[s], d.hi[s], d.o.flags, d.o.max_ranks, collapse, &tg, out)
 
 
@@ -538,7 +534,7 @@ cdef int valid(const gdy_deal_t *d) noexcept nogil:
     return 0
 
 # --- the engine -------------------------------------------------------------------------
-cdef GameClasses CLASSES = GAME_CLASSES
+cdef GameClasses CLASSES = _BOUND  # the game's Play and Rules (chupai.gandengyan.play binds them)
 cdef GameSpec SPEC = GameSpec(CLASSES, sizeof(gdy_deal_t), 64)
 
 #: The C declarations behind the Python constants of chupai.gandengyan.play and .rules,
@@ -597,24 +593,13 @@ cdef class DealCore(Engine):
         cdef int s, n, dealer
         _opts_of(rules, &self.d.o)
         self.set_rules(CLASSES.rules_of(rules))
-        if isinstance(hands, (str, Cards)):
-            raise ValueError(f"hands must be a sequence of hands, not {hands!r}")
-        n = check_players(len(hands), GDY_MIN_PLAYERS, GDY_MAX_PLAYERS)
-        dealer = check_seat(current, n, "current")
         faces = [parse_face(t) for t in (talon.split() if isinstance(talon, str) else talon)]
         total = [0] * GDY_DECK
         for f in faces:
             total[f] += 1
-        parsed = []
-        for s in range(n):
-            hand = hands[s] if isinstance(hands[s], Cards) else Cards(hands[s], decks=self.d.o.decks)
-            for f, c in enumerate(hand.counts()):
-                total[f] += c
-            parsed.append(hand)
-        for f, c in enumerate(total):
-            if c > self.d.o.decks:
-                raise ValueError(f"card {face_name(f)} is dealt {c} times; {self.d.o.decks} deck(s) hold it "
-                                 f"{self.d.o.decks} time(s)")
+        parsed = checked_hands(hands, GDY_MIN_PLAYERS, GDY_MAX_PLAYERS, self.d.o.decks, total)
+        n = len(parsed)
+        dealer = check_seat(current, n, "current")
         for s in range(n):
             if not parsed[s]:
                 raise ValueError(f"hand {s} is empty; every seat needs cards")
@@ -690,10 +675,7 @@ cdef class DealCore(Engine):
         cdef const gdy_deal_t *d = <const gdy_deal_t *>st
         cdef gdy_target tg
         cdef int s = d.t.current, flags = d.o.flags
-        tg.type = 0
-        tg.key = 0
-        tg.length = 0
-        tg.cls = 0
+        target_set(&tg, NULL)
         if not multiset_valid(p.lo, p.hi):
             return 0
         if not lead:
@@ -702,11 +684,7 @@ cdef class DealCore(Engine):
             # jokers alone lead out as a special single only as the hand's last cards
             if not (p.lo & ~JOKERS) and d.lo[s] & ~JOKERS:
                 flags &= ~GDY_FLAG_JOKER_LEAD_OUT
-            if d.t.last_player >= 0:
-                tg.type = d.t.last.type
-                tg.key = d.t.last.key
-                tg.length = d.t.last.length
-                tg.cls = d.t.last.cls
+            trick_target(&d.t, &tg)
         return gdy_generate(p.lo, p.hi, flags, d.o.max_ranks, 0, &tg, out)
 
     cdef void h_play(self, void *st, const play_t *p) noexcept nogil:

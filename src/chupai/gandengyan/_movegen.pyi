@@ -25,7 +25,7 @@ def legal_plays(
     *,
     rules: Rules | None = None,
     collapse_suits: bool = False,
-) -> PlayList: ...
+) -> PlayList[Play]: ...
 def kernel_count(
     los: np.ndarray,
     his: np.ndarray,

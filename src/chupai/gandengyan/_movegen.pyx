@@ -13,6 +13,7 @@ representative per group of ``docs/rules/cards.md`` (jokers count as the ranks B
 from libc.stdint cimport uint8_t
 
 from chupai._core cimport (
+    target_set,
     BJ_BIT,
     MAX_PER_RANK,
     N_SUITS,
@@ -456,10 +457,7 @@ def legal_plays(hand, previous=None, *, rules=None, collapse_suits=False):
     if previous is not None:
         prev = check_previous(previous, CLASSES.play)
         _check_previous(prev, flags)
-        tg.type = prev.rec.type
-        tg.key = prev.rec.key
-        tg.length = prev.rec.length
-        tg.cls = prev.rec.cls
+        target_set(&tg, &prev.rec)
     out = new_playlist(CLASSES.factory, None, _FIRST_CAP)
     # well under a microsecond of work: releasing the GIL would cost more than it frees
     check_generated(gdy_generate(lo, hi, flags, max_ranks, collapse, &tg, &out.buf))

@@ -12,6 +12,7 @@ import numpy as np
 from libc.stdint cimport uint8_t
 
 from chupai._core cimport (
+    target_set,
     N_FACES,
     RANK_A,
     GameClasses,
@@ -28,7 +29,7 @@ from chupai._core cimport (
     rng_t,
     seed64,
 )
-from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_FOLLOWING, POLICY_GREEDY, Engine, GameSpec, trick_start, check_players, check_seat, trick_lead, trick_played
+from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_FOLLOWING, POLICY_GREEDY, Engine, GameSpec, trick_start, trick_target, checked_hands, check_players, check_seat, trick_lead, trick_played
 from chupai.guandan._movegen cimport (
     GD_BOMB,
     GD_LEVEL_VALUE,
@@ -44,7 +45,7 @@ from chupai.guandan._movegen cimport (
 from chupai.guandan cimport _movegen as mg
 from chupai._engine_base import POLICIES
 from chupai._cards import Cards, face_name
-from chupai.guandan._movegen import GAME_CLASSES, parse_rank
+from chupai.guandan._movegen import GAME_CLASSES as _BOUND, parse_rank
 
 #: ``DealCore.result`` values: how the deal was won (index into ``Rules.promotion``)
 RESULT_NONE = GD_RESULT_NONE
@@ -104,13 +105,7 @@ cdef int gd_legal(const gd_deal_t *d, int collapse, playbuf_t *out) noexcept nog
     cdef int s = d.t.current
     if s < 0:
         return 0
-    tg.type = 0
-    tg.key = 0
-    tg.cls = 0
-    if d.t.last_player >= 0:
-        tg.type = d.t.last.type
-        tg.key = d.t.last.key
-        tg.cls = d.t.last.cls
+    trick_target(&d.t, &tg)
     return gd_generate(d.lo[s], d.hi[s], d.level, d.flags, collapse, &tg, out)
 
 
@@ -388,7 +383,7 @@ cdef int valid(const gd_deal_t *d) noexcept nogil:
 
 
 # --- the engine -------------------------------------------------------------------------
-cdef GameClasses CLASSES = GAME_CLASSES
+cdef GameClasses CLASSES = _BOUND  # the game's Play and Rules (chupai.guandan.play binds them)
 cdef GameSpec SPEC = GameSpec(CLASSES, sizeof(gd_deal_t), 256, "level")
 
 #: The C declarations behind the Python constants of chupai.guandan.play and .rules, by
@@ -432,19 +427,9 @@ cdef class DealCore(Engine):
         """A deal in progress from four hands (``Cards`` or strings), ``current`` on lead."""
         cdef DealCore self = DealCore.__new__(DealCore)
         cdef int s, leader = check_seat(current, GD_SEATS, "current")
-        if isinstance(hands, (str, Cards)) or len(hands) != GD_SEATS:
-            raise ValueError(f"hands must be {GD_SEATS} hands, not {hands!r}")
-        total = [0] * 54
-        for s in range(GD_SEATS):
-            hand = hands[s] if isinstance(hands[s], Cards) else Cards(hands[s])
-            if len(hand.layers) > 2:
-                raise ValueError(f"hand {s} holds a card more than twice")
+        for s, hand in enumerate(checked_hands(hands, GD_SEATS, GD_SEATS, 2)):
             if not hand:
                 raise ValueError(f"hand {s} is empty: every seat starts with cards")
-            for f, c in enumerate(hand.counts()):
-                total[f] += c
-                if total[f] > 2:
-                    raise ValueError(f"card {face_name(f)} is dealt more than twice")
             self.d.lo[s] = hand.lo
             self.d.hi[s] = hand.hi
         self.d.level = _level_index(level)
@@ -476,18 +461,13 @@ cdef class DealCore(Engine):
         cdef const gd_deal_t *d = <const gd_deal_t *>st
         cdef gd_target tg
         cdef int s = d.t.current
-        tg.type = 0
-        tg.key = 0
-        tg.cls = 0
+        target_set(&tg, NULL)
         if not multiset_valid(p.lo, p.hi):
             return 0
         if not lead:
             if s < 0 or (p.lo & ~d.lo[s]) or (p.hi & ~d.hi[s]):
                 return 0
-            if d.t.last_player >= 0:
-                tg.type = d.t.last.type
-                tg.key = d.t.last.key
-                tg.cls = d.t.last.cls
+            trick_target(&d.t, &tg)
         return gd_generate(p.lo, p.hi, d.level, d.flags, 0, &tg, out)
 
     cdef void h_play(self, void *st, const play_t *p) noexcept nogil:

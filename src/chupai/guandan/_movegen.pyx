@@ -14,6 +14,7 @@ from chupai._cards cimport hand_masks
 from chupai._play cimport PlayRecord
 from chupai._wrappers cimport bad_record, check_flag, check_generated, check_previous, check_run
 from chupai._core cimport (
+    target_set,
     BJ_BIT,
     MAX_PER_RANK,
     N_RANKS,
@@ -612,9 +613,7 @@ def legal_plays(hand, level, previous=None, *, rules=None, collapse_suits=False)
         flags = CLASSES.rules_of(rules)._flags
     cdef bint collapse = check_flag(collapse_suits, "collapse_suits")
     cdef PlayRecord prev
-    tg.type = 0
-    tg.key = 0
-    tg.cls = 0
+    target_set(&tg, NULL)
     if previous is not None:
         prev = check_previous(previous, CLASSES.play)
         check_record(prev)
@@ -622,9 +621,7 @@ def legal_plays(hand, level, previous=None, *, rules=None, collapse_suits=False)
             raise ValueError(
                 f"previous play {previous} was formed at level {previous.level}, not {level!r}"
             )
-        tg.type = prev.rec.type
-        tg.key = prev.rec.key
-        tg.cls = prev.rec.cls
+        target_set(&tg, &prev.rec)
     out = new_playlist(CLASSES.factory, lv, 64 if tg.type else (256 if collapse else 1024))
     # a few microseconds of work: releasing the GIL would cost more than it frees
     check_generated(gd_generate(lo, hi, lv, flags, collapse, &tg, &out.buf))

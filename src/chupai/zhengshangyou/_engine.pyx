@@ -12,6 +12,7 @@ import numpy as np
 from libc.stdint cimport uint8_t
 
 from chupai._core cimport (
+    target_set,
     GameClasses,
     JOKER_MASK,
     SUITED_MASK,
@@ -26,7 +27,7 @@ from chupai._core cimport (
     rng_t,
     seed64,
 )
-from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_FOLLOWING, POLICY_GREEDY, Engine, GameSpec, trick_start, check_players, check_seat, trick_lead, trick_played
+from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_FOLLOWING, POLICY_GREEDY, Engine, GameSpec, trick_start, trick_target, checked_hands, check_players, check_seat, trick_lead, trick_played
 from chupai.zhengshangyou._movegen cimport (
     ZS_FLAG_JOKER_PAIR,
     ZS_SUITED_KEY,
@@ -39,7 +40,7 @@ from chupai.zhengshangyou._movegen cimport (
 from chupai.zhengshangyou cimport _movegen as mg
 from chupai._engine_base import POLICIES
 from chupai._cards import Cards, face_name
-from chupai.zhengshangyou._movegen import GAME_CLASSES
+from chupai.zhengshangyou._movegen import GAME_CLASSES as _BOUND
 MIN_PLAYERS = ZS_MIN_SEATS
 MAX_PLAYERS = ZS_MAX_SEATS
 #: points for the first and the second player out
@@ -99,15 +100,7 @@ cdef int zs_legal(const zs_deal_t *d, int collapse, playbuf_t *out) noexcept nog
     cdef int s = d.t.current
     if s < 0:
         return 0
-    tg.type = 0
-    tg.length = 0
-    tg.cls = 0
-    tg.key = 0
-    if d.t.last_player >= 0:
-        tg.type = d.t.last.type
-        tg.length = d.t.last.length
-        tg.cls = d.t.last.cls
-        tg.key = d.t.last.key
+    trick_target(&d.t, &tg)
     return zs_generate(d.hand[s], d.flags, collapse, &tg, out)
 
 
@@ -345,7 +338,7 @@ cdef int valid(const zs_deal_t *d) noexcept nogil:
 
 
 # --- the engine -------------------------------------------------------------------------
-cdef GameClasses CLASSES = GAME_CLASSES
+cdef GameClasses CLASSES = _BOUND  # the game's Play and Rules (chupai.zhengshangyou.play binds them)
 cdef GameSpec SPEC = GameSpec(CLASSES, sizeof(zs_deal_t), 256)
 
 #: The C declarations behind the Python constants of chupai.zhengshangyou.play and
@@ -379,22 +372,11 @@ cdef class DealCore(Engine):
         """A deal in progress from 2..8 one-deck hands (``Cards`` or strings), ``current`` on lead."""
         cdef DealCore self = DealCore.__new__(DealCore)
         cdef int s, n, leader
-        cdef mask_t seen = 0, m
-        if isinstance(hands, (str, Cards)):
-            raise ValueError(f"hands must be a sequence of hands, not {hands!r}")
-        n = check_players(len(hands), ZS_MIN_SEATS, ZS_MAX_SEATS)
+        parsed = checked_hands(hands, ZS_MIN_SEATS, ZS_MAX_SEATS, 1)
+        n = len(parsed)
         leader = check_seat(current, n, "current")
         for s in range(ZS_MAX_SEATS):
-            self.d.hand[s] = 0
-        for s in range(n):
-            hand = hands[s] if isinstance(hands[s], Cards) else Cards(hands[s], decks=1)
-            if len(hand.layers) > 1:
-                raise ValueError(f"hand {s} holds a card twice; Zheng Shangyou uses one deck")
-            m = hand.lo
-            if m & seen:
-                raise ValueError(f"card {face_name((m & seen).bit_length() - 1)} is dealt twice")
-            seen |= m
-            self.d.hand[s] = m
+            self.d.hand[s] = parsed[s].lo if s < n else 0
         if not self.d.hand[leader]:
             raise ValueError(f"the leader, seat {leader}, holds no cards")
         if sum(1 for s in range(n) if self.d.hand[s]) < 2:
@@ -433,20 +415,13 @@ cdef class DealCore(Engine):
         cdef const zs_deal_t *d = <const zs_deal_t *>st
         cdef zs_target tg
         cdef int s = d.t.current
-        tg.type = 0
-        tg.length = 0
-        tg.cls = 0
-        tg.key = 0
+        target_set(&tg, NULL)
         if p.hi or p.lo & ~(SUITED_MASK | JOKER_MASK):
             return 0
         if not lead:
             if s < 0 or p.lo & ~d.hand[s]:
                 return 0
-            if d.t.last_player >= 0:
-                tg.type = d.t.last.type
-                tg.length = d.t.last.length
-                tg.cls = d.t.last.cls
-                tg.key = d.t.last.key
+            trick_target(&d.t, &tg)
         return zs_generate(p.lo, d.flags, 0, &tg, out)
 
     cdef void h_play(self, void *st, const play_t *p) noexcept nogil:

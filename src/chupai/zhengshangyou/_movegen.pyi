@@ -21,7 +21,7 @@ def legal_plays(
     *,
     rules: Rules | None = None,
     collapse_suits: bool = False,
-) -> PlayList: ...
+) -> PlayList[Play]: ...
 def kernel_count(
     hands: np.ndarray,
     previous: np.ndarray | None = None,

@@ -15,6 +15,7 @@ exactly one representative per group of ``docs/rules/cards.md``.
 from libc.stdint cimport uint8_t
 
 from chupai._core cimport (
+    target_set,
     BJ_BIT,
     JOKER_MASK,
     N_RANKS,
@@ -616,17 +617,11 @@ def legal_plays(hand, previous=None, *, rules=None, collapse_suits=False):
     cdef PlayList out
     cdef bint collapse = check_flag(collapse_suits, "collapse_suits")
     cdef PlayRecord prev
-    tg.type = 0
-    tg.length = 0
-    tg.cls = 0
-    tg.key = 0
+    target_set(&tg, NULL)
     if previous is not None:
         prev = check_previous(previous, CLASSES.play)
         check_record(prev)
-        tg.type = prev.rec.type
-        tg.length = prev.rec.length
-        tg.cls = prev.rec.cls
-        tg.key = prev.rec.key
+        target_set(&tg, &prev.rec)
     out = new_playlist(CLASSES.factory, None, 32 if tg.type else 256)
     # a few microseconds of work: releasing the GIL would cost more than it frees
     check_generated(zs_generate(lo, flags, collapse, &tg, &out.buf))
