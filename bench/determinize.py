@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 from collections.abc import Callable
 from typing import Any
 
@@ -24,26 +23,13 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import numpy as np  # noqa: E402
 
 from chupai._bench_surface import DeterminizeTimer, Surface  # noqa: E402
+from chupai._bench_surface import _per_position as per_position  # noqa: E402
 from chupai._timing import CLOCK  # noqa: E402
 from chupai.bots import MonteCarloBot  # noqa: E402
 
 GAMES = ("guandan", "zhengshangyou", "gandengyan", "chinese_ten")
 #: MonteCarloBot decisions timed per game
 MC_DECISIONS = 8
-
-
-def per_position(fn: Callable[[Any], Any], states: list[Any], repeat: int) -> tuple[float, float, float]:
-    """(median, 90th percentile, largest) over ``states`` of the median CPU µs of ``fn(state)``."""
-    costs = []
-    for state in states:
-        runs = []
-        for _ in range(repeat):
-            t0 = CLOCK()
-            fn(state)
-            runs.append(CLOCK() - t0)
-        costs.append(statistics.median(runs) * 1e6)
-    costs.sort()
-    return statistics.median(costs), costs[int(0.9 * (len(costs) - 1))], costs[-1]
 
 
 def gandengyan_python(deal: Any, player: int, g: np.random.Generator) -> Any:
@@ -100,7 +86,8 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=5, help="timed calls per position")
     ap.add_argument("--games", default=",".join(GAMES))
     args = ap.parse_args()
-    print("determinize(player, rng), CPU µs per call: median / 90% / largest over the positions")
+    print("determinize(player, rng), CPU µs per call: median / 90% / largest over the positions,\n"
+          "on the match's current Deal and on the Match (which copies the match around it)")
     for name in args.games.split(","):
         surface = Surface(name, 1)
         states = surface.decision_states(args.matches)
@@ -113,13 +100,15 @@ def main() -> None:
         for label, group in groups:
             if not group:
                 continue
-            med, p90, top = per_position(lambda s: s.determinize(s.current_player, rng), group, args.repeat)
-            line = (f"{name:14s} {label:22s} n={len(group):4d}  compiled {med:7.1f} / {p90:7.1f} / {top:7.1f} µs"
-                    f"  ({1e6 / med:,.0f}/s)")
+            med, p90, top = per_position(lambda s: s.deal.determinize(s.current_player, rng), group, args.repeat)
+            line = (f"{name:14s} {label:22s} n={len(group):4d}  Deal {med:6.1f} / {p90:6.1f} / {top:6.1f} µs"
+                    f" ({1e6 / med:,.0f}/s)")
+            mmed, mp90, mtop = per_position(lambda s: s.determinize(s.current_player, rng), group, args.repeat)
+            line += f"   Match {mmed:6.1f} / {mp90:6.1f} / {mtop:6.1f} µs"
             slow = reference(name)
             if slow is not None:
                 omed, op90, otop = per_position(lambda s: slow(s, s.current_player, rng), group, max(1, args.repeat // 2))
-                line += f"   reference {omed:7.1f} / {op90:7.1f} / {otop:7.1f} µs  ({omed / med:.0f}x)"
+                line += f"   reference (Deal) {omed:6.1f} / {op90:6.1f} / {otop:6.1f} µs ({omed / med:.0f}x)"
             print(line, flush=True)
         ms, share = mc_share(surface, rng)
         print(f"{name:14s} MonteCarloBot(200) decision {ms:8.2f} ms CPU, {share:.1%} of it in determinize",

@@ -33,7 +33,7 @@ from chupai._engine_base cimport Engine, check_seat
 
 from chupai.errors import ReplayError
 
-__all__ = ["MUST_TRIES", "deal", "redeal_hands"]
+__all__ = ["MUST_TRIES", "deal", "next_seed", "redeal_hands"]
 
 cdef extern from *:
     """
@@ -441,6 +441,13 @@ cdef int _read_known(object known, int n, mask_t *klo, mask_t *khi, str what) ex
         else:
             raise TypeError(f"{what}[{s}] must be a Cards or an int face mask, not {k!r}")
     return 0
+
+
+def next_seed(seed, k):
+    """The seed of a world's ``k``-th draw after the first (``k`` = 0 is ``seed``): the
+    rejection loops that test a draw in Python (a pending tribute or exchange decision)
+    draw again from these, deterministically."""
+    return (seed + k * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
 
 
 def deal(pool, need, forbid=None, must=None, *, seed, tries=MUST_TRIES):

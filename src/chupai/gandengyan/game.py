@@ -34,8 +34,6 @@ from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from typing import Any, ClassVar
 
-import numpy as np
-
 from chupai._core import NUM_FACES
 from chupai._state import (
     DealSurface,
@@ -334,7 +332,7 @@ class Deal(DealSurface):
             "over": self.is_terminal(),
         }
 
-    def _determinize(self, player: int, g: np.random.Generator) -> Deal:
+    def _determinize(self, player: int, seed: int) -> Deal:
         """The cards hidden from ``player`` (the other hands but their publicly known
         cards, and the talon) dealt again uniformly, each hand keeping its size, the
         talon in a random order; compiled (:mod:`chupai._determinize`): the engine is
@@ -347,7 +345,7 @@ class Deal(DealSurface):
         """
         p = self._seat(player)
         other = shallow_clone(self, copied=("_history",))
-        other._core = world(self._core, p, self._known, g.bit_generator.random_raw())
+        other._core = world(self._core, p, self._known, seed)
         other._legal = None
         return other
 

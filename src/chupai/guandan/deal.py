@@ -18,8 +18,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from chupai._core import NUM_FACES, RED_JOKER_BIT
-from chupai._determinize import MUST_TRIES, redeal_hands
-from chupai._sampling import redeal_and_replay
+from chupai._sampling import Ties, must_masks, redeal_and_replay, redeal_until
 from chupai._state import DealSurface, check_rules, check_seat, check_seed, foreign_action, shallow_clone
 from chupai.actions import PASS
 from chupai.cards import RANKS, Cards, face_name
@@ -77,7 +76,7 @@ def _played(history: Iterable[Event]) -> list[Cards]:
     return [Cards.from_masks(lo[s], hi[s]) for s in range(SEATS)]
 
 
-def _decision_ties(tribute: Tribute, history: Sequence[Event]) -> tuple[tuple[int, int, Cards], ...]:
+def _decision_ties(tribute: Tribute, history: Sequence[Event]) -> Ties:
     """Per payment that was a decision: the payer, the mask of the other faces of its
     rank (the tied suits, the wild card left out) and the tied cards it held then."""
     values = VALUES[tribute.lv]
@@ -274,7 +273,7 @@ class Deal(DealSurface):
         self._trick_start = 0
         self._legal: list[Any] | None = None
         self._tribute: Tribute | None = None
-        self._dz: tuple[tuple[int, ...], tuple[tuple[int, int, Cards], ...]] | None = None
+        self._dz: tuple[tuple[int, ...], Ties] | None = None
         if previous is None:
             self._previous: tuple[int, int, int, int] | None = None
             assert leader is not None
@@ -590,7 +589,7 @@ class Deal(DealSurface):
         }
 
     # -- determinization -----------------------------------------------------------------
-    def _determinize(self, player: int, rng: np.random.Generator) -> Deal:
+    def _determinize(self, player: int, seed: int) -> Deal:
         """A full deal consistent with what ``player`` knows, the hidden cards re-dealt.
 
         The player's hand and the publicly known cards (:attr:`known_cards`) stay where
@@ -619,20 +618,17 @@ class Deal(DealSurface):
         new = shallow_clone(self, copied=("_history",))
         new._legal = None
         if self._core is not None:
-            new._core = world(self._core, p, self._known, forbid, must, rng.bit_generator.random_raw())
+            new._core = world(self._core, p, self._known, forbid, must, seed)
             return new
         assert tribute is not None
         # the tribute phase: the hands are the tribute's; what is still to come there
         # (the resisting test, a pending payment) is checked by rejection
         other = tribute.clone()
-        for _ in range(MUST_TRIES):
-            hands = redeal_hands(tribute.hands, p, self._known, forbid, must, rng.bit_generator.random_raw())
-            if _tribute_allows(tribute, hands, p):
-                other.hands = hands
-                _repend(other, p)
-                new._tribute = other
-                return new
-        raise RuntimeError(f"no deal consistent with the observation was found in {MUST_TRIES} draws")
+        other.hands = redeal_until(tribute.hands, p, self._known, forbid, must, seed,
+                                   lambda hands: _tribute_allows(tribute, hands, p))
+        _repend(other, p)
+        new._tribute = other
+        return new
 
     def _constraints(self, player: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The per-seat forbid and must face masks of :func:`chupai._determinize.deal`
@@ -647,12 +643,7 @@ class Deal(DealSurface):
             if self._core is not None:
                 self._dz = cached  # the tribute is over: its record no longer changes
         forbid, ties = cached
-        must = [0] * SEATS
-        for payer, tied, held in ties:
-            if payer != player and held <= self.hand(payer) - self._known[payer]:
-                # every tied card the payer held is still hidden: one must be in the world
-                must[payer] = tied
-        return forbid, tuple(must)
+        return forbid, must_masks(ties, player, SEATS, lambda s: self.hand(s) - self._known[s])
 
     def _determinize_replay(self, player: int, rng: np.random.Generator) -> Deal:
         """The reference determinization (slow, for tests and benchmarks): the hidden

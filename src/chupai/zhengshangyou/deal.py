@@ -19,8 +19,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from chupai._core import NUM_FACES
-from chupai._determinize import MUST_TRIES, redeal_hands
-from chupai._sampling import redeal_and_replay
+from chupai._sampling import Ties, must_masks, redeal_and_replay, redeal_until
 from chupai._state import (
     DealSurface,
     check_players,
@@ -220,7 +219,7 @@ class Deal(DealSurface):
         self._trick_start = 0
         self._legal = None
         self._steps = exchange_steps(previous) if previous is not None else ()
-        self._dz: tuple[tuple[int, ...], tuple[tuple[int, int, int], ...]] | None = None
+        self._dz: tuple[tuple[int, ...], Ties] | None = None
         self._step = 0
         for kind, seat in self._steps:
             if kind is ExchangeStep.PAY and not masks[seat]:
@@ -499,7 +498,7 @@ class Deal(DealSurface):
         }
 
     # -- determinization ---------------------------------------------------------------------
-    def _determinize(self, player: int, rng: np.random.Generator) -> Deal:
+    def _determinize(self, player: int, seed: int) -> Deal:
         """A full deal consistent with what ``player`` knows, the hidden cards re-dealt.
 
         ``player``'s hand and the publicly known cards stay where they are; every other
@@ -521,17 +520,14 @@ class Deal(DealSurface):
         new = shallow_clone(self, copied=("_history", "_known", "_table"))
         new._legal = None
         if self._core is not None:
-            new._core = world(self._core, p, self._known, forbid, must, rng.bit_generator.random_raw())
+            new._core = world(self._core, p, self._known, forbid, must, seed)
             return new
         # the exchange: a payer still to decide (hidden from player) has tied suits
         kind, seat = self._steps[self._step]
-        for _ in range(MUST_TRIES):
-            hands = [c.lo for c in redeal_hands(self._held, p, self._known, forbid, must,
-                                                rng.bit_generator.random_raw())]
-            if kind is not ExchangeStep.PAY or seat == p or len(_top_faces(hands[seat])) > 1:
-                new._hands = hands
-                return new
-        raise RuntimeError(f"no deal consistent with the observation was found in {MUST_TRIES} draws")
+        hands = redeal_until(self._held, p, self._known, forbid, must, seed,
+                             lambda h: kind is not ExchangeStep.PAY or seat == p or len(_top_faces(h[seat].lo)) > 1)
+        new._hands = [c.lo for c in hands]
+        return new
 
     def _constraints(self, player: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The per-seat forbid and must face masks of :func:`chupai._determinize.deal`
@@ -543,17 +539,12 @@ class Deal(DealSurface):
             if self._core is not None:
                 self._dz = cached  # the exchange is over: its record no longer changes
         forbid, ties = cached
-        must = [0] * self._n
-        for payer, tied, held in ties:
-            if payer != player and not held & ~(self._now(payer) & ~self._known[payer]):
-                # every tied card the payer held is still hidden: one must be in the world
-                must[payer] = tied
-        return forbid, tuple(must)
+        return forbid, must_masks(ties, player, self._n, lambda s: Cards.from_masks(self._now(s) & ~self._known[s]))
 
     def _now(self, seat: int) -> int:
         return self._core.hand(seat).lo if self._core is not None else self._held[seat]
 
-    def _decision_ties(self) -> tuple[tuple[int, int, int], ...]:
+    def _decision_ties(self) -> Ties:
         """Per payment that was a decision: the payer, the mask of the other suits of its
         rank and those the payer held then (its hand as dealt: payers pay first)."""
         start = self._dealt([self._now(s) for s in range(self._n)])
@@ -562,7 +553,7 @@ class Deal(DealSurface):
             if isinstance(action, PayCard) and not automatic:
                 face = parse_face(action.card)
                 tied = sum(1 << f for f in range(NUM_FACES) if f != face and VALUES[f] == VALUES[face])
-                out.append((seat, tied, start[seat] & tied))
+                out.append((seat, tied, Cards.from_masks(start[seat] & tied)))
         return tuple(out)
 
     def _dealt(self, now: list[int]) -> list[int]:
