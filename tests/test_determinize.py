@@ -356,3 +356,12 @@ def test_reference_and_compiled_agree_on_the_consistent_set():
         assert reached(state.determinize(p, rng)) and world.observation(p) == ref.observation(p)
         checked += 1
     assert checked > 10
+
+
+def test_docstring_examples():
+    import doctest
+
+    import chupai._determinize
+
+    result = doctest.testmod(chupai._determinize)
+    assert result.attempted > 0 and result.failed == 0

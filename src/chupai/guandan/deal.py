@@ -29,6 +29,7 @@ from chupai.guandan._world import world
 from chupai.guandan.play import Play, wild_face
 from chupai.guandan.rules import Rules, parse_rank
 from chupai.guandan.tribute import (
+    PAY_TRIBUTE,
     TRIBUTE_ACTIONS,
     VALUES,
     PayTribute,
@@ -132,7 +133,7 @@ def _repend(tribute: Tribute, player: int) -> None:
         return
     step, seat, _ = pending
     if step is TributeStep.PAY:
-        options: tuple[Any, ...] = tuple(PayTribute(face_name(f)) for f in top_faces(tribute.hands[seat], tribute.lv))
+        options: tuple[Any, ...] = tuple(PAY_TRIBUTE[f] for f in top_faces(tribute.hands[seat], tribute.lv))
     elif step is TributeStep.RETURN:
         assert tribute.receipts is not None
         options = tribute._return_options(seat, tribute.receipts[len(tribute.returns)][2])
@@ -273,7 +274,7 @@ class Deal(DealSurface):
         self._trick_start = 0
         self._legal: list[Any] | None = None
         self._tribute: Tribute | None = None
-        self._dz: tuple[tuple[int, ...], Ties] | None = None
+        self._dz: tuple[int, tuple[int, ...], Ties] | None = None
         if previous is None:
             self._previous: tuple[int, int, int, int] | None = None
             assert leader is not None
@@ -635,14 +636,15 @@ class Deal(DealSurface):
         that the tribute's public record implies for the cards hidden from ``player``."""
         tribute = self._tribute
         assert tribute is not None
+        # the record changes only with the tribute's steps: cached for this history
+        # (for good once the card play has started)
+        key = -1 if self._core is not None else len(self._history)
         cached = self._dz
-        if cached is None:
+        if cached is None or cached[0] != key:
             forbid = tuple(sum(1 << f for f in tribute.forbidden(s, self._history)) for s in range(SEATS))
-            ties = _decision_ties(tribute, self._history)
-            cached = (forbid, ties)
-            if self._core is not None:
-                self._dz = cached  # the tribute is over: its record no longer changes
-        forbid, ties = cached
+            cached = (key, forbid, _decision_ties(tribute, self._history))
+            self._dz = cached
+        _key, forbid, ties = cached
         return forbid, must_masks(ties, player, SEATS, lambda s: self.hand(s) - self._known[s])
 
     def _determinize_replay(self, player: int, rng: np.random.Generator) -> Deal:

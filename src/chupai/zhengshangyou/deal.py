@@ -219,7 +219,7 @@ class Deal(DealSurface):
         self._trick_start = 0
         self._legal = None
         self._steps = exchange_steps(previous) if previous is not None else ()
-        self._dz: tuple[tuple[int, ...], Ties] | None = None
+        self._dz: tuple[int, tuple[int, ...], Ties] | None = None
         self._step = 0
         for kind, seat in self._steps:
             if kind is ExchangeStep.PAY and not masks[seat]:
@@ -532,13 +532,15 @@ class Deal(DealSurface):
     def _constraints(self, player: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The per-seat forbid and must face masks of :func:`chupai._determinize.deal`
         that the exchange's public record implies for the cards hidden from ``player``."""
+        # the record changes only with the exchange's steps: cached for this history
+        # (for good once the card play has started)
+        key = -1 if self._core is not None else len(self._history)
         cached = self._dz
-        if cached is None:
+        if cached is None or cached[0] != key:
             forbid = tuple(sum(1 << f for f in self._forbidden(s)) for s in range(self._n))
-            cached = (forbid, self._decision_ties())
-            if self._core is not None:
-                self._dz = cached  # the exchange is over: its record no longer changes
-        forbid, ties = cached
+            cached = (key, forbid, self._decision_ties())
+            self._dz = cached
+        _key, forbid, ties = cached
         return forbid, must_masks(ties, player, self._n, lambda s: Cards.from_masks(self._now(s) & ~self._known[s]))
 
     def _now(self, seat: int) -> int:
