@@ -86,6 +86,12 @@ def test_deal_refuses_impossible_and_bad_input():
         deal([0, 1], [1, 1], [0], seed=0)
     with pytest.raises(ValueError, match="seed"):
         deal([0, 1], [1, 1], seed="x")
+    with pytest.raises(RuntimeError, match="128-bit"):  # 108 cards, 4 constrained hands
+        deal([f % 54 for f in range(108)], [27] * 4, [1, 2, 4, 8], None, seed=0)
+    with pytest.raises(RuntimeError, match="constrained hands"):
+        deal(list(range(10)), [2] * 5, [1, 2, 4, 8, 16], None, seed=0)
+    big = deal([f % 54 for f in range(108)][27:], [27] * 3, [1, 2, 0], None, seed=0)  # Guan Dan's largest
+    assert [len(h) for h in big] == [27] * 3 and 0 not in big[0] and 1 not in big[1]
     assert deal([0, 1, 2], [1, 2], seed=9) == deal([0, 1, 2], [1, 2], seed=9)
     assert MUST_TRIES >= 1000
 

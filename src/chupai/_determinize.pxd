@@ -13,7 +13,8 @@ cdef enum:
     DZ_OK = 0
     DZ_NONE = -1                 # no deal respects the constraints
     DZ_TRIES = -2                # the "must" constraints rejected every draw
-    DZ_TOO_MANY = -3             # more differently constrained hands than DZ_MAX_CLASSES
+    DZ_TOO_MANY = -3             # more differently constrained hands than DZ_MAX_CLASSES, or
+                                 # more deals than the 128-bit counts hold
 
 # One redeal: `pool` (one face per copy) dealt to `nh` hands of sizes `need`; hand j
 # receives no face of `forbid[j]` and, when `must[j]` is not 0, at least one face of it.

@@ -24,6 +24,7 @@ split among them by a shuffle), so the count's state is at most
 [[0, 1], [2, 3]]
 """
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from libc.math cimport M_LN2, lgamma
 from libc.stdlib cimport realloc
 from libc.string cimport memset
 
@@ -221,6 +222,7 @@ cdef int dz_deal(dz_job_t *job, rng_t *rng, int tries) noexcept:
     cdef ctx_t c
     cdef u128 r
     cdef Py_ssize_t size
+    cdef double bound
     if nh < 1 or nh > DZ_MAX_HANDS or job.npool < 0 or job.npool > DZ_MAX_POOL:
         return DZ_NONE
     for j in range(nh):
@@ -276,6 +278,13 @@ cdef int dz_deal(dz_job_t *job, rng_t *rng, int tries) noexcept:
     for v in range(c.D):
         start_cap[v] = c.cap[v]
     if c.G:
+        # every count below is at most the deals into the classes' sizes, which must
+        # fit 128 bits (Guan Dan's largest, 81 cards into 3 x 27: below 2^122)
+        bound = lgamma(job.npool + 1.0)
+        for v in range(c.D):
+            bound -= lgamma(c.cap[v] + 1.0)
+        if bound > 126.0 * M_LN2:
+            return DZ_TOO_MANY
         c.level = 1
         for v in range(c.D - 1):
             c.stride[v] = c.level
@@ -394,7 +403,8 @@ cdef int _raise(int rc) except -1:
     if rc == DZ_TRIES:
         raise RuntimeError(f"no deal consistent with the observation was found in {MUST_TRIES} draws")
     if rc == DZ_TOO_MANY:
-        raise RuntimeError(f"more than {DZ_MAX_CLASSES} differently constrained hands")
+        raise RuntimeError(f"more than {DZ_MAX_CLASSES} differently constrained hands, or more "
+                           "constrained deals than 128-bit counts hold")
     return 0
 
 
