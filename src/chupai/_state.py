@@ -48,7 +48,7 @@ S = TypeVar("S", bound="StateBase")
 
 #: how a state was made: ``("new", (args, kwargs))`` for the class itself,
 #: ``(classmethod name, (args, kwargs))`` for another constructor, or
-#: ``("determinize", (parent origin, its origin_len, its history, player, rng start))``
+#: ``("determinize", (parent origin, its origin_len, its history, player, seed))``
 Origin = tuple[str, tuple[Any, ...]]
 
 
@@ -68,21 +68,6 @@ def foreign_action(action: object, game: str, expected: str) -> ActionTypeError:
     )
 
 
-RngStart = tuple[type[np.random.BitGenerator], Any]
-
-
-def _rng_start(g: np.random.Generator) -> RngStart:
-    bg = g.bit_generator
-    return type(bg), bg.state
-
-
-def _rng_from(start: RngStart) -> np.random.Generator:
-    cls, state = start
-    bg = cls()
-    bg.state = state
-    return np.random.Generator(bg)
-
-
 def _decisions_of(events: Sequence[Event]) -> tuple[Any, ...]:
     return tuple(e.action for e in events if not e.automatic)
 
@@ -93,9 +78,9 @@ def restore(cls: type[S], origin: Origin, decisions: Sequence[Any]) -> S:
     kind, payload = origin
     state: S
     if kind == "determinize":
-        parent_origin, parent_origin_len, parent_history, player, start = payload
+        parent_origin, parent_origin_len, parent_history, player, seed = payload
         parent = restore(cls, parent_origin, _decisions_of(parent_history[parent_origin_len:]))
-        state = parent.determinize(player, _rng_from(start))
+        state = parent._world(player, seed)
     elif kind == "new":
         args, kwargs = payload
         state = cls(*args, **kwargs)
@@ -135,7 +120,9 @@ class StateBase(StateCore):
     def clone(self: S) -> S:
         raise NotImplementedError
 
-    def _determinize(self: S, player: int, rng: np.random.Generator) -> S:
+    def _determinize(self: S, player: int, seed: int) -> S:
+        """The world of :meth:`determinize` (``player`` unchecked yet), its random draws
+        from the 64-bit ``seed``."""
         raise NotImplementedError
 
     def _decisions(self) -> tuple[Any, ...]:
@@ -145,13 +132,18 @@ class StateBase(StateCore):
     def determinize(self: S, player: int, rng: Any = None) -> S:
         """A copy consistent with what ``player`` knows, the cards hidden from them dealt
         again (the game's ``_determinize`` docstring says how).  ``rng``: a numpy
-        ``Generator``, an int seed or ``None``."""
+        ``Generator``, an int seed or ``None``; one 64-bit draw of it seeds the world."""
         g = as_rng(rng)
-        start = _rng_start(g)
-        new = self._determinize(player, g)
-        # the parent's decisions are read from its history when pickled, not now
-        new._origin = ("determinize", (self._origin, self._origin_len, tuple(self.history), player, start))
-        new._origin_len = len(new.history)
+        return self._world(player, int(g.bit_generator.random_raw()))
+
+    def _world(self: S, player: int, seed: int) -> S:
+        """:meth:`determinize` from the seed drawn, with the record that rebuilds it."""
+        new = self._determinize(player, seed)
+        # the parent's decisions are read from its history when pickled, not now; the
+        # world's public history is the parent's (the contract), so its length is too
+        history = tuple(self.history)
+        new._origin = ("determinize", (self._origin, self._origin_len, history, player, seed))
+        new._origin_len = len(history)
         return new
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -365,13 +357,13 @@ class MatchSurface(StateBase):
         events: list[Event] = list(self._past) + list(self._deal.history)
         return events
 
-    def _determinize(self: S, player: int, rng: np.random.Generator) -> S:
+    def _determinize(self: S, player: int, seed: int) -> S:
         """The match with its current deal determinized (see the deal's ``determinize``)."""
         other = self.clone()
         if not self.is_terminal():
-            other._deal = self._deal.determinize(player, rng)  # type: ignore[attr-defined]
+            other._deal = self._deal._world(player, seed)  # type: ignore[attr-defined]
         else:
-            self._deal.determinize(player, rng)  # type: ignore[attr-defined]  # checks player
+            self._deal._world(player, seed)  # type: ignore[attr-defined]  # checks player
         return other
 
 

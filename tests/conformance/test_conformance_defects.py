@@ -223,7 +223,8 @@ def test_no_shared_module_sniffs_a_games_modules_or_attributes():
 def test_a_replay_bug_raises_a_clear_error_at_once(module, monkeypatch):
     """Defect: a bug in replaying the public history showed as "no deal consistent..."
     after 10,000 retries; now the deal's own cards are replayed and a ReplayError says
-    what is wrong."""
+    what is wrong.  (The reference path that replays: ``determinize`` itself deals in
+    C without replaying, see tests/test_determinize.py.)"""
     deal = module.Deal(seed=4)
     deal.apply(deal.legal_actions()[0])
     monkeypatch.setattr(type(deal), "_replays", lambda self, history: False)
@@ -236,7 +237,7 @@ def test_a_replay_bug_raises_a_clear_error_at_once(module, monkeypatch):
 
     monkeypatch.setattr(module.deal, "redeal_and_replay", counting)
     with pytest.raises(ReplayError, match="do not replay"):
-        deal.determinize(1, 0)
+        deal._determinize_replay(1, np.random.default_rng(0))
     assert calls == [1]
 
 

@@ -41,10 +41,7 @@ from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from typing import Any, ClassVar
 
-import numpy as np
-
 from chupai._state import (
-    SEED_MASK,
     DealSurface,
     MatchSurface,
     check_rules,
@@ -363,7 +360,7 @@ class Deal(DealSurface):
             "over": self.is_terminal(),
         }
 
-    def _determinize(self, player: int, rng: np.random.Generator) -> Deal:
+    def _determinize(self, player: int, seed: int) -> Deal:
         """The other hands and the stock re-dealt uniformly from the cards ``player``
         cannot see, with their sizes (nothing public constrains them: any card may be
         played whatever else is held); the cutter's seen cut card stays at the bottom
@@ -371,7 +368,6 @@ class Deal(DealSurface):
         p = self._seat(player)
         if self.is_terminal():
             return self.clone()
-        seed = int(rng.integers(0, SEED_MASK))
         new = shallow_clone(self, copied=("_history",))
         new._core = self._core.determinize(p, seed, keep_bottom=self._cut_card(p) is not None)
         new._legal = None

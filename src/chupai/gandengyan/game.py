@@ -34,8 +34,6 @@ from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from typing import Any, ClassVar
 
-import numpy as np
-
 from chupai._core import NUM_FACES
 from chupai._state import (
     DealSurface,
@@ -50,11 +48,12 @@ from chupai._state import (
 )
 from chupai._validate import check_positive_int
 from chupai.actions import PASS
-from chupai.cards import Cards, parse_face
+from chupai.cards import Cards
 from chupai._surface import WATCH_BOMB_PLAYS, WATCH_PASSES_ON_LEAD
 from chupai.contract import TERMINAL, Event
 from chupai.errors import IllegalActionError
 from chupai.gandengyan._engine import MAX_PLAYERS, MIN_PLAYERS, DealCore
+from chupai.gandengyan._world import world
 from chupai.gandengyan.play import Play
 from chupai.gandengyan.rules import Rules
 from chupai.gandengyan.scoring import deal_returns, general_multiplier
@@ -79,17 +78,6 @@ def _minus(cards: Cards, taken: Cards) -> Cards:
     counts = cards.counts()
     for f, n in enumerate(taken.counts()):
         counts[f] -= min(n, counts[f])
-    return Cards.from_counts(counts)
-
-
-def _faces(cards: Iterable[Cards]) -> list[int]:
-    return [f for c in cards for f in c.faces()]
-
-
-def _cards(faces: Iterable[int]) -> Cards:
-    counts = [0] * NUM_FACES
-    for f in faces:
-        counts[f] += 1
     return Cards.from_counts(counts)
 
 
@@ -334,28 +322,20 @@ class Deal(DealSurface):
             "over": self.is_terminal(),
         }
 
-    def _determinize(self, player: int, g: np.random.Generator) -> Deal:
+    def _determinize(self, player: int, seed: int) -> Deal:
         """The cards hidden from ``player`` (the other hands but their publicly known
         cards, and the talon) dealt again uniformly, each hand keeping its size, the
-        talon in a random order.
+        talon in a random order; compiled (:mod:`chupai._determinize`): the engine is
+        copied and its hidden cards dealt again.
 
         Nothing else in a Gan Deng Yan history constrains where a hidden card is
-        (passing is free; draws are private), so this is uniform over the consistent
-        deals.
+        (passing is free; a leader who passes shows a hand of jokers only, which
+        becomes publicly known; draws are private), so this is uniform over the
+        consistent deals.
         """
         p = self._seat(player)
-        core = self._core
-        others = [s for s in range(self.players) if s != p]
-        hidden = [_minus(core.hand(s), self._known[s]) for s in others]
-        pool = _faces(hidden) + [parse_face(c) for c in core.talon]
-        pool = [pool[i] for i in g.permutation(len(pool))]
-        hands = [core.hand(s) for s in range(self.players)]
-        at = 0
-        for s, h in zip(others, hidden):
-            hands[s] = self._known[s] + _cards(pool[at : at + len(h)])
-            at += len(h)
-        other = self.clone()
-        other._core = core.with_cards(hands, pool[at:])
+        other = shallow_clone(self, copied=("_history",))
+        other._core = world(self._core, p, self._known, seed)
         other._legal = None
         return other
 

@@ -17,17 +17,29 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from chupai._core import NUM_FACES
-from chupai._sampling import redeal_and_replay
+from chupai._core import NUM_FACES, RED_JOKER_BIT
+from chupai._sampling import Ties, must_masks, redeal_and_replay, redeal_until
 from chupai._state import DealSurface, check_rules, check_seat, check_seed, foreign_action, shallow_clone
 from chupai.actions import PASS
-from chupai.cards import RANKS, Cards
+from chupai.cards import RANKS, Cards, face_name
 from chupai.contract import TERMINAL, Event
 from chupai.errors import IllegalActionError
 from chupai.guandan._engine import RESULT_12, RESULT_13, RESULT_14, DealCore
-from chupai.guandan.play import Play
+from chupai.guandan._world import world
+from chupai.guandan.play import Play, wild_face
 from chupai.guandan.rules import Rules, parse_rank
-from chupai.guandan.tribute import TRIBUTE_ACTIONS, Phase, Tribute, normalize_previous
+from chupai.guandan.tribute import (
+    PAY_TRIBUTE,
+    TRIBUTE_ACTIONS,
+    VALUES,
+    PayTribute,
+    Pending,
+    Phase,
+    Tribute,
+    TributeStep,
+    normalize_previous,
+    top_faces,
+)
 
 # module constants: looking an enum member up on its class costs ~0.1 us, and the
 # states test the phase at every step
@@ -70,6 +82,71 @@ def _watched(known: Sequence[Cards]) -> int:
     return sum(1 << s for s, k in enumerate(known) if k)
 
 
+def _decision_ties(tribute: Tribute, history: Sequence[Event]) -> Ties:
+    """Per payment that was a decision: the payer, the mask of the other faces of its
+    rank (the tied suits, the wild card left out) and the tied cards it held then."""
+    values = VALUES[tribute.lv]
+    wild = wild_face(tribute.lv)
+    decided = {(e.seat, e.action.card) for e in history if isinstance(e.action, PayTribute) and not e.automatic}
+    out = []
+    for payer, face in tribute.paid:
+        if (payer, face_name(face)) not in decided:
+            continue
+        tied = sum(1 << f for f in range(NUM_FACES) if f not in (face, wild) and values[f] == values[face])
+        # the payer's hand when paying: now, with the tribute back and the return out
+        counts = tribute.hands[payer].counts()
+        counts[face] += 1
+        for _receiver, to, f in tribute.returns:
+            if to == payer:
+                counts[f] -= 1
+        held = [n if tied >> f & 1 else 0 for f, n in enumerate(counts)]
+        out.append((payer, tied, Cards.from_counts(held)))
+    return tuple(out)
+
+
+def _tribute_allows(tribute: Tribute, hands: list[Cards], player: int) -> bool:
+    """Whether the tribute (not over yet) would have come to where it is from the
+    tribute-phase ``hands`` of a world: the payers did not hold both red jokers between
+    them, each held a card to pay with, and a payer still to pay (hidden from
+    ``player``) has tied suits to choose from."""
+    wild = wild_face(tribute.lv)
+    jokers = 0
+    for payer in tribute.payers:
+        counts = hands[payer].counts()
+        for p, face in tribute.paid:
+            if p == payer:
+                counts[face] += 1
+        for _receiver, to, f in tribute.returns:
+            if to == payer:
+                counts[f] -= 1
+        jokers += counts[RED_JOKER_BIT]
+        if not any(n and f != wild for f, n in enumerate(counts)):
+            return False
+    if jokers >= 2:
+        return False
+    pending = tribute.pending
+    if pending is not None and pending.step is TributeStep.PAY and pending.seat != player:
+        return len(top_faces(hands[pending.seat], tribute.lv)) > 1
+    return True
+
+
+def _repend(tribute: Tribute, player: int) -> None:
+    """A world's pending payment or return, its options read from the world's hands
+    (they are the decider's own cards, hidden from ``player``)."""
+    pending = tribute.pending
+    if pending is None or pending.seat == player:
+        return
+    step, seat, _ = pending
+    if step is TributeStep.PAY:
+        options: tuple[Any, ...] = tuple(PAY_TRIBUTE[f] for f in top_faces(tribute.hands[seat], tribute.lv))
+    elif step is TributeStep.RETURN:
+        assert tribute.receipts is not None
+        options = tribute._return_options(seat, tribute.receipts[len(tribute.returns)][2])
+    else:
+        return
+    tribute.pending = Pending(step, seat, options)
+
+
 class Deal(DealSurface):
     """One Guan Dan deal: the tribute phase (from the second deal on), then the card play.
 
@@ -91,6 +168,7 @@ class Deal(DealSurface):
     # start are the compiled base's: chupai._surface.StateCore)
     __slots__ = (
         "_declarers",
+        "_dz",
         "_first_leader",
         "_known",
         "_leader",
@@ -199,6 +277,7 @@ class Deal(DealSurface):
         self._watch = 0
         self._trick_start = 0
         self._tribute: Tribute | None = None
+        self._dz: tuple[int, tuple[int, ...], Ties] | None = None
         if previous is None:
             self._previous: tuple[int, int, int, int] | None = None
             assert leader is not None
@@ -495,7 +574,7 @@ class Deal(DealSurface):
         }
 
     # -- determinization -----------------------------------------------------------------
-    def _determinize(self, player: int, rng: np.random.Generator) -> Deal:
+    def _determinize(self, player: int, seed: int) -> Deal:
         """A full deal consistent with what ``player`` knows, the hidden cards re-dealt.
 
         The player's hand and the publicly known cards (:attr:`known_cards`) stay where
@@ -503,15 +582,59 @@ class Deal(DealSurface):
         exact sizes, among the deals that the public history allows: a payer cannot hold
         a non-wild card above their tribute (nor a second red joker after paying one), a
         receiver who returned a card above ``return_max_rank`` holds no other card at or
-        below it, a payment that was a decision needs tied suits, an unresisted tribute
-        needs the red jokers apart.  The result is built by replaying the public history
-        from the implied deal, so it is reachable exactly as this one was; it is uniform
-        over those deals (rejection of the rare inconsistent draws).
+        below it, a payment that was a decision needs a tied suit, an unresisted tribute
+        needs the red jokers apart, a payer who is still to decide needs tied suits.
+        The card play proves nothing more (passing is always allowed, every card played
+        is public).  The draw is compiled (:mod:`chupai._determinize`): the engine is
+        copied and its hidden cards dealt again, without replaying the history; the
+        world is the state the same public history reaches from the deal it implies
+        (:meth:`_determinize_replay` is the slow reference that replays it).
 
         The cards re-dealt are the cards hidden from ``player`` in the other hands: in a
         full deal all the cards not in their hand, played, on the table or publicly known;
         a partial deal (:meth:`from_hands` with fewer cards) keeps its own set of cards.
         """
+        p = _seat(player)
+        tribute = self._tribute
+        forbid: tuple[int, ...] | None = None
+        must: tuple[int, ...] | None = None
+        if tribute is not None and not tribute.resisted:
+            forbid, must = self._constraints(p)
+        new = shallow_clone(self, copied=("_history",))
+        new._legal = None
+        if self._core is not None:
+            new._core = world(self._core, p, self._known, forbid, must, seed)
+            return new
+        assert tribute is not None
+        # the tribute phase: the hands are the tribute's; what is still to come there
+        # (the resisting test, a pending payment) is checked by rejection
+        other = tribute.clone()
+        other.hands = redeal_until(tribute.hands, p, self._known, forbid, must, seed,
+                                   lambda hands: _tribute_allows(tribute, hands, p))
+        _repend(other, p)
+        new._tribute = other
+        return new
+
+    def _constraints(self, player: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The per-seat forbid and must face masks of :func:`chupai._determinize.deal`
+        that the tribute's public record implies for the cards hidden from ``player``."""
+        tribute = self._tribute
+        assert tribute is not None
+        # the record changes only with the tribute's steps: cached for this history
+        # (for good once the card play has started)
+        key = -1 if self._core is not None else len(self._history)
+        cached = self._dz
+        if cached is None or cached[0] != key:
+            forbid = tuple(sum(1 << f for f in tribute.forbidden(s, self._history)) for s in range(SEATS))
+            cached = (key, forbid, _decision_ties(tribute, self._history))
+            self._dz = cached
+        _key, forbid, ties = cached
+        return forbid, must_masks(ties, player, SEATS, lambda s: self.hand(s) - self._known[s])
+
+    def _determinize_replay(self, player: int, rng: np.random.Generator) -> Deal:
+        """The reference determinization (slow, for tests and benchmarks): the hidden
+        cards drawn by :func:`chupai._sampling.deal_hidden` under the forbidden faces,
+        the public history replayed from each draw until one reproduces it."""
         p = _seat(player)
         played = [c.counts() for c in _played(self._history)]
         mine = self.hand(p).counts()

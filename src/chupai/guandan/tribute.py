@@ -168,6 +168,11 @@ class ChooseLeader:
 
 TRIBUTE_ACTIONS = (PayTribute, TakeTribute, ReturnCard, ChooseLeader)
 
+# one (immutable) action per face: the options of a step are made at every step and
+# at every determinization of a world whose decider is hidden
+PAY_TRIBUTE = tuple(PayTribute(face_name(f)) for f in range(NUM_FACES))
+RETURN_CARD = tuple(ReturnCard(face_name(f)) for f in range(NUM_FACES))
+
 
 def decision_choice(state: Any, actions: Sequence[Any]) -> Any:
     """A sensible tribute-phase choice for bots (the registry's ``decision_policy``):
@@ -346,9 +351,9 @@ class Tribute:
             payer = self.payers[len(self.paid)]
             faces = top_faces(self.hands[payer], self.lv)
             if len(faces) > 1:
-                self.pending = Pending(TributeStep.PAY, payer, tuple(PayTribute(face_name(f)) for f in faces))
+                self.pending = Pending(TributeStep.PAY, payer, tuple(PAY_TRIBUTE[f] for f in faces))
                 return events
-            events.append(Event(payer, PayTribute(face_name(faces[0])), Phase.TRIBUTE, True))
+            events.append(Event(payer, PAY_TRIBUTE[faces[0]], Phase.TRIBUTE, True))
             self._pay(payer, faces[0])
         first, second = self.previous[0], self.previous[1]
         if self.receipts is None:
@@ -420,7 +425,7 @@ class Tribute:
             low = [f for f in eligible if values[f] <= cap]
             if low:
                 eligible = low
-        return tuple(ReturnCard(face_name(f)) for f in eligible)
+        return tuple(RETURN_CARD[f] for f in eligible)
 
     # -- what the public record implies --------------------------------------------------
     def record(self) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from chupai._core import NUM_FACES
-from chupai._sampling import redeal_and_replay
+from chupai._sampling import Ties, must_masks, redeal_and_replay, redeal_until
 from chupai._state import (
     DealSurface,
     check_players,
@@ -34,6 +34,7 @@ from chupai.cards import Cards, face_name, parse_face
 from chupai.contract import TERMINAL, Event
 from chupai.errors import IllegalActionError
 from chupai.zhengshangyou._engine import MAX_PLAYERS, MIN_PLAYERS, DealCore
+from chupai.zhengshangyou._world import world
 from chupai.zhengshangyou._movegen import legal_plays
 from chupai.zhengshangyou.exchange import (
     EXCHANGE_ACTIONS,
@@ -107,6 +108,7 @@ class Deal(DealSurface):
     # start are the compiled base's: chupai._surface.StateCore)
     __slots__ = (
         "_dealer",
+        "_dz",
         "_hands",
         "_known",
         "_n",
@@ -213,6 +215,7 @@ class Deal(DealSurface):
         self._trick_start = 0
         self._legal = None
         self._steps = exchange_steps(previous) if previous is not None else ()
+        self._dz: tuple[int, tuple[int, ...], Ties] | None = None
         self._step = 0
         for kind, seat in self._steps:
             if kind is ExchangeStep.PAY and not masks[seat]:
@@ -472,16 +475,84 @@ class Deal(DealSurface):
         }
 
     # -- determinization ---------------------------------------------------------------------
-    def _determinize(self, player: int, rng: np.random.Generator) -> Deal:
+    def _determinize(self, player: int, seed: int) -> Deal:
         """A full deal consistent with what ``player`` knows, the hidden cards re-dealt.
 
         ``player``'s hand and the publicly known cards stay where they are; every other
         card in the other hands is dealt uniformly to them with their exact sizes, among
         the deals the public history allows (a payer held no card above the one they
         paid, nor another suit of its rank when the payment was forced, but another one
-        when it was a decision).  The result replays the public history from the implied
-        deal, so it is reachable exactly as this one was.
+        when it was a decision; a payer still to decide holds tied suits).  Passing is
+        always allowed and every card played is public, so the card play proves nothing
+        more.  The draw is compiled (:mod:`chupai._determinize`): the engine is copied
+        and its hidden cards dealt again, without replaying the history; the world is
+        the state the same public history reaches from the deal it implies
+        (:meth:`_determinize_replay` is the slow reference that replays it).
         """
+        p = check_seat(player, self._n)
+        forbid: tuple[int, ...] | None = None
+        must: tuple[int, ...] | None = None
+        if self._steps:
+            forbid, must = self._constraints(p)
+        new = shallow_clone(self, copied=("_history", "_known", "_table"))
+        new._legal = None
+        if self._core is not None:
+            new._core = world(self._core, p, self._known, forbid, must, seed)
+            return new
+        # the exchange: a payer still to decide (hidden from player) has tied suits
+        kind, seat = self._steps[self._step]
+        hands = redeal_until(self._held, p, self._known, forbid, must, seed,
+                             lambda h: kind is not ExchangeStep.PAY or seat == p or len(_top_faces(h[seat].lo)) > 1)
+        new._hands = [c.lo for c in hands]
+        return new
+
+    def _constraints(self, player: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The per-seat forbid and must face masks of :func:`chupai._determinize.deal`
+        that the exchange's public record implies for the cards hidden from ``player``."""
+        # the record changes only with the exchange's steps: cached for this history
+        # (for good once the card play has started)
+        key = -1 if self._core is not None else len(self._history)
+        cached = self._dz
+        if cached is None or cached[0] != key:
+            forbid = tuple(sum(1 << f for f in self._forbidden(s)) for s in range(self._n))
+            cached = (key, forbid, self._decision_ties())
+            self._dz = cached
+        _key, forbid, ties = cached
+        return forbid, must_masks(ties, player, self._n, lambda s: Cards.from_masks(self._now(s) & ~self._known[s]))
+
+    def _now(self, seat: int) -> int:
+        return self._core.hand(seat).lo if self._core is not None else self._held[seat]
+
+    def _decision_ties(self) -> Ties:
+        """Per payment that was a decision: the payer, the mask of the other suits of its
+        rank and those the payer held then (its hand as dealt: payers pay first)."""
+        start = self._dealt([self._now(s) for s in range(self._n)])
+        out = []
+        for seat, action, _phase, automatic in self._history:
+            if isinstance(action, PayCard) and not automatic:
+                face = parse_face(action.card)
+                tied = sum(1 << f for f in range(NUM_FACES) if f != face and VALUES[f] == VALUES[face])
+                out.append((seat, tied, Cards.from_masks(start[seat] & tied)))
+        return tuple(out)
+
+    def _dealt(self, now: list[int]) -> list[int]:
+        """The hands as dealt (masks) that lead to the hands ``now`` through the public
+        history."""
+        start = list(now)
+        for seat, action, *_ in self._history:
+            if isinstance(action, Play):
+                start[seat] |= action._lo
+        for seat, action, *_ in reversed(self._history):
+            if isinstance(action, TakeCard):
+                start[seat] &= ~(1 << parse_face(action.card))
+            elif isinstance(action, (PayCard, GiveCard)):
+                start[seat] |= 1 << parse_face(action.card)
+        return start
+
+    def _determinize_replay(self, player: int, rng: np.random.Generator) -> Deal:
+        """The reference determinization (slow, for tests and benchmarks): the hidden
+        cards drawn by :func:`chupai._sampling.deal_hidden` under the forbidden faces,
+        the public history replayed from each draw until one reproduces it."""
         p = check_seat(player, self._n)
         others = [s for s in range(self._n) if s != p]
         now = [self.hand(s).lo for s in range(self._n)]
@@ -517,15 +588,7 @@ class Deal(DealSurface):
     def _replay(self, now: list[int]) -> Deal | None:
         """This deal's public history replayed from the deal implied by the hands ``now``,
         or ``None`` if that deal does not give the same history."""
-        start = list(now)
-        for seat, action, *_ in self._history:
-            if isinstance(action, Play):
-                start[seat] |= action._lo
-        for seat, action, *_ in reversed(self._history):
-            if isinstance(action, TakeCard):
-                start[seat] &= ~(1 << parse_face(action.card))
-            elif isinstance(action, (PayCard, GiveCard)):
-                start[seat] |= 1 << parse_face(action.card)
+        start = self._dealt(now)
         new = shallow_clone(self)
         try:
             new._setup(start, self._dealer, self._previous, self._rules)

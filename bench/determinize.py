@@ -1,0 +1,119 @@
+"""Plain runner for ``determinize``: the compiled path against the reference that
+replays the public history (Guan Dan, Zheng Shangyou) or re-deals in Python (Gan Deng
+Yan, the code before the compiled path), in one run; and the share of a
+MonteCarloBot(200) decision spent in ``determinize``.
+
+    python bench/determinize.py [--matches 4] [--repeat 5] [--games guandan,...]
+
+Positions: every 7th decision of the first 400 actions of seeded random matches
+(``chupai._bench_surface.Surface.decision_states``; Guan Dan's later deals have a
+tribute), plus, for Guan Dan, the positions of the deals with a tribute alone.  Every
+figure is CPU time (``time.process_time``): per position the median of ``--repeat``
+calls, then the median, 90th percentile and largest over the positions.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Callable
+from typing import Any
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import numpy as np  # noqa: E402
+
+from chupai._bench_surface import DeterminizeTimer, Surface  # noqa: E402
+from chupai._bench_surface import _per_position as per_position  # noqa: E402
+from chupai._timing import CLOCK  # noqa: E402
+from chupai.bots import MonteCarloBot  # noqa: E402
+
+GAMES = ("guandan", "zhengshangyou", "gandengyan", "chinese_ten")
+#: MonteCarloBot decisions timed per game
+MC_DECISIONS = 8
+
+
+def gandengyan_python(deal: Any, player: int, g: np.random.Generator) -> Any:
+    """Gan Deng Yan's determinize before the compiled path (Python Cards, with_cards)."""
+    from chupai.cards import Cards, parse_face
+    from chupai.gandengyan.game import _minus
+
+    core = deal._core
+    others = [s for s in range(deal.players) if s != player]
+    hidden = [_minus(core.hand(s), deal._known[s]) for s in others]
+    pool = [f for h in hidden for f in h.faces()] + [parse_face(c) for c in core.talon]
+    pool = [pool[i] for i in g.permutation(len(pool))]
+    hands = [core.hand(s) for s in range(deal.players)]
+    at = 0
+    for s, h in zip(others, hidden):
+        counts = [0] * 54
+        for f in pool[at:at + len(h)]:
+            counts[f] += 1
+        hands[s] = deal._known[s] + Cards.from_counts(counts)
+        at += len(h)
+    other = deal.clone()
+    other._core = core.with_cards(hands, pool[at:])
+    return other
+
+
+def reference(name: str) -> Callable[[Any, int, np.random.Generator], Any] | None:
+    """The slow path of game ``name`` on a match's current deal, or None (Chinese Ten:
+    compiled before this work)."""
+    if name in ("guandan", "zhengshangyou"):
+        return lambda state, p, g: state.deal._determinize_replay(p, g)
+    if name == "gandengyan":
+        return lambda state, p, g: gandengyan_python(state.deal, p, g)
+    return None
+
+
+def mc_share(surface: Surface, rng: np.random.Generator) -> tuple[float, float]:
+    """(CPU ms per MonteCarloBot(200) decision, share of it in determinize)."""
+    bot, spent, total = MonteCarloBot(200), 0.0, 0.0
+    for seed in range(MC_DECISIONS):
+        state = surface.deal(seed=seed)
+        for _ in range(seed % 5):
+            state.apply(state.legal_actions()[0])
+        with DeterminizeTimer(type(state)) as timed:
+            t0 = CLOCK()
+            bot.choose(state, rng)
+            total += CLOCK() - t0
+        spent += timed.seconds
+    return total / MC_DECISIONS * 1e3, spent / total
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--matches", type=int, default=4, help="seeded random matches per game")
+    ap.add_argument("--repeat", type=int, default=5, help="timed calls per position")
+    ap.add_argument("--games", default=",".join(GAMES))
+    args = ap.parse_args()
+    print("determinize(player, rng), CPU µs per call: median / 90% / largest over the positions,\n"
+          "on the match's current Deal and on the Match (which copies the match around it)")
+    for name in args.games.split(","):
+        surface = Surface(name, 1)
+        states = surface.decision_states(args.matches)
+        rng = np.random.default_rng(1)
+        groups = [("all positions", states)]
+        if name == "guandan":
+            tribute = [s for s in states if s.deal.tribute["previous"] is not None]
+            groups.append(("deals with a tribute", tribute))
+            groups.append(("tribute phase", [s for s in tribute if s.deal.phase != "play"]))
+        for label, group in groups:
+            if not group:
+                continue
+            med, p90, top = per_position(lambda s: s.deal.determinize(s.current_player, rng), group, args.repeat)
+            line = (f"{name:14s} {label:22s} n={len(group):4d}  Deal {med:6.1f} / {p90:6.1f} / {top:6.1f} µs"
+                    f" ({1e6 / med:,.0f}/s)")
+            mmed, mp90, mtop = per_position(lambda s: s.determinize(s.current_player, rng), group, args.repeat)
+            line += f"   Match {mmed:6.1f} / {mp90:6.1f} / {mtop:6.1f} µs"
+            slow = reference(name)
+            if slow is not None:
+                omed, op90, otop = per_position(lambda s: slow(s, s.current_player, rng), group, max(1, args.repeat // 2))
+                line += f"   reference (Deal) {omed:6.1f} / {op90:6.1f} / {otop:6.1f} µs ({omed / med:.0f}x)"
+            print(line, flush=True)
+        ms, share = mc_share(surface, rng)
+        print(f"{name:14s} MonteCarloBot(200) decision {ms:8.2f} ms CPU, {share:.1%} of it in determinize",
+              flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,35 @@
+"""pytest-benchmark cases for ``determinize`` (``bench/determinize.py`` is the plain
+runner with CPU time): ``pytest bench/test_bench_determinize.py --benchmark-only``.
+
+One round determinizes every position (every 7th decision of two seeded random
+matches) once for its current player: the compiled path, and for Guan Dan and Zheng
+Shangyou the reference that replays the public history.
+"""
+import numpy as np
+import pytest
+
+from chupai._bench_surface import Surface
+
+GAMES = ["guandan", "zhengshangyou", "gandengyan", "chinese_ten"]
+
+
+@pytest.fixture(scope="module", params=GAMES)
+def states(request):
+    return request.param, Surface(request.param, 1).decision_states(2)
+
+
+@pytest.mark.benchmark(group="determinize")
+def test_determinize_compiled(benchmark, states):
+    name, group = states
+    rng = np.random.default_rng(1)
+    benchmark.extra_info["positions"] = len(group)
+    benchmark(lambda: [s.determinize(s.current_player, rng) for s in group])
+
+
+@pytest.mark.benchmark(group="determinize-reference")
+@pytest.mark.parametrize("name", ["guandan", "zhengshangyou"])
+def test_determinize_reference(benchmark, name):
+    group = Surface(name, 1).decision_states(1)[::4]
+    rng = np.random.default_rng(1)
+    benchmark.extra_info["positions"] = len(group)
+    benchmark.pedantic(lambda: [s.deal._determinize_replay(s.current_player, rng) for s in group], rounds=3)

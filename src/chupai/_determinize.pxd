@@ -1,0 +1,51 @@
+# The compiled determinization every climbing game shares: the cards hidden from one
+# seat dealt again, uniformly over the deals that respect what the public history
+# proves (faces a hand cannot hold, faces a hand must hold one of).
+from libc.stdint cimport uint8_t
+
+from chupai._core cimport mask_t, rng_t
+from chupai._engine_base cimport Engine
+
+cdef enum:
+    DZ_MAX_HANDS = 9             # the other seats of 8 and a talon
+    DZ_MAX_POOL = 108            # two decks
+    DZ_MAX_CLASSES = 4           # hands with different constraints the exact count handles
+    DZ_OK = 0
+    DZ_NONE = -1                 # no deal respects the constraints
+    DZ_TRIES = -2                # the "must" constraints rejected every draw
+    DZ_TOO_MANY = -3             # more differently constrained hands than DZ_MAX_CLASSES, or
+                                 # more deals than the 128-bit counts hold
+
+# One redeal: `pool` (one face per copy) dealt to `nh` hands of sizes `need`; hand j
+# receives no face of `forbid[j]` and, when `must[j]` is not 0, at least one face of it.
+# On DZ_OK `out` holds hand 0's faces, then hand 1's, ... in a uniformly random order.
+ctypedef struct dz_job_t:
+    int nh
+    int need[DZ_MAX_HANDS]
+    mask_t forbid[DZ_MAX_HANDS]
+    mask_t must[DZ_MAX_HANDS]
+    int npool
+    uint8_t pool[DZ_MAX_POOL]
+    uint8_t out[DZ_MAX_POOL]
+
+# Uniform over the deals allowed by `forbid`, then by rejection those allowed by `must`
+# (at most `tries` draws).  Holds no Python object but uses a module buffer: call it
+# with the GIL held.  DZ_OK, DZ_NONE, DZ_TRIES or DZ_TOO_MANY.
+cdef int dz_deal(dz_job_t *job, rng_t *rng, int tries) noexcept
+
+# Seat `player`'s view of `seats` hands (two-deck masks lo/hi, in place): every card of
+# another seat that is not in its `klo/khi` (known) part, and the `nextra` faces of
+# `extra` (a talon, in place, any order), are dealt again keeping every size; forbid /
+# must per seat (NULL: none).  A DZ_* code; the hands are unchanged unless DZ_OK.
+cdef int dz_world(int seats, int player, mask_t *lo, mask_t *hi, const mask_t *klo, const mask_t *khi,
+                  const mask_t *forbid, const mask_t *must, uint8_t *extra, int nextra,
+                  rng_t *rng, int tries) noexcept
+
+# dz_world for Python callers: `known` (Cards or one-deck int masks per seat), `forbid`
+# and `must` (None or per-seat int masks) read and checked, `seed` an int; raises
+# ReplayError / RuntimeError on DZ_NONE / DZ_TRIES.
+cdef int dz_redeal(int seats, int player, mask_t *lo, mask_t *hi, object known, object forbid, object must,
+                   object seed, uint8_t *extra, int nextra) except -1
+
+# A clone of `core`, checked to be an engine of `game` (TypeError otherwise).
+cdef Engine dz_copy_of(Engine core, str game)

@@ -1,0 +1,7 @@
+"""Type stubs for gandengyan's hook of the shared determinization."""
+from collections.abc import Sequence
+
+from chupai.cards import Cards
+from chupai.gandengyan._engine import DealCore
+
+def world(core: DealCore, player: int, known: Sequence[Cards | int], seed: int) -> DealCore: ...

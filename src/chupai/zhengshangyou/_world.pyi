@@ -1,0 +1,14 @@
+"""Type stubs for zhengshangyou's hook of the shared determinization."""
+from collections.abc import Sequence
+
+from chupai.cards import Cards
+from chupai.zhengshangyou._engine import DealCore
+
+def world(
+    core: DealCore,
+    player: int,
+    known: Sequence[Cards | int],
+    forbid: Sequence[int] | None,
+    must: Sequence[int] | None,
+    seed: int,
+) -> DealCore: ...
