@@ -400,7 +400,8 @@ cdef enum:
     GX_JOKER_ASSET = 6           # and a joker
     GX_BOMB_ASSET = 6            # and a bomb
     GX_FOLLOW_SLACK = 0          # burden a follow may add without a reason
-    GX_THREAT = 3                # a player with this many cards is about to go out
+    GX_THREAT = 2                # a player with this many cards is about to go out: stop them
+    GX_SHORT = 1                 # lead nothing a player with this many cards may follow
     GX_SHORT_LEAD = 40           # leading what a player about to go out may follow
     GX_SAFE_LEAD = 8             # leading what no unseen cards follow (the lead comes back)
     GX_CARD_LEAD = 3             # each card a lead sheds (fewer cards left to pay for)
@@ -496,7 +497,7 @@ cdef int choose_heuristic(const gdy_deal_t *d, const playbuf_t *buf) noexcept no
             score -= GX_CARD_LEAD * p.length
             if p.key < GDY_TWO_VALUE and gx_unbeatable(p, &unseen):
                 score -= GX_SAFE_LEAD
-            elif opp_min <= GX_THREAT and p.length <= opp_min:
+            elif opp_min <= GX_SHORT and p.length <= opp_min:
                 score += GX_SHORT_LEAD - p.key
         elif not threat and after_units > GX_NEAR_OUT and (p.cls or score - before > GX_FOLLOW_SLACK):
             continue             # a bomb only when it stops an opponent or decides the deal
