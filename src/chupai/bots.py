@@ -23,6 +23,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from chupai._engine_base import POLICIES
 from chupai._games import game_of
 from chupai._validate import as_rng, check_choice, check_positive_int
 from chupai.actions import PASS
@@ -30,8 +31,8 @@ from chupai.search.bot import ISMCTSBot
 
 __all__ = ["Bot", "GreedyBot", "HeuristicBot", "ISMCTSBot", "MonteCarloBot", "RandomBot"]
 
-#: the compiled playout policies a bot may roll out with (chupai._engine_base.POLICIES)
-PLAYOUT_POLICIES = ("random", "greedy", "heuristic")
+#: the compiled playout policies a bot may roll out with
+PLAYOUT_POLICIES = tuple(POLICIES)
 
 
 @runtime_checkable

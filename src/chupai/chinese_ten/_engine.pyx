@@ -265,15 +265,15 @@ cdef int choose_greedy(const ct_deal_t *d, const playbuf_t *buf) noexcept nogil:
 # (the other hands and the stock) as a whole.
 cdef enum:
     CX_SCALE = 16                # points count this much more than exposure units
-    CX_PARTNER_POINTS = 5        # the points a capture of a discard is assumed to add
+    CX_PARTNER_SHARE = 4         # the share of a capturing card's points a discard gives away
     CX_OWN_TAKE_BACK = 2         # a discard only this player may take back
 
 
 cdef int choose_heuristic(const ct_deal_t *d, const playbuf_t *buf) noexcept nogil:
     """The heuristic policy's choice among the plays in buf (there is always one)."""
     cdef Py_ssize_t i
-    cdef int s, k, me = d.t.current, best = -1, best_v = 0, v, card, unseen_partners
-    cdef mask_t unseen = 0, partners
+    cdef int s, k, me = d.t.current, best = -1, best_v = 0, v, card, top
+    cdef mask_t unseen = 0, partners, m
     cdef const play_t *p
     if d.phase != CT_PHASE_PLAY:
         return choose_greedy(d, buf)  # the turned card's capture: the most points
@@ -286,14 +286,19 @@ cdef int choose_heuristic(const ct_deal_t *d, const playbuf_t *buf) noexcept nog
         p = &buf.data[i]
         card = p.key
         partners = ct_rank_mask(ct_partner(card >> 2)) & ~bit(card)
-        unseen_partners = popcount(unseen & partners)
         if p.taken:
             # a capture; the tie-break: the card most exposed to the others' captures
-            v = CX_SCALE * gain(d, p) + unseen_partners
+            v = CX_SCALE * gain(d, p) + popcount(unseen & partners)
         else:
-            v = -CX_SCALE * CX_SCALE  # any capture before any discard
-            if unseen_partners:
-                v -= unseen_partners * (CX_SCALE * (d.points[card] + CX_PARTNER_POINTS) // CT_RANK_SIZE)
+            v = -CX_SCALE * CX_SCALE * CX_SCALE  # any capture before any discard
+            m = unseen & partners
+            if m:
+                # what another player's capture of it would take: it and their best partner
+                top = 0
+                while m:
+                    top = max(top, d.points[lowest_bit(m)])
+                    m &= m - 1
+                v -= CX_SCALE * d.points[card] + CX_SCALE * top // CX_PARTNER_SHARE + popcount(unseen & partners)
             elif d.hand[me] & partners:
                 v += CX_OWN_TAKE_BACK
             v -= d.points[card]

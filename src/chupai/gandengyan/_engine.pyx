@@ -376,11 +376,12 @@ cdef int choose_greedy(const gdy_deal_t *d, const playbuf_t *buf) noexcept nogil
 # its *burden*: the plays it still has to make (a single or a pair of each rank 3..A),
 # each costing a unit plus a little more the lower it ranks, while 2s, jokers and bombs
 # count as assets.  Leading, the play that leaves the lightest hand wins (sequences
-# and double sequences that shed the weak cards first); following, the play that adds
-# the least burden, and only if it adds no more than a little (no spent 2s, jokers or
-# bombs) unless the player who made the trick's play is about to go out or the play
-# leaves the hand nearly out.  Against an opponent about to go out it leads what they
-# cannot match (longer than their hand, or nothing unseen follows it).  It reads only
+# and double sequences that shed the weak cards first, the more cards the better),
+# the more so if no unseen cards can follow it (the lead comes back); following, the
+# play that adds the least burden, and only if it adds none (no broken pairs, no spent
+# 2s, jokers or bombs) unless the player who made the trick's play is about to go out
+# or the play leaves the hand nearly out.  Against an opponent about to go out it
+# leads what they cannot match (longer than their hand, or nothing unseen follows it).  It reads only
 # the player's own hand, every seat's card count, the trick and the unseen cards (the
 # other hands and the talon) as a whole.
 from chupai.gandengyan._movegen cimport GDY_PAIR, GDY_SINGLE, GDY_TWO_VALUE
@@ -393,9 +394,12 @@ cdef enum:
     GX_TWO_ASSET = 5             # what a 2 in hand is worth (negative burden)
     GX_JOKER_ASSET = 6           # and a joker
     GX_BOMB_ASSET = 6            # and a bomb
-    GX_FOLLOW_SLACK = 1          # burden a follow may add without a reason
-    GX_THREAT = 3                # a player with this many cards is about to go out
+    GX_FOLLOW_SLACK = 0          # burden a follow may add without a reason
+    GX_THREAT = 2                # a player with this many cards is about to go out: stop them
+    GX_SHORT = 1                 # lead nothing a player with this many cards may follow
     GX_SHORT_LEAD = 40           # leading what a player about to go out may follow
+    GX_SAFE_LEAD = 8             # leading what no unseen cards follow (the lead comes back)
+    GX_CARD_LEAD = 3             # each card a lead sheds (fewer cards left to pay for)
     GX_NEAR_OUT = 1              # a follow (a bomb too) is worth it if it leaves this many plays
     GX_HUGE = 1 << 28
 
@@ -485,10 +489,13 @@ cdef int choose_heuristic(const gdy_deal_t *d, const playbuf_t *buf) noexcept no
         gx_count(lo, hi, &h)
         score = gx_burden(&h, &after_units)
         if lp < 0:
-            if opp_min <= GX_THREAT and p.length <= opp_min and not gx_unbeatable(p, &unseen):
+            score -= GX_CARD_LEAD * p.length
+            if p.key < GDY_TWO_VALUE and gx_unbeatable(p, &unseen):
+                score -= GX_SAFE_LEAD
+            elif opp_min <= GX_SHORT and p.length <= opp_min:
                 score += GX_SHORT_LEAD - p.key
-        elif not threat and after_units > GX_NEAR_OUT and score - before > GX_FOLLOW_SLACK:
-            continue
+        elif not threat and after_units > GX_NEAR_OUT and (p.cls or score - before > GX_FOLLOW_SLACK):
+            continue             # a bomb only when it stops an opponent or decides the deal
         if best < 0 or score < best_score or (score == best_score and (p.length > buf.data[best].length or (
                 p.length == buf.data[best].length and cheaper(p, &buf.data[best])))):
             best = <int>i

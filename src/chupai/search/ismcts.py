@@ -59,12 +59,13 @@ from typing import Any
 import numpy as np
 
 from chupai._core import PLAY_DTYPE
+from chupai._engine_base import POLICIES
 from chupai.actions import PASS
 from chupai.search._outcome import game_of, outcome_function
 
 __all__ = ["ActionStats", "ISMCTS", "Node", "SearchResult", "Tree", "core_actions", "root_actions", "root_order"]
 
-_POLICIES = ("random", "greedy", "heuristic")
+_POLICIES = tuple(POLICIES)
 
 
 class Node:

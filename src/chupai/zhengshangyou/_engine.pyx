@@ -212,10 +212,11 @@ cdef enum:
     ZX_NATURALS = 12             # the values a set or sequence may be of (3..A)
     ZX_TOP = 11                  # a combination of value v costs ZX_TOP - v (an ace: 0)
     ZX_SET_BONUS = 1             # a set costs that much less than a single of its rank
-    ZX_TWO_ASSET = 5             # what a 2 in hand is worth (negative burden)
-    ZX_JOKER_ASSET = 7           # and a joker
+    ZX_TWO_ASSET = 8             # what a 2 in hand is worth (negative burden)
+    ZX_JOKER_ASSET = 10           # and a joker
     ZX_FOLLOW_SLACK = 2          # burden a follow may add without a reason
     ZX_THREAT = 3                # a player with this many cards is about to go out
+    ZX_CARD_LEAD = 2             # each card a lead sheds
     ZX_SHORT_LEAD = 40           # leading what a player about to go out may match
     ZX_KEEP_LEAD = 50            # an unbeatable lead when the rest is at most ZX_NEAR_OUT plays
     ZX_NEAR_OUT = 2
@@ -294,6 +295,7 @@ cdef int choose_heuristic(const zs_deal_t *d, const playbuf_t *buf) noexcept nog
         zx_count(d.hand[me] & ~p.lo, &h)
         score = zx_burden(&h, &after_units)
         if lp < 0:
+            score -= ZX_CARD_LEAD * p.length
             if opp_min <= ZX_THREAT and p.length <= opp_min and not zx_unbeatable(p, &unseen):
                 score += ZX_SHORT_LEAD - play_value(p)
             if after_units <= ZX_NEAR_OUT and zx_unbeatable(p, &unseen):
