@@ -17,7 +17,12 @@ the phase); the :class:`~chupai.contract.Event` tuples are made when ``_history`
 read, each once.
 """
 cimport cython
-from cpython.ref cimport Py_XDECREF, Py_XINCREF, PyObject
+from cpython.object cimport PyTypeObject
+from cpython.ref cimport Py_DECREF, Py_INCREF, Py_XDECREF, Py_XINCREF, PyObject
+from cpython.tuple cimport PyTuple_SET_ITEM
+
+cdef extern from "Python.h":
+    PyObject *PyType_GenericAlloc(PyTypeObject *type, Py_ssize_t nitems)
 from libc.stdlib cimport calloc, free, realloc
 from libc.string cimport memcpy
 
@@ -36,10 +41,29 @@ __all__ = ["ActionList", "StateCore", "WATCH_BOMB_PLAYS", "WATCH_EVERY_ACTION", 
 
 cdef object _PASS = PASS
 cdef object _EVENT = Event
-cdef object _tuple_new = tuple.__new__
 cdef unsigned long long _last_stamp = 0
 cdef enum:
     FIRST_ENTRIES = 64           # first capacity of a history's array (it doubles)
+
+
+cdef object _event(int seat, object action, object phase):
+    """``Event(seat, action, phase, False)``, made as ``tuple.__new__`` makes a tuple
+    subclass's instance (the type's allocator, the items set), without a Python call."""
+    cdef PyObject *raw = PyType_GenericAlloc(<PyTypeObject *>_EVENT, 4)
+    if raw == NULL:
+        raise MemoryError("cannot allocate an Event")
+    cdef object ev = <object>raw
+    Py_DECREF(ev)  # the cast took a reference of its own
+    cdef object s = seat
+    Py_INCREF(s)
+    PyTuple_SET_ITEM(ev, 0, s)
+    Py_INCREF(action)
+    PyTuple_SET_ITEM(ev, 1, action)
+    Py_INCREF(phase)
+    PyTuple_SET_ITEM(ev, 2, phase)
+    Py_INCREF(False)
+    PyTuple_SET_ITEM(ev, 3, False)
+    return ev
 
 
 cdef inline unsigned long long _new_stamp() noexcept:
@@ -302,7 +326,7 @@ cdef class StateCore:
             else:
                 spec = self.eng.h_spec()
                 action = play_object(spec.factory, &e.rec, <object>e.obj)
-            self.events.append(_tuple_new(_EVENT, (e.seat, action, <object>e.phase, False)))
+            self.events.append(_event(e.seat, action, <object>e.phase))
         return list(self.events)
 
     @_history.setter
