@@ -381,7 +381,8 @@ def _cloner(cls: type, cloned: tuple[str, ...], copied: tuple[str, ...]) -> Call
     fn = _CLONERS.get(key)
     if fn is None:
         slots = [n for c in cls.__mro__ for n in c.__dict__.get("__slots__", ())]
-        lines = ["def clone(s):", "    o = new(cls)", "    o._take_core(s)"]
+        # the compiled part (engine, history, cached actions) first, in one C call
+        lines = ["def clone(s):", "    o = s._clone_core()"]
         for name in slots:
             if name in cloned:
                 lines.append(f"    v = s.{name}\n    o.{name} = None if v is None else v.clone()")
@@ -390,7 +391,7 @@ def _cloner(cls: type, cloned: tuple[str, ...], copied: tuple[str, ...]) -> Call
             else:
                 lines.append(f"    o.{name} = s.{name}")
         lines.append("    return o")
-        namespace: dict[str, Any] = {"new": StateCore.__new__, "cls": cls}
+        namespace: dict[str, Any] = {}
         exec("\n".join(lines), namespace)  # noqa: S102 - code written here from slot names
         fn = namespace["clone"]
         _CLONERS[key] = fn
