@@ -455,15 +455,16 @@ cdef class StateCore:
         cdef int seat = eng.h_current(st)
         cdef bint leading = eng.h_last_player(st) < 0
         cdef unsigned int watch = self._watch
+        # recorded first: the one step that can fail (memory) fails with the engine unchanged
         if rec == NULL:
-            eng.h_pass(st)
             self.push(seat, EV_ACTION, _PASS, self._phase, NULL)
-        else:
+            eng.h_pass(st)
+        elif action is None:
+            self.push(seat, EV_RECORD, eng.h_context(), self._phase, rec)
             eng.h_play(st, rec)
-            if action is None:
-                self.push(seat, EV_RECORD, eng.h_context(), self._phase, rec)
-            else:
-                self.push(seat, EV_ACTION, action, self._phase, rec)
+        else:
+            self.push(seat, EV_ACTION, action, self._phase, rec)
+            eng.h_play(st, rec)
         self.view = None
         if eng.h_last_player(st) < 0:
             self._trick_start = self.nentries
