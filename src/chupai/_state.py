@@ -196,9 +196,9 @@ class DealSurface(StateBase):
 
     A subclass holds ``_rules`` and ``_seed`` (``None`` for a deal built from given
     cards); the compiled base holds ``_history`` (the :class:`~chupai.contract.Event`
-    list, recorded compactly) and ``_core``, the compiled engine of the card play.  ``current_player`` and ``hand_sizes`` read
-    ``_core``: a deal with a phase before its core exists (Guan Dan's tribute, Zheng
-    Shangyou's exchange) overrides them.
+    tuple, recorded compactly) and ``_core``, the compiled engine of the card play.
+    ``current_player`` and ``hand_sizes`` read ``_core``: a deal with a phase before its
+    core exists (Guan Dan's tribute, Zheng Shangyou's exchange) overrides them.
     """
 
     __slots__ = ()
@@ -223,7 +223,7 @@ class DealSurface(StateBase):
     @property
     def history(self) -> list[Event]:
         """Every public event, in order (a copy; the game's ``Deal`` docstring lists them)."""
-        return self._history
+        return list(self._history)
 
     def hand_sizes(self) -> tuple[int, ...]:
         return tuple(self._core.hand_sizes())
@@ -249,7 +249,7 @@ class DealSurface(StateBase):
                 self._replay_apply(event.action)
         except IllegalActionError:
             return False
-        return self._history == list(history)
+        return self._history == tuple(history)
 
 
 class MatchSurface(StateBase):

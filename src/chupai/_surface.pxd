@@ -50,7 +50,7 @@ cdef class StateCore:
     cdef Py_ssize_t caprecs
     cdef Py_ssize_t recs_read    # records of the entries made into events so far
     cdef tuple phases            # the phase objects the entries name
-    cdef list events             # Events of entries[0 : len(events)], built when read (or None)
+    cdef tuple events            # the Events of entries[0 : len(events)], made when read
     cdef int push(self, int seat, int kind, object obj, object phase, const play_t *rec) except -1
     cdef ActionList listed(self)
     cdef int act(self, const play_t *rec, object action) except -1

@@ -244,7 +244,8 @@ cdef class StateCore:
     """
 
     def __cinit__(self):
-        self.phases = ()  # events stays None until the history is read
+        self.phases = ()
+        self.events = ()
 
     def __dealloc__(self):
         self._clear()
@@ -258,7 +259,7 @@ cdef class StateCore:
         self.nentries = 0
         self.nrecs = 0
         self.recs_read = 0
-        self.events = None
+        self.events = ()
 
     cdef int push(self, int seat, int kind, object obj, object phase, const play_t *rec) except -1:
         cdef Py_ssize_t cap, k
@@ -328,24 +329,28 @@ cdef class StateCore:
     # -- the history ------------------------------------------------------------------------
     @property
     def _history(self):
-        """The public events so far (a new list of :class:`~chupai.contract.Event`)."""
-        cdef Py_ssize_t i
+        """The public events so far: a tuple of :class:`~chupai.contract.Event`, made
+        when read and kept until the next action (clones share it)."""
+        cdef Py_ssize_t i, done = len(self.events)
         cdef entry_t *e
         cdef object action
-        if self.events is None:
-            self.events = []
-        for i in range(len(self.events), self.nentries):
+        cdef list new
+        if done == self.nentries:
+            return self.events
+        new = []
+        for i in range(done, self.nentries):
             e = &self.entries[i]
             if e.kind == EV_EVENT:
-                self.events.append(<object>e.obj)
+                new.append(<object>e.obj)
                 continue
             if e.kind == EV_ACTION:
                 action = <object>e.obj
             else:
                 action = play_object(self.eng.h_spec().factory, &self.recs[self.recs_read], <object>e.obj)
                 self.recs_read += 1
-            self.events.append(_event(e.seat, action, self.phases[e.phase]))
-        return list(self.events)
+            new.append(_event(e.seat, action, self.phases[e.phase]))
+        self.events = self.events + tuple(new)
+        return self.events
 
     @_history.setter
     def _history(self, events):
@@ -411,8 +416,7 @@ cdef class StateCore:
         self.nentries = n
         self.nrecs = other.nrecs
         self.recs_read = other.recs_read
-        if other.events:
-            self.events = list(other.events)
+        self.events = other.events
         return 0
 
     # -- the contract's hot path ---------------------------------------------------------
