@@ -20,7 +20,7 @@ def _first_legal(mask: np.ndarray) -> np.ndarray:
 @pytest.mark.parametrize("game", ["guandan", "zhengshangyou", "gandengyan", "chinese_ten"])
 @pytest.mark.parametrize("features", [False, True])
 def test_vector_step(benchmark, game, features):
-    """One step of 64 tables."""
+    """One step of 64 tables (Guan Dan: the compiled tables)."""
     env = VectorEnv(game, num_envs=64, seed=1, features=features)
     obs, _ = env.reset()
     state = {"obs": obs}
@@ -29,6 +29,23 @@ def test_vector_step(benchmark, game, features):
         state["obs"] = env.step(_first_legal(state["obs"]["action_mask"]))[0]
 
     benchmark(step)
+
+
+@pytest.mark.benchmark(group="rl-vector-guandan")
+@pytest.mark.parametrize(("backend", "threads"), [("python", 1), ("compiled", 1), ("compiled", 2)])
+@pytest.mark.parametrize("observation", ["default", "danzero"])
+def test_guandan_vector_step(benchmark, backend, threads, observation):
+    """One step of 256 Guan Dan tables: the Python path against the compiled tables on
+    one and two threads."""
+    env = VectorEnv("guandan", num_envs=256, seed=1, threads=threads, observation=observation, backend=backend)
+    obs, _ = env.reset()
+    state = {"obs": obs}
+
+    def step():
+        state["obs"] = env.step(_first_legal(state["obs"]["action_mask"]))[0]
+
+    benchmark(step)
+    env.close()
 
 
 @pytest.mark.benchmark(group="rl-encode")

@@ -144,7 +144,7 @@ def test_other_bad_input():
         captures("3H", "3H")
     with pytest.raises(ValueError, match="one card"):
         captures(Cards("3H 4H"), "")
-    with pytest.raises(ValueError, match="rules must be"):
+    with pytest.raises(TypeError, match="rules must be"):
         legal_plays("7S", "3H", rules="pagat")
     with pytest.raises(ValueError, match="cannot capture itself"):
         classify("7S", "7S")

@@ -233,7 +233,7 @@ def test_bad_input_names_the_problem():
     assert len(legal_plays("3S 3S", rules=Rules(decks=2))) == 2  # single and pair
     with pytest.raises(TypeError, match="previous"):
         legal_plays("3S", "4S")
-    with pytest.raises(ValueError, match="rules"):
+    with pytest.raises(TypeError, match="rules"):
         legal_plays("3S", rules="pagat")
     with pytest.raises(ValueError, match="triple"):
         legal_plays("3S", classify("7S 7H 7D", rules=Rules(triples_are_bombs=False))[0])

@@ -343,9 +343,10 @@ def test_rules_validation_names_the_option():
         ({"max_sequence_ranks": 2}, "max_sequence_ranks"),
         ({"min_talon_to_win": -1}, "min_talon_to_win"),
         ({"announce_at": 0}, "announce_at"),
-        ({"follow_same_rank": 1}, "follow_same_rank"),
-        ({"ace_multiplier": True}, "ace_multiplier"),
     ):
         with pytest.raises(ValueError, match=word):
+            Rules(**bad)
+    for bad, word in (({"follow_same_rank": 1}, "follow_same_rank"), ({"ace_multiplier": True}, "ace_multiplier")):
+        with pytest.raises(TypeError, match=word):
             Rules(**bad)
     assert Rules.pagat() == Rules() and Rules().replace(decks=2).decks == 2

@@ -426,7 +426,7 @@ def test_bad_cards_are_named(cards, token):
 
 
 def test_bad_rules_are_rejected():
-    with pytest.raises(ValueError, match="rules"):
+    with pytest.raises(TypeError, match="rules"):
         classify("2S", "2", rules={"straight_flush_as_straight": False})
 
 

@@ -232,7 +232,7 @@ def test_bad_previous_and_rules():
         legal_plays("9S 9D", "3", prev)
     with pytest.raises(TypeError, match="previous"):
         legal_plays("9S 9D", "2", ["Pair", "8", ["S8", "D8"]])
-    with pytest.raises(ValueError, match="Rules"):
+    with pytest.raises(TypeError, match="Rules"):
         legal_plays("9S 9D", "2", rules={"joker_pair_in_full_house": False})
 
 

@@ -415,10 +415,13 @@ def test_registry() -> None:
     assert bot.reuse is False and bot.decisions == "greedy"
     assert make_bot("ismcts:collapse_suits=false").search.collapse_suits is False
     assert make_bot("ismcts:max_candidates=5").search.max_candidates == 5
-    for bad in ("ismcts:20ms:depth=3", "ismcts:reuse=maybe", "ismcts:iterations_per_world=x", "mc:10:policy=random"):
+    for bad in ("ismcts:20ms:depth=3", "ismcts:reuse=maybe", "ismcts:iterations_per_world=x", "mc:10:depth=3",
+                "greedy:policy=random"):
         with pytest.raises(ValueError, match="option"):
             make_bot(bad)
     assert isinstance(make_bot("random"), RandomBot) and isinstance(make_bot(" greedy"), GreedyBot)
+    assert make_bot("mc:10:policy=heuristic").policy == "heuristic"
+    assert make_bot("ismcts:10:policy=heuristic").search.policy == "heuristic"
     with pytest.raises(ValueError, match="no budget"):
         make_bot("greedy:5")
     from chupai.search.timed import TimedMonteCarloBot

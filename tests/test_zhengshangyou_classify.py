@@ -320,7 +320,7 @@ def test_classify_bad_input():
         classify("7S 7S")
     with pytest.raises(ValueError, match="'1S'"):
         classify("1S")
-    with pytest.raises(ValueError, match="Rules"):
+    with pytest.raises(TypeError, match="Rules"):
         classify("7S", rules="pagat")
 
 
@@ -328,10 +328,13 @@ def test_classify_bad_input():
 def test_rules_defaults_and_validation():
     assert Rules() == Rules.pagat() and (Rules().joker_pair, Rules().target) == (True, 11)
     assert Rules(target=5).replace(joker_pair=False) == Rules(joker_pair=False, target=5)
-    for bad in (0, -1, 1.5, True, "11", 1001):
+    for bad in (0, -1, 1001):
         with pytest.raises(ValueError, match="target"):
             Rules(target=bad)
-    with pytest.raises(ValueError, match="joker_pair"):
+    for bad in (1.5, True, "11"):
+        with pytest.raises(TypeError, match="target"):
+            Rules(target=bad)
+    with pytest.raises(TypeError, match="joker_pair"):
         Rules(joker_pair=1)
     with pytest.raises(TypeError):
         Rules(jokers=True)

@@ -397,7 +397,7 @@ def test_determinize_bad_rng():
 def test_core_rejects_bad_hands():
     with pytest.raises(ValueError, match="players"):
         DealCore.from_hands(["3S"], current=0)
-    with pytest.raises(ValueError, match="twice"):
+    with pytest.raises(ValueError, match="dealt 2 times"):
         DealCore.from_hands(["3S", "3S"], current=0)
     with pytest.raises(ValueError, match="current"):
         DealCore.from_hands(["3S", "4S"], current=2)

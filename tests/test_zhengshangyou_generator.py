@@ -258,9 +258,9 @@ def test_bad_previous_and_rules():
         legal_plays("9S 9D", guandan.classify("8S 8D", "2")[0])
     with pytest.raises(TypeError, match="previous"):
         legal_plays("9S 9D", "8S 8D")
-    with pytest.raises(ValueError, match="Rules"):
+    with pytest.raises(TypeError, match="Rules"):
         legal_plays("9S 9D", rules={"joker_pair": False})
-    with pytest.raises(ValueError, match="Rules"):
+    with pytest.raises(TypeError, match="Rules"):
         legal_plays("9S 9D", rules=guandan.Rules())
 
 

@@ -55,6 +55,27 @@ ctypedef struct play_t:
     uint8_t flags
     uint8_t decl[MAX_WILDS]
 
+# The play a generator must beat, as the kernels read it: the fields of its record;
+# type 0 when leading (nothing to beat).
+ctypedef struct target_t:
+    int type
+    int key
+    int length
+    int cls
+
+cdef inline void target_set(target_t *t, const play_t *p) noexcept nogil:
+    """`t` is the play `p` to beat (`p` NULL: leading)."""
+    if p == NULL:
+        t.type = 0
+        t.key = 0
+        t.length = 0
+        t.cls = 0
+    else:
+        t.type = p.type
+        t.key = p.key
+        t.length = p.length
+        t.cls = p.cls
+
 # A growable array of plays owned by whoever created it.  `oom` is set (and the
 # play dropped) if the array could not grow; callers raise MemoryError on it.
 ctypedef struct playbuf_t:
@@ -228,6 +249,20 @@ cdef class PlayMaker:
     cdef object make(self, const play_t *p, object context)
 
 
+cdef class GameClasses:
+    """The Python classes of one game that its compiled modules use (its Play class, its
+    Rules class and their default), bound once from the Python side by the game's
+    ``play`` module: a compiled layer imports nothing above it (DESIGN.md, "Layers")."""
+    cdef readonly str game               # the game's package name, e.g. "guandan"
+    cdef readonly type play              # the game's Play class (None until bound)
+    cdef readonly type rules             # its Rules class
+    cdef readonly object pagat           # Rules(): what rules=None means
+    cdef readonly object factory         # Play._from_record
+    cdef readonly int pagat_flags        # pagat._flags
+    # `pagat` for None, `rules` if it is one of the game's Rules; TypeError otherwise
+    cdef object rules_of(self, object rules)
+
+
 @cython.no_gc
 cdef class PlayList:
     """A sequence of plays backed by a C buffer (see the game modules)."""
@@ -277,11 +312,12 @@ cdef inline PlayList new_playlist(object factory, object context, Py_ssize_t cap
 
 # The Play object of a record, made by the game's factory (directly if a PlayMaker).
 cdef object play_object(object factory, const play_t *p, object context)
-# A seed (int or numpy integer, not bool) as 64 bits; ValueError otherwise.
+# A seed (int or numpy integer, not bool) in [0, 2**64) as 64 bits; TypeError for another
+# type, ValueError out of range (chupai._validate.check_seed's rule).
 cdef uint64_t seed64(object seed) except? 0
-# policies[policy]; ValueError naming the policies otherwise.
+# policies[policy]; TypeError for a non-str, ValueError for an unknown name.
 cdef int policy_code(dict policies, object policy) except -1
-# `default` for None, `rules` if it is a `cls`; ValueError naming `name` otherwise.
+# `default` for None, `rules` if it is a `cls`; TypeError naming `name` otherwise.
 cdef object checked_rules(object rules, type cls, object default, str name)
 
 

@@ -239,20 +239,67 @@ cdef int raise_generated(int rc) except -1:
 
 cdef uint64_t seed64(object seed) except? 0:
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise ValueError(f"seed must be an int, not {seed!r}")
-    return <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+        raise TypeError(f"seed must be an int, not {seed!r}")
+    if not 0 <= seed <= 0xFFFFFFFFFFFFFFFF:
+        # the rule of chupai._validate.check_seed: nothing wraps modulo 2**64
+        raise ValueError(f"seed must be an int in [0, 2**64), not {seed!r}")
+    return <uint64_t>int(seed)
 
 
 cdef int policy_code(dict policies, object policy) except -1:
-    cdef object code = policies.get(policy) if isinstance(policy, str) else None
+    if not isinstance(policy, str):
+        raise TypeError(f"policy must be a str, one of {sorted(policies)}, not {policy!r}")
+    cdef object code = policies.get(policy)
     if code is None:
         raise ValueError(f"unknown policy {policy!r}; expected one of {sorted(policies)}")
     return code
+
+
+cdef class GameClasses:
+    """The Python classes a game's compiled modules use, bound by ``GameClasses.bind``
+    (see ``_core.pxd``)."""
+
+    def __init__(self, str game):
+        self.game = game
+
+    @property
+    def bound(self):
+        """True once :meth:`bind` has run."""
+        return self.play is not None
+
+    def bind(self, play, rules, pagat):
+        """Give the compiled modules the game's ``Play`` class, ``Rules`` class and default
+        rules (once; the game's ``play`` module does it when it is imported)."""
+        if self.play is not None:
+            raise RuntimeError(f"the {self.game} classes are bound already")
+        if not isinstance(play, type) or not isinstance(getattr(play, "_from_record", None), PlayMaker):
+            raise TypeError(f"play must be a Play class with a compiled _from_record, not {play!r}")
+        if not isinstance(rules, type):
+            raise TypeError(f"rules must be a Rules class, not {rules!r}")
+        if not isinstance(pagat, rules) or not isinstance(getattr(pagat, "_flags", None), int):
+            raise TypeError(f"pagat must be a {rules.__name__} with its generator flags, not {pagat!r}")
+        self.factory = play._from_record
+        self.pagat_flags = pagat._flags
+        self.rules = rules
+        self.pagat = pagat
+        self.play = play
+
+    cdef object rules_of(self, object rules):
+        if rules is None:
+            if self.play is None:
+                raise RuntimeError(f"the {self.game} classes are not bound: import chupai.{self.game}")
+            return self.pagat
+        if self.rules is None or not isinstance(rules, self.rules):
+            raise TypeError(f"rules must be a {self.game}.Rules, not {type(rules).__name__}")
+        return rules
+
+    def __repr__(self):
+        return f"<GameClasses of {self.game}{'' if self.play is not None else ' (not bound)'}>"
 
 
 cdef object checked_rules(object rules, type cls, object default, str name):
     if rules is None:
         return default
     if not isinstance(rules, cls):
-        raise ValueError(f"rules must be a {name}, not {type(rules).__name__}")
+        raise TypeError(f"rules must be a {name}, not {type(rules).__name__}")
     return rules

@@ -19,7 +19,10 @@
 #     not grow) or GEN_TOO_MANY (chupai._core); choices return an index into the
 #     buffer, CHOICE_PASS or CHOICE_OOM.
 #   * Policies: POLICY_RANDOM (uniform over the suit-collapsed plays, and passing when
-#     allowed) and POLICY_GREEDY (the game's heuristic).
+#     allowed), POLICY_GREEDY (the game's simple greedy rule) and POLICY_HEURISTIC (the
+#     game's stronger heuristic, h_heuristic: it reads only what the player to act may
+#     know -- their own hand, every seat's card count, the trick, the table, and the
+#     cards not yet seen as a whole -- so a bot may call it on the true state).
 #
 # A typical step of compiled code:
 #
@@ -33,7 +36,7 @@
 from cpython.ref cimport PyObject
 from libc.stdint cimport uint64_t
 
-from chupai._core cimport mask_t, play_t, playbuf_t, rng_t
+from chupai._core cimport GameClasses, mask_t, play_t, playbuf_t, rng_t, target_set, target_t
 
 cdef enum:
     CHOICE_PASS = -1             # h_choose: pass
@@ -41,6 +44,7 @@ cdef enum:
     CHOICE_OVER = -3             # h_choose: the deal is over (nobody to act)
     POLICY_RANDOM = 0
     POLICY_GREEDY = 1
+    POLICY_HEURISTIC = 2         # the game's strong heuristic (h_heuristic)
     PASS_NEVER = 0               # h_pass_rule: passing is never allowed
     PASS_FOLLOWING = 1           # only when following a play
     PASS_IF_STUCK = 2            # when following, or on lead without a legal play
@@ -80,19 +84,26 @@ cdef inline void trick_played(trick_t *t, const play_t *p) noexcept nogil:
     t.last_player = t.current
     t.npass = 0
 
+cdef inline void trick_target(const trick_t *t, target_t *tg) noexcept nogil:
+    """The play the current player must beat: the trick's last play (none when leading)."""
+    target_set(tg, &t.last if t.last_player >= 0 else NULL)
+
 # Python-level checks every engine's constructors share: an int (numpy ints too, not a
 # bool) for a seat of `n` seats / a number of players in [lo, hi]; TypeError for another
 # type, ValueError out of range, naming `what`.
 cdef int check_seat(object seat, int n, str what) except -1
 cdef int check_players(object players, int lo, int hi) except -1
+# The hands a from_hands() is given, as Cards: a sequence of lo..hi hands (Cards or card
+# strings) in which no card is dealt more than `decks` times, counting `counted` (the
+# copies of each face dealt elsewhere, e.g. a talon) too; TypeError for anything but a
+# sequence of hands, ValueError naming the card dealt too often.
+cdef list checked_hands(object hands, int lo, int hi, int decks, list counted=*)
 
 
 cdef class GameSpec:
     """What a game's engine class shares between its instances (one per game)."""
     cdef readonly str name               # the game's package name, e.g. "guandan"
-    cdef readonly type play_class        # the game's Play class
-    cdef readonly type rules_class       # the game's Rules class
-    cdef object factory                  # Play._from_record (chupai._core.play_object)
+    cdef readonly GameClasses classes    # its Play and Rules classes (bound from Python)
     cdef readonly str context_name       # what a PlayList's context is ("level"), or None
     cdef Py_ssize_t state_size           # sizeof the game's struct
     cdef Py_ssize_t buf_cap              # first capacity of a scratch play buffer
@@ -144,6 +155,9 @@ cdef class Engine:
     cdef int h_choose(self, const void *st, rng_t *rng, int policy, playbuf_t *buf) noexcept nogil
     # the greedy policy's choice among the suit-collapsed plays in `buf` (CHOICE_PASS to pass)
     cdef int h_greedy(self, const void *st, const playbuf_t *buf) noexcept nogil
+    # the heuristic policy's choice among the suit-collapsed plays in `buf` (CHOICE_PASS
+    # to pass, only where passing is allowed); the default is h_greedy's
+    cdef int h_heuristic(self, const void *st, const playbuf_t *buf) noexcept nogil
     # each seat's outcome as it stands, given the game's outcome weights (h_weights)
     cdef void h_returns(self, const void *st, const double *weights, double *out) noexcept nogil
     # deal a fresh deal into `st` (which holds the options of the deal to make: a copy

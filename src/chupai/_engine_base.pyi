@@ -4,7 +4,7 @@ from typing import Any
 import numpy as np
 from typing_extensions import disjoint_base
 
-from chupai._core import PlayList
+from chupai._core import GameClasses, PlayList
 from chupai.cards import Cards
 from chupai.errors import IllegalActionError
 
@@ -16,19 +16,21 @@ class NotAPlayError(IllegalActionError, TypeError): ...
 @disjoint_base
 class GameSpec:
     name: str
-    play_class: type
-    rules_class: type
+    classes: GameClasses
     context_name: str | None
     def __init__(
         self,
-        name: str,
-        play_class: type,
-        rules_class: type,
-        factory: Any,
+        classes: GameClasses,
         state_size: int,
         buf_cap: int,
         context_name: str | None = None,
     ) -> None: ...
+    @property
+    def play_class(self) -> type | None:
+        """The game's Play class."""
+    @property
+    def rules_class(self) -> type | None:
+        """The game's Rules class."""
 
 @disjoint_base
 class Engine:
@@ -55,7 +57,7 @@ class Engine:
     def hand(self, seat: int) -> Cards: ...
     def hand_sizes(self) -> tuple[int, ...]: ...
     def returns(self) -> list[float]: ...
-    def legal_plays(self, *, collapse_suits: bool = False) -> PlayList: ...
+    def legal_plays(self, *, collapse_suits: bool = False) -> PlayList[Any]: ...
     def can_pass(self) -> bool: ...
     def is_legal(self, play: Any) -> bool: ...
     def play(self, play: Any) -> None: ...
@@ -64,7 +66,7 @@ class Engine:
     def policy_choice(self, policy: str = "random", seed: int = 0) -> Any: ...
     def evaluate(
         self,
-        candidates: PlayList,
+        candidates: PlayList[Any],
         include_pass: bool,
         n: int,
         seed: int,

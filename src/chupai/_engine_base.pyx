@@ -20,7 +20,9 @@ from libc.string cimport memcmp, memcpy
 
 from chupai._core cimport (
     GEN_OOM,
+    GameClasses,
     MAX_WILDS,
+    N_FACES,
     NO_FACE,
     PlayList,
     mask_t,
@@ -38,7 +40,7 @@ from chupai._core cimport (
     seed64,
 )
 
-from chupai.cards import Cards
+from chupai._cards import Cards, face_name
 from chupai.errors import IllegalActionError
 
 __all__ = ["DEAL_OVER", "Engine", "GameSpec", "NotAPlayError", "POLICIES"]
@@ -50,7 +52,7 @@ class NotAPlayError(IllegalActionError, TypeError):
     -- both, as numpy's ``AxisError`` is both a ``ValueError`` and an ``IndexError``."""
 
 #: the policies of every game's C playouts (``policy=`` of playout, playouts, evaluate)
-POLICIES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY}
+POLICIES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY, "heuristic": POLICY_HEURISTIC}
 #: the one message for any action on a deal that is over
 DEAL_OVER = "the deal is over"
 cdef tuple _NO_ARGS = ()
@@ -61,15 +63,23 @@ cdef enum:
 cdef class GameSpec:
     """What the engine of one game shares between its deals (see ``_engine_base.pxd``)."""
 
-    def __init__(self, str name, type play_class, type rules_class, object factory,
-                 Py_ssize_t state_size, Py_ssize_t buf_cap, str context_name=None):
-        self.name = name
-        self.play_class = play_class
-        self.rules_class = rules_class
-        self.factory = factory
+    def __init__(self, GameClasses classes not None, Py_ssize_t state_size, Py_ssize_t buf_cap,
+                 str context_name=None):
+        self.name = classes.game
+        self.classes = classes
         self.state_size = state_size
         self.buf_cap = buf_cap
         self.context_name = context_name
+
+    @property
+    def play_class(self):
+        """The game's Play class."""
+        return self.classes.play
+
+    @property
+    def rules_class(self):
+        """The game's Rules class."""
+        return self.classes.rules
 
 
 cdef int check_seat(object seat, int n, str what) except -1:
@@ -86,6 +96,32 @@ cdef int check_players(object players, int lo, int hi) except -1:
     if not lo <= players <= hi:
         raise ValueError(f"players must be {lo} to {hi}, not {players!r}")
     return players
+
+
+cdef list checked_hands(object hands, int lo, int hi, int decks, list counted=None):
+    _refuse = f"hands must be a sequence of hands (Cards or card strings), not {hands!r}"
+    if isinstance(hands, (str, bytes, Cards)):
+        raise TypeError(_refuse)
+    try:
+        n = len(hands)
+    except TypeError:
+        raise TypeError(_refuse) from None
+    if not lo <= n <= hi:
+        if lo == hi:
+            raise ValueError(f"hands must be {lo} hands, one per player, not {n}")
+        raise ValueError(f"hands must be one hand per player, {lo} to {hi} players, not {n}")
+    total = [0] * N_FACES if counted is None else list(counted)
+    out = []
+    for s in range(n):
+        hand = hands[s] if isinstance(hands[s], Cards) else Cards(hands[s], decks=decks)
+        for f, c in enumerate(hand.counts()):
+            total[f] += c
+        out.append(hand)
+    for f in range(N_FACES):
+        if total[f] > decks:
+            raise ValueError(f"card {face_name(f)} is dealt {total[f]} times, more than "
+                             f"{'once (one deck)' if decks == 1 else 'twice (two decks)'}")
+    return out
 
 
 cdef inline bint same_record(const play_t *a, const play_t *b) noexcept nogil:
@@ -107,7 +143,7 @@ def _restore(type cls, str game, int version, bytes state, object rules, object 
         raise ValueError(f"the pickled state has layout version {version}; this build reads {STATE_VERSION}")
     if PyBytes_GET_SIZE(state) != self.h_spec().state_size:
         raise ValueError(f"the pickled state holds {PyBytes_GET_SIZE(state)} bytes, not {self.h_spec().state_size}")
-    if not isinstance(rules, self.h_spec().rules_class):
+    if not isinstance(rules, self.h_spec().classes.rules):
         raise TypeError(f"the pickled rules must be a {self.h_spec().name}.Rules, not {type(rules).__name__}")
     memcpy(self.h_state(), PyBytes_AS_STRING(state), self.h_spec().state_size)
     self.set_rules(rules)
@@ -186,7 +222,8 @@ cdef class Engine:
         """The policy's choice among the current player's suit-collapsed plays, which it
         leaves in `buf`.  POLICY_RANDOM: uniform over the plays, and passing when
         following; a player who must pass (PASS_IF_STUCK, no play) or has one choice
-        and may not pass (PASS_NEVER) draws nothing.  POLICY_GREEDY: h_greedy."""
+        and may not pass (PASS_NEVER) draws nothing.  POLICY_GREEDY: h_greedy;
+        POLICY_HEURISTIC: h_heuristic."""
         cdef const trick_t *t = <const trick_t *>st
         cdef int n, k, rule
         if t.current < 0:
@@ -202,11 +239,16 @@ cdef class Engine:
             return 0
         if policy == POLICY_GREEDY:
             return self.h_greedy(st, buf)
+        if policy == POLICY_HEURISTIC:
+            return self.h_heuristic(st, buf)
         k = rng_below(rng, n + (1 if rule != PASS_NEVER and t.last_player >= 0 else 0))
         return CHOICE_PASS if k == n else k
 
     cdef int h_greedy(self, const void *st, const playbuf_t *buf) noexcept nogil:
         return 0 if buf.len else CHOICE_PASS
+
+    cdef int h_heuristic(self, const void *st, const playbuf_t *buf) noexcept nogil:
+        return self.h_greedy(st, buf)
 
     cdef void h_returns(self, const void *st, const double *weights, double *out) noexcept nogil:
         cdef int s
@@ -398,7 +440,7 @@ cdef class Engine:
         cdef playbuf_t buf
         cdef int found
         self.check_live()
-        if type(play) is not self.h_spec().play_class:
+        if type(play) is not self.h_spec().classes.play:
             raise NotAPlayError(f"{_described(play)} is not a Play of this game: play must be a "
                                 f"{self.h_spec().name}.Play")
         self.h_record(play, &rec)
@@ -477,7 +519,7 @@ cdef class Engine:
         """The play to beat, or None when leading."""
         if self.h_last_player(self.h_state()) < 0:
             return None
-        return play_object(self.h_spec().factory, self.h_last(self.h_state()), self.h_context())
+        return play_object(self.h_spec().classes.factory, self.h_last(self.h_state()), self.h_context())
 
     @property
     def passes(self):
@@ -518,7 +560,7 @@ cdef class Engine:
         game's play limit (use ``collapse_suits=True``)."""
         if not isinstance(collapse_suits, bool):
             raise TypeError(f"collapse_suits must be a bool, not {collapse_suits!r}")
-        cdef PlayList out = new_playlist(self.h_spec().factory, self.h_context(), self.h_spec().buf_cap)
+        cdef PlayList out = new_playlist(self.h_spec().classes.factory, self.h_context(), self.h_spec().buf_cap)
         if self.h_current(self.h_state()) >= 0:
             check_grown(self.h_legal(self.h_state(), 1 if collapse_suits else 0, &out.buf))
         return out
@@ -574,7 +616,7 @@ cdef class Engine:
         rng_seed(&rng, seed64(seed), 0)
         playbuf_open(&buf, self.h_spec().buf_cap)
         k = self.h_choose(self.h_state(), &rng, pol, &buf)
-        play = play_object(self.h_spec().factory, &buf.data[k], self.h_context()) if k >= 0 else None
+        play = play_object(self.h_spec().classes.factory, &buf.data[k], self.h_context()) if k >= 0 else None
         playbuf_close(&buf, GEN_OOM if k == CHOICE_OOM else 0)
         return play
 
@@ -606,11 +648,11 @@ cdef class Engine:
         if include_pass and not self.c_can_pass(self.h_state()):
             raise IllegalActionError(f"seat {self.h_current(self.h_state())} may not pass now, so passing "
                                      "is no candidate")
-        if candidates.factory != self.h_spec().factory:
+        if candidates.factory != self.h_spec().classes.factory:
             raise NotAPlayError(f"candidates must be {self.h_spec().name} plays (a PlayList of this game)")
         self.h_weights(values, w)
         # the generator's own record of each candidate, each checked legal now
-        checked = new_playlist(self.h_spec().factory, self.h_context(), candidates.buf.len or 1)
+        checked = new_playlist(self.h_spec().classes.factory, self.h_context(), candidates.buf.len or 1)
         playbuf_open(&scratch, 16)
         for i in range(candidates.buf.len):
             found = self.c_find(self.h_state(), &candidates.buf.data[i], 0, &checked.buf.data[i], &scratch)

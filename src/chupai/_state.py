@@ -29,6 +29,7 @@ __all__ = [
     "ActionList",
     "DealSurface",
     "MatchSurface",
+    "OpenEndedMatch",
     "StateBase",
     "foreign_action",
     "as_rng",
@@ -295,6 +296,12 @@ class MatchSurface(StateBase):
         return len(self._summaries)
 
     @property
+    def players(self) -> int:
+        """The number of players (the deals'); seats are ``0 .. players - 1``."""
+        players: int = self._deal.players
+        return players
+
+    @property
     def phase(self) -> Any:
         """The phase of the current deal (its ``Phase.OVER`` once the match is over)."""
         return self._deal.phase
@@ -370,6 +377,31 @@ class MatchSurface(StateBase):
 
 # keyed by the class and the slots cloned and copied: determinize shares what clone copies
 _CLONERS: dict[tuple[type, tuple[str, ...], tuple[str, ...]], Callable[[Any], Any]] = {}
+
+
+class OpenEndedMatch(MatchSurface):
+    """A match that lasts until somebody wins it (or ``max_deals``, a safety cap, is
+    reached: a draw): the subclass's ``_after_deal`` sets ``_winner`` and ``_over``."""
+
+    __slots__ = ()
+
+    _over: bool
+    _winner: int | None
+    _max_deals: int | None
+
+    def is_terminal(self) -> bool:
+        return self._over
+
+    @property
+    def winner(self) -> int | None:
+        """Who won the match (a seat, or a team where the game has teams); ``None`` while
+        it goes on and after a draw."""
+        return self._winner
+
+    @property
+    def max_deals(self) -> int | None:
+        """The safety cap on the number of deals (``None``: none)."""
+        return self._max_deals
 
 
 def _cloner(cls: type, cloned: tuple[str, ...], copied: tuple[str, ...]) -> Callable[[Any], Any]:

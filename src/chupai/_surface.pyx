@@ -346,7 +346,7 @@ cdef class StateCore:
             if e.kind == EV_ACTION:
                 action = <object>e.obj
             else:
-                action = play_object(self.eng.h_spec().factory, &self.recs[self.recs_read], <object>e.obj)
+                action = play_object(self.eng.h_spec().classes.factory, &self.recs[self.recs_read], <object>e.obj)
                 self.recs_read += 1
             new.append(_event(e.seat, action, self.phases[e.phase]))
         self.events = self.events + tuple(new)
@@ -438,7 +438,7 @@ cdef class StateCore:
             v.stamp = _new_stamp()
             spec = eng.h_spec()
             st = eng.h_state()
-            v.pl = new_playlist(spec.factory, eng.h_context(), spec.buf_cap)
+            v.pl = new_playlist(spec.classes.factory, eng.h_context(), spec.buf_cap)
             if eng.h_current(st) >= 0:
                 check_grown(eng.h_legal(st, 0, &v.pl.buf))
                 v.passing = eng.c_can_pass(st)
@@ -476,7 +476,7 @@ cdef class StateCore:
                       or (rec != NULL and rec.cls and (watch & WATCH_BOMBS))
                       or (rec == NULL and leading and (watch & WATCH_LEAD_PASS))):
             if rec != NULL and action is None:
-                action = play_object(eng.h_spec().factory, rec, eng.h_context())
+                action = play_object(eng.h_spec().classes.factory, rec, eng.h_context())
             self._after_action(seat, _PASS if rec == NULL else action, leading)
         if eng.h_current(st) < 0:
             self._ended()

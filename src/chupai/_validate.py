@@ -37,6 +37,7 @@ __all__ = [
     "check_bool",
     "check_choice",
     "check_int",
+    "check_optional_int",
     "check_players",
     "check_positive_int",
     "check_rules",
@@ -76,6 +77,22 @@ def check_int(x: object, name: str, low: int | None = None, high: int | None = N
             want = f"an int {low}..{high}"
         raise ValueError(f"{name} must be {want}, not {v!r}")
     return v
+
+
+def check_optional_int(x: object, name: str, low: int | None = None, high: int | None = None) -> int | None:
+    """``None``, or ``x`` as an int in ``low..high`` (an option whose ``None`` means "no
+    limit" or "the default"); the errors of :func:`check_int`, saying ``None`` is allowed.
+
+    >>> check_optional_int("3", "announce_at")
+    Traceback (most recent call last):
+    ...
+    TypeError: announce_at must be an int or None, not '3'
+    """
+    if x is None:
+        return None
+    if not is_int(x):
+        raise TypeError(f"{name} must be an int or None, not {x!r}")
+    return check_int(x, name, low, high)
 
 
 def check_positive_int(x: object, name: str) -> int:

@@ -5,9 +5,9 @@ A bot is anything with ``choose(state, rng) -> action`` returning an item of
 numpy ``Generator``, an int seed or ``None``).  What differs between games (the
 choice outside the card play, how a playout is weighed) comes from the registry
 (:mod:`chupai._games`).  During card play the bots lean on the compiled engine of
-the current deal (``state.card_play()``): ``RandomBot`` and ``GreedyBot`` make the C
-playout policies' choices, and ``MonteCarloBot`` evaluates each candidate play with
-C playouts over determinized deals.
+the current deal (``state.card_play()``): ``RandomBot``, ``GreedyBot`` and
+``HeuristicBot`` make the C playout policies' choices, and ``MonteCarloBot`` evaluates
+each candidate play with C playouts over determinized deals.
 
 >>> import numpy as np
 >>> from chupai.guandan import Deal
@@ -28,7 +28,10 @@ from chupai._validate import as_rng, check_choice, check_positive_int
 from chupai.actions import PASS
 from chupai.search.bot import ISMCTSBot
 
-__all__ = ["Bot", "GreedyBot", "ISMCTSBot", "MonteCarloBot", "RandomBot"]
+__all__ = ["Bot", "GreedyBot", "HeuristicBot", "ISMCTSBot", "MonteCarloBot", "RandomBot"]
+
+#: the compiled playout policies a bot may roll out with (chupai._engine_base.POLICIES)
+PLAYOUT_POLICIES = ("random", "greedy", "heuristic")
 
 
 @runtime_checkable
@@ -92,6 +95,32 @@ class GreedyBot:
         return "GreedyBot()"
 
 
+class HeuristicBot:
+    """The C ``heuristic`` policy: what good players do, game by game (see each game's
+    ``_engine.pyx``, "the heuristic policy").  In the shedding games it splits the hand
+    into few combinations and sheds the weakest first, does not break combinations or
+    spend wild cards, bombs and top cards without a reason (an opponent about to go out,
+    a play that decides the deal), does not play over the partner, and counts the
+    unseen cards to keep the lead near the end; in Chinese Ten it captures the most
+    points and discards what the others can least use.  It reads only what the player
+    may know (the own hand, card counts, the table, the unseen cards as a whole).
+    Outside card play it makes the game's ``decision_policy`` choice, as GreedyBot.
+    Deterministic: it draws nothing from ``rng``."""
+
+    name = "heuristic"
+
+    def choose(self, state: Any, rng: Any) -> Any:
+        as_rng(rng)
+        core = _card_play(state)
+        if core is None:
+            return _non_play_choice(state, state.legal_actions())
+        play = core.policy_choice("heuristic")
+        return PASS if play is None else play
+
+    def __repr__(self) -> str:
+        return "HeuristicBot()"
+
+
 class MonteCarloBot:
     """Flat Monte Carlo over determinized deals.
 
@@ -111,7 +140,7 @@ class MonteCarloBot:
         self.playouts = check_positive_int(playouts, "playouts")
         self.max_candidates = check_positive_int(max_candidates, "max_candidates")
         self.max_worlds = check_positive_int(max_worlds, "max_worlds")
-        self.policy = check_choice(policy, "policy", ("random", "greedy"))
+        self.policy = check_choice(policy, "policy", PLAYOUT_POLICIES)
 
     def choose(self, state: Any, rng: Any) -> Any:
         rng = as_rng(rng)

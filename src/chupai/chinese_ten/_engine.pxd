@@ -45,23 +45,6 @@ cdef int ct_score(const ct_deal_t *d, int seat) noexcept nogil
 # trick (h_last_player is -1); a record's `taken` holds what the card captures.
 # h_returns ignores the weights (score - par, with the red five bonus).
 cdef class DealCore(Engine):
+    # the hooks are declared once, in chupai/_engine_base.pxd; _engine.pyx overrides them
     cdef ct_deal_t d
     cdef readonly int redeals
-    cdef void *h_state(self) noexcept nogil
-    cdef GameSpec h_spec(self)
-    cdef void h_hand(self, const void *st, int seat, mask_t *lo, mask_t *hi) noexcept nogil
-    cdef int h_legal(self, const void *st, int collapse, playbuf_t *out) noexcept nogil
-    cdef int h_plays_of(self, const void *st, const play_t *p, int lead, playbuf_t *out) noexcept nogil
-    cdef void h_play(self, void *st, const play_t *p) noexcept nogil
-    cdef int h_greedy(self, const void *st, const playbuf_t *buf) noexcept nogil
-    cdef void h_returns(self, const void *st, const double *weights, double *out) noexcept nogil
-    cdef int h_deal(self, void *st, rng_t *rng) noexcept nogil
-    cdef int h_row_width(self, const void *st) noexcept nogil
-    cdef void h_row(self, const void *st, int dealt, double *row) noexcept nogil
-    cdef int h_valid(self, const void *st) noexcept nogil
-    cdef object h_outcome(self)
-    cdef int h_record(self, object play, play_t *p) except -1
-    cdef str h_refusal(self, object play, const play_t *p)
-    cdef object h_extra(self)
-    cdef int h_restore_extra(self, object extra) except -1
-    cdef void h_copy_extra(self, Engine other)

@@ -21,7 +21,7 @@ from chupai._core cimport (
     NO_FACE,
     N_RANKS,
     bit,
-    checked_rules,
+    GameClasses,
     lowest_bit,
     mask_t,
     play_object,
@@ -56,9 +56,8 @@ from chupai.chinese_ten._movegen cimport (
 
 from chupai.chinese_ten cimport _movegen as mg
 from chupai._engine_base import POLICIES
-from chupai.cards import Cards, face_name
-from chupai.chinese_ten.play import Play, parse_card, parse_cards
-from chupai.chinese_ten.rules import PAGAT, Rules
+from chupai._cards import Cards, face_name
+from chupai.chinese_ten._movegen import GAME_CLASSES as _BOUND, parse_card, parse_cards
 
 cdef enum:
     CT_REDEAL_GROUP = 5          # main_merah: this many cards of one capture group
@@ -254,6 +253,55 @@ cdef int choose_greedy(const ct_deal_t *d, const playbuf_t *buf) noexcept nogil:
     return best
 
 
+# --- the heuristic policy (h_heuristic) -------------------------------------------------
+# What good players do, cheaply enough to run inside playouts: capture the most points
+# (the red five bonus included), among equal captures with the card whose capturing
+# rank the others hold most of (the card most at risk on the layout later); with
+# nothing to capture, discard the card that gives the others least: a card whose capturing rank nobody
+# else can still hold (every card of it seen) is safe; otherwise it costs its points
+# and the points a capture of it would carry, the more so the more of the capturing
+# rank are unseen; a discard that only this player can take back is a small gain.
+# It reads only the player's own hand, the layout, the piles and the unseen cards
+# (the other hands and the stock) as a whole.
+cdef enum:
+    CX_SCALE = 16                # points count this much more than exposure units
+    CX_PARTNER_POINTS = 5        # the points a capture of a discard is assumed to add
+    CX_OWN_TAKE_BACK = 2         # a discard only this player may take back
+
+
+cdef int choose_heuristic(const ct_deal_t *d, const playbuf_t *buf) noexcept nogil:
+    """The heuristic policy's choice among the plays in buf (there is always one)."""
+    cdef Py_ssize_t i
+    cdef int s, k, me = d.t.current, best = -1, best_v = 0, v, card, unseen_partners
+    cdef mask_t unseen = 0, partners
+    cdef const play_t *p
+    if d.phase != CT_PHASE_PLAY:
+        return choose_greedy(d, buf)  # the turned card's capture: the most points
+    for s in range(d.t.seats):
+        if s != me:
+            unseen |= d.hand[s]
+    for k in range(d.nstock):
+        unseen |= bit(d.stock[k])
+    for i in range(buf.len):
+        p = &buf.data[i]
+        card = p.key
+        partners = ct_rank_mask(ct_partner(card >> 2)) & ~bit(card)
+        unseen_partners = popcount(unseen & partners)
+        if p.taken:
+            # a capture; the tie-break: the card most exposed to the others' captures
+            v = CX_SCALE * gain(d, p) + unseen_partners
+        else:
+            v = -CX_SCALE * CX_SCALE  # any capture before any discard
+            if unseen_partners:
+                v -= unseen_partners * (CX_SCALE * (d.points[card] + CX_PARTNER_POINTS) // CT_RANK_SIZE)
+            elif d.hand[me] & partners:
+                v += CX_OWN_TAKE_BACK
+            v -= d.points[card]
+        if best < 0 or v > best_v:
+            best, best_v = <int>i, v
+    return best
+
+
 cdef int valid(const ct_deal_t *d) noexcept nogil:
     """0 if the fields are in range and every card is in one place at most."""
     cdef int s, i
@@ -293,7 +341,7 @@ cdef int valid(const ct_deal_t *d) noexcept nogil:
 
 # --- Python surface ---------------------------------------------------------------------------
 cdef object rules_of(object rules):
-    return checked_rules(rules, Rules, PAGAT, "chinese_ten.Rules")
+    return CLASSES.rules_of(rules)
 
 
 def redeal_needed(layout, crowded_groups=True):
@@ -334,7 +382,8 @@ cdef mask_t claim(mask_t *seen, object cards, str what) except? 0:
 
 
 # --- the engine ---------------------------------------------------------------------------
-cdef GameSpec SPEC = GameSpec("chinese_ten", Play, Rules, Play._from_record, sizeof(ct_deal_t), 32)
+cdef GameClasses CLASSES = _BOUND  # the game's Play and Rules (chupai.chinese_ten.play binds them)
+cdef GameSpec SPEC = GameSpec(CLASSES, sizeof(ct_deal_t), 32)
 
 #: The C declarations behind the Python constants of chupai.chinese_ten.play and .rules,
 #: by their Python names (tests/test_engine_base.py checks every pair).
@@ -511,6 +560,9 @@ cdef class DealCore(Engine):
     cdef int h_greedy(self, const void *st, const playbuf_t *buf) noexcept nogil:
         return choose_greedy(<const ct_deal_t *>st, buf)
 
+    cdef int h_heuristic(self, const void *st, const playbuf_t *buf) noexcept nogil:
+        return choose_heuristic(<const ct_deal_t *>st, buf)  # the heuristic block
+
     cdef void h_returns(self, const void *st, const double *weights, double *out) noexcept nogil:
         cdef int s
         for s in range((<const ct_deal_t *>st).t.seats):
@@ -603,7 +655,7 @@ cdef class DealCore(Engine):
         p.type = CT_DISCARD if not p.taken else (CT_TRIPLE if p.length == CT_TRIPLE_SIZE else CT_CAPTURE)
         p.cls = 0
         p.nwild = 0
-        return play_object(SPEC.factory, &p, None)
+        return play_object(CLASSES.factory, &p, None)
 
     @property
     def layout(self):

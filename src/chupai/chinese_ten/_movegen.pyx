@@ -8,9 +8,10 @@ when capture is not forced.  The suit-collapsed view keeps one card of each scor
 class, both among the cards played and among the targets.
 """
 from chupai._core cimport (
+    JOKER_MASK,
     PlayList,
     bit,
-    checked_rules,
+    GameClasses,
     lowest_bit,
     mask_t,
     new_playlist,
@@ -24,12 +25,61 @@ from chupai._core cimport (
 
 from chupai._wrappers cimport check_flag, check_generated
 
-from chupai.cards import face_name
-from chupai.chinese_ten.play import Play, parse_card, parse_cards
-from chupai.chinese_ten.rules import PAGAT, Rules
+from chupai._cards import Cards, face_name, parse_face
 
-cdef object _make_play = Play._from_record
-cdef int _PAGAT_FLAGS = PAGAT._flags
+#: the Python classes this generator makes and reads (Play, Rules), bound by
+#: chupai.chinese_ten.play when it is imported: this layer imports nothing above it
+GAME_CLASSES = GameClasses("chinese_ten")
+cdef GameClasses CLASSES = GAME_CLASSES
+
+#: the option flags of the compiled code (Rules._flags), from the C declarations
+FLAG_FORCED_CAPTURE = CT_FLAG_FORCED
+FLAG_RED_FIVE_BONUS = CT_FLAG_BONUS
+FLAG_REDEAL = CT_FLAG_REDEAL
+FLAG_REDEAL_CROWDED = CT_FLAG_REDEAL_CROWDED
+
+cdef str _NO_JOKERS = "Chinese Ten uses the 52 cards without jokers"
+
+
+def parse_card(card, what="card"):
+    """The face number of one card token (no jokers); ``ValueError`` naming the token."""
+    if isinstance(card, Cards):
+        if len(card) != 1:
+            raise ValueError(f"{what} must be one card, not {card}")
+        card = str(card)
+    face = parse_face(card)
+    if bit(face) & JOKER_MASK:
+        raise ValueError(f"{what} {card!r} is a joker; {_NO_JOKERS}")
+    return face
+
+
+def parse_cards(cards, what="cards"):
+    """The mask of a set of cards (a ``Cards``, a card string or an iterable of tokens).
+
+    ``TypeError`` for anything else; ``ValueError`` naming the bad token for an unknown
+    card, a joker or a card given twice (Chinese Ten has one deck).
+    """
+    cdef mask_t mask = 0, b
+    if isinstance(cards, Cards):
+        if len(cards.layers) > 1:
+            raise ValueError(f"{what}: card {face_name(cards.hi.bit_length() - 1)} appears twice; one deck")
+        if cards.lo & JOKER_MASK:
+            raise ValueError(f"{what}: card {face_name(cards.lo.bit_length() - 1)!r} is a joker; {_NO_JOKERS}")
+        return cards.lo
+    if isinstance(cards, str):
+        tokens = cards.split()
+    else:
+        try:
+            tokens = list(cards)
+        except TypeError:
+            raise TypeError(f"{what} must be a card string, an iterable of cards or Cards, not {cards!r}") from None
+    for token in tokens:
+        b = bit(parse_card(token, f"{what}: card"))
+        if mask & b:
+            raise ValueError(f"{what}: card {token!r} appears twice; Chinese Ten has one deck")
+        mask |= b
+    return mask
+
 
 
 cdef inline int push(playbuf_t *out, int face, mask_t captured, int type) noexcept nogil:
@@ -70,12 +120,12 @@ cdef int ct_generate(mask_t hand, mask_t layout, int flags, int collapse,
 # --- the Python entry points ----------------------------------------------------------
 cdef int flags_of(object rules) except -1:
     if rules is None:
-        return _PAGAT_FLAGS
-    return checked_rules(rules, Rules, PAGAT, "chinese_ten.Rules")._flags
+        return CLASSES.pagat_flags
+    return CLASSES.rules_of(rules)._flags
 
 
 cdef PlayList generate(mask_t hand, mask_t layout, int flags, bint collapse):
-    cdef PlayList out = new_playlist(_make_play, None, 32)
+    cdef PlayList out = new_playlist(CLASSES.factory, None, 32)
     check_generated(ct_generate(hand, layout, flags, collapse, &out.buf))
     return out
 

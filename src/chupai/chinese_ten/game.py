@@ -490,10 +490,6 @@ class Match(MatchSurface):
 
     # -- the common surface -------------------------------------------------------------------
     @property
-    def players(self) -> int:
-        return self._players
-
-    @property
     def max_deals(self) -> int:
         """The deals the match lasts (``rules.deals_in_match(players)``)."""
         return int(self._rules.deals_in_match(self._players))

@@ -24,18 +24,19 @@ read only by the ``_card`` / ``_captured`` views here and by the compiled code.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from chupai._core import BITS_PER_RANK, JOKER_FACES, NUM_FACES
+from chupai._core import BITS_PER_RANK, NUM_FACES
 from chupai._play import PlayBase
 from chupai.cards import RANKS, SUITS, Cards, face_name, parse_face
+from chupai.chinese_ten._movegen import GAME_CLASSES, parse_card, parse_cards
+from chupai.chinese_ten.rules import PAGAT, Rules
 
 __all__ = ["PlayType", "Play", "parse_card", "parse_cards", "score_class"]
 
 _RED = frozenset((SUITS.index("H"), SUITS.index("D")))
 _ACE = RANKS.index("A")
-_NO_JOKERS = "Chinese Ten uses the 52 cards without jokers"
 
 
 class PlayType(enum.IntEnum):
@@ -61,46 +62,6 @@ def score_class(face: int) -> tuple[int, str]:
     if suit in _RED:
         return (rank, "red")
     return (rank, SUITS[suit]) if rank == _ACE else (rank, "black")
-
-
-def parse_card(card: Any, what: str = "card") -> int:
-    """The face number of one card token (no jokers); ``ValueError`` naming the token."""
-    if isinstance(card, Cards):
-        if len(card) != 1:
-            raise ValueError(f"{what} must be one card, not {card}")
-        card = str(card)
-    face = parse_face(card)
-    if (1 << face) & JOKER_FACES:
-        raise ValueError(f"{what} {card!r} is a joker; {_NO_JOKERS}")
-    return face
-
-
-def parse_cards(cards: Any, what: str = "cards") -> int:
-    """The mask of a set of cards (a ``Cards``, a card string or an iterable of tokens).
-
-    ``ValueError`` naming the bad token for an unknown card, a joker or a card given
-    twice (Chinese Ten has one deck).
-    """
-    if isinstance(cards, Cards):
-        if len(cards.layers) > 1:
-            raise ValueError(f"{what}: card {face_name(cards.hi.bit_length() - 1)} appears twice; one deck")
-        if cards.lo & JOKER_FACES:
-            raise ValueError(f"{what}: card {face_name(cards.lo.bit_length() - 1)!r} is a joker; {_NO_JOKERS}")
-        return cards.lo
-    if isinstance(cards, str):
-        tokens: Iterable[Any] = cards.split()
-    else:
-        try:
-            tokens = list(cards)
-        except TypeError:
-            raise ValueError(f"{what} must be a card string, an iterable of cards or Cards, not {cards!r}") from None
-    mask = 0
-    for token in tokens:
-        face = parse_card(token, f"{what}: card")
-        if mask >> face & 1:
-            raise ValueError(f"{what}: card {token!r} appears twice; Chinese Ten has one deck")
-        mask |= 1 << face
-    return mask
 
 
 class Play(PlayBase):
@@ -201,3 +162,8 @@ class Play(PlayBase):
 _TYPE_NAMES = {t.value: t.name for t in PlayType}
 #: each card alone (Cards are immutable: one object per face serves every play)
 _CARD_SETS = tuple(Cards.from_masks(1 << f) for f in range(NUM_FACES))
+
+
+# the compiled generator and engine make and read these classes (they import nothing
+# from this layer: DESIGN.md, "Layers")
+GAME_CLASSES.bind(Play, Rules, PAGAT)

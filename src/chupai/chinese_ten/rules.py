@@ -14,7 +14,7 @@ total is the sum of the 52 card points and par is ``total / players`` (the spec'
 >>> Rules(variant="poker")
 Traceback (most recent call last):
 ...
-ValueError: variant must be one of ('pagat', 'taiwanese', 'barraco', 'gob_dum_gob_dang', 'main_merah'), not 'poker'
+ValueError: unknown variant 'poker'; expected one of ['barraco', 'gob_dum_gob_dang', 'main_merah', 'pagat', 'taiwanese']
 """
 from __future__ import annotations
 
@@ -22,6 +22,8 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from chupai._core import BITS_PER_RANK, NUM_RANKS, NUM_SUITS, RANKS, SUITS
+from chupai._validate import check_bool, check_choice, check_int, check_optional_int
+from chupai.chinese_ten._movegen import FLAG_FORCED_CAPTURE, FLAG_REDEAL, FLAG_REDEAL_CROWDED, FLAG_RED_FIVE_BONUS
 
 __all__ = ["Rules", "VARIANTS", "ORDERS", "DECK_SIZE"]
 
@@ -44,11 +46,6 @@ _MAIN_MERAH_SIZES = {2: (10, 12, 20), 3: (7, 10, 21)}
 _DEALT = 24
 _LAYOUT = 4
 
-# flag bits the compiled generator and engine read (see chinese_ten/_movegen.pxd)
-FLAG_FORCED_CAPTURE = 1
-FLAG_RED_FIVE_BONUS = 2
-FLAG_REDEAL = 4          # main_merah: redeal a layout with a triple
-FLAG_REDEAL_CROWDED = 8  # main_merah: ... or with a crowded capture group
 
 #: what each other player pays the red-five capturer (``red_five_bonus``)
 RED_FIVE_BONUS = 10
@@ -106,27 +103,14 @@ class Rules:
     redeal_crowded_groups: bool = True
 
     def __post_init__(self) -> None:
-        if self.variant not in VARIANTS:
-            raise ValueError(f"variant must be one of {VARIANTS}, not {self.variant!r}")
-        if self.red_five_bonus is None:
-            object.__setattr__(self, "red_five_bonus", self.variant in ("taiwanese", "barraco"))
-        if self.cut_card_seen is None:
-            object.__setattr__(self, "cut_card_seen", self.variant == "taiwanese")
-        for name in ("cut_card_seen", "redeal_crowded_groups"):
-            if not isinstance(getattr(self, name), bool):
-                raise TypeError(f"{name} must be True or False, not {getattr(self, name)!r}")
-        if self.order is None:
-            object.__setattr__(
-                self, "order", "dealer_first" if self.variant in ("taiwanese", "main_merah") else "after_dealer"
-            )
-        for name in ("red_five_bonus", "forced_capture"):
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"{name} must be True or False, not {getattr(self, name)!r}")
-        if self.order not in ORDERS:
-            raise ValueError(f"order must be one of {ORDERS}, not {self.order!r}")
-        m = self.match_deals
-        if m is not None and (not isinstance(m, int) or isinstance(m, bool) or m < 1):
-            raise ValueError(f"match_deals must be a positive int or None, not {m!r}")
+        check_choice(self.variant, "variant", VARIANTS)
+        for name in ("red_five_bonus", "cut_card_seen", "order"):
+            if getattr(self, name) is None:
+                object.__setattr__(self, name, self._variant_default(name))
+        for name in ("red_five_bonus", "forced_capture", "cut_card_seen", "redeal_crowded_groups"):
+            object.__setattr__(self, name, check_bool(getattr(self, name), name))
+        check_choice(self.order, "order", ORDERS)
+        object.__setattr__(self, "match_deals", check_optional_int(self.match_deals, "match_deals", 1))
         object.__setattr__(
             self,
             "_flags",
@@ -135,6 +119,14 @@ class Rules:
             | (FLAG_REDEAL if self.variant == "main_merah" else 0)
             | (FLAG_REDEAL_CROWDED if self.variant == "main_merah" and self.redeal_crowded_groups else 0),
         )
+
+    def _variant_default(self, name: str) -> Any:
+        """The value an option left ``None`` takes in this variant."""
+        if name == "red_five_bonus":
+            return self.variant in ("taiwanese", "barraco")
+        if name == "cut_card_seen":
+            return self.variant == "taiwanese"
+        return "dealer_first" if self.variant in ("taiwanese", "main_merah") else "after_dealer"
 
     # -- presets ------------------------------------------------------------------------
     @classmethod
@@ -169,12 +161,14 @@ class Rules:
 
     # -- what the options mean for n players -------------------------------------------------
     def check_players(self, players: Any) -> int:
-        """``players`` if this variant is played by that many, else ``ValueError``."""
+        """``players`` if this variant is played by that many, else ``ValueError``
+        (``TypeError`` for a non-int)."""
         allowed = _PLAYERS[self.variant]
-        if isinstance(players, bool) or not isinstance(players, int) or players not in allowed:
+        n = check_int(players, "players")
+        if n not in allowed:
             counts = ", ".join(map(str, allowed[:-1])) + " or " * (len(allowed) > 1) + str(allowed[-1])
-            raise ValueError(f"the {self.variant} variant is played by {counts} players, not {players!r}")
-        return players
+            raise ValueError(f"the {self.variant} variant is played by {counts} players, not {n!r}")
+        return n
 
     def deal_sizes(self, players: int) -> tuple[int, int, int]:
         """(cards per player, layout cards, stock cards) for ``players`` players."""

@@ -63,18 +63,5 @@ cdef void gdy_returns(const gdy_deal_t *d, double *out) noexcept nogil
 # Gan Deng Yan rules; `st` is a gdy_deal_t *.  h_returns ignores the weights (the
 # scores are the returns).
 cdef class DealCore(Engine):
+    # the hooks are declared once, in chupai/_engine_base.pxd; _engine.pyx overrides them
     cdef gdy_deal_t d
-    cdef void *h_state(self) noexcept nogil
-    cdef GameSpec h_spec(self)
-    cdef void h_hand(self, const void *st, int seat, mask_t *lo, mask_t *hi) noexcept nogil
-    cdef int h_legal(self, const void *st, int collapse, playbuf_t *out) noexcept nogil
-    cdef int h_plays_of(self, const void *st, const play_t *p, int lead, playbuf_t *out) noexcept nogil
-    cdef void h_play(self, void *st, const play_t *p) noexcept nogil
-    cdef void h_pass(self, void *st) noexcept nogil
-    cdef int h_greedy(self, const void *st, const playbuf_t *buf) noexcept nogil
-    cdef void h_returns(self, const void *st, const double *weights, double *out) noexcept nogil
-    cdef int h_deal(self, void *st, rng_t *rng) noexcept nogil
-    cdef int h_row_width(self, const void *st) noexcept nogil
-    cdef void h_row(self, const void *st, int dealt, double *row) noexcept nogil
-    cdef int h_valid(self, const void *st) noexcept nogil
-    cdef object h_outcome(self)

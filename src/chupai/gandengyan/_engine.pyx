@@ -24,13 +24,14 @@ import numpy as np
 from libc.stdint cimport uint8_t
 
 from chupai._core cimport (
+    target_set,
     BJ_BIT,
     JOKER_MASK,
     N_FACES,
     N_RANKS,
     RANK_A,
     RJ_BIT,
-    checked_rules,
+    GameClasses,
     mask_t,
     multiset_add,
     multiset_remove,
@@ -46,7 +47,7 @@ from chupai._core cimport (
     rng_t,
     seed64,
 )
-from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_IF_STUCK, POLICY_GREEDY, Engine, GameSpec, trick_start, check_players, check_seat, trick_lead, trick_played
+from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_IF_STUCK, POLICY_GREEDY, Engine, GameSpec, trick_start, trick_target, checked_hands, check_players, check_seat, trick_lead, trick_played
 from chupai.gandengyan._movegen cimport (
     GDY_FLAG_FOLLOW_SAME_RANK,
     GDY_FLAG_JOKER_AS_TWO,
@@ -61,9 +62,8 @@ from chupai.gandengyan._movegen cimport (
 
 from chupai.gandengyan cimport _movegen as mg
 from chupai._engine_base import POLICIES
-from chupai.cards import Cards, face_name, parse_face
-from chupai.gandengyan.play import Play
-from chupai.gandengyan.rules import PAGAT, Rules
+from chupai._cards import Cards, face_name, parse_face
+from chupai.gandengyan._movegen import GAME_CLASSES as _BOUND
 #: the kinds of bombs counted in ``DealCore.bombs`` (indexes), for the general multiplier
 BOMB_KINDS = ("three", "three_soft", "four", "four_soft", "jokers")
 MIN_PLAYERS = GDY_MIN_PLAYERS
@@ -143,12 +143,7 @@ cdef int gdy_legal(const gdy_deal_t *d, int collapse, playbuf_t *out) noexcept n
     cdef int s = d.t.current
     if s < 0:
         return 0
-    tg.type = 0
-    if d.t.last_player >= 0:
-        tg.type = d.t.last.type
-        tg.key = d.t.last.key
-        tg.length = d.t.last.length
-        tg.cls = d.t.last.cls
+    trick_target(&d.t, &tg)
     return gdy_generate(d.lo[s], d.hi[s], d.o.flags, d.o.max_ranks, collapse, &tg, out)
 
 
@@ -376,6 +371,131 @@ cdef int choose_greedy(const gdy_deal_t *d, const playbuf_t *buf) noexcept nogil
     return -1
 
 
+# --- the heuristic policy (h_heuristic) -------------------------------------------------
+# What good players do, cheaply enough to run inside playouts.  The hand is scored by
+# its *burden*: the plays it still has to make (a single or a pair of each rank 3..A),
+# each costing a unit plus a little more the lower it ranks, while 2s, jokers and bombs
+# count as assets.  Leading, the play that leaves the lightest hand wins (sequences
+# and double sequences that shed the weak cards first); following, the play that adds
+# the least burden, and only if it adds no more than a little (no spent 2s, jokers or
+# bombs) unless the player who made the trick's play is about to go out or the play
+# leaves the hand nearly out.  Against an opponent about to go out it leads what they
+# cannot match (longer than their hand, or nothing unseen follows it).  It reads only
+# the player's own hand, every seat's card count, the trick and the unseen cards (the
+# other hands and the talon) as a whole.
+from chupai.gandengyan._movegen cimport GDY_PAIR, GDY_SINGLE, GDY_TWO_VALUE
+
+cdef enum:
+    GX_VALUES = 14               # values: 3..A 1..12, 2 13 (0 unused)
+    GX_UNIT = 6                  # each play still to make
+    GX_RANK_STEP = 3             # a play of value v costs GX_UNIT + (12 - v) // GX_RANK_STEP
+    GX_PAIR_BONUS = 1            # a pair costs that much less than a single of its rank
+    GX_TWO_ASSET = 5             # what a 2 in hand is worth (negative burden)
+    GX_JOKER_ASSET = 6           # and a joker
+    GX_BOMB_ASSET = 6            # and a bomb
+    GX_FOLLOW_SLACK = 1          # burden a follow may add without a reason
+    GX_THREAT = 3                # a player with this many cards is about to go out
+    GX_SHORT_LEAD = 40           # leading what a player about to go out may follow
+    GX_NEAR_OUT = 1              # a follow (a bomb too) is worth it if it leaves this many plays
+    GX_HUGE = 1 << 28
+
+
+ctypedef struct gx_hand_t:
+    int cnt[GX_VALUES]           # natural cards of each value
+    int jokers
+    int bombs_from               # a rank with this many natural cards is a bomb
+
+
+cdef void gx_count(mask_t lo, mask_t hi, gx_hand_t *h) noexcept nogil:
+    cdef int r
+    for r in range(1, N_RANKS):
+        h.cnt[r] = rank_count(lo, hi, r)
+    h.cnt[0] = 0
+    h.cnt[GDY_TWO_VALUE] = rank_count(lo, hi, RANK_TWO)
+    h.jokers = popcount(lo & JOKERS) + popcount(hi & JOKERS)
+
+
+cdef int gx_burden(const gx_hand_t *h, int *units) noexcept nogil:
+    """The hand's burden (see above) and, in `units`, the plays it splits into."""
+    cdef int v, s = 0, n = 0
+    for v in range(1, GDY_TWO_VALUE):
+        if h.cnt[v] >= h.bombs_from:
+            s -= GX_BOMB_ASSET
+            n += 1
+        elif h.cnt[v] == 2:
+            s += GX_UNIT + (RANK_A - v + 1) // GX_RANK_STEP - GX_PAIR_BONUS
+            n += 1
+        elif h.cnt[v] == 1:
+            s += GX_UNIT + (RANK_A - v + 1) // GX_RANK_STEP
+            n += 1
+    if h.cnt[GDY_TWO_VALUE]:
+        n += 1
+    units[0] = n
+    return s - GX_TWO_ASSET * h.cnt[GDY_TWO_VALUE] - GX_JOKER_ASSET * h.jokers
+
+
+cdef bint gx_unbeatable(const play_t *p, const gx_hand_t *unseen) noexcept nogil:
+    """No unseen natural cards follow a single or a pair (one rank higher, or 2s)."""
+    cdef int v = p.key
+    if p.type != GDY_SINGLE and p.type != GDY_PAIR:
+        return False
+    if v < GDY_TWO_VALUE and unseen.cnt[GDY_TWO_VALUE] + (unseen.jokers if p.type == GDY_PAIR else 0) >= p.length:
+        return False
+    return v + 1 >= GDY_TWO_VALUE or unseen.cnt[v + 1] + (unseen.jokers if p.type == GDY_PAIR else 0) < p.length
+
+
+cdef int choose_heuristic(const gdy_deal_t *d, const playbuf_t *buf) noexcept nogil:
+    """The heuristic policy's choice among the suit-collapsed plays in buf; -1 = pass."""
+    cdef Py_ssize_t i
+    cdef int me = d.t.current, lp = d.t.last_player, s, k, size = hand_size(d, me)
+    cdef int opp_min = GDY_MAX_CARDS, before, units, after_units, score, best = -1, best_score = GX_HUGE
+    cdef mask_t lo, hi
+    cdef gx_hand_t h, unseen, part
+    cdef const play_t *p
+    cdef bint threat
+    for i in range(buf.len):
+        if buf.data[i].length == size:
+            return <int>i        # going out
+    h.bombs_from = 3 if d.o.flags & GDY_FLAG_TRIPLES_ARE_BOMBS else 4
+    for k in range(GX_VALUES):
+        unseen.cnt[k] = 0
+    unseen.jokers = 0
+    for s in range(d.t.seats):
+        if s != me and d.lo[s]:
+            opp_min = min(opp_min, hand_size(d, s))
+            gx_count(d.lo[s], d.hi[s], &part)
+            for k in range(GX_VALUES):
+                unseen.cnt[k] += part.cnt[k]
+            unseen.jokers += part.jokers
+    for k in range(d.top, d.end):
+        if ((<mask_t>1) << d.talon[k]) & JOKERS:
+            unseen.jokers += 1
+        elif d.talon[k] // 4 == RANK_TWO:
+            unseen.cnt[GDY_TWO_VALUE] += 1
+        else:
+            unseen.cnt[d.talon[k] // 4] += 1
+    gx_count(d.lo[me], d.hi[me], &h)
+    before = gx_burden(&h, &units)
+    threat = lp >= 0 and hand_size(d, lp) <= GX_THREAT
+    for i in range(buf.len):
+        p = &buf.data[i]
+        lo = d.lo[me]
+        hi = d.hi[me]
+        multiset_remove(&lo, &hi, p.lo, p.hi)
+        gx_count(lo, hi, &h)
+        score = gx_burden(&h, &after_units)
+        if lp < 0:
+            if opp_min <= GX_THREAT and p.length <= opp_min and not gx_unbeatable(p, &unseen):
+                score += GX_SHORT_LEAD - p.key
+        elif not threat and after_units > GX_NEAR_OUT and score - before > GX_FOLLOW_SLACK:
+            continue
+        if best < 0 or score < best_score or (score == best_score and (p.length > buf.data[best].length or (
+                p.length == buf.data[best].length and cheaper(p, &buf.data[best])))):
+            best = <int>i
+            best_score = score
+    return best
+
+
 cdef int GDY_FLAGS = (GDY_FLAG_TRIPLES_ARE_BOMBS | GDY_FLAG_TRIPLE_SEQUENCES | GDY_FLAG_JOKER_AS_TWO
                       | GDY_FLAG_JOKER_LEAD_OUT | GDY_FLAG_FOLLOW_SAME_RANK)
 
@@ -414,7 +534,8 @@ cdef int valid(const gdy_deal_t *d) noexcept nogil:
     return 0
 
 # --- the engine -------------------------------------------------------------------------
-cdef GameSpec SPEC = GameSpec("gandengyan", Play, Rules, Play._from_record, sizeof(gdy_deal_t), 64)
+cdef GameClasses CLASSES = _BOUND  # the game's Play and Rules (chupai.gandengyan.play binds them)
+cdef GameSpec SPEC = GameSpec(CLASSES, sizeof(gdy_deal_t), 64)
 
 #: The C declarations behind the Python constants of chupai.gandengyan.play and .rules,
 #: by their Python names (tests/test_engine_base.py checks every pair).
@@ -435,7 +556,7 @@ C_CONSTANTS = {
 
 
 cdef int _opts_of(object rules, gdy_opts_t *o) except -1:
-    rules = checked_rules(rules, Rules, PAGAT, "gandengyan.Rules")
+    rules = CLASSES.rules_of(rules)
     o.flags = rules._flags
     o.max_ranks = rules._max_ranks
     o.decks = rules.decks
@@ -471,25 +592,14 @@ cdef class DealCore(Engine):
         cdef DealCore self = DealCore.__new__(DealCore)
         cdef int s, n, dealer
         _opts_of(rules, &self.d.o)
-        self.set_rules(PAGAT if rules is None else rules)
-        if isinstance(hands, (str, Cards)):
-            raise ValueError(f"hands must be a sequence of hands, not {hands!r}")
-        n = check_players(len(hands), GDY_MIN_PLAYERS, GDY_MAX_PLAYERS)
-        dealer = check_seat(current, n, "current")
+        self.set_rules(CLASSES.rules_of(rules))
         faces = [parse_face(t) for t in (talon.split() if isinstance(talon, str) else talon)]
         total = [0] * GDY_DECK
         for f in faces:
             total[f] += 1
-        parsed = []
-        for s in range(n):
-            hand = hands[s] if isinstance(hands[s], Cards) else Cards(hands[s], decks=self.d.o.decks)
-            for f, c in enumerate(hand.counts()):
-                total[f] += c
-            parsed.append(hand)
-        for f, c in enumerate(total):
-            if c > self.d.o.decks:
-                raise ValueError(f"card {face_name(f)} is dealt {c} times; {self.d.o.decks} deck(s) hold it "
-                                 f"{self.d.o.decks} time(s)")
+        parsed = checked_hands(hands, GDY_MIN_PLAYERS, GDY_MAX_PLAYERS, self.d.o.decks, total)
+        n = len(parsed)
+        dealer = check_seat(current, n, "current")
         for s in range(n):
             if not parsed[s]:
                 raise ValueError(f"hand {s} is empty; every seat needs cards")
@@ -513,7 +623,7 @@ cdef class DealCore(Engine):
         cdef int dl = -1
         self.d.t.seats = check_players(players, GDY_MIN_PLAYERS, GDY_MAX_PLAYERS)
         _opts_of(rules, &self.d.o)
-        self.set_rules(PAGAT if rules is None else rules)
+        self.set_rules(CLASSES.rules_of(rules))
         if dealer is not None:
             dl = check_seat(dealer, self.d.t.seats, "dealer")
         rng_seed(&rng, seed64(seed), 0)
@@ -565,10 +675,7 @@ cdef class DealCore(Engine):
         cdef const gdy_deal_t *d = <const gdy_deal_t *>st
         cdef gdy_target tg
         cdef int s = d.t.current, flags = d.o.flags
-        tg.type = 0
-        tg.key = 0
-        tg.length = 0
-        tg.cls = 0
+        target_set(&tg, NULL)
         if not multiset_valid(p.lo, p.hi):
             return 0
         if not lead:
@@ -577,11 +684,7 @@ cdef class DealCore(Engine):
             # jokers alone lead out as a special single only as the hand's last cards
             if not (p.lo & ~JOKERS) and d.lo[s] & ~JOKERS:
                 flags &= ~GDY_FLAG_JOKER_LEAD_OUT
-            if d.t.last_player >= 0:
-                tg.type = d.t.last.type
-                tg.key = d.t.last.key
-                tg.length = d.t.last.length
-                tg.cls = d.t.last.cls
+            trick_target(&d.t, &tg)
         return gdy_generate(p.lo, p.hi, flags, d.o.max_ranks, 0, &tg, out)
 
     cdef void h_play(self, void *st, const play_t *p) noexcept nogil:
@@ -592,6 +695,9 @@ cdef class DealCore(Engine):
 
     cdef int h_greedy(self, const void *st, const playbuf_t *buf) noexcept nogil:
         return choose_greedy(<const gdy_deal_t *>st, buf)
+
+    cdef int h_heuristic(self, const void *st, const playbuf_t *buf) noexcept nogil:
+        return choose_heuristic(<const gdy_deal_t *>st, buf)  # the heuristic block
 
     cdef void h_returns(self, const void *st, const double *weights, double *out) noexcept nogil:
         gdy_returns(<const gdy_deal_t *>st, out)

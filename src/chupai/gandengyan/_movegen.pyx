@@ -13,6 +13,7 @@ representative per group of ``docs/rules/cards.md`` (jokers count as the ranks B
 from libc.stdint cimport uint8_t
 
 from chupai._core cimport (
+    target_set,
     BJ_BIT,
     MAX_PER_RANK,
     N_SUITS,
@@ -23,7 +24,7 @@ from chupai._core cimport (
     SUITED_MASK,
     PlayList,
     bit,
-    checked_rules,
+    GameClasses,
     face_of,
     lowest_bit,
     mask_t,
@@ -51,8 +52,18 @@ from chupai._play cimport PlayRecord
 from chupai._wrappers cimport (
     PAST_PLAY_LIMIT, PLAY_LIMIT, bad_record, check_flag, check_generated, check_previous, check_run,
 )
-from chupai.gandengyan.play import Play
-from chupai.gandengyan.rules import PAGAT, Rules
+
+#: the Python classes this generator makes and reads (Play, Rules), bound by
+#: chupai.gandengyan.play when it is imported: this layer imports nothing above it
+GAME_CLASSES = GameClasses("gandengyan")
+cdef GameClasses CLASSES = GAME_CLASSES
+
+#: the option flags of the compiled code (Rules._flags), from the C declarations
+FLAG_TRIPLES_ARE_BOMBS = GDY_FLAG_TRIPLES_ARE_BOMBS
+FLAG_TRIPLE_SEQUENCES = GDY_FLAG_TRIPLE_SEQUENCES
+FLAG_JOKER_AS_TWO = GDY_FLAG_JOKER_AS_TWO
+FLAG_JOKER_LEAD_OUT = GDY_FLAG_JOKER_LEAD_OUT
+FLAG_FOLLOW_SAME_RANK = GDY_FLAG_FOLLOW_SAME_RANK
 
 # the sub-multiset table of _core (every choice of a rank's natural cards, by size)
 cdef const subsets_t *SUBS = rank_subsets()
@@ -366,9 +377,6 @@ cdef int gdy_generate(mask_t lo, mask_t hi, int flags, int max_ranks, int collap
 
 
 # --- the Python entry point ---------------------------------------------------------
-cdef object _make_play = Play._from_record
-cdef int _PAGAT_FLAGS = PAGAT._flags
-cdef int _PAGAT_MAX_RANKS = PAGAT._max_ranks
 cdef int _TRIPLE = GDY_TRIPLE
 cdef int _TRIPLE_SEQUENCE = GDY_TRIPLE_SEQUENCE
 cdef int _THREE_BOMB = GDY_THREE_BOMB
@@ -434,11 +442,11 @@ def legal_plays(hand, previous=None, *, rules=None, collapse_suits=False):
     cdef gdy_target tg
     cdef PlayList out
     if rules is None:
-        flags = _PAGAT_FLAGS
-        max_ranks = _PAGAT_MAX_RANKS
+        flags = CLASSES.pagat_flags
+        max_ranks = CLASSES.pagat._max_ranks
         decks = 1
     else:
-        rules = checked_rules(rules, Rules, PAGAT, "gandengyan.Rules")
+        rules = CLASSES.rules_of(rules)
         flags = rules._flags
         max_ranks = rules._max_ranks
         decks = rules.decks
@@ -447,13 +455,10 @@ def legal_plays(hand, previous=None, *, rules=None, collapse_suits=False):
     cdef PlayRecord prev
     tg.type = 0
     if previous is not None:
-        prev = check_previous(previous, Play)
+        prev = check_previous(previous, CLASSES.play)
         _check_previous(prev, flags)
-        tg.type = prev.rec.type
-        tg.key = prev.rec.key
-        tg.length = prev.rec.length
-        tg.cls = prev.rec.cls
-    out = new_playlist(_make_play, None, _FIRST_CAP)
+        target_set(&tg, &prev.rec)
+    out = new_playlist(CLASSES.factory, None, _FIRST_CAP)
     # well under a microsecond of work: releasing the GIL would cost more than it frees
     check_generated(gdy_generate(lo, hi, flags, max_ranks, collapse, &tg, &out.buf))
     return out
@@ -471,7 +476,7 @@ def kernel_count(const unsigned long long[::1] los, const unsigned long long[::1
     cdef Py_ssize_t i, n = los.shape[0]
     cdef long long total = 0
     cdef int rep, rc = 0, r
-    cdef object checked = checked_rules(rules, Rules, PAGAT, "gandengyan.Rules")
+    cdef object checked = CLASSES.rules_of(rules)
     cdef int flags, max_ranks
     cdef int collapse = collapse_suits
     cdef playbuf_t buf

@@ -29,6 +29,7 @@ from chupai._core import (
     RED_JOKER_BIT,
     SUITS,
 )
+from chupai._validate import check_rules
 from chupai.cards import Cards
 from chupai.gandengyan.play import (
     BOMB_CLASS,
@@ -37,7 +38,7 @@ from chupai.gandengyan.play import (
     PlayType,
     value_of_rank,
 )
-from chupai.gandengyan.rules import PAGAT, Rules
+from chupai.gandengyan.rules import Rules
 
 __all__ = ["MAX_PLAY_CARDS", "classify"]
 
@@ -146,10 +147,7 @@ def classify(cards: Cards | str, *, rules: Rules | None = None) -> list[Play]:
     >>> [str(p) for p in classify("BJ RJ 5S")]
     ['sequence 3-5: 5S BJ(=3) RJ(=4)', 'sequence 4-6: 5S BJ(=4) RJ(=6)', 'sequence 5-7: 5S BJ(=6) RJ(=7)', 'three bomb 5: 5S BJ(=5) RJ(=5)']
     """
-    if rules is None:
-        rules = PAGAT
-    elif not isinstance(rules, Rules):
-        raise ValueError(f"rules must be a chupai.gandengyan.Rules, not {rules!r}")
+    rules = check_rules(rules, Rules, "gandengyan")
     if not isinstance(cards, Cards):
         cards = Cards(cards, decks=rules.decks)
     if len(cards.layers) > rules.decks:

@@ -454,10 +454,6 @@ class Match(MatchSurface):
 
     # -- the common surface -------------------------------------------------------------
     @property
-    def players(self) -> int:
-        return self._players
-
-    @property
     def max_deals(self) -> int:
         """The number of deals the match lasts."""
         return self._max_deals

@@ -32,6 +32,7 @@ from chupai._core import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_FACES, RANKS, RED_J
 from chupai._interchange import protocol_cards, select_play
 from chupai._play import BombPlay, RecordView
 from chupai.cards import face_name
+from chupai.gandengyan._movegen import GAME_CLASSES
 from chupai.gandengyan.rules import PAGAT, Rules
 
 __all__ = [
@@ -223,3 +224,8 @@ _TYPE_NAMES = {t.value: t.name for t in PlayType}
 _FACE_NAMES = tuple(face_name(f) for f in range(NUM_FACES))
 #: how a joker's declaration is written: suits never matter here, so by its rank alone
 _RANK_OF_FACE = tuple(RANKS[f // BITS_PER_RANK] if f < BLACK_JOKER_BIT else face_name(f) for f in range(NUM_FACES))
+
+
+# the compiled generator and engine make and read these classes (they import nothing
+# from this layer: DESIGN.md, "Layers")
+GAME_CLASSES.bind(Play, Rules, PAGAT)

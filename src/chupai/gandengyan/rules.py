@@ -8,14 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from chupai._validate import check_bool, check_int, check_optional_int
+from chupai.gandengyan._movegen import FLAG_FOLLOW_SAME_RANK, FLAG_JOKER_AS_TWO, FLAG_JOKER_LEAD_OUT, FLAG_TRIPLES_ARE_BOMBS, FLAG_TRIPLE_SEQUENCES
+
 __all__ = ["ACE_MULTIPLIERS", "PAGAT", "Rules"]
 
-# flag bits the compiled generator reads (see gandengyan/_movegen.pxd)
-FLAG_TRIPLES_ARE_BOMBS = 1
-FLAG_TRIPLE_SEQUENCES = 2
-FLAG_JOKER_AS_TWO = 4
-FLAG_JOKER_LEAD_OUT = 8
-FLAG_FOLLOW_SAME_RANK = 16
 
 #: the ordinary ranks 3..A: the most ranks a sequence can span
 MAX_RANKS = 12
@@ -27,10 +24,6 @@ ACE_MULTIPLIERS = (2, 3, 4)
 DECK_CARDS = 54
 #: the largest ``max_payment`` (exact in the playouts' doubles)
 MAX_PAYMENT = 2**53
-
-
-def _is_int(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
 
 
 @dataclass(frozen=True)
@@ -95,8 +88,8 @@ class Rules:
     _max_ranks: int = field(init=False, repr=False, compare=False, default=0)
 
     def __post_init__(self) -> None:
-        if not _is_int(self.decks) or self.decks not in (1, 2):
-            raise ValueError(f"decks must be 1 or 2, not {self.decks!r}")
+        decks = check_int(self.decks, "decks", 1, 2)
+        object.__setattr__(self, "decks", decks)
         for name in (
             "triples_are_bombs",
             "triple_sequences",
@@ -104,40 +97,28 @@ class Rules:
             "joker_lead_out",
             "follow_same_rank",
             "multipliers",
+            "joker_bombs_in_hand",
             "soft_bombs",
             "positive_only",
         ):
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"{name} must be True or False, not {getattr(self, name)!r}")
+            object.__setattr__(self, name, check_bool(getattr(self, name), name))
         if self.triple_sequences and self.triples_are_bombs:
             raise ValueError(
                 "triple_sequences=True needs triples_are_bombs=False (triple sequences are ordinary combinations)"
             )
-        m = self.max_sequence_ranks
-        if m is not None and (not _is_int(m) or not MIN_SEQUENCE_RANKS <= m <= MAX_RANKS):
-            raise ValueError(
-                f"max_sequence_ranks must be None or an int {MIN_SEQUENCE_RANKS}..{MAX_RANKS}, not {m!r}"
-            )
-        t = self.min_talon_to_win
-        if t is not None and (not _is_int(t) or not 0 <= t <= DECK_CARDS * self.decks):
-            raise ValueError(
-                f"min_talon_to_win must be None or an int 0..{DECK_CARDS * self.decks}, not {t!r}"
-            )
-        a = self.ace_multiplier
-        if a is not None and (not _is_int(a) or a not in ACE_MULTIPLIERS):
+        m = check_optional_int(self.max_sequence_ranks, "max_sequence_ranks", MIN_SEQUENCE_RANKS, MAX_RANKS)
+        object.__setattr__(self, "max_sequence_ranks", m)
+        object.__setattr__(
+            self, "min_talon_to_win", check_optional_int(self.min_talon_to_win, "min_talon_to_win", 0, DECK_CARDS * decks)
+        )
+        a = check_optional_int(self.ace_multiplier, "ace_multiplier")
+        if a is not None and a not in ACE_MULTIPLIERS:
             raise ValueError(f"ace_multiplier must be None or one of {ACE_MULTIPLIERS}, not {a!r}")
+        object.__setattr__(self, "ace_multiplier", a)
         if self.soft_bombs and not self.multipliers:
             raise ValueError("soft_bombs=True needs multipliers=True (it changes the bomb multipliers)")
-        if not isinstance(self.joker_bombs_in_hand, bool):
-            raise TypeError(f"joker_bombs_in_hand must be True or False, not {self.joker_bombs_in_hand!r}")
-        cap = self.max_payment
-        if cap is not None and not _is_int(cap):
-            raise TypeError(f"max_payment must be None or an int, not {cap!r}")
-        if cap is not None and not 1 <= cap <= MAX_PAYMENT:
-            raise ValueError(f"max_payment must be None or an int 1..{MAX_PAYMENT}, not {cap!r}")
-        n = self.announce_at
-        if n is not None and (not _is_int(n) or n < 1):
-            raise ValueError(f"announce_at must be None or a positive int, not {n!r}")
+        object.__setattr__(self, "max_payment", check_optional_int(self.max_payment, "max_payment", 1, MAX_PAYMENT))
+        object.__setattr__(self, "announce_at", check_optional_int(self.announce_at, "announce_at", 1))
         # the options the compiled code reads
         object.__setattr__(
             self,

@@ -12,9 +12,10 @@ import numpy as np
 from libc.stdint cimport uint8_t
 
 from chupai._core cimport (
+    target_set,
     N_FACES,
     RANK_A,
-    checked_rules,
+    GameClasses,
     multiset_add,
     multiset_remove,
     multiset_size,
@@ -28,7 +29,7 @@ from chupai._core cimport (
     rng_t,
     seed64,
 )
-from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_FOLLOWING, POLICY_GREEDY, Engine, GameSpec, trick_start, check_players, check_seat, trick_lead, trick_played
+from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_FOLLOWING, POLICY_GREEDY, Engine, GameSpec, trick_start, trick_target, checked_hands, check_players, check_seat, trick_lead, trick_played
 from chupai.guandan._movegen cimport (
     GD_BOMB,
     GD_LEVEL_VALUE,
@@ -43,9 +44,8 @@ from chupai.guandan._movegen cimport (
 
 from chupai.guandan cimport _movegen as mg
 from chupai._engine_base import POLICIES
-from chupai.cards import Cards, face_name
-from chupai.guandan.play import Play
-from chupai.guandan.rules import PAGAT, Rules, parse_rank
+from chupai._cards import Cards, face_name
+from chupai.guandan._movegen import GAME_CLASSES as _BOUND, parse_rank
 
 #: ``DealCore.result`` values: how the deal was won (index into ``Rules.promotion``)
 RESULT_NONE = GD_RESULT_NONE
@@ -105,13 +105,7 @@ cdef int gd_legal(const gd_deal_t *d, int collapse, playbuf_t *out) noexcept nog
     cdef int s = d.t.current
     if s < 0:
         return 0
-    tg.type = 0
-    tg.key = 0
-    tg.cls = 0
-    if d.t.last_player >= 0:
-        tg.type = d.t.last.type
-        tg.key = d.t.last.key
-        tg.cls = d.t.last.cls
+    trick_target(&d.t, &tg)
     return gd_generate(d.lo[s], d.hi[s], d.level, d.flags, collapse, &tg, out)
 
 
@@ -204,6 +198,164 @@ cdef int choose_greedy(const gd_deal_t *d, const playbuf_t *buf) noexcept nogil:
     return -1
 
 
+# --- the heuristic policy (h_heuristic) -------------------------------------------------
+# What good players do, cheaply enough to run inside playouts.  The hand is scored by
+# its *burden*: the combinations it still has to get rid of (singles, pairs, triples --
+# a triple carrying the lowest free pair as a full house), each costing more the lower
+# it ranks, while bombs and wild cards count as assets.  Leading, the play that leaves
+# the lightest hand wins (the fewest and weakest combinations: the weakest first);
+# following, the play that adds the least burden, and only if it adds none (no broken
+# pairs, no spent wild cards, bombs or jokers) unless an opponent is about to go out or
+# the play decides the deal.  Never over the partner unless it goes out; lead what a
+# partner about to go out can follow; lead what an opponent about to go out cannot
+# match; keep the lead with an unbeatable play (counted from the cards not yet seen)
+# when the hand is nearly out.  It reads only the player's own hand, every seat's card
+# count, the trick and the unseen cards as a whole (2 decks minus the own hand minus
+# what was played), so a bot may run it on the true state.
+from chupai._core cimport BJ_BIT, RJ_BIT, SUIT_H, bit, face_of, rank_count
+from chupai.guandan._movegen cimport GD_BJ_VALUE, GD_RJ_VALUE
+
+cdef enum:
+    HX_VALUES = 15               # level-order values: ranks 0..11, level 12, BJ 13, RJ 14
+    HX_TOP = 11                  # a combination of value v costs HX_TOP - v (an ace: 0)
+    HX_PAIR_BONUS = 1            # a pair costs that much less than a single of its rank
+    HX_BOMB_ASSET = 8            # what a bomb in hand is worth (negative burden)
+    HX_WILD_ASSET = 12           # and a wild card
+    HX_FOLLOW_SLACK = 1          # burden a follow may add without a reason
+    HX_THREAT = 6                # an opponent with this many cards is about to go out
+    HX_CLOSE = 4                 # a partner with this many cards is about to go out
+    HX_BOMB_LEAD = 60            # leading a bomb that does not decide the deal
+    HX_SHORT_LEAD = 40           # leading what an opponent about to go out may match
+    HX_PARTNER_LEAD = 30         # leading what a partner about to go out may follow
+    HX_KEEP_LEAD = 50            # an unbeatable lead when the rest is at most HX_NEAR_OUT plays
+    HX_NEAR_OUT = 2
+    HX_HUGE = 1 << 28
+
+
+ctypedef struct hx_hand_t:
+    int cnt[HX_VALUES]           # natural cards held of each level-order value
+    int wild                     # wild cards (hearts of the level rank)
+
+
+cdef inline int hx_value(int rank, int level) noexcept nogil:
+    """The level-order value of a natural rank."""
+    if rank == level:
+        return GD_LEVEL_VALUE
+    return rank if rank < level else rank - 1
+
+
+cdef void hx_count(mask_t lo, mask_t hi, int level, hx_hand_t *h) noexcept nogil:
+    cdef int r
+    cdef mask_t w = bit(face_of(level, SUIT_H))
+    h.wild = ((lo & w) != 0) + ((hi & w) != 0)
+    for r in range(RANK_A + 1):
+        h.cnt[hx_value(r, level)] = rank_count(lo, hi, r)
+    h.cnt[GD_LEVEL_VALUE] -= h.wild
+    h.cnt[GD_BJ_VALUE] = <int>((lo >> BJ_BIT) & 1) + <int>((hi >> BJ_BIT) & 1)
+    h.cnt[GD_RJ_VALUE] = <int>((lo >> RJ_BIT) & 1) + <int>((hi >> RJ_BIT) & 1)
+
+
+cdef int hx_burden(const hx_hand_t *h, int *units) noexcept nogil:
+    """The hand's burden (see above) and, in `units`, the combinations it splits into."""
+    cdef int v, c, s = 0, n = 0, triples = 0, top = HX_VALUES
+    if h.cnt[GD_BJ_VALUE] == 2 and h.cnt[GD_RJ_VALUE] == 2:
+        s -= 2 * HX_BOMB_ASSET   # the four jokers: no joker singles or pairs
+        top = GD_BJ_VALUE
+    for v in range(top):
+        if h.cnt[v] == 3:
+            triples += 1
+    for v in range(top):
+        c = h.cnt[v]
+        if c >= 4:
+            s -= HX_BOMB_ASSET
+        elif c == 3:
+            s += HX_TOP - v
+            n += 1
+        elif c == 2:
+            if triples > 0:
+                triples -= 1     # carried by a triple as a full house: no play of its own
+            else:
+                s += HX_TOP - v - HX_PAIR_BONUS
+                n += 1
+        elif c == 1:
+            s += HX_TOP - v
+            n += 1
+    units[0] = n
+    return s - HX_WILD_ASSET * h.wild
+
+
+cdef bint hx_unbeatable(const play_t *p, const hx_hand_t *unseen) noexcept nogil:
+    """No unseen cards make a higher single, pair or triple (bombs aside)."""
+    cdef int v, c
+    if p.type != GD_SINGLE and p.type != GD_PAIR and p.type != GD_TRIPLE:
+        return False
+    for v in range(p.key + 1, HX_VALUES):
+        c = unseen.cnt[v]
+        if v < GD_BJ_VALUE:
+            c += unseen.wild
+        if c >= p.length:
+            return False
+    return True
+
+
+cdef int choose_heuristic(const gd_deal_t *d, const playbuf_t *buf) noexcept nogil:
+    """The heuristic policy's choice among the suit-collapsed plays in buf; -1 = pass."""
+    cdef Py_ssize_t i
+    cdef int me = d.t.current, lp = d.t.last_player, s, size = hand_size(d, me)
+    cdef int opp_min = GD_HAND * 2, partner = hand_size(d, (me + 2) % GD_SEATS)
+    cdef int before, units, after_units, score, best = -1, best_score = HX_HUGE
+    cdef mask_t lo, hi, ulo = 0, uhi = 0
+    cdef hx_hand_t h, unseen
+    cdef const play_t *p
+    cdef bint threat
+    for s in range(1, GD_SEATS, 2):
+        if d.lo[(me + s) % GD_SEATS] and hand_size(d, (me + s) % GD_SEATS) < opp_min:
+            opp_min = hand_size(d, (me + s) % GD_SEATS)
+    for i in range(buf.len):
+        if buf.data[i].length == size:
+            return <int>i        # going out
+    if lp >= 0 and lp % 2 == me % 2:
+        return -1                # never over the partner
+    hx_count(d.lo[me], d.hi[me], d.level, &h)
+    before = hx_burden(&h, &units)
+    if lp < 0:
+        # the cards not yet seen, as a whole (for the unbeatable leads)
+        for s in range(GD_SEATS):
+            if s != me:
+                lo = d.lo[s]
+                hi = d.hi[s]
+                # a multiset union of the other hands: at most two of a face in all
+                uhi |= (ulo & lo) | hi
+                ulo |= lo
+        hx_count(ulo, uhi, d.level, &unseen)
+    threat = lp >= 0 and hand_size(d, lp) <= HX_THREAT
+    for i in range(buf.len):
+        p = &buf.data[i]
+        lo = d.lo[me]
+        hi = d.hi[me]
+        multiset_remove(&lo, &hi, p.lo, p.hi)
+        hx_count(lo, hi, d.level, &h)
+        score = hx_burden(&h, &after_units)
+        if lp < 0:
+            if p.cls and after_units > 1:
+                score += HX_BOMB_LEAD
+            if opp_min <= HX_THREAT and p.length <= opp_min and not hx_unbeatable(p, &unseen):
+                score += HX_SHORT_LEAD - p.key
+            elif partner <= HX_CLOSE and opp_min > HX_THREAT and p.length <= partner and not p.cls:
+                score -= HX_PARTNER_LEAD - p.key
+            if after_units <= HX_NEAR_OUT and hx_unbeatable(p, &unseen):
+                score -= HX_KEEP_LEAD
+        else:
+            if p.cls and not threat and after_units > 1:
+                continue         # a bomb only when it stops an opponent or decides the deal
+            if not threat and units > HX_NEAR_OUT and score - before > HX_FOLLOW_SLACK:
+                continue
+        if score < best_score or (score == best_score and less(p, &buf.data[best])):
+            best = <int>i
+            best_score = score
+    return best
+
+
 cdef int valid(const gd_deal_t *d) noexcept nogil:
     """0 if the fields are in range and the hands hold each card at most twice."""
     cdef int s, f, held
@@ -231,7 +383,8 @@ cdef int valid(const gd_deal_t *d) noexcept nogil:
 
 
 # --- the engine -------------------------------------------------------------------------
-cdef GameSpec SPEC = GameSpec("guandan", Play, Rules, Play._from_record, sizeof(gd_deal_t), 256, "level")
+cdef GameClasses CLASSES = _BOUND  # the game's Play and Rules (chupai.guandan.play binds them)
+cdef GameSpec SPEC = GameSpec(CLASSES, sizeof(gd_deal_t), 256, "level")
 
 #: The C declarations behind the Python constants of chupai.guandan.play and .rules, by
 #: their Python names (tests/test_engine_base.py checks every pair).
@@ -250,7 +403,7 @@ C_CONSTANTS = {
 
 
 cdef int _flags_of(object rules) except -1:
-    return checked_rules(rules, Rules, PAGAT, "guandan.Rules")._flags
+    return CLASSES.rules_of(rules)._flags
 
 
 @cython.no_gc  # no reference cycles (see Engine): no GC bookkeeping per clone
@@ -274,24 +427,14 @@ cdef class DealCore(Engine):
         """A deal in progress from four hands (``Cards`` or strings), ``current`` on lead."""
         cdef DealCore self = DealCore.__new__(DealCore)
         cdef int s, leader = check_seat(current, GD_SEATS, "current")
-        if isinstance(hands, (str, Cards)) or len(hands) != GD_SEATS:
-            raise ValueError(f"hands must be {GD_SEATS} hands, not {hands!r}")
-        total = [0] * 54
-        for s in range(GD_SEATS):
-            hand = hands[s] if isinstance(hands[s], Cards) else Cards(hands[s])
-            if len(hand.layers) > 2:
-                raise ValueError(f"hand {s} holds a card more than twice")
+        for s, hand in enumerate(checked_hands(hands, GD_SEATS, GD_SEATS, 2)):
             if not hand:
                 raise ValueError(f"hand {s} is empty: every seat starts with cards")
-            for f, c in enumerate(hand.counts()):
-                total[f] += c
-                if total[f] > 2:
-                    raise ValueError(f"card {face_name(f)} is dealt more than twice")
             self.d.lo[s] = hand.lo
             self.d.hi[s] = hand.hi
         self.d.level = _level_index(level)
         self.d.flags = _flags_of(rules)
-        self.set_rules(checked_rules(rules, Rules, PAGAT, "guandan.Rules"))
+        self.set_rules(CLASSES.rules_of(rules))
         gd_start(&self.d, leader)
         return self
 
@@ -302,7 +445,7 @@ cdef class DealCore(Engine):
         cdef rng_t rng
         rng_seed(&rng, seed64(seed), 0)
         self.d.level = _level_index(level)
-        self.set_rules(checked_rules(rules, Rules, PAGAT, "guandan.Rules"))
+        self.set_rules(CLASSES.rules_of(rules))
         gd_deal_random(&self.d, &rng, _flags_of(rules))
         return self
 
@@ -318,18 +461,13 @@ cdef class DealCore(Engine):
         cdef const gd_deal_t *d = <const gd_deal_t *>st
         cdef gd_target tg
         cdef int s = d.t.current
-        tg.type = 0
-        tg.key = 0
-        tg.cls = 0
+        target_set(&tg, NULL)
         if not multiset_valid(p.lo, p.hi):
             return 0
         if not lead:
             if s < 0 or (p.lo & ~d.lo[s]) or (p.hi & ~d.hi[s]):
                 return 0
-            if d.t.last_player >= 0:
-                tg.type = d.t.last.type
-                tg.key = d.t.last.key
-                tg.cls = d.t.last.cls
+            trick_target(&d.t, &tg)
         return gd_generate(p.lo, p.hi, d.level, d.flags, 0, &tg, out)
 
     cdef void h_play(self, void *st, const play_t *p) noexcept nogil:
@@ -340,6 +478,9 @@ cdef class DealCore(Engine):
 
     cdef int h_greedy(self, const void *st, const playbuf_t *buf) noexcept nogil:
         return choose_greedy(<const gd_deal_t *>st, buf)
+
+    cdef int h_heuristic(self, const void *st, const playbuf_t *buf) noexcept nogil:
+        return choose_heuristic(<const gd_deal_t *>st, buf)  # the heuristic block
 
     cdef void h_returns(self, const void *st, const double *weights, double *out) noexcept nogil:
         cdef const gd_deal_t *d = <const gd_deal_t *>st

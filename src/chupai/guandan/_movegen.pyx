@@ -14,6 +14,7 @@ from chupai._cards cimport hand_masks
 from chupai._play cimport PlayRecord
 from chupai._wrappers cimport bad_record, check_flag, check_generated, check_previous, check_run
 from chupai._core cimport (
+    target_set,
     BJ_BIT,
     MAX_PER_RANK,
     N_RANKS,
@@ -26,7 +27,7 @@ from chupai._core cimport (
     SUIT_H,
     PlayList,
     bit,
-    checked_rules,
+    GameClasses,
     face_of,
     mask_t,
     multiset_valid,
@@ -47,8 +48,35 @@ from chupai._core cimport (
     suit_ranks,
 )
 
-from chupai.guandan.play import Play
-from chupai.guandan.rules import PAGAT, Rules, parse_rank
+#: the Python classes this generator makes and reads (Play, Rules), bound by
+#: chupai.guandan.play when it is imported: this layer imports nothing above it
+GAME_CLASSES = GameClasses("guandan")
+cdef GameClasses CLASSES = GAME_CLASSES
+
+#: the option flags of the generator (Rules._flags), from the C declarations
+FLAG_SF_AS_STRAIGHT = GD_FLAG_SF_AS_STRAIGHT
+FLAG_JOKER_PAIR_IN_FULL_HOUSE = GD_FLAG_JOKER_PAIR_IN_FH
+cdef str _RANKS = "23456789TJQKA"
+
+
+def parse_rank(rank, what="rank"):
+    """Rank index 0..12 (2..A) of a rank character, ``'10'``, or an int 2..14.
+
+    ``TypeError`` if ``rank`` is neither a string nor an int, ``ValueError`` if it names
+    no rank.
+    """
+    if isinstance(rank, bool) or not isinstance(rank, (str, int)):
+        raise TypeError(f"{what} {rank!r} is not a rank; expected a string 2-9, T, J, Q, K, A or an int 2..14")
+    if isinstance(rank, int):
+        if 2 <= rank <= 14:
+            return rank - 2
+    else:
+        r = rank.strip().upper()
+        if r == "10":
+            r = "T"
+        if len(r) == 1 and r in _RANKS:
+            return _RANKS.index(r)
+    raise ValueError(f"{what} {rank!r} is not a rank; expected 2-9, T, J, Q, K, A")
 
 # the sub-multiset table of _core (every choice of a rank's natural cards, by size)
 cdef const subsets_t *SUBS = rank_subsets()
@@ -519,17 +547,11 @@ for _r, _ch in enumerate("23456789TJQKA"):
     _LEVELS[_ch.lower()] = _r
 _LEVELS["10"] = 8
 
-cdef object _make_play = Play._from_record
-
-
 cdef inline int _level_index(object level) except -1:
     cdef object r = _LEVELS.get(level) if isinstance(level, str) else None
     if r is None:
         return parse_rank(level, "level")
     return r
-
-
-cdef int _PAGAT_FLAGS = PAGAT._flags
 
 
 cdef int check_record(PlayRecord p) except -1:
@@ -586,25 +608,21 @@ def legal_plays(hand, level, previous=None, *, rules=None, collapse_suits=False)
     cdef PlayList out
     hand_masks(hand, 2, "hand", &lo, &hi)
     if rules is None:
-        flags = _PAGAT_FLAGS
+        flags = CLASSES.pagat_flags
     else:
-        flags = checked_rules(rules, Rules, PAGAT, "guandan.Rules")._flags
+        flags = CLASSES.rules_of(rules)._flags
     cdef bint collapse = check_flag(collapse_suits, "collapse_suits")
     cdef PlayRecord prev
-    tg.type = 0
-    tg.key = 0
-    tg.cls = 0
+    target_set(&tg, NULL)
     if previous is not None:
-        prev = check_previous(previous, Play)
+        prev = check_previous(previous, CLASSES.play)
         check_record(prev)
         if prev.context != lv:  # the level the play was formed at
             raise ValueError(
                 f"previous play {previous} was formed at level {previous.level}, not {level!r}"
             )
-        tg.type = prev.rec.type
-        tg.key = prev.rec.key
-        tg.cls = prev.rec.cls
-    out = new_playlist(_make_play, lv, 64 if tg.type else (256 if collapse else 1024))
+        target_set(&tg, &prev.rec)
+    out = new_playlist(CLASSES.factory, lv, 64 if tg.type else (256 if collapse else 1024))
     # a few microseconds of work: releasing the GIL would cost more than it frees
     check_generated(gd_generate(lo, hi, lv, flags, collapse, &tg, &out.buf))
     return out
@@ -621,7 +639,7 @@ def kernel_count(const unsigned long long[::1] los, const unsigned long long[::1
     cdef Py_ssize_t i, n = los.shape[0]
     cdef long long total = 0
     cdef int rep, rc = 0
-    cdef int flags = checked_rules(rules, Rules, PAGAT, "guandan.Rules")._flags
+    cdef int flags = CLASSES.rules_of(rules)._flags
     cdef int collapse = collapse_suits
     cdef playbuf_t buf
     if his.shape[0] != n or levels.shape[0] != n:

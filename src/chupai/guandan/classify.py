@@ -29,6 +29,7 @@ from chupai._core import (
     RED_JOKER_BIT,
     SUITS,
 )
+from chupai._validate import check_rules
 from chupai.cards import Cards
 from chupai.guandan.play import BOMB_CLASS, Play, PlayType, level_value, make_level, window_ranks
 from chupai.guandan.rules import Rules
@@ -234,10 +235,7 @@ def classify(cards: Cards | str, level: str | int, *, rules: Rules | None = None
     >>> classify("2H BJ", "2")
     []
     """
-    if rules is None:
-        rules = Rules()
-    elif not isinstance(rules, Rules):
-        raise ValueError(f"rules must be a chupai.guandan.Rules, not {rules!r}")
+    rules = check_rules(rules, Rules, "guandan")
     level_index = make_level(level)
     cards = Cards(cards)
     return _plays_of_masks(cards.lo, cards.hi, level_index, rules)

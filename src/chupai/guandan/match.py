@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from chupai._state import MatchSurface, check_rules, check_seat, check_seed, derive_seed, shallow_clone
+from chupai._state import OpenEndedMatch, check_rules, check_seat, check_seed, derive_seed, shallow_clone
 from chupai._validate import check_positive_int
 from chupai.cards import RANKS, Cards
 from chupai.contract import Event
@@ -64,7 +64,7 @@ def settle(
     return levels, w, fails, None
 
 
-class Match(MatchSurface):
+class Match(OpenEndedMatch):
     """A whole Guan Dan game: deals until a team wins at A.
 
     Args:
@@ -200,9 +200,6 @@ class Match(MatchSurface):
             self._deal = self._new_deal(order)
 
     # -- the common surface -----------------------------------------------------------------
-    def is_terminal(self) -> bool:
-        return self._over
-
     def returns(self) -> list[float]:
         """+1 for both players of the winning team, -1 for the others; zeros before the
         end and after a draw (``max_deals`` reached)."""
@@ -213,10 +210,6 @@ class Match(MatchSurface):
     def scores(self) -> tuple[int, ...]:
         """Per seat, its team's current level as a number (2..10, J 11, Q 12, K 13, A 14)."""
         return tuple(self._levels[s % 2] + 2 for s in range(SEATS))
-
-    @property
-    def players(self) -> int:
-        return SEATS
 
     @property
     def levels(self) -> tuple[str, str]:
@@ -237,15 +230,6 @@ class Match(MatchSurface):
     def ace_failures(self) -> tuple[int, int]:
         """Per team, the failed deals as declarers at A counted towards ``ace_attempts``."""
         return (self._fails[0], self._fails[1])
-
-    @property
-    def winner(self) -> int | None:
-        """The team that won the game, or ``None``."""
-        return self._winner
-
-    @property
-    def max_deals(self) -> int | None:
-        return self._max_deals
 
     def clone(self) -> Match:
         return shallow_clone(self, cloned=("_deal",), copied=("_levels", "_fails"))

@@ -27,7 +27,8 @@ from typing import Any
 from chupai._core import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_FACES, RED_JOKER_BIT
 from chupai._play import BombPlay, RecordView
 from chupai.cards import RANKS, SUITS, Cards, parse_face
-from chupai.guandan.rules import Rules, parse_rank
+from chupai.guandan._movegen import GAME_CLASSES
+from chupai.guandan.rules import PAGAT, Rules, parse_rank
 
 __all__ = [
     "PlayType",
@@ -286,3 +287,8 @@ def _count_faces(faces: Any) -> list[int]:
 def make_level(level: str | int) -> int:
     """The level rank index of a rank character (``'7'``, ``'T'``/``'10'``, ``'A'``)."""
     return parse_rank(level, "level")
+
+
+# the compiled generator and engine make and read these classes (they import nothing
+# from this layer: DESIGN.md, "Layers")
+GAME_CLASSES.bind(Play, Rules, PAGAT)

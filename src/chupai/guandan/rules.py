@@ -4,38 +4,15 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from chupai._validate import check_bool, check_choice, check_int, check_optional_int
 from chupai.cards import RANKS
+from chupai.guandan._movegen import FLAG_JOKER_PAIR_IN_FULL_HOUSE, FLAG_SF_AS_STRAIGHT, parse_rank
 
 __all__ = ["Rules", "parse_rank"]
 
 _EQUAL_TRIBUTE = ("winners_choose", "seat_order")
 _EQUAL_TRIBUTE_LEAD = ("payers_choose", "seat_order")
 _TRIBUTE_LEAD = ("payer", "receiver")
-
-# flag bits the compiled generator reads (see guandan/_movegen.pxd)
-FLAG_SF_AS_STRAIGHT = 1
-FLAG_JOKER_PAIR_IN_FULL_HOUSE = 2
-
-
-def parse_rank(rank: Any, what: str = "rank") -> int:
-    """Rank index 0..12 (2..A) of a rank character, ``'10'``, or an int 2..14.
-
-    ``TypeError`` if ``rank`` is neither a string nor an int, ``ValueError`` if it names
-    no rank.
-    """
-    if isinstance(rank, bool) or not isinstance(rank, (str, int)):
-        raise TypeError(f"{what} {rank!r} is not a rank; expected a string 2-9, T, J, Q, K, A or an int 2..14")
-    if isinstance(rank, int):
-        if 2 <= rank <= 14:
-            return rank - 2
-    elif isinstance(rank, str):
-        r = rank.strip().upper()
-        if r == "10":
-            r = "T"
-        if len(r) == 1 and r in RANKS:
-            return RANKS.index(r)
-    raise ValueError(f"{what} {rank!r} is not a rank; expected 2-9, T, J, Q, K, A")
-
 
 @dataclass(frozen=True)
 class Rules:
@@ -48,7 +25,11 @@ class Rules:
     >>> Rules(equal_tribute="coin")
     Traceback (most recent call last):
     ...
-    ValueError: equal_tribute must be one of ('winners_choose', 'seat_order'), not 'coin'
+    ValueError: unknown equal_tribute 'coin'; expected one of ['seat_order', 'winners_choose']
+    >>> Rules(joker_pair_in_full_house="yes")
+    Traceback (most recent call last):
+    ...
+    TypeError: joker_pair_in_full_house must be True or False, not 'yes'
 
     Attributes:
         promotion: levels gained for a 1-2, 1-3 and 1-4 win.
@@ -81,33 +62,23 @@ class Rules:
 
     def __post_init__(self) -> None:
         promo = self.promotion
-        if (
-            not isinstance(promo, (tuple, list))
-            or len(promo) != 3
-            or not all(isinstance(p, int) and not isinstance(p, bool) and 0 < p <= 12 for p in promo)
-        ):
-            raise ValueError(f"promotion must be three levels 1..12 for (1-2, 1-3, 1-4), not {promo!r}")
-        object.__setattr__(self, "promotion", tuple(promo))
+        if not isinstance(promo, (tuple, list)) or len(promo) != 3:
+            raise TypeError(f"promotion must be a tuple of three ints (1-2, 1-3, 1-4), not {promo!r}")
+        object.__setattr__(
+            self, "promotion", tuple(check_int(p, f"promotion[{i}]", 1, 12) for i, p in enumerate(promo))
+        )
         for name in ("straight_flush_as_straight", "joker_pair_in_full_house", "ace_loss_to_aces"):
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"{name} must be True or False, not {getattr(self, name)!r}")
+            object.__setattr__(self, name, check_bool(getattr(self, name), name))
         if self.return_max_rank is not None:
+            if not isinstance(self.return_max_rank, str):
+                raise TypeError(f"return_max_rank must be a rank (a str such as 'T') or None, not {self.return_max_rank!r}")
             object.__setattr__(
                 self, "return_max_rank", RANKS[parse_rank(self.return_max_rank, "return_max_rank")]
             )
-        if self.equal_tribute not in _EQUAL_TRIBUTE:
-            raise ValueError(f"equal_tribute must be one of {_EQUAL_TRIBUTE}, not {self.equal_tribute!r}")
-        if self.equal_tribute_lead not in _EQUAL_TRIBUTE_LEAD:
-            raise ValueError(
-                f"equal_tribute_lead must be one of {_EQUAL_TRIBUTE_LEAD}, not {self.equal_tribute_lead!r}"
-            )
-        if not isinstance(self.tribute_lead, str):
-            raise TypeError(f"tribute_lead must be a str, one of {_TRIBUTE_LEAD}, not {self.tribute_lead!r}")
-        if self.tribute_lead not in _TRIBUTE_LEAD:
-            raise ValueError(f"tribute_lead must be one of {_TRIBUTE_LEAD}, not {self.tribute_lead!r}")
-        a = self.ace_attempts
-        if a is not None and (not isinstance(a, int) or isinstance(a, bool) or a < 1):
-            raise ValueError(f"ace_attempts must be a positive int or None, not {a!r}")
+        check_choice(self.equal_tribute, "equal_tribute", _EQUAL_TRIBUTE)
+        check_choice(self.equal_tribute_lead, "equal_tribute_lead", _EQUAL_TRIBUTE_LEAD)
+        check_choice(self.tribute_lead, "tribute_lead", _TRIBUTE_LEAD)
+        object.__setattr__(self, "ace_attempts", check_optional_int(self.ace_attempts, "ace_attempts", 1))
         # the options the compiled generator reads, as its bit flags
         object.__setattr__(
             self,

@@ -39,10 +39,24 @@ Conventions (Gymnasium's vector API):
   A policy (str or bot) plays every seat but 0; a sequence gives one entry per seat
   (``None`` for the caller's seats); a dict maps seats to policies.  The tables run the
   opponents' moves before returning, so the acting player is always the caller's.
-* Determinism: table ``i`` draws its deals and its opponents' random choices from a
-  generator seeded by ``(seed, i)``; the same seed gives the same trajectories for any
-  ``threads``.  ``threads > 1`` steps the tables in a thread pool (this pure-Python path
-  holds the GIL, so it gains nothing yet; the compiled path will release it).
+* ``observation="danzero"`` (Guan Dan): the observations are DanZero's 513 values
+  (:func:`chupai.rl.danzero.observation`) and the action features are in DanZero's
+  card order (:func:`chupai.rl.danzero.to_danzero`).
+* Backends: ``backend="auto"`` (default) runs the **compiled tables** where they exist
+  (Guan Dan, with opponents ``"random"``/``"greedy"`` or none:
+  :mod:`chupai.rl._guandan_tables`, every table stepped in C with the GIL released,
+  the tensors written in C) and the Python path elsewhere (the other games, or a bot
+  object as an opponent); ``"python"`` forces the Python path, ``"compiled"`` refuses
+  with ``ValueError`` where it cannot run.  ``env.backend`` says which runs.  Both
+  give the same arrays, bit for bit, in self-play (``tests/test_rl_vector_compiled.py``).
+* Determinism: table ``i`` draws its deals from a numpy generator seeded by ``(seed,
+  i)`` (deal seeds ``integers(0, SEED_MASK)``; the deal is ``Deal(seed=...)``) and
+  its opponents' random choices from the same generator on the Python path, from a C
+  stream seeded by ``(seed, i)`` on the compiled path (so with ``"random"``
+  opponents the two backends play different games, each deterministic).  The same
+  seed gives the same trajectories for any ``threads``: ``threads > 1`` steps
+  contiguous chunks of tables in a thread pool (the compiled path releases the GIL
+  in each chunk; the Python path holds it and gains nothing).
 * Bad input raises ``ValueError`` naming the table and the id (wrong shape, non-integer
   dtype, an id out of range or not legal now) before any table advances.
 """
@@ -57,13 +71,24 @@ import numpy as np
 from chupai._games import game as registry_entry
 from chupai._state import SEED_MASK, check_seed, is_int
 from chupai._core import NUM_FACES
-from chupai.rl._api import _concrete_index, _features, _legal_with_records, action_space, observation_tensor
+from chupai.rl import danzero
+from chupai.rl._api import (
+    _concrete_index,
+    _features,
+    _legal_with_records,
+    action_space,
+    observation_layout,
+    observation_tensor,
+)
+from chupai.rl._compiled import COMPILED_GAMES, CompiledTables
 from chupai.rl._spaces import ActionSpace
 
 __all__ = ["VectorEnv"]
 
 _MODES = ("id", "index")
 _FEATURES = (False, True, "concrete", "ids")
+_OBSERVATIONS = ("default", "danzero")
+_BACKENDS = ("auto", "compiled", "python")
 
 
 def _policy(spec: Any) -> Any:
@@ -78,6 +103,18 @@ def _policy(spec: Any) -> Any:
     if isinstance(spec, str) or not callable(getattr(spec, "choose", None)):
         raise ValueError(f"opponent must be 'random', 'greedy', a bot (choose(state, rng)) or None, not {spec!r}")
     return spec
+
+
+def opponents_specs(opponents: Any, n: int) -> list[Any]:
+    """Per seat, the opponent spec as given (``None`` for the caller's seats); the
+    arguments are checked by :func:`_opponents`."""
+    if opponents is None:
+        return [None] * n
+    if isinstance(opponents, str) or callable(getattr(opponents, "choose", None)):
+        return [None] + [opponents] * (n - 1)
+    if isinstance(opponents, Mapping):
+        return [opponents.get(s) for s in range(n)]
+    return list(opponents)
 
 
 def _opponents(opponents: Any, n: int) -> list[Any]:
@@ -144,11 +181,14 @@ class VectorEnv:
             row per legal id.
         action_mode: ``"id"`` (actions are ids) or ``"index"`` (indices into the
             concrete legal actions).
+        observation: ``"default"`` (:func:`chupai.rl.observation_tensor`) or
+            ``"danzero"`` (Guan Dan's 513-value DanZero state).
+        backend: ``"auto"``, ``"compiled"`` or ``"python"`` (module doc).
     """
 
     def __init__(self, game: str, num_envs: int, seed: int | None = None, rules: Any = None, threads: int = 1,
                  opponents: Any = None, *, players: int | None = None, features: bool | str = False,
-                 action_mode: str = "id") -> None:
+                 action_mode: str = "id", observation: str = "default", backend: str = "auto") -> None:
         entry = registry_entry(game)
         if not is_int(num_envs) or num_envs < 1:
             raise ValueError(f"num_envs must be an int >= 1, not {num_envs!r}")
@@ -172,14 +212,43 @@ class VectorEnv:
         self._kwargs: dict[str, Any] = {} if entry.fixed_players else {"players": self.players}
         if rules is not None:
             self._kwargs["rules"] = rules
+        if observation not in _OBSERVATIONS or (observation == "danzero" and self.game != "guandan"):
+            raise ValueError(f"observation must be 'default' (or 'danzero' for guandan), not {observation!r}")
+        if backend not in _BACKENDS:
+            raise ValueError(f"backend must be one of {_BACKENDS}, not {backend!r}")
+        self.observation = observation
         self._opponents = _opponents(opponents, self.players)
         space = action_space(self.game)
         self.num_actions = space.size
-        self.observation_size = int(observation_tensor(self._new_deal(0), 0).size)
+        layout = danzero.LAYOUT if observation == "danzero" else observation_layout(self.game, self.players)
+        self.observation_size = layout.size
         self._seed = check_seed(seed)
         self._tables: list[_Table] = []
+        self._pool: ThreadPoolExecutor | None = None
+        self._compiled: CompiledTables | None = None
+        self._new_deal(0)  # bad rules fail here (the game's own check), not at the first reset
+        why = self._not_compiled(opponents, rules)
+        if backend == "compiled" and why:
+            raise ValueError(f"backend='compiled' is not available here: {why}")
+        self.backend = "python" if backend == "python" or why else "compiled"
+        if self.backend == "compiled":
+            policies = [None if o is None else str(o) for o in opponents_specs(opponents, self.players)]
+            self._compiled = CompiledTables(self.num_envs, rules, self.threads, policies,
+                                            observation=observation, features=self.features,
+                                            action_mode=action_mode, space=space, layout=layout)
+            self._compiled.seed(self._seed)
+            return
         self._pool = ThreadPoolExecutor(self.threads) if self.threads > 1 else None
         self._seed_tables(self._seed)
+
+    def _not_compiled(self, opponents: Any, rules: Any) -> str:
+        """Why the compiled path cannot run these tables ('' if it can)."""
+        if self.game not in COMPILED_GAMES:
+            return f"{self.game} has no compiled tables (compiled: {', '.join(COMPILED_GAMES)})"
+        specs = opponents_specs(opponents, self.players)
+        if any(o is not None and not isinstance(o, str) for o in specs):
+            return "a bot object plays a seat (the compiled tables run 'random' and 'greedy' only)"
+        return ""
 
     # -- tables --------------------------------------------------------------------------------
     def _new_deal(self, deal_seed: int) -> Any:
@@ -212,7 +281,12 @@ class VectorEnv:
         """Start a new deal at every table (``seed``: reseed every table's stream first)."""
         if seed is not None:
             self._seed = check_seed(seed)
-            self._seed_tables(self._seed)
+            if self._compiled is not None:
+                self._compiled.seed(self._seed)
+            else:
+                self._seed_tables(self._seed)
+        if self._compiled is not None:
+            return self._compiled.reset(), {}
         for t in self._tables:
             t.deal = None
         self._run(self._reset_table, self._tables)
@@ -230,6 +304,8 @@ class VectorEnv:
             raise ValueError(f"actions must have shape ({self.num_envs},), not {arr.shape}")
         if arr.dtype.kind not in "iu":
             raise ValueError(f"actions must be integers, not dtype {arr.dtype}")
+        if self._compiled is not None:
+            return self._compiled.check(arr)
         for i, (t, a) in enumerate(zip(self._tables, arr.tolist())):
             if t.deal is None:
                 raise ValueError("call reset() before step()")
@@ -245,6 +321,8 @@ class VectorEnv:
     def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Apply one action per table (module doc); every table is checked first."""
         arr = self._check(actions)
+        if self._compiled is not None:
+            return self._compiled.step(arr)
         rewards = np.zeros((self.num_envs, self.players))
         terminated = np.zeros(self.num_envs, dtype=bool)
         final = np.full((self.num_envs, self.players), np.nan)
@@ -271,7 +349,7 @@ class VectorEnv:
         for i, t in enumerate(self._tables):
             p = t.deal.current_player
             player[i] = p
-            obs[i] = observation_tensor(t.deal, p)
+            obs[i] = danzero.observation(t.deal, p) if self.observation == "danzero" else observation_tensor(t.deal, p)
             mask[i, t.ids] = 1
         out: dict[str, np.ndarray] = {"observation": obs, "action_mask": mask, "player": player}
         if self.features:
@@ -283,15 +361,22 @@ class VectorEnv:
                 rows = t.rows
                 feats[i, : len(rows)] = _features(t.legal, t.rec)[rows]
                 ids[i, : len(rows)] = t.ids[rows]
+            if self.observation == "danzero":
+                feats = danzero.to_danzero(feats)
             out.update(action_features=feats, action_ids=ids, num_actions=counts)
         return out
 
     def states(self) -> list[Any]:
-        """Copies of the tables' current states (for inspection and tests)."""
+        """Copies of the tables' current states (for inspection and tests; the compiled
+        path rebuilds each ``Deal`` from its seed and moves)."""
+        if self._compiled is not None:
+            return [self._compiled.state(i) for i in range(self.num_envs)]
         return [t.deal.clone() for t in self._tables]
 
     def close(self) -> None:
         """Stop the worker threads."""
+        if self._compiled is not None:
+            self._compiled.close()
         if self._pool is not None:
             self._pool.shutdown()
             self._pool = None

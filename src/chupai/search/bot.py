@@ -48,7 +48,7 @@ class ISMCTSBot:
         iterations: iterations per move (``None``: by time only).
         seconds: process CPU seconds per move (``None``: by iterations only); with both,
             whichever ends first.  With neither, 1000 iterations.
-        policy: the compiled rollout policy, ``"greedy"`` or ``"random"``.
+        policy: the compiled rollout policy, ``"greedy"``, ``"heuristic"`` or ``"random"``.
         exploration: the UCB constant (relative to the range of the returns).
         collapse_suits: branch over suit-collapsed plays during card play.
         iterations_per_world: consecutive iterations per determinized world (see

@@ -64,7 +64,7 @@ from chupai.search._outcome import game_of, outcome_function
 
 __all__ = ["ActionStats", "ISMCTS", "Node", "SearchResult", "Tree", "core_actions", "root_actions", "root_order"]
 
-_POLICIES = ("random", "greedy")
+_POLICIES = ("random", "greedy", "heuristic")
 
 
 class Node:
@@ -227,7 +227,7 @@ class ISMCTS:
     """The search (see the module doc); holds its options, no state between searches.
 
     Args:
-        policy: the compiled playout policy of the rollouts (``"greedy"`` or ``"random"``).
+        policy: the compiled playout policy of the rollouts (``"greedy"``, ``"heuristic"`` or ``"random"``).
         exploration: the UCB constant, relative to the range of the returns.
         collapse_suits: branch over suit-collapsed plays during card play.
         iterations_per_world: how many consecutive iterations walk (a copy of) each

@@ -2,10 +2,12 @@
 
 A bot spec is a name with an optional budget after a colon:
 
-* ``random``, ``greedy``: no budget.
+* ``random``, ``greedy``, ``heuristic``: no budget (``heuristic``:
+  :class:`chupai.bots.HeuristicBot`).
 * ``mc`` / ``mc:N`` / ``mc:20ms``: ``MonteCarloBot(N)`` (N playouts per decision;
   default ``playouts``), or held to that much process CPU time per decision
-  (:class:`chupai.search.timed.TimedMonteCarloBot`).
+  (:class:`chupai.search.timed.TimedMonteCarloBot`), followed by an optional
+  ``:policy=NAME`` (the rollout policy: ``greedy``, ``heuristic`` or ``random``).
 * ``ismcts`` / ``ismcts:N`` / ``ismcts:20ms`` / ``ismcts:0.5s``: ``ISMCTSBot`` with N
   iterations or that much process CPU time per move (default 1000 iterations),
   followed by any ``:option=value`` of ``ISMCTSBot`` (``policy``, ``exploration``,
@@ -19,10 +21,14 @@ ISMCTSBot(seconds=0.02, policy='greedy')
 ISMCTSBot(iterations=100, policy='random', iterations_per_world=4)
 >>> make_bot("mc:50")
 MonteCarloBot(playouts=50, policy='greedy')
+>>> make_bot("mc:50:policy=heuristic")
+MonteCarloBot(playouts=50, policy='heuristic')
+>>> make_bot("heuristic")
+HeuristicBot()
 >>> make_bot("alpha")
 Traceback (most recent call last):
 ...
-ValueError: unknown bot 'alpha'; expected one of random, greedy, mc, ismcts (with an optional budget, e.g. ismcts:20ms)
+ValueError: unknown bot 'alpha'; expected one of random, greedy, heuristic, mc, ismcts (with an optional budget, e.g. ismcts:20ms)
 """
 from __future__ import annotations
 
@@ -33,7 +39,7 @@ from typing import Any
 __all__ = ["BOT_NAMES", "make_bot", "parse_budget"]
 
 #: the bot names make_bot knows
-BOT_NAMES = ("random", "greedy", "mc", "ismcts")
+BOT_NAMES = ("random", "greedy", "heuristic", "mc", "ismcts")
 
 _BUDGET = re.compile(r"^(\d+(?:\.\d+)?)(ms|s)?$")
 
@@ -56,16 +62,21 @@ _ISMCTS_OPTIONS: dict[str, Callable[[str], Any]] = {
 }
 
 
-def _options(words: list[str]) -> dict[str, Any]:
+#: the MonteCarloBot options a spec may set
+_MC_OPTIONS: dict[str, Callable[[str], Any]] = {"policy": str}
+
+
+def _options(words: list[str], bot: str = "ismcts") -> dict[str, Any]:
+    known = _ISMCTS_OPTIONS if bot == "ismcts" else _MC_OPTIONS
     out: dict[str, Any] = {}
     for word in words:
         key, eq, value = word.partition("=")
-        if not eq or key not in _ISMCTS_OPTIONS:
-            raise ValueError(f"unknown ismcts option {word!r}; expected key=value with a key of {tuple(_ISMCTS_OPTIONS)}")
+        if not eq or key not in known:
+            raise ValueError(f"unknown {bot} option {word!r}; expected key=value with a key of {tuple(known)}")
         try:
-            out[key] = _ISMCTS_OPTIONS[key](value)
+            out[key] = known[key](value)
         except ValueError as e:
-            raise ValueError(f"ismcts option {key}: {e}") from None
+            raise ValueError(f"{bot} option {key}: {e}") from None
     return out
 
 
@@ -101,16 +112,17 @@ def make_bot(spec: str, *, playouts: int = 200) -> Any:
     from chupai.search.bot import ISMCTSBot
 
     count, seconds = parse_budget(budget) if budget else (None, None)
-    if options and name != "ismcts":
+    if options and name not in ("ismcts", "mc"):
         raise ValueError(f"bot {name!r} takes no options, not {':'.join(options)!r}")
-    if name in ("random", "greedy"):
+    if name in ("random", "greedy", "heuristic"):
         if budget:
             raise ValueError(f"bot {name!r} takes no budget, not {budget!r}")
-        return bots.RandomBot() if name == "random" else bots.GreedyBot()
+        return {"random": bots.RandomBot, "greedy": bots.GreedyBot, "heuristic": bots.HeuristicBot}[name]()
     if name == "mc":
+        mc_options = _options(options, "mc")
         if seconds is not None:
             from chupai.search.timed import TimedMonteCarloBot
 
-            return TimedMonteCarloBot(seconds)
-        return bots.MonteCarloBot(count if count is not None else playouts)
+            return TimedMonteCarloBot(seconds, **mc_options)
+        return bots.MonteCarloBot(count if count is not None else playouts, **mc_options)
     return ISMCTSBot(count, seconds=seconds, **_options(options))

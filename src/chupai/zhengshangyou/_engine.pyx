@@ -12,6 +12,8 @@ import numpy as np
 from libc.stdint cimport uint8_t
 
 from chupai._core cimport (
+    target_set,
+    GameClasses,
     JOKER_MASK,
     SUITED_MASK,
     bit,
@@ -25,7 +27,7 @@ from chupai._core cimport (
     rng_t,
     seed64,
 )
-from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_FOLLOWING, POLICY_GREEDY, Engine, GameSpec, trick_start, check_players, check_seat, trick_lead, trick_played
+from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_FOLLOWING, POLICY_GREEDY, Engine, GameSpec, trick_start, trick_target, checked_hands, check_players, check_seat, trick_lead, trick_played
 from chupai.zhengshangyou._movegen cimport (
     ZS_FLAG_JOKER_PAIR,
     ZS_SUITED_KEY,
@@ -37,9 +39,8 @@ from chupai.zhengshangyou._movegen cimport (
 
 from chupai.zhengshangyou cimport _movegen as mg
 from chupai._engine_base import POLICIES
-from chupai.cards import Cards, face_name
-from chupai.zhengshangyou.play import Play
-from chupai.zhengshangyou.rules import PAGAT, Rules
+from chupai._cards import Cards, face_name
+from chupai.zhengshangyou._movegen import GAME_CLASSES as _BOUND
 MIN_PLAYERS = ZS_MIN_SEATS
 MAX_PLAYERS = ZS_MAX_SEATS
 #: points for the first and the second player out
@@ -99,15 +100,7 @@ cdef int zs_legal(const zs_deal_t *d, int collapse, playbuf_t *out) noexcept nog
     cdef int s = d.t.current
     if s < 0:
         return 0
-    tg.type = 0
-    tg.length = 0
-    tg.cls = 0
-    tg.key = 0
-    if d.t.last_player >= 0:
-        tg.type = d.t.last.type
-        tg.length = d.t.last.length
-        tg.cls = d.t.last.cls
-        tg.key = d.t.last.key
+    trick_target(&d.t, &tg)
     return zs_generate(d.hand[s], d.flags, collapse, &tg, out)
 
 
@@ -199,6 +192,121 @@ cdef int choose_greedy(const zs_deal_t *d, const playbuf_t *buf) noexcept nogil:
     return best
 
 
+# --- the heuristic policy (h_heuristic) -------------------------------------------------
+# What good players do, cheaply enough to run inside playouts.  The hand is scored by
+# its *burden*: the combinations it still has to get rid of (a single or a set of each
+# rank 3..A), each costing more the lower it ranks, while 2s and jokers (top singles
+# and wild cards) count as assets.  Leading, the play that leaves the lightest hand
+# wins (the fewest and weakest combinations: the weakest first, sequences when they
+# shed weak cards); following, the play that adds the least burden, and only if it
+# adds none (no broken sets, no spent 2s or jokers) unless the player who made the
+# trick's play is about to go out or the own hand is nearly out.  Leading against a
+# player about to go out, it leads what they cannot match (longer than their hand, or
+# unbeatable by the unseen cards).  It reads only the player's own hand, every seat's
+# card count, the trick and the unseen cards as a whole.
+from chupai._core cimport BJ_BIT, N_RANKS, RJ_BIT, rank_nibble
+from chupai.zhengshangyou._movegen cimport ZS_BJ_VALUE, ZS_RJ_VALUE, ZS_SET, ZS_SINGLE
+
+cdef enum:
+    ZX_VALUES = 15               # values: 3..A 0..11, 2 12, BJ 13, RJ 14
+    ZX_NATURALS = 12             # the values a set or sequence may be of (3..A)
+    ZX_TOP = 11                  # a combination of value v costs ZX_TOP - v (an ace: 0)
+    ZX_SET_BONUS = 1             # a set costs that much less than a single of its rank
+    ZX_TWO_ASSET = 5             # what a 2 in hand is worth (negative burden)
+    ZX_JOKER_ASSET = 7           # and a joker
+    ZX_FOLLOW_SLACK = 2          # burden a follow may add without a reason
+    ZX_THREAT = 3                # a player with this many cards is about to go out
+    ZX_SHORT_LEAD = 40           # leading what a player about to go out may match
+    ZX_KEEP_LEAD = 50            # an unbeatable lead when the rest is at most ZX_NEAR_OUT plays
+    ZX_NEAR_OUT = 2
+    ZX_HUGE = 1 << 28
+
+
+ctypedef struct zx_hand_t:
+    int cnt[ZX_VALUES]
+
+
+cdef void zx_count(mask_t m, zx_hand_t *h) noexcept nogil:
+    cdef int r
+    for r in range(1, N_RANKS):
+        h.cnt[r - 1] = popcount(rank_nibble(m, r))
+    h.cnt[ZS_TWO_VALUE] = popcount(rank_nibble(m, 0))
+    h.cnt[ZS_BJ_VALUE] = <int>((m >> BJ_BIT) & 1)
+    h.cnt[ZS_RJ_VALUE] = <int>((m >> RJ_BIT) & 1)
+
+
+cdef int zx_burden(const zx_hand_t *h, int *units) noexcept nogil:
+    """The hand's burden (see above) and, in `units`, the plays it splits into."""
+    cdef int v, s = 0, n = 0
+    for v in range(ZX_NATURALS):
+        if h.cnt[v] == 1:
+            s += ZX_TOP - v
+            n += 1
+        elif h.cnt[v] > 1:
+            s += ZX_TOP - v - ZX_SET_BONUS
+            n += 1
+    s -= ZX_TWO_ASSET * h.cnt[ZS_TWO_VALUE] + ZX_JOKER_ASSET * (h.cnt[ZS_BJ_VALUE] + h.cnt[ZS_RJ_VALUE])
+    if h.cnt[ZS_TWO_VALUE] or h.cnt[ZS_BJ_VALUE] or h.cnt[ZS_RJ_VALUE]:
+        n += 1
+    units[0] = n
+    return s
+
+
+cdef bint zx_unbeatable(const play_t *p, const zx_hand_t *unseen) noexcept nogil:
+    """No unseen cards make a higher single or set."""
+    cdef int v, w = play_value(p), wild = unseen.cnt[ZS_TWO_VALUE] + unseen.cnt[ZS_BJ_VALUE] + unseen.cnt[ZS_RJ_VALUE]
+    if p.type == ZS_SINGLE:
+        for v in range(w + 1, ZX_VALUES):
+            if unseen.cnt[v]:
+                return False
+        return True
+    if p.type != ZS_SET:
+        return False
+    for v in range(w + 1, ZX_NATURALS):
+        if unseen.cnt[v] and unseen.cnt[v] + wild >= p.length:
+            return False
+    return w >= ZS_TWO_VALUE or not (unseen.cnt[ZS_TWO_VALUE] and wild >= p.length)
+
+
+cdef int choose_heuristic(const zs_deal_t *d, const playbuf_t *buf) noexcept nogil:
+    """The heuristic policy's choice among the suit-collapsed plays in buf; -1 = pass."""
+    cdef Py_ssize_t i
+    cdef int me = d.t.current, lp = d.t.last_player, s, size = popcount(d.hand[me])
+    cdef int opp_min = ZS_DECK, before, units, after_units, score, best = -1, best_score = ZX_HUGE
+    cdef mask_t others = 0
+    cdef zx_hand_t h, unseen
+    cdef const play_t *p
+    cdef bint threat
+    for i in range(buf.len):
+        if buf.data[i].length == size:
+            return <int>i        # going out
+    for s in range(d.t.seats):
+        if s != me and d.hand[s]:
+            others |= d.hand[s]
+            if popcount(d.hand[s]) < opp_min:
+                opp_min = popcount(d.hand[s])
+    zx_count(others, &unseen)
+    zx_count(d.hand[me], &h)
+    before = zx_burden(&h, &units)
+    threat = lp >= 0 and popcount(d.hand[lp]) <= ZX_THREAT
+    for i in range(buf.len):
+        p = &buf.data[i]
+        zx_count(d.hand[me] & ~p.lo, &h)
+        score = zx_burden(&h, &after_units)
+        if lp < 0:
+            if opp_min <= ZX_THREAT and p.length <= opp_min and not zx_unbeatable(p, &unseen):
+                score += ZX_SHORT_LEAD - play_value(p)
+            if after_units <= ZX_NEAR_OUT and zx_unbeatable(p, &unseen):
+                score -= ZX_KEEP_LEAD
+        elif not threat and units > ZX_NEAR_OUT and score - before > ZX_FOLLOW_SLACK:
+            continue
+        if score < best_score or (score == best_score and (lead_less(p, &buf.data[best]) if lp < 0
+                                                           else follow_less(p, &buf.data[best]))):
+            best = <int>i
+            best_score = score
+    return best
+
+
 cdef inline int place_of(const zs_deal_t *d, int seat) noexcept nogil:
     cdef int i
     for i in range(d.nout):
@@ -230,7 +338,8 @@ cdef int valid(const zs_deal_t *d) noexcept nogil:
 
 
 # --- the engine -------------------------------------------------------------------------
-cdef GameSpec SPEC = GameSpec("zhengshangyou", Play, Rules, Play._from_record, sizeof(zs_deal_t), 256)
+cdef GameClasses CLASSES = _BOUND  # the game's Play and Rules (chupai.zhengshangyou.play binds them)
+cdef GameSpec SPEC = GameSpec(CLASSES, sizeof(zs_deal_t), 256)
 
 #: The C declarations behind the Python constants of chupai.zhengshangyou.play and
 #: .rules, by their Python names (tests/test_engine_base.py checks every pair).
@@ -263,29 +372,18 @@ cdef class DealCore(Engine):
         """A deal in progress from 2..8 one-deck hands (``Cards`` or strings), ``current`` on lead."""
         cdef DealCore self = DealCore.__new__(DealCore)
         cdef int s, n, leader
-        cdef mask_t seen = 0, m
-        if isinstance(hands, (str, Cards)):
-            raise ValueError(f"hands must be a sequence of hands, not {hands!r}")
-        n = check_players(len(hands), ZS_MIN_SEATS, ZS_MAX_SEATS)
+        parsed = checked_hands(hands, ZS_MIN_SEATS, ZS_MAX_SEATS, 1)
+        n = len(parsed)
         leader = check_seat(current, n, "current")
         for s in range(ZS_MAX_SEATS):
-            self.d.hand[s] = 0
-        for s in range(n):
-            hand = hands[s] if isinstance(hands[s], Cards) else Cards(hands[s], decks=1)
-            if len(hand.layers) > 1:
-                raise ValueError(f"hand {s} holds a card twice; Zheng Shangyou uses one deck")
-            m = hand.lo
-            if m & seen:
-                raise ValueError(f"card {face_name((m & seen).bit_length() - 1)} is dealt twice")
-            seen |= m
-            self.d.hand[s] = m
+            self.d.hand[s] = parsed[s].lo if s < n else 0
         if not self.d.hand[leader]:
             raise ValueError(f"the leader, seat {leader}, holds no cards")
         if sum(1 for s in range(n) if self.d.hand[s]) < 2:
             raise ValueError("at least two players must hold cards")
         self.d.t.seats = n
         self.d.flags = zs_rules_flags(rules)
-        self.set_rules(PAGAT if rules is None else rules)
+        self.set_rules(CLASSES.rules_of(rules))
         zs_start(&self.d, leader)
         return self
 
@@ -301,7 +399,7 @@ cdef class DealCore(Engine):
         dl = rng_below(&rng, n)
         if dealer is not None:
             dl = check_seat(dealer, n, "dealer")
-        self.set_rules(PAGAT if rules is None else rules)
+        self.set_rules(CLASSES.rules_of(rules))
         zs_deal_random(&self.d, &rng, n, dl, flags)
         return self
 
@@ -317,20 +415,13 @@ cdef class DealCore(Engine):
         cdef const zs_deal_t *d = <const zs_deal_t *>st
         cdef zs_target tg
         cdef int s = d.t.current
-        tg.type = 0
-        tg.length = 0
-        tg.cls = 0
-        tg.key = 0
+        target_set(&tg, NULL)
         if p.hi or p.lo & ~(SUITED_MASK | JOKER_MASK):
             return 0
         if not lead:
             if s < 0 or p.lo & ~d.hand[s]:
                 return 0
-            if d.t.last_player >= 0:
-                tg.type = d.t.last.type
-                tg.length = d.t.last.length
-                tg.cls = d.t.last.cls
-                tg.key = d.t.last.key
+            trick_target(&d.t, &tg)
         return zs_generate(p.lo, d.flags, 0, &tg, out)
 
     cdef void h_play(self, void *st, const play_t *p) noexcept nogil:
@@ -341,6 +432,9 @@ cdef class DealCore(Engine):
 
     cdef int h_greedy(self, const void *st, const playbuf_t *buf) noexcept nogil:
         return choose_greedy(<const zs_deal_t *>st, buf)
+
+    cdef int h_heuristic(self, const void *st, const playbuf_t *buf) noexcept nogil:
+        return choose_heuristic(<const zs_deal_t *>st, buf)  # the heuristic block
 
     cdef void h_returns(self, const void *st, const double *weights, double *out) noexcept nogil:
         """weights[place]: the value of each finishing place; 0 for all while on."""

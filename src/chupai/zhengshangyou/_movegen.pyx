@@ -15,6 +15,7 @@ exactly one representative per group of ``docs/rules/cards.md``.
 from libc.stdint cimport uint8_t
 
 from chupai._core cimport (
+    target_set,
     BJ_BIT,
     JOKER_MASK,
     N_RANKS,
@@ -26,7 +27,7 @@ from chupai._core cimport (
     SUIT_S_MASK,
     PlayList,
     bit,
-    checked_rules,
+    GameClasses,
     face_of,
     lowest_bit,
     mask_t,
@@ -52,8 +53,14 @@ from chupai._play cimport PlayRecord
 from chupai._wrappers cimport (
     PAST_PLAY_LIMIT, PLAY_LIMIT, bad_record, check_flag, check_generated, check_previous, check_run,
 )
-from chupai.zhengshangyou.play import Play
-from chupai.zhengshangyou.rules import PAGAT, Rules
+
+#: the Python classes this generator makes and reads (Play, Rules), bound by
+#: chupai.zhengshangyou.play when it is imported: this layer imports nothing above it
+GAME_CLASSES = GameClasses("zhengshangyou")
+cdef GameClasses CLASSES = GAME_CLASSES
+
+#: the option flags of the compiled code (Rules._flags), from the C declarations
+FLAG_JOKER_PAIR = ZS_FLAG_JOKER_PAIR
 
 cdef enum:
     RANK_3 = 1                   # the lowest rank of a sequence (sequences run 3..A)
@@ -548,8 +555,6 @@ cdef int zs_generate(mask_t hand, int flags, int collapse, const zs_target *targ
 
 
 # --- the Python entry point ---------------------------------------------------------
-cdef object _make_play = Play._from_record
-cdef int _PAGAT_FLAGS = PAGAT._flags
 
 
 cdef mask_t hand_mask(object hand) except? 0xFFFFFFFFFFFFFFFF:
@@ -573,8 +578,8 @@ cdef int check_record(PlayRecord p) except -1:
 cdef int zs_rules_flags(object rules) except -1:
     """The generator flags of `rules` (None: the Pagat rules); ValueError if not a Rules."""
     if rules is None:
-        return _PAGAT_FLAGS
-    return checked_rules(rules, Rules, PAGAT, "zhengshangyou.Rules")._flags
+        return CLASSES.pagat_flags
+    return CLASSES.rules_of(rules)._flags
 
 
 def legal_plays(hand, previous=None, *, rules=None, collapse_suits=False):
@@ -612,18 +617,12 @@ def legal_plays(hand, previous=None, *, rules=None, collapse_suits=False):
     cdef PlayList out
     cdef bint collapse = check_flag(collapse_suits, "collapse_suits")
     cdef PlayRecord prev
-    tg.type = 0
-    tg.length = 0
-    tg.cls = 0
-    tg.key = 0
+    target_set(&tg, NULL)
     if previous is not None:
-        prev = check_previous(previous, Play)
+        prev = check_previous(previous, CLASSES.play)
         check_record(prev)
-        tg.type = prev.rec.type
-        tg.length = prev.rec.length
-        tg.cls = prev.rec.cls
-        tg.key = prev.rec.key
-    out = new_playlist(_make_play, None, 32 if tg.type else 256)
+        target_set(&tg, &prev.rec)
+    out = new_playlist(CLASSES.factory, None, 32 if tg.type else 256)
     # a few microseconds of work: releasing the GIL would cost more than it frees
     check_generated(zs_generate(lo, flags, collapse, &tg, &out.buf))
     return out

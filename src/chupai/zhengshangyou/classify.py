@@ -18,6 +18,7 @@ declaration: see that module's docstring).
 from __future__ import annotations
 
 from chupai._core import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_RANKS, NUM_SUITS, RED_JOKER_BIT
+from chupai._validate import check_rules
 from chupai.cards import Cards
 from chupai.zhengshangyou.play import (
     BLACK_JOKER_VALUE,
@@ -184,9 +185,6 @@ def classify(cards: Cards | str, *, rules: Rules | None = None) -> list[Play]:
     >>> [p.rank for p in classify("BJ RJ")], classify("BJ RJ", rules=Rules(joker_pair=False))
     (['JOKER'], [])
     """
-    if rules is None:
-        rules = Rules()
-    elif not isinstance(rules, Rules):
-        raise ValueError(f"rules must be a chupai.zhengshangyou.Rules, not {rules!r}")
+    rules = check_rules(rules, Rules, "zhengshangyou")
     cards = Cards(cards, decks=1)
     return _plays_of_mask(cards.lo, rules)

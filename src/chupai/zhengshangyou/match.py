@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from chupai._state import (
-    MatchSurface,
+    OpenEndedMatch,
     check_players,
     check_rules,
     check_seat,
@@ -33,7 +33,7 @@ def winner_of(scores: Sequence[int], order: Sequence[int], target: int) -> int |
     return min(reached, key=lambda s: (-scores[s], list(order).index(s)))
 
 
-class Match(MatchSurface):
+class Match(OpenEndedMatch):
     """A whole Zheng Shangyou game: deals until a player reaches ``rules.target`` points.
 
     Args:
@@ -105,14 +105,7 @@ class Match(MatchSurface):
         else:
             self._deal = self._new_deal(order)
 
-    # -- the common surface (the rest: MatchSurface) ----------------------------------------
-    @property
-    def players(self) -> int:
-        return self._n
-
-    def is_terminal(self) -> bool:
-        return self._over
-
+    # -- the common surface (the rest: OpenEndedMatch) ----------------------------------------
     def returns(self) -> list[float]:
         """+1 for the winner and ``-1 / (n - 1)`` for every other player (a zero sum);
         zeros before the end and after a draw (``max_deals`` reached)."""
@@ -123,15 +116,6 @@ class Match(MatchSurface):
     def scores(self) -> tuple[int, ...]:
         """Each player's points so far (finished deals)."""
         return tuple(self._scores)
-
-    @property
-    def winner(self) -> int | None:
-        return self._winner
-
-    @property
-    def max_deals(self) -> int | None:
-        """The safety cap on the number of deals (``None``: none)."""
-        return self._max_deals
 
     def clone(self) -> Match:
         return shallow_clone(self, cloned=("_deal",), copied=("_scores",))

@@ -38,7 +38,8 @@ from chupai._core import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_FACES, RED_JOKER_BI
 from chupai._play import RecordPlay, RecordView
 from chupai._interchange import protocol_cards, select_play
 from chupai.cards import RANKS, face_name
-from chupai.zhengshangyou.rules import Rules
+from chupai.zhengshangyou._movegen import GAME_CLASSES
+from chupai.zhengshangyou.rules import PAGAT, Rules
 
 __all__ = [
     "BLACK_JOKER_VALUE",
@@ -278,3 +279,8 @@ class Play(RecordPlay):
 _TYPE_NAMES = {t.value: t.name for t in PlayType}
 _MULTI_NAMES = {m: f"{word.upper()}_SEQUENCE" for m, word in _MULTI_WORDS.items()}
 _FACE_NAMES = tuple(face_name(f) for f in range(NUM_FACES))
+
+
+# the compiled generator and engine make and read these classes (they import nothing
+# from this layer: DESIGN.md, "Layers")
+GAME_CLASSES.bind(Play, Rules, PAGAT)

@@ -5,10 +5,11 @@ from dataclasses import dataclass, fields, replace
 from collections.abc import Sequence
 from typing import Any
 
+from chupai._validate import check_bool, check_choice, check_int
+from chupai.zhengshangyou._movegen import FLAG_JOKER_PAIR
+
 __all__ = ["FLAG_JOKER_PAIR", "PAGAT", "Rules"]
 
-# flag bits the compiled generator reads (see zhengshangyou/_movegen.pxd)
-FLAG_JOKER_PAIR = 1
 
 #: the largest target the match accepts (a deal gives at most 2 points to one player)
 MAX_TARGET = 1000
@@ -27,7 +28,7 @@ class Rules:
     >>> Rules(target=0)
     Traceback (most recent call last):
     ...
-    ValueError: target must be an int from 1 to 1000, not 0
+    ValueError: target must be an int 1..1000, not 0
 
     Attributes:
         joker_pair: ``BJ RJ`` is a pair of jokers, above every pair of 2s (False: ``BJ RJ``
@@ -45,15 +46,9 @@ class Rules:
     next_dealer: str = "third_out"
 
     def __post_init__(self) -> None:
-        if not isinstance(self.joker_pair, bool):
-            raise ValueError(f"joker_pair must be True or False, not {self.joker_pair!r}")
-        t = self.target
-        if isinstance(t, bool) or not isinstance(t, int) or not 1 <= t <= MAX_TARGET:
-            raise ValueError(f"target must be an int from 1 to {MAX_TARGET}, not {t!r}")
-        if not isinstance(self.next_dealer, str):
-            raise TypeError(f"next_dealer must be a str, one of {_NEXT_DEALER}, not {self.next_dealer!r}")
-        if self.next_dealer not in _NEXT_DEALER:
-            raise ValueError(f"next_dealer must be one of {_NEXT_DEALER}, not {self.next_dealer!r}")
+        object.__setattr__(self, "joker_pair", check_bool(self.joker_pair, "joker_pair"))
+        object.__setattr__(self, "target", check_int(self.target, "target", 1, MAX_TARGET))
+        check_choice(self.next_dealer, "next_dealer", _NEXT_DEALER)
         # the options the compiled generator reads, as its bit flags
         object.__setattr__(self, "_flags", FLAG_JOKER_PAIR if self.joker_pair else 0)
 

@@ -1,0 +1,230 @@
+"""The compiled VectorEnv tables (chupai.rl._guandan_tables) against the Python path:
+the same trajectories and the same arrays, bit for bit, at every step, in every mode;
+determinism across threads; where the compiled path is refused."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from chupai import rl
+from chupai.guandan import Rules
+from chupai.rl import VectorEnv, danzero
+from chupai.rl._compiled import COMPILED_GAMES
+
+
+def _random_actions(obs: dict, rng: np.random.Generator, index: bool) -> np.ndarray:
+    if index:
+        return np.array([rng.integers(k) for k in obs["num_actions"]], dtype=np.int64)
+    return np.array([rng.choice(np.flatnonzero(m)) for m in obs["action_mask"]], dtype=np.int64)
+
+
+def _same(a: object, b: object) -> bool:
+    if isinstance(a, dict):
+        assert isinstance(b, dict) and a.keys() == b.keys()
+        return all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, tuple):
+        assert isinstance(b, tuple) and len(a) == len(b)
+        return all(_same(x, y) for x, y in zip(a, b))
+    x, y = np.asarray(a), np.asarray(b)
+    return x.dtype == y.dtype and x.shape == y.shape and np.array_equal(x, y, equal_nan=x.dtype.kind == "f")
+
+
+@pytest.mark.parametrize(("observation", "features", "action_mode"), [
+    ("default", False, "id"),
+    ("default", "concrete", "index"),
+    ("default", "ids", "id"),
+    ("danzero", False, "id"),
+    ("danzero", "concrete", "id"),
+    ("danzero", "ids", "index"),
+])
+def test_compiled_equals_python(observation, features, action_mode):
+    """Every array of reset() and step() equal, and the same deals (histories), over
+    several deals per table."""
+    kw = dict(num_envs=4, seed=11, observation=observation, features=features, action_mode=action_mode)
+    py, cc = VectorEnv("guandan", backend="python", **kw), VectorEnv("guandan", backend="compiled", **kw)
+    assert (py.backend, cc.backend) == ("python", "compiled")
+    assert py.observation_size == cc.observation_size == (513 if observation == "danzero" else 616)
+    obs_p, _ = py.reset()
+    obs_c, _ = cc.reset()
+    rng = np.random.default_rng(5)
+    ended, wild = 0, 0
+    for step in range(320):
+        assert _same(obs_p, obs_c), step
+        if observation == "danzero":
+            wild += int(obs_c["observation"][:, danzero.LAYOUT.slice("wild_flags")][:, 1:].any(axis=1).sum())
+        if step % 40 == 0:
+            for a, b in zip(py.states(), cc.states()):
+                assert a.history == b.history
+        actions = _random_actions(obs_p, rng, action_mode == "index")
+        out_p, out_c = py.step(actions), cc.step(actions)
+        for x, y in zip(out_p[1:], out_c[1:]):
+            assert _same(x, y), step
+        obs_p, obs_c = out_p[0], out_c[0]
+        ended += int(out_c[2].sum())
+    assert ended >= 4  # the auto-reset was exercised
+    if observation == "danzero":
+        assert wild > 0  # the wild-card flags beyond "holds one" were exercised
+
+
+def test_compiled_equals_python_with_other_rules():
+    rules = Rules(promotion=(3, 2, 1), straight_flush_as_straight=False, joker_pair_in_full_house=False)
+    py, cc = (VectorEnv("guandan", 3, seed=2, rules=rules, backend=b) for b in ("python", "compiled"))
+    obs_p, obs_c = py.reset()[0], cc.reset()[0]
+    rng = np.random.default_rng(1)
+    finals = []
+    for _ in range(400):
+        assert _same(obs_p, obs_c)
+        a = _random_actions(obs_p, rng, False)
+        out_p, out_c = py.step(a), cc.step(a)
+        assert all(_same(x, y) for x, y in zip(out_p[1:], out_c[1:]))
+        obs_p, obs_c = out_p[0], out_c[0]
+        finals += [r for r, t in zip(out_c[1], out_c[2]) if t]
+    assert finals and {abs(r[0]) for r in finals} <= {1.0, 2.0, 3.0}
+
+
+@pytest.mark.parametrize("opponents", ["random", "greedy", {1: "random", 3: "greedy"}])
+def test_compiled_same_trajectories_for_any_threads(opponents):
+    runs = []
+    for threads in (1, 2, 3):
+        env = VectorEnv("guandan", 7, seed=3, threads=threads, opponents=opponents, features="ids",
+                        observation="danzero")
+        assert env.backend == "compiled"
+        obs, _ = env.reset()
+        rng = np.random.default_rng(4)
+        trace = [obs]
+        for _ in range(150):
+            obs, rewards, terminated, _, info = env.step(_random_actions(obs, rng, False))
+            trace.append((obs, rewards, terminated, info))
+        runs.append((trace, [s.history for s in env.states()]))
+        env.close()
+    for trace, hist in runs[1:]:
+        assert hist == runs[0][1]
+        assert all(_same(a, b) for a, b in zip(trace, runs[0][0]))
+    caller = {0} if isinstance(opponents, str) else {0, 2}
+    assert set(np.concatenate([t[0]["player"] for t in runs[0][0][1:]]).tolist()) <= caller
+
+
+def test_compiled_opponent_moves_replay_as_deals():
+    """The built-in policies' moves are real plays: states() rebuilds every deal from its
+    seed and moves, and its tensors are the env's."""
+    env = VectorEnv("guandan", 3, seed=9, opponents="greedy")
+    obs, _ = env.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(80):
+        for i, s in enumerate(env.states()):
+            assert s.current_player == obs["player"][i] == 0
+            assert np.array_equal(obs["observation"][i], rl.observation_tensor(s, 0))
+            assert np.array_equal(obs["action_mask"][i], rl.legal_actions_mask(s))
+        obs, *_ = env.step(_random_actions(obs, rng, False))
+
+
+def test_compiled_bad_input_leaves_every_table_alone():
+    env = VectorEnv("guandan", 4, seed=6, features="concrete", action_mode="index")
+    obs, _ = env.reset()
+    before = [s.history for s in env.states()]
+    a = _random_actions(obs, np.random.default_rng(0), True)
+    bad = a.copy()
+    bad[3] = obs["num_actions"][3]
+    with pytest.raises(ValueError, match=f"table 3: action index {bad[3]} is outside"):
+        env.step(bad)
+    bad = a.copy()
+    bad[1] = -1
+    with pytest.raises(ValueError, match="table 1: action index -1 is outside"):
+        env.step(bad)
+    with pytest.raises(ValueError, match="table 0: action 18446744073709551615 is out of range"):
+        env.step(np.full(4, 2**64 - 1, dtype=np.uint64))
+    assert [s.history for s in env.states()] == before
+    env.step(a)
+    assert [len(s.history) for s in env.states()] > [len(h) for h in before]
+
+
+def test_backend_choice():
+    from chupai.bots import RandomBot
+
+    assert COMPILED_GAMES == ("guandan",)
+    assert VectorEnv("guandan", 1, 0).backend == "compiled"
+    assert VectorEnv("guandan", 1, 0, opponents=RandomBot()).backend == "python"
+    for game in ("zhengshangyou", "gandengyan", "chinese_ten"):
+        assert VectorEnv(game, 1, 0).backend == "python"
+        with pytest.raises(ValueError, match=f"{game} has no compiled tables"):
+            VectorEnv(game, 1, 0, backend="compiled")
+    with pytest.raises(ValueError, match="bot object"):
+        VectorEnv("guandan", 1, 0, opponents=RandomBot(), backend="compiled")
+    with pytest.raises(ValueError, match="backend"):
+        VectorEnv("guandan", 1, 0, backend="c")
+    with pytest.raises(ValueError, match="observation"):
+        VectorEnv("gandengyan", 1, 0, observation="danzero")
+
+
+def test_compiled_tables_check_what_python_can_reach():
+    """The private C object refuses bad ranges, shapes and actions (no out-of-bounds access)."""
+    env = VectorEnv("guandan", 3, seed=1, features="ids")
+    obs, _ = env.reset()
+    assert env._compiled is not None
+    t = env._compiled._t
+    n, size, ids = 3, env.observation_size, env.num_actions
+    o, m, p = np.empty((n, size), np.float32), np.empty((n, ids), np.int8), np.empty(n, np.int64)
+    r, term, f = np.zeros((n, 4)), np.zeros(n, np.uint8), np.zeros((n, 4))
+    good = obs["action_mask"].argmax(axis=1).astype(np.int64)
+    with pytest.raises(ValueError, match="range"):
+        t.step_range(0, 4, good, o, m, p, r, term, f)
+    with pytest.raises(ValueError, match="range"):
+        t.reset_range(2, 1, o, m, p)
+    with pytest.raises(ValueError, match="obs must have shape"):
+        t.step_range(0, 3, good, o[:2], m, p, r, term, f)
+    with pytest.raises(ValueError, match="mask must have shape"):
+        t.reset_range(0, 3, o, np.empty((n, 5), np.int8), p)
+    with pytest.raises(ValueError, match="rewards must have shape"):
+        t.step_range(0, 3, good, o, m, p, np.zeros((n, 2)), term, f)
+    bad = good.copy()
+    bad[2] = ids
+    with pytest.raises(ValueError, match="table 2: action id"):
+        t.step_range(0, 3, bad, o, m, p, r, term, f)
+    with pytest.raises(ValueError, match="more than K"):
+        t.features_range(0, 3, np.zeros((n, 1, 54), np.float32), np.zeros((n, 1), np.int64))
+    with pytest.raises(ValueError, match="shape"):
+        t.features_range(0, 3, np.zeros((n, 400, 53), np.float32), np.zeros((n, 400), np.int64))
+    with pytest.raises(ValueError, match="no room"):
+        for _ in range(10):
+            t.push_seed(0, 1)
+    with pytest.raises(ValueError, match="no room"):
+        t.push_seed(5, 1)
+    for i in (-1, 3):
+        with pytest.raises(IndexError):
+            t.history(i)
+        with pytest.raises(IndexError):
+            t.core(i)
+    with pytest.raises(RuntimeError, match="once"):
+        t.__init__(3, None, [-1] * 4, False, False, False, [(1, 0, 1, 0)], [0] * 15, list(range(54)),
+                   [0.0, 4, 2, 1], ids, 193, size)
+    env.step(good)  # still consistent
+
+
+@pytest.mark.parametrize("backend", ["python", "compiled"])
+def test_bad_rules_refused_at_construction(backend):
+    with pytest.raises(TypeError, match="rules"):
+        VectorEnv("guandan", 2, 0, rules="pagat", backend=backend)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize(("observation", "features", "action_mode"), [
+    ("default", "concrete", "index"),
+    ("danzero", "ids", "id"),
+])
+def test_compiled_equals_python_long(seed, observation, features, action_mode):
+    """Many deals per table: every array equal at every step."""
+    kw = dict(num_envs=8, seed=seed, observation=observation, features=features, action_mode=action_mode)
+    py, cc = VectorEnv("guandan", backend="python", **kw), VectorEnv("guandan", backend="compiled", threads=2, **kw)
+    obs_p, obs_c = py.reset()[0], cc.reset()[0]
+    rng = np.random.default_rng(seed)
+    ended = 0
+    for step in range(1500):
+        assert _same(obs_p, obs_c), step
+        a = _random_actions(obs_p, rng, action_mode == "index")
+        out_p, out_c = py.step(a), cc.step(a)
+        assert all(_same(x, y) for x, y in zip(out_p[1:], out_c[1:])), step
+        obs_p, obs_c = out_p[0], out_c[0]
+        ended += int(out_c[2].sum())
+    assert ended >= 40
+    cc.close()
