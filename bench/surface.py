@@ -1,12 +1,19 @@
-"""Plain runner for the Python surface: Cards parsing and Play objects (µs per call, items/s).
+"""Plain runner for the Python surface: random deals driven from Python, Cards parsing and
+Play objects (µs per call, items/s).
 
-    python bench/surface.py [--repeat 7] [--baseline DIR]
+    python bench/surface.py [--repeat 7] [--baseline DIR] [--deals 60]
 
 Every figure is CPU time (``time.process_time``), the median of ``--repeat`` timed loops,
 divided by the number of items the loop handled.  ``--baseline DIR`` runs the same
 measurements in a child process on the build in ``DIR`` (a source tree built in place:
 ``python setup.py build_ext --inplace``), so the before and after columns come from one
 run on the same machine state.
+
+The deal loop plays ``--deals`` seeded deals of every game at random through
+``legal_actions()`` + ``apply()`` (the choice by ``random.Random``, dealing excluded,
+as in ``chupai bench``), the same deals through ``apply_index()`` where the build has
+it, and OpenSpiel's Dou Dizhu through the same loop (``pip install "chupai[bench]"``);
+the runner prints each game's cost per action over Dou Dizhu's.
 
 Positions are seeded: Guan Dan 27-card hands of fresh two-deck deals at a random level,
 Zheng Shangyou 13-card hands, Gan Deng Yan 6-card hands and Chinese Ten 12-card hands
@@ -48,8 +55,109 @@ def _hands(rng: np.random.Generator, decks: int, size: int, n: int) -> list[list
     return [np.bincount(faces[rng.permutation(54 * decks)[:size]], minlength=54).tolist() for _ in range(n)]
 
 
+GAMES = ("guandan", "zhengshangyou", "gandengyan", "chinese_ten")
+#: the reference of the deal loop
+OPENSPIEL = "OpenSpiel dou_dizhu: random deal, per action"
+
+
+def _deal_loop(game: str, deals: int, by_index: bool) -> tuple[float, int]:
+    """CPU seconds and actions of ``deals`` seeded random deals of ``game`` played through
+    ``legal_actions()`` + ``apply()`` (or ``apply_index()``), the dealing excluded."""
+    import importlib
+    import random
+
+    deal_class = importlib.import_module(f"chupai.{game}").Deal
+    seconds, actions = 0.0, 0
+    for seed in range(deals):
+        choice = random.Random(seed).randrange
+        state = deal_class(seed=seed)
+        t0 = time.process_time()
+        if by_index:
+            while not state.is_terminal():
+                state.apply_index(choice(len(state.legal_actions())))
+                actions += 1
+        else:
+            while not state.is_terminal():
+                legal = state.legal_actions()
+                state.apply(legal[choice(len(legal))])
+                actions += 1
+        seconds += time.process_time() - t0
+    return seconds, actions
+
+
+def _state_calls(game: str, repeat: int) -> dict[str, float]:
+    """``clone()``, a ``history`` read, ``observation()`` and ``determinize()`` at every
+    STATE_STRIDE-th action of STATE_DEALS seeded random deals (the bookkeeping an
+    action leaves behind, read back), µs per call."""
+    import importlib
+    import random
+
+    deal_class = importlib.import_module(f"chupai.{game}").Deal
+    states = []
+    for seed in range(STATE_DEALS):
+        choice = random.Random(seed).randrange
+        state = deal_class(seed=seed)
+        step = 0
+        while not state.is_terminal():
+            if step % STATE_STRIDE == 0:
+                states.append(state.clone())
+            legal = state.legal_actions()
+            state.apply(legal[choice(len(legal))])
+            step += 1
+    world_rng = np.random.default_rng(SEED)
+    calls: dict[str, Callable[[Any], Any]] = {
+        "clone()": lambda s: s.clone(),
+        "history": lambda s: s.history,
+        "observation(current player)": lambda s: s.observation(s.current_player),
+        "determinize(current player)": lambda s: s.determinize(s.current_player, world_rng),
+    }
+    out: dict[str, float] = {}
+    for name, fn in calls.items():
+        def run(fn: Callable[[Any], Any] = fn) -> None:
+            for st in states:
+                fn(st)
+
+        out[f"{game}: {name}, mid-deal"] = cpu_per_item(run, len(states), repeat)
+    return out
+
+
+#: states of _state_calls: every STATE_STRIDE-th action of STATE_DEALS deals
+STATE_DEALS = 10
+STATE_STRIDE = 9
+
+
+def measure_deals(repeat: int, deals: int) -> dict[str, float]:
+    """The deal loop of every game (and OpenSpiel's), µs per action."""
+    import importlib
+
+    out: dict[str, float] = {}
+    for game in GAMES:
+        has_index = hasattr(importlib.import_module(f"chupai.{game}").Deal, "apply_index")
+        for by_index, label in ((False, "legal_actions() + apply()"), (True, "apply_index()")):
+            if by_index and not has_index:  # a build before apply_index
+                continue
+            runs = []
+            for _ in range(repeat):
+                seconds, actions = _deal_loop(game, deals, by_index)
+                runs.append(seconds / actions * 1e6)
+            out[f"{game}: random deal, {label}"] = statistics.median(runs)
+        out.update(_state_calls(game, repeat))
+    try:
+        from chupai._bench_surface import openspiel_loop
+    except ImportError:
+        return out
+    if openspiel_loop(1) is not None:
+        runs = []
+        for _ in range(repeat):
+            result = openspiel_loop(deals)
+            assert result is not None
+            runs.append(result[0] / result[1] * 1e6)
+        out[OPENSPIEL] = statistics.median(runs)
+    return out
+
+
 def measure(repeat: int) -> dict[str, float]:
-    """Every figure of the report, µs per item (keys: case names)."""
+    """Every figure of the report but the deal loop, µs per item (keys: case names)."""
     from chupai.cards import Cards
 
     rng = np.random.default_rng(SEED)
@@ -157,28 +265,42 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--baseline", help="a source tree built in place, timed in a child process")
+    ap.add_argument("--deals", type=int, default=60, help="seeded deals of each game in the deal loop")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON (used for --baseline)")
     args = ap.parse_args(argv)
     if args.repeat < 1:
         ap.error("--repeat must be at least 1")
+    if args.deals < 1:
+        ap.error("--deals must be at least 1")
     before: dict[str, float] = {}
     if args.baseline:
         env = dict(os.environ, PYTHONPATH=os.path.join(os.path.abspath(args.baseline), "src"))
         child = subprocess.run(
-            [sys.executable, os.path.abspath(__file__), "--json", "--repeat", str(args.repeat)],
+            [sys.executable, os.path.abspath(__file__), "--json", "--repeat", str(args.repeat),
+             "--deals", str(args.deals)],
             env=env, capture_output=True, text=True, check=True, cwd=args.baseline,
         )
         before = json.loads(child.stdout)
-    after = measure(args.repeat)
+    after = measure_deals(args.repeat, args.deals)
+    after.update(measure(args.repeat))
     if args.json:
         print(json.dumps(after))
         return 0
-    head = f"{'case':<40}" + (f"{'before µs':>12}" if before else "") + f"{'µs/item':>10}{'items/s':>14}"
+    head = f"{'case':<58}" + (f"{'before µs':>12}" if before else "") + f"{'µs/item':>10}{'items/s':>14}"
     print(head)
     for name, us in after.items():
         old = before.get(name)
         col = (f"{old:>12.3f}" if old is not None else f"{'n/a':>12}") if before else ""
-        print(f"{name:<40}{col}{us:>10.3f}{1e6 / us:>14,.0f}")
+        print(f"{name:<58}{col}{us:>10.3f}{1e6 / us:>14,.0f}")
+    reference = after.get(OPENSPIEL)
+    if reference:
+        print(f"\ncost per action over {OPENSPIEL.split(':')[0]}'s ({reference:.3f} µs)"
+              + (" (before -> after)" if before else ""))
+        for game in GAMES:
+            key = f"{game}: random deal, legal_actions() + apply()"
+            old = before.get(key)
+            was = f"{old / before.get(OPENSPIEL, reference):.2f} -> " if before and old else ""
+            print(f"  {game:<16}{was}{after[key] / reference:.2f}")
     return 0
 
 

@@ -35,6 +35,12 @@ def test_random_deal(benchmark, surface):
     benchmark(lambda: [surface.random_deal(s) for s in range(DEALS)])
 
 
+@pytest.mark.benchmark(group="surface-random-deal")
+def test_random_deal_by_index(benchmark, surface):
+    """The same deals through apply_index() (the search code's path)."""
+    benchmark(lambda: [surface.random_deal(s, by_index=True) for s in range(DEALS)])
+
+
 @pytest.mark.benchmark(group="surface-determinize")
 def test_determinize(benchmark, surface):
     states = surface.decision_states(2)

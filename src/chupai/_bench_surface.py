@@ -4,7 +4,8 @@ What a bot or a search written in Python pays, each in CPU time, the median of
 ``repeat`` timed loops:
 
 - a random deal driven through ``legal_actions()`` + ``apply()`` (µs per action, the
-  deal's creation included; the choice by ``random.Random``, as in the OpenSpiel loop);
+  deal's creation excluded; the choice by ``random.Random``, as in the OpenSpiel loop),
+  and the same deals through ``apply_index()``, the search code's path;
 - ``determinize(player, rng)`` and ``observation(player)`` at decisions sampled from
   random matches (every ``STRIDE``-th decision of their first ``MATCH_ACTIONS`` actions,
   so later deals, with tribute or exchange, are in): median and largest position;
@@ -75,19 +76,27 @@ class Surface:
         self.match: Callable[..., Any] = module.Match
         self.deals = deals
 
-    def random_deal(self, seed: int) -> tuple[float, int, int]:
-        """Play ``Deal(seed)`` to the end through ``legal_actions()`` + ``apply()``;
-        (CPU seconds of the actions, the dealing excluded; actions; legal actions offered)."""
+    def random_deal(self, seed: int, by_index: bool = False) -> tuple[float, int, int]:
+        """Play ``Deal(seed)`` to the end through ``legal_actions()`` + ``apply()`` (or
+        ``apply_index()``); (CPU seconds of the actions, the dealing excluded; actions;
+        legal actions offered)."""
         choice = random.Random(seed).randrange
         state = self.deal(seed=seed)
         actions = offered = 0
         t0 = CLOCK()
-        while not state.is_terminal():
-            legal = state.legal_actions()
-            n = len(legal)
-            state.apply(legal[choice(n)])
-            actions += 1
-            offered += n
+        if by_index:
+            while not state.is_terminal():
+                n = len(state.legal_actions())
+                state.apply_index(choice(n))
+                actions += 1
+                offered += n
+        else:
+            while not state.is_terminal():
+                legal = state.legal_actions()
+                n = len(legal)
+                state.apply(legal[choice(n)])
+                actions += 1
+                offered += n
         return CLOCK() - t0, actions, offered
 
     def decision_states(self, matches: int) -> list[Any]:
@@ -146,8 +155,8 @@ def _per_position(fn: Callable[[Any], Any], states: list[Any], repeat: int) -> t
     return statistics.median(costs), costs[int(0.9 * (len(costs) - 1))], costs[-1]
 
 
-def _random_deals(surface: Surface) -> tuple[float, int]:
-    runs = [surface.random_deal(seed) for seed in range(surface.deals)]
+def _random_deals(surface: Surface, by_index: bool = False) -> tuple[float, int]:
+    runs = [surface.random_deal(seed, by_index) for seed in range(surface.deals)]
     return sum(r[0] for r in runs), sum(r[1] for r in runs)
 
 
@@ -179,6 +188,8 @@ def surface_report(report: Report, name: str, deals: int, repeat: int) -> None:
                note=f"{actions / deals:.1f} actions a deal, {per_decision:.1f} legal actions a decision; "
                "dealing excluded")
     report.info["actions_per_decision"] = per_decision
+    us = _median_us(lambda: _random_deals(surface, by_index=True), repeat)
+    report.add("random deal, apply_index()", us, unit="actions", note="the same deals, by index (no Play objects)")
     us = _median_us(lambda: _loop(lambda seed: surface.deal(seed=seed), list(range(deals))), repeat)
     report.add("Deal(seed=...), the dealing", us, unit="deals")
 

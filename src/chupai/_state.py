@@ -189,9 +189,9 @@ class DealSurface(StateBase):
 
     A subclass holds ``_rules`` and ``_seed`` (``None`` for a deal built from given
     cards); the compiled base holds ``_history`` (the :class:`~chupai.contract.Event`
-    list, recorded compactly) and ``_core``, the compiled engine of the card play.  ``current_player`` and ``hand_sizes`` read
-    ``_core``: a deal with a phase before its core exists (Guan Dan's tribute, Zheng
-    Shangyou's exchange) overrides them.
+    tuple, recorded compactly) and ``_core``, the compiled engine of the card play.
+    ``current_player`` and ``hand_sizes`` read ``_core``: a deal with a phase before its
+    core exists (Guan Dan's tribute, Zheng Shangyou's exchange) overrides them.
     """
 
     __slots__ = ()
@@ -216,7 +216,7 @@ class DealSurface(StateBase):
     @property
     def history(self) -> list[Event]:
         """Every public event, in order (a copy; the game's ``Deal`` docstring lists them)."""
-        return self._history
+        return list(self._history)
 
     def hand_sizes(self) -> tuple[int, ...]:
         return tuple(self._core.hand_sizes())
@@ -242,7 +242,7 @@ class DealSurface(StateBase):
                 self._replay_apply(event.action)
         except IllegalActionError:
             return False
-        return self._history == list(history)
+        return self._history == tuple(history)
 
 
 class MatchSurface(StateBase):
@@ -405,7 +405,8 @@ def _cloner(cls: type, cloned: tuple[str, ...], copied: tuple[str, ...]) -> Call
     fn = _CLONERS.get(key)
     if fn is None:
         slots = [n for c in cls.__mro__ for n in c.__dict__.get("__slots__", ())]
-        lines = ["def clone(s):", "    o = new(cls)", "    o._take_core(s)"]
+        # the compiled part (engine, history, cached actions) first, in one C call
+        lines = ["def clone(s):", "    o = s._clone_core()"]
         for name in slots:
             if name in cloned:
                 lines.append(f"    v = s.{name}\n    o.{name} = None if v is None else v.clone()")
@@ -414,7 +415,7 @@ def _cloner(cls: type, cloned: tuple[str, ...], copied: tuple[str, ...]) -> Call
             else:
                 lines.append(f"    o.{name} = s.{name}")
         lines.append("    return o")
-        namespace: dict[str, Any] = {"new": StateCore.__new__, "cls": cls}
+        namespace: dict[str, Any] = {}
         exec("\n".join(lines), namespace)  # noqa: S102 - code written here from slot names
         fn = namespace["clone"]
         _CLONERS[key] = fn

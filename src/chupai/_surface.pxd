@@ -15,13 +15,14 @@ cdef enum:
     WATCH_ALL = 0x400            # every card-play action calls it
 
 
-# One entry of the history: a strong reference in obj (and phase), a play's record.
+# One entry of the history (16 bytes: a clone copies the array): a strong reference in
+# obj (the Event, the action, or an EV_RECORD's context), the phase as an index into the
+# state's `phases`; an EV_RECORD's play record is the next one of the state's `recs`.
 ctypedef struct entry_t:
     PyObject *obj
-    PyObject *phase
-    play_t rec
     int seat
-    int kind
+    unsigned short kind
+    unsigned short phase
 
 
 cdef class ActionList:
@@ -44,8 +45,14 @@ cdef class StateCore:
     cdef entry_t *entries
     cdef Py_ssize_t nentries
     cdef Py_ssize_t capentries
-    cdef list events             # Events of entries[0 : len(events)], built when read
+    cdef play_t *recs            # the records of the EV_RECORD entries, in order
+    cdef Py_ssize_t nrecs
+    cdef Py_ssize_t caprecs
+    cdef Py_ssize_t recs_read    # records of the entries made into events so far
+    cdef tuple phases            # the phase objects the entries name
+    cdef tuple events            # the Events of entries[0 : len(events)], made when read
     cdef int push(self, int seat, int kind, object obj, object phase, const play_t *rec) except -1
     cdef ActionList listed(self)
     cdef int act(self, const play_t *rec, object action) except -1
     cdef void _clear(self)
+    cdef int copy_from(self, StateCore other) except -1

@@ -17,8 +17,13 @@ the phase); the :class:`~chupai.contract.Event` tuples are made when ``_history`
 read, each once.
 """
 cimport cython
-from cpython.ref cimport Py_XDECREF, Py_XINCREF, PyObject
-from libc.stdlib cimport calloc, free, realloc
+from cpython.object cimport PyTypeObject
+from cpython.ref cimport Py_DECREF, Py_INCREF, Py_XDECREF, Py_XINCREF, PyObject
+from cpython.tuple cimport PyTuple_SET_ITEM
+
+cdef extern from "Python.h":
+    PyObject *PyType_GenericAlloc(PyTypeObject *type, Py_ssize_t nitems)
+from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy
 
 from chupai._core cimport PlayList, check_grown, new_playlist, play_object, play_t
@@ -35,11 +40,31 @@ from chupai.errors import IllegalActionError
 __all__ = ["ActionList", "StateCore", "WATCH_BOMB_PLAYS", "WATCH_EVERY_ACTION", "WATCH_PASSES_ON_LEAD"]
 
 cdef object _PASS = PASS
+cdef tuple _NO_ARGS = ()
 cdef object _EVENT = Event
-cdef object _tuple_new = tuple.__new__
 cdef unsigned long long _last_stamp = 0
 cdef enum:
     FIRST_ENTRIES = 64           # first capacity of a history's array (it doubles)
+
+
+cdef object _event(int seat, object action, object phase):
+    """``Event(seat, action, phase, False)``, made as ``tuple.__new__`` makes a tuple
+    subclass's instance (the type's allocator, the items set), without a Python call."""
+    cdef PyObject *raw = PyType_GenericAlloc(<PyTypeObject *>_EVENT, 4)
+    if raw == NULL:
+        raise MemoryError("cannot allocate an Event")
+    cdef object ev = <object>raw
+    Py_DECREF(ev)  # the cast took a reference of its own
+    cdef object s = seat
+    Py_INCREF(s)
+    PyTuple_SET_ITEM(ev, 0, s)
+    Py_INCREF(action)
+    PyTuple_SET_ITEM(ev, 1, action)
+    Py_INCREF(phase)
+    PyTuple_SET_ITEM(ev, 2, phase)
+    Py_INCREF(False)
+    PyTuple_SET_ITEM(ev, 3, False)
+    return ev
 
 
 cdef inline unsigned long long _new_stamp() noexcept:
@@ -219,41 +244,58 @@ cdef class StateCore:
     """
 
     def __cinit__(self):
-        self.events = []
-        self._phase = None
+        self.phases = ()
+        self.events = ()
 
     def __dealloc__(self):
         self._clear()
         free(self.entries)
+        free(self.recs)
 
     cdef void _clear(self):
         cdef Py_ssize_t i
         for i in range(self.nentries):
             Py_XDECREF(self.entries[i].obj)
-            Py_XDECREF(self.entries[i].phase)
         self.nentries = 0
-        self.events = []
+        self.nrecs = 0
+        self.recs_read = 0
+        self.events = ()
 
     cdef int push(self, int seat, int kind, object obj, object phase, const play_t *rec) except -1:
-        cdef Py_ssize_t cap
-        cdef entry_t *grown
+        cdef Py_ssize_t cap, k
+        cdef void *grown
         cdef entry_t *e
         if self.nentries == self.capentries:
             cap = self.capentries * 2 if self.capentries else FIRST_ENTRIES
-            grown = <entry_t *>realloc(self.entries, cap * sizeof(entry_t))
+            grown = realloc(self.entries, cap * sizeof(entry_t))
             if grown == NULL:
                 raise MemoryError("cannot grow the history")
-            self.entries = grown
+            self.entries = <entry_t *>grown
             self.capentries = cap
+        if kind == EV_RECORD:
+            if self.nrecs == self.caprecs:
+                cap = self.caprecs * 2 if self.caprecs else FIRST_ENTRIES
+                grown = realloc(self.recs, cap * sizeof(play_t))
+                if grown == NULL:
+                    raise MemoryError("cannot grow the history")
+                self.recs = <play_t *>grown
+                self.caprecs = cap
+            self.recs[self.nrecs] = rec[0]
+            self.nrecs += 1
         e = &self.entries[self.nentries]
         e.seat = seat
         e.kind = kind
+        e.phase = 0
+        if kind != EV_EVENT:
+            for k in range(len(self.phases)):
+                if self.phases[k] is phase:
+                    break
+            else:
+                k = len(self.phases)
+                self.phases = self.phases + (phase,)
+            e.phase = <unsigned short>k
         e.obj = <PyObject *>obj
         Py_XINCREF(e.obj)
-        e.phase = <PyObject *>phase
-        Py_XINCREF(e.phase)
-        if rec != NULL:
-            e.rec = rec[0]
         self.nentries += 1
         return 0
 
@@ -287,23 +329,28 @@ cdef class StateCore:
     # -- the history ------------------------------------------------------------------------
     @property
     def _history(self):
-        """The public events so far (a new list of :class:`~chupai.contract.Event`)."""
-        cdef Py_ssize_t i
+        """The public events so far: a tuple of :class:`~chupai.contract.Event`, made
+        when read and kept until the next action (clones share it)."""
+        cdef Py_ssize_t i, done = len(self.events)
         cdef entry_t *e
-        cdef GameSpec spec
         cdef object action
-        for i in range(len(self.events), self.nentries):
+        cdef list new
+        if done == self.nentries:
+            return self.events
+        new = []
+        for i in range(done, self.nentries):
             e = &self.entries[i]
             if e.kind == EV_EVENT:
-                self.events.append(<object>e.obj)
+                new.append(<object>e.obj)
                 continue
             if e.kind == EV_ACTION:
                 action = <object>e.obj
             else:
-                spec = self.eng.h_spec()
-                action = play_object(spec.classes.factory, &e.rec, <object>e.obj)
-            self.events.append(_tuple_new(_EVENT, (e.seat, action, <object>e.phase, False)))
-        return list(self.events)
+                action = play_object(self.eng.h_spec().classes.factory, &self.recs[self.recs_read], <object>e.obj)
+                self.recs_read += 1
+            new.append(_event(e.seat, action, self.phases[e.phase]))
+        self.events = self.events + tuple(new)
+        return self.events
 
     @_history.setter
     def _history(self, events):
@@ -322,30 +369,55 @@ cdef class StateCore:
             raise TypeError(f"event must be a chupai.contract.Event, not {event!r}")
         self.push(event[0], EV_EVENT, event, None, NULL)
 
-    def _take_core(self, StateCore other):
-        """Make this state's compiled part a copy of ``other``'s (for clones: the engine
-        copied, the history and the cached list shared or copied)."""
-        cdef Py_ssize_t i
-        self._clear()
-        self.eng = None if other.eng is None else other.eng.clone()
+    def _clone_core(self):
+        """A new state of this one's class whose compiled part is a copy of this one's
+        (the engine copied, the history copied, the cached list shared: it is the same
+        position); its Python slots are not set (``chupai._state.shallow_clone``)."""
+        cdef type cls = type(self)
+        cdef StateCore other = <StateCore>(<PyTypeObject *>cls).tp_new(cls, <PyObject *>_NO_ARGS, NULL)
+        other.copy_from(self)
+        return other
+
+    cdef int copy_from(self, StateCore other) except -1:
+        cdef Py_ssize_t i, n = other.nentries
+        cdef Engine e
+        if self.nentries:
+            self._clear()
+        if other.eng is None:
+            self.eng = None
+        else:
+            e = other.eng.c_new()
+            memcpy(e.h_state(), other.eng.h_state(), other.eng.h_spec().state_size)
+            other.eng.h_copy_extra(e)
+            self.eng = e
         self.view = other.view  # the same position: the same list (it is immutable)
         self._phase = other._phase
         self._trick_start = other._trick_start
         self._watch = other._watch
-        if other.nentries > self.capentries:
+        self.phases = other.phases
+        if n > self.capentries:
             free(self.entries)
-            self.entries = <entry_t *>realloc(NULL, other.nentries * sizeof(entry_t))
+            self.entries = <entry_t *>malloc(n * sizeof(entry_t))
+            self.capentries = n if self.entries != NULL else 0
             if self.entries == NULL:
-                self.capentries = 0
                 raise MemoryError("cannot copy the history")
-            self.capentries = other.nentries
-        if other.nentries:
-            memcpy(self.entries, other.entries, other.nentries * sizeof(entry_t))
-        for i in range(other.nentries):
-            Py_XINCREF(self.entries[i].obj)
-            Py_XINCREF(self.entries[i].phase)
-        self.nentries = other.nentries
-        self.events = list(other.events)
+        if other.nrecs > self.caprecs:
+            free(self.recs)
+            self.recs = <play_t *>malloc(other.nrecs * sizeof(play_t))
+            self.caprecs = other.nrecs if self.recs != NULL else 0
+            if self.recs == NULL:
+                raise MemoryError("cannot copy the history")
+        if n:
+            memcpy(self.entries, other.entries, n * sizeof(entry_t))
+            for i in range(n):
+                Py_XINCREF(self.entries[i].obj)
+        if other.nrecs:
+            memcpy(self.recs, other.recs, other.nrecs * sizeof(play_t))
+        self.nentries = n
+        self.nrecs = other.nrecs
+        self.recs_read = other.recs_read
+        self.events = other.events
+        return 0
 
     # -- the contract's hot path ---------------------------------------------------------
     def is_terminal(self):
@@ -387,15 +459,16 @@ cdef class StateCore:
         cdef int seat = eng.h_current(st)
         cdef bint leading = eng.h_last_player(st) < 0
         cdef unsigned int watch = self._watch
+        # recorded first: the one step that can fail (memory) fails with the engine unchanged
         if rec == NULL:
-            eng.h_pass(st)
             self.push(seat, EV_ACTION, _PASS, self._phase, NULL)
-        else:
+            eng.h_pass(st)
+        elif action is None:
+            self.push(seat, EV_RECORD, eng.h_context(), self._phase, rec)
             eng.h_play(st, rec)
-            if action is None:
-                self.push(seat, EV_RECORD, eng.h_context(), self._phase, rec)
-            else:
-                self.push(seat, EV_ACTION, action, self._phase, rec)
+        else:
+            self.push(seat, EV_ACTION, action, self._phase, rec)
+            eng.h_play(st, rec)
         self.view = None
         if eng.h_last_player(st) < 0:
             self._trick_start = self.nentries

@@ -14,11 +14,21 @@ where it has a name for it):
 ``legal_actions()``, ``apply(action)``, ``is_terminal()``, ``returns()``
     as in OpenSpiel; ``apply`` raises :class:`~chupai.errors.IllegalActionError` (a
     ``ValueError``) with the state unchanged, ``TypeError`` for an action of another
-    game, naming the game and class expected.
+    game, naming the game and class expected.  ``legal_actions()`` is an
+    :class:`~chupai._surface.ActionList`: an immutable sequence over the generator's
+    C list (the plays, then ``PASS`` when allowed; a decision phase's options), equal
+    to the list of its items, each item made when first read; applying one of its
+    items while it is the state's current list checks nothing more (the list and its
+    Plays share a stamp); any other action, an equal Play included, is validated in
+    full.
+``apply_index(i)``
+    applies item ``i`` of ``legal_actions()`` without making any object (search code);
+    ``TypeError`` for a non-int, ``IllegalActionError`` out of range.
 ``scores()``
     each seat's exact standing in the game's own integer units (a method everywhere).
 ``history``
-    every public event as an :class:`Event`, in order, forced steps included.
+    every public event as an :class:`Event`, in order, forced steps included (kept
+    as compact C entries; the events are made when ``history`` is read).
 ``observation(player)``
     a dict with at least the keys of :data:`OBSERVATION_KEYS`, plus the keys each
     game's ``observation`` docstring lists.
@@ -45,6 +55,12 @@ where it has a name for it):
 >>> event = deal.history[0]
 >>> event.seat == deal.history[0][0], event.phase, event.automatic
 (True, <Phase.PLAY: 'play'>, False)
+>>> actions = deal.legal_actions()
+>>> len(actions) == len(list(actions)), actions[0] is actions[0]
+(True, True)
+>>> deal.apply_index(len(actions) - 1)
+>>> deal.history[-1].action == actions[-1]
+True
 """
 from __future__ import annotations
 

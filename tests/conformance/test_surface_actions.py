@@ -228,7 +228,7 @@ def test_match_surface_delegates(entry):
     match.apply_index(len(actions) - 1)
     assert len(match.history) >= 1
     over = play_random(entry.new(62, match=True), np.random.default_rng(1), 10**6)
-    assert over.is_terminal()
+    assert over.is_terminal() and over.legal_actions() == []
     with pytest.raises(IllegalActionError):
         over.apply_index(0)
 
