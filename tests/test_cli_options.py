@@ -203,16 +203,19 @@ def test_ctrl_c_in_main_is_quiet_130(capsys, monkeypatch):
 def test_ctrl_c_real_process_exits_130_without_traceback():
     """SIGINT to the process group, as a terminal's Ctrl-C, in the middle of an arena
     (after its first chunk of deals: the play is under way)."""
-    proc = subprocess.Popen([sys.executable, "-m", "chupai", "arena", "guandan", "--bots", "mc,mc", "--deals", "40"],
+    # deals enough that the arena cannot end before the signal (40 MonteCarloBot deals
+    # take about 3 s since determinize is compiled)
+    proc = subprocess.Popen([sys.executable, "-m", "chupai", "arena", "guandan", "--bots", "mc,mc", "--deals", "4000",
+                             "--chunk-size", "5"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     fd = proc.stderr.fileno()
     try:
         deadline = time.monotonic() + 120
         seen = b""
-        while b"5/40" not in seen and time.monotonic() < deadline:
+        while b"5/4000" not in seen and time.monotonic() < deadline:
             if select.select([fd], [], [], 0.2)[0]:
                 seen += os.read(fd, 4096)
-        assert b"5/40" in seen, f"the arena did not get going: {seen[-300:]!r}"
+        assert b"5/4000" in seen, f"the arena did not get going: {seen[-300:]!r}"
         os.killpg(proc.pid, signal.SIGINT)
         try:
             _, rest = proc.communicate(timeout=60)
