@@ -8,7 +8,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
@@ -252,10 +252,14 @@ class MatchSurface(StateBase):
     once over), ``_past`` (the events of the finished deals) and ``_summaries`` (one
     dict per finished deal), defines ``is_terminal()``, ``max_deals`` and
     ``_after_deal()``, called when the current deal ends (score it, deal the next one or
-    end the match).
+    end the match), and names in ``_COPIED`` its slots holding lists (the standing) that
+    a copy must not share.
     """
 
     __slots__ = ()
+
+    #: the list slots of the standing, copied (not shared) by clone() and determinize()
+    _COPIED: ClassVar[tuple[str, ...]] = ()
 
     _rules: Any
     _seed: int
@@ -357,13 +361,18 @@ class MatchSurface(StateBase):
         events: list[Event] = list(self._past) + list(self._deal.history)
         return events
 
+    def clone(self: S) -> S:
+        """An independent copy: the current deal cloned, the standing's lists copied."""
+        return shallow_clone(self, cloned=("_deal",), copied=self._COPIED)
+
     def _determinize(self: S, player: int, seed: int) -> S:
         """The match with its current deal determinized (see the deal's ``determinize``)."""
-        other = self.clone()
-        if not self.is_terminal():
-            other._deal = self._deal._world(player, seed)  # type: ignore[attr-defined]
-        else:
-            self._deal._world(player, seed)  # type: ignore[attr-defined]  # checks player
+        world = self._deal._world(player, seed)  # type: ignore[attr-defined]  # checks player
+        if self.is_terminal():
+            return self.clone()
+        # the deal is replaced by its world, so it is shared here rather than cloned
+        other = shallow_clone(self, copied=self._COPIED)
+        other._deal = world  # type: ignore[attr-defined]
         return other
 
 

@@ -440,6 +440,8 @@ class Match(MatchSurface):
     ``bonus_player``, ``returns``, ``totals``.
     """
 
+    _COPIED = ("_totals",)
+
     game: ClassVar[str] = "chinese_ten"
 
     __slots__ = ("_rules", "_seed", "_players", "_deal", "_totals", "_scores", "_past", "_summaries")
@@ -505,9 +507,6 @@ class Match(MatchSurface):
     def totals(self) -> tuple[float, ...]:
         """Each player's total result over the deals finished so far."""
         return tuple(self._totals)
-
-    def clone(self) -> Match:
-        return shallow_clone(self, cloned=("_deal",), copied=("_totals",))
 
     def _standing(self) -> dict[str, Any]:
         """The ``"match"`` part of an observation: ``deals_played``, ``deals``

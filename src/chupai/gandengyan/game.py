@@ -463,9 +463,6 @@ class Match(MatchSurface):
             return None
         return self._scores.index(best)
 
-    def clone(self) -> Match:
-        return shallow_clone(self, cloned=("_deal",))
-
     def _standing(self) -> dict[str, Any]:
         """The ``"match"`` part of an observation: ``scores``, ``max_deals``,
         ``deals_played``, ``deals`` (summaries), ``over``, ``winner``."""

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from chupai._state import OpenEndedMatch, check_rules, check_seat, check_seed, derive_seed, shallow_clone
+from chupai._state import OpenEndedMatch, check_rules, check_seat, check_seed, derive_seed
 from chupai._validate import check_positive_int
 from chupai.cards import RANKS, Cards
 from chupai.contract import Event
@@ -91,6 +91,8 @@ class Match(OpenEndedMatch):
     deal: ``deal``, ``level``, ``declarers``, ``levels_before``, ``finishing_order``,
     ``result``, ``first_out_with_aces``, ``levels_after``, ``ace_failures``.
     """
+
+    _COPIED = ("_levels", "_fails")
 
     game: ClassVar[str] = "guandan"
 
@@ -230,9 +232,6 @@ class Match(OpenEndedMatch):
     def ace_failures(self) -> tuple[int, int]:
         """Per team, the failed deals as declarers at A counted towards ``ace_attempts``."""
         return (self._fails[0], self._fails[1])
-
-    def clone(self) -> Match:
-        return shallow_clone(self, cloned=("_deal",), copied=("_levels", "_fails"))
 
     def _standing(self) -> dict[str, Any]:
         """The ``"match"`` part of an observation: the standing (``levels``,

@@ -12,7 +12,6 @@ from chupai._state import (
     check_seat,
     check_seed,
     derive_seed,
-    shallow_clone,
 )
 from chupai._validate import check_positive_int
 from chupai.contract import Event
@@ -50,6 +49,8 @@ class Match(OpenEndedMatch):
     a decision unless the match is over.  :attr:`deals` summarises each finished deal:
     ``deal``, ``dealer``, ``finishing_order``, ``points``, ``scores`` (after it).
     """
+
+    _COPIED = ("_scores",)
 
     game: ClassVar[str] = "zhengshangyou"
 
@@ -116,9 +117,6 @@ class Match(OpenEndedMatch):
     def scores(self) -> tuple[int, ...]:
         """Each player's points so far (finished deals)."""
         return tuple(self._scores)
-
-    def clone(self) -> Match:
-        return shallow_clone(self, cloned=("_deal",), copied=("_scores",))
 
     def _standing(self) -> dict[str, Any]:
         """The ``"match"`` part of an observation: ``scores``, ``target``,
