@@ -200,6 +200,13 @@ def test_ctrl_c_in_main_is_quiet_130(capsys, monkeypatch):
     assert "Traceback" not in err and "KeyboardInterrupt" not in err
 
 
+def _default_sigint() -> None:
+    """In the child before exec: Ctrl-C's default disposition.  A process started in the
+    background of a non-interactive shell (as a CI runner may start the tests) inherits
+    SIGINT ignored, and Python then keeps ignoring it: the test would see no Ctrl-C."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_real_process_exits_130_without_traceback():
     """SIGINT to the process group, as a terminal's Ctrl-C, in the middle of an arena
     (after its first chunk of deals: the play is under way)."""
@@ -207,7 +214,8 @@ def test_ctrl_c_real_process_exits_130_without_traceback():
     # take about 3 s since determinize is compiled)
     proc = subprocess.Popen([sys.executable, "-m", "chupai", "arena", "guandan", "--bots", "mc,mc", "--deals", "4000",
                              "--chunk-size", "5"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                            preexec_fn=_default_sigint)
     fd = proc.stderr.fileno()
     try:
         deadline = time.monotonic() + 120
