@@ -77,26 +77,34 @@ class RandomBot:
         return "RandomBot()"
 
 
-class GreedyBot:
+class _PolicyBot:
+    """A bot playing one of the engines' C policies (``name``) in the card play, and the
+    game's ``decision_policy`` choice outside it; deterministic: it draws nothing from
+    ``rng`` (checked all the same, as every bot checks it)."""
+
+    name: str
+
+    def choose(self, state: Any, rng: Any) -> Any:
+        as_rng(rng)
+        core = _card_play(state)
+        if core is None:
+            return _non_play_choice(state, state.legal_actions())
+        play = core.policy_choice(self.name)
+        return PASS if play is None else play
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+
+class GreedyBot(_PolicyBot):
     """The C ``greedy`` policy: the smallest play that beats, keeping wild cards and
     bombs back (a bomb only against an opponent about to go out), never over the
     partner; outside card play it returns its lowest card."""
 
     name = "greedy"
 
-    def choose(self, state: Any, rng: Any) -> Any:
-        as_rng(rng)  # the same argument check as every bot; the greedy choice uses no randomness
-        core = _card_play(state)
-        if core is None:
-            return _non_play_choice(state, state.legal_actions())
-        play = core.policy_choice("greedy")
-        return PASS if play is None else play
 
-    def __repr__(self) -> str:
-        return "GreedyBot()"
-
-
-class HeuristicBot:
+class HeuristicBot(_PolicyBot):
     """The C ``heuristic`` policy: what good players do, game by game (see each game's
     ``_engine.pyx``, "the heuristic policy").  In the shedding games it splits the hand
     into few combinations and sheds the weakest first, does not break combinations or
@@ -109,17 +117,6 @@ class HeuristicBot:
     Deterministic: it draws nothing from ``rng``."""
 
     name = "heuristic"
-
-    def choose(self, state: Any, rng: Any) -> Any:
-        as_rng(rng)
-        core = _card_play(state)
-        if core is None:
-            return _non_play_choice(state, state.legal_actions())
-        play = core.policy_choice("heuristic")
-        return PASS if play is None else play
-
-    def __repr__(self) -> str:
-        return "HeuristicBot()"
 
 
 class MonteCarloBot:
