@@ -45,6 +45,7 @@ __all__ = [
 SEED_MASK = (1 << 63) - 1
 
 S = TypeVar("S", bound="StateBase")
+M = TypeVar("M", bound="MatchSurface")
 
 #: how a state was made: ``("new", (args, kwargs))`` for the class itself,
 #: ``(classmethod name, (args, kwargs))`` for another constructor, or
@@ -361,18 +362,18 @@ class MatchSurface(StateBase):
         events: list[Event] = list(self._past) + list(self._deal.history)
         return events
 
-    def clone(self: S) -> S:
+    def clone(self: M) -> M:
         """An independent copy: the current deal cloned, the standing's lists copied."""
         return shallow_clone(self, cloned=("_deal",), copied=self._COPIED)
 
-    def _determinize(self: S, player: int, seed: int) -> S:
+    def _determinize(self: M, player: int, seed: int) -> M:
         """The match with its current deal determinized (see the deal's ``determinize``)."""
-        world = self._deal._world(player, seed)  # type: ignore[attr-defined]  # checks player
+        world = self._deal._world(player, seed)  # checks player
         if self.is_terminal():
             return self.clone()
         # the deal is replaced by its world, so it is shared here rather than cloned
         other = shallow_clone(self, copied=self._COPIED)
-        other._deal = world  # type: ignore[attr-defined]
+        other._deal = world
         return other
 
 
