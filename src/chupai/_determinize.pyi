@@ -4,6 +4,8 @@ from typing import Any
 
 from chupai.cards import Cards
 
+__all__ = ["MUST_TRIES", "deal", "next_seed", "redeal_hands"]
+
 __pyx_capi__: dict[str, Any]
 __test__: dict[str, str]
 

@@ -4,4 +4,6 @@ from collections.abc import Sequence
 from chupai.cards import Cards
 from chupai.gandengyan._engine import DealCore
 
+__all__ = ["world"]
+
 def world(core: DealCore, player: int, known: Sequence[Cards | int], seed: int) -> DealCore: ...

@@ -4,6 +4,8 @@ from collections.abc import Sequence
 from chupai.cards import Cards
 from chupai.guandan._engine import DealCore
 
+__all__ = ["world"]
+
 def world(
     core: DealCore,
     player: int,
