@@ -52,7 +52,12 @@ def documented(*, memory: bool = False) -> Iterator[None]:
 
 
 # -- decoding helpers ---------------------------------------------------------------
-def junk(fdp: atheris.FuzzedDataProvider) -> Any:
+#: how deep junk() nests lists (the data provider repeats itself once exhausted, and an
+#: unbounded nesting ran the harness itself out of stack)
+JUNK_DEPTH = 3
+
+
+def junk(fdp: atheris.FuzzedDataProvider, depth: int = 0) -> Any:
     """An arbitrary value of a kind a careless caller might pass anywhere."""
     kind = fdp.ConsumeIntInRange(0, 9)
     if kind == 0:
@@ -64,7 +69,9 @@ def junk(fdp: atheris.FuzzedDataProvider) -> Any:
     if kind == 3:
         return fdp.ConsumeFloat()
     if kind == 4:
-        return [junk(fdp) for _ in range(fdp.ConsumeIntInRange(0, 3))]
+        if depth >= JUNK_DEPTH:
+            return []
+        return [junk(fdp, depth + 1) for _ in range(fdp.ConsumeIntInRange(0, 3))]
     if kind == 5:
         return fdp.ConsumeBytes(fdp.ConsumeIntInRange(0, 8))
     if kind == 6:
