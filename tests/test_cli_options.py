@@ -183,6 +183,16 @@ def test_playout_and_arena_json_same_shape_in_every_game(capsys):
     assert len(playout_keys) == 1 and len(arena_keys) == 1
 
 
+@pytest.mark.parametrize("g", sorted(GAMES))
+def test_playout_takes_every_compiled_policy(capsys, g):
+    """``--policy`` offers each compiled policy; the policies play the same deals differently."""
+    outs = {pol: json_out(capsys, ["playout", g, "--deals", "200", "--seed", "3", "--policy", pol, "--json"])
+            for pol in ("random", "greedy", "heuristic")}
+    assert all(o["deals"] == 200 for o in outs.values())
+    assert outs["heuristic"]["mean_returns"] != outs["random"]["mean_returns"]
+    assert outs["heuristic"]["mean_returns"] != outs["greedy"]["mean_returns"]
+
+
 def test_json_is_a_single_line_without_progress_bar():
     p = run("playout", "gandengyan", "--deals", "20", "--json")
     assert p.returncode == 0 and p.stderr == "" and len(p.stdout.splitlines()) == 1

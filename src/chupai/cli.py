@@ -1,7 +1,7 @@
 """The ``chupai`` command.
 
     chupai plays GAME "<hand>" [game options] [--collapse] [--json]
-    chupai playout GAME [--deals 100000] [--seed 1] [--players N] [--policy random] [--threads 1] [--json]
+    chupai playout GAME [--deals 100000] [--seed 1] [--players N] [--policy random|greedy|heuristic] [--threads 1] [--json]
     chupai arena GAME [--bots mc,random] [--deals 200] [--seed 0] [--workers 1] [--players N] [--json]
     chupai bench GAME [--deals N] [--repeat 5] [--playouts N] [--surface-deals 200] [--no-engine] [--no-surface]
                       [--json]
@@ -22,6 +22,7 @@ from collections.abc import Sequence
 
 from chupai import backends
 from chupai._cli_common import non_negative_int, positive_int
+from chupai._engine_base import POLICIES
 from chupai._cli_options import OPTIONS, games_taking, option_help, taken
 from chupai._games import GAMES, game
 
@@ -112,7 +113,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     _add_game_options(po, "playout")
     po.add_argument("--deals", type=positive_int, default=100000)
     po.add_argument("--seed", type=non_negative_int, default=1)
-    po.add_argument("--policy", choices=["random", "greedy"], default="random")
+    po.add_argument("--policy", choices=sorted(POLICIES), default="random",
+                    help="the compiled policy every seat plays (heuristic: HeuristicBot's)")
     po.add_argument("--threads", type=positive_int, default=1)
     po.add_argument("--quiet", action="store_true", help="no progress bar")
     po.add_argument("--json", action="store_true", help=json_help)

@@ -82,9 +82,10 @@ def playouts(
     Deal ``i`` draws its cards and its choices from its own stream of ``seed``, so the
     arrays are the same whatever ``threads``, ``workers`` (processes) and ``backend``
     (``"ray"``: tasks on the cluster at ``address``) are; deal 0 is ``Deal(seed)``'s deal.
-    ``policy``: ``"random"`` (uniform over the suit-collapsed choices of each step) or
+    ``policy``: ``"random"`` (uniform over the suit-collapsed choices of each step),
     ``"greedy"`` (the capture taking the most points, red five bonus included; with no
-    capture, the card worth least joins the layout).
+    capture, the card worth least joins the layout)
+    or ``"heuristic"`` (the compiled policy of :class:`chupai.bots.HeuristicBot`).
 
     >>> r = playouts(100, seed=1)
     >>> r.scores.shape, bool((r.scores.sum(axis=1) == 280).all())

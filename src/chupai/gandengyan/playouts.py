@@ -73,7 +73,8 @@ def playouts(
     the suit-collapsed legal plays, and passing when following) or ``"greedy"`` (go out
     when a play empties the hand; lead the longest ordinary play; follow with the
     cheapest one, fewest jokers first; a bomb only on a player holding at most three
-    cards).
+    cards)
+    or ``"heuristic"`` (the compiled policy of :class:`chupai.bots.HeuristicBot`).
 
     >>> r = playouts(100, seed=1, players=5)
     >>> r.returns.shape, bool((r.returns.sum(axis=1) == 0).all())

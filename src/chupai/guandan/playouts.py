@@ -74,7 +74,9 @@ def playouts(
     ``address``: :func:`chupai._batch.batch_outputs`).  ``policy``: ``"random"`` (uniform over
     the suit-collapsed legal plays, and passing when following) or ``"greedy"`` (the
     smallest play that beats; bombs kept for an opponent about to go out; never over
-    the partner).  ``level`` is the level rank every deal is played at.
+    the partner)
+    or ``"heuristic"`` (the compiled policy of :class:`chupai.bots.HeuristicBot`).
+    ``level`` is the level rank every deal is played at.
 
     >>> r = playouts(100, seed=1)
     >>> r.order.shape, bool(((r.result >= 1) & (r.result <= 3)).all())
