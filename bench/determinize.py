@@ -1,15 +1,21 @@
 """Plain runner for ``determinize``: the compiled path against the reference that
 replays the public history (Guan Dan, Zheng Shangyou) or re-deals in Python (Gan Deng
 Yan, the code before the compiled path), in one run; and the share of a
-MonteCarloBot(200) decision spent in ``determinize``.
+MonteCarloBot(200) decision spent in ``determinize`` (and ``determinize_card_play``, the
+world's engine alone, which the bot uses).
 
     python bench/determinize.py [--matches 4] [--repeat 5] [--games guandan,...]
 
 Positions: every 7th decision of the first 400 actions of seeded random matches
 (``chupai._bench_surface.Surface.decision_states``; Guan Dan's later deals have a
-tribute), plus, for Guan Dan, the positions of the deals with a tribute alone.  Every
-figure is CPU time (``time.process_time``): per position the median of ``--repeat``
-calls, then the median, 90th percentile and largest over the positions.
+tribute), determinized for the player to act; plus every phase apart: every decision
+outside the card play (Guan Dan's tribute, return and lead, Zheng Shangyou's exchange)
+of the first ``PHASE_ACTIONS`` actions of the same matches, and the card-play positions
+above, each determinized for every seat (so the decider is hidden from the others: the
+world must then draw hands in which the decision is one, and make its options from the
+decider's re-dealt cards), the worst position named.
+Every figure is CPU time (``time.process_time``): per position the median of
+``--repeat`` calls, then the median, 90th percentile and largest over the positions.
 """
 from __future__ import annotations
 
@@ -30,6 +36,8 @@ from chupai.bots import MonteCarloBot  # noqa: E402
 GAMES = ("guandan", "zhengshangyou", "gandengyan", "chinese_ten")
 #: MonteCarloBot decisions timed per game
 MC_DECISIONS = 8
+#: actions of each match searched for Guan Dan's tribute-phase decisions
+PHASE_ACTIONS = 3000
 
 
 def gandengyan_python(deal: Any, player: int, g: np.random.Generator) -> Any:
@@ -80,6 +88,67 @@ def mc_share(surface: Surface, rng: np.random.Generator) -> tuple[float, float]:
     return total / MC_DECISIONS * 1e3, spent / total
 
 
+def phase_positions(name: str, matches: int, play: list[Any]) -> dict[str, list[tuple[Any, int]]]:
+    """Game ``name``'s positions by phase, each with every seat as the player: every
+    decision outside the card play (a tribute, an exchange, ...) of the first
+    PHASE_ACTIONS actions of ``matches`` seeded random matches (played as
+    ``Surface.decision_states`` plays them), and the card-play states ``play``."""
+    import random
+
+    surface = Surface(name, 1)
+    out: dict[str, list[tuple[Any, int]]] = {}
+    for seed in range(matches):
+        choice = random.Random(seed).randrange
+        state = surface.match(seed=seed)
+        for _ in range(PHASE_ACTIONS):
+            if state.is_terminal():
+                break
+            if state.card_play() is None:
+                copy = state.clone()
+                out.setdefault(str(state.phase), []).extend((copy, p) for p in range(state.players))
+            legal = state.legal_actions()
+            state.apply(legal[choice(len(legal))])
+    out["card play"] = [(s, p) for s in play if s.card_play() is not None for p in range(s.players)]
+    return out
+
+
+def worst(fn: Callable[[Any], Any], items: list[Any], repeat: int) -> tuple[float, Any]:
+    """(the median CPU µs of ``fn(item)`` over ``repeat`` calls, the item) of the slowest item."""
+    import statistics
+
+    best: tuple[float, Any] = (-1.0, None)
+    for item in items:
+        runs = []
+        for _ in range(repeat):
+            t0 = CLOCK()
+            fn(item)
+            runs.append(CLOCK() - t0)
+        us = statistics.median(runs) * 1e6
+        if us > best[0]:
+            best = (us, item)
+    return best
+
+
+def describe(item: tuple[Any, int]) -> str:
+    """A position of :func:`phase_positions` in a few words."""
+    state, p = item
+    who = "the player decides" if state.current_player == p else "the decider hidden"
+    return f"deal {state.deals_played}, {len(state.deal.history)} events, seat {p}, {who}"
+
+
+def phase_report(name: str, matches: int, play: list[Any], repeat: int, rng: np.random.Generator) -> None:
+    """Game ``name``'s figures per phase, every seat as the player, the worst position named."""
+    for phase, items in phase_positions(name, matches, play).items():
+        if not items:
+            continue
+        med, p90, top = per_position(lambda it: it[0].deal.determinize(it[1], rng), items, repeat)
+        mmed, mp90, mtop = per_position(lambda it: it[0].determinize(it[1], rng), items, repeat)
+        us, item = worst(lambda it: it[0].determinize(it[1], rng), items, repeat)
+        print(f"{name:14s} phase {phase:9s} n={len(items):4d}  Deal {med:6.1f} / {p90:6.1f} / {top:6.1f} µs"
+              f"   Match {mmed:6.1f} / {mp90:6.1f} / {mtop:6.1f} µs   worst (Match, again) {us:.1f} µs: "
+              f"{describe(item)}", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--matches", type=int, default=4, help="seeded random matches per game")
@@ -96,7 +165,6 @@ def main() -> None:
         if name == "guandan":
             tribute = [s for s in states if s.deal.tribute["previous"] is not None]
             groups.append(("deals with a tribute", tribute))
-            groups.append(("tribute phase", [s for s in tribute if s.deal.phase != "play"]))
         for label, group in groups:
             if not group:
                 continue
@@ -110,6 +178,7 @@ def main() -> None:
                 omed, op90, otop = per_position(lambda s: slow(s, s.current_player, rng), group, max(1, args.repeat // 2))
                 line += f"   reference (Deal) {omed:6.1f} / {op90:6.1f} / {otop:6.1f} µs ({omed / med:.0f}x)"
             print(line, flush=True)
+        phase_report(name, args.matches, states, args.repeat, rng)
         ms, share = mc_share(surface, rng)
         print(f"{name:14s} MonteCarloBot(200) decision {ms:8.2f} ms CPU, {share:.1%} of it in determinize",
               flush=True)
