@@ -158,3 +158,41 @@ def test_the_tribute_option_masks_match_the_rules():
         options(1 << 54, gd_tribute.RETURN_CARD)
     with pytest.raises(ValueError, match="table"):
         options(1, (1, 2))
+
+
+def test_tribute_and_exchange_draws_check_their_input_and_give_up():
+    """The C draws of the decision phases: bad input is a TypeError / ValueError naming
+    the argument; a test no deal passes is a RuntimeError after MUST_TRIES draws."""
+    from chupai.guandan._world import tribute_hands
+    from chupai.zhengshangyou._world import exchange_hands
+
+    hands = [Cards("3S 4S"), Cards("5S 6S"), Cards("7S 8D"), Cards("9S TS")]
+    known = (Cards(),) * 4
+    out = tribute_hands(hands, 0, known, None, None, 3, 0, 0b1010, 0b1010, 0, -1)
+    assert out[0] == hands[0] and sum(out, Cards()) == sum(hands, Cards())
+    with pytest.raises(RuntimeError, match="draws"):  # seat 1 can never hold tied suits here
+        tribute_hands(hands, 0, known, None, None, 3, 0, 0b1010, 0b1010, 0, 1)
+    reds = [Cards("3S 4S"), Cards("RJ 6S"), Cards("7S 8D"), Cards("RJ TS")]
+    with pytest.raises(RuntimeError, match="draws"):  # the payers 1 and 3 hold both red jokers
+        tribute_hands(reds, 0, (Cards(), Cards(), reds[2], Cards()), None, None, 3, 0, 0b1010, 0b1010, 0, -1)
+    fine = tribute_hands(reds, 0, known, None, None, 3, 0, 0b1010, 0b1010, 0, -1)  # seat 2 takes one
+    assert fine[2].count("RJ") >= 1
+    with pytest.raises(TypeError, match="hands"):
+        tribute_hands(hands[:3], 0, known, None, None, 3, 0, 0, 0, 0, -1)
+    with pytest.raises(TypeError, match="hands"):
+        tribute_hands(["3S"] * 4, 0, known, None, None, 3, 0, 0, 0, 0, -1)
+    with pytest.raises(ValueError, match="level"):
+        tribute_hands(hands, 0, known, None, None, 3, 13, 0, 0, 0, -1)
+    with pytest.raises(ValueError, match="tied"):
+        tribute_hands(hands, 0, known, None, None, 3, 0, 0, 0, 0, 4)
+    with pytest.raises(ValueError, match="player"):
+        tribute_hands(hands, 4, known, None, None, 3, 0, 0, 0, 0, -1)
+    masks = [h.lo for h in hands]
+    assert sorted(exchange_hands(masks, 0, [0] * 4, None, None, 5, -1)[1:]) != [] and \
+        sum(exchange_hands(masks, 0, [0] * 4, None, None, 5, -1)) == sum(masks)
+    with pytest.raises(RuntimeError, match="draws"):
+        exchange_hands(masks, 0, [0] * 4, None, None, 5, 2)
+    with pytest.raises(TypeError, match="hands"):
+        exchange_hands([1.5] * 4, 0, [0] * 4, None, None, 5, -1)
+    with pytest.raises(ValueError, match="tied"):
+        exchange_hands(masks, 0, [0] * 4, None, None, 5, 7)

@@ -18,9 +18,11 @@ cdef enum:
 
 # One redeal: `pool` (one face per copy) dealt to `nh` hands of sizes `need`; hand j
 # receives no face of `forbid[j]` and, when `must[j]` is not 0, at least one face of it.
-# On DZ_OK `out` holds hand 0's faces, then hand 1's, ... in a uniformly random order.
+# On DZ_OK `out` holds hand 0's faces, then hand 1's, ...: each hand's in no particular
+# order but hand `ordered`'s (a talon; -1 for none), in a uniformly random one.
 ctypedef struct dz_job_t:
     int nh
+    int ordered
     int need[DZ_MAX_HANDS]
     mask_t forbid[DZ_MAX_HANDS]
     mask_t must[DZ_MAX_HANDS]

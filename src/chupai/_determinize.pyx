@@ -244,6 +244,8 @@ cdef int _deal(dz_job_t *job, rng_t *rng, int tries, _test_t test, const void *a
     cdef int nby[DZ_MAX_CLASSES]
     cdef int take[DZ_MAX_CLASSES]
     cdef int start_cap[DZ_MAX_CLASSES]
+    cdef int nhands[DZ_MAX_CLASSES]
+    cdef int ordered = -1                  # the class of hand job.ordered
     cdef int gset[MAX_GROUPS]
     cdef unsigned allowed, full
     cdef ctx_t c
@@ -270,9 +272,13 @@ cdef int _deal(dz_job_t *job, rng_t *rng, int tries, _test_t test, const void *a
             v = c.D
             cforbid[v] = job.forbid[j]
             c.cap[v] = 0
+            nhands[v] = 0
             c.D += 1
         cls[j] = v
         c.cap[v] += job.need[j]
+        nhands[v] += 1
+        if j == job.ordered:
+            ordered = v
     full = ((<unsigned>1) << c.D) - 1
     # the groups: cards by the classes that may take them
     for g in range(MAX_GROUPS):
@@ -336,16 +342,19 @@ cdef int _deal(dz_job_t *job, rng_t *rng, int tries, _test_t test, const void *a
                     byclass[v][nby[v]] = cards[g][at]
                     nby[v] += 1
                     at += 1
-        rng_shuffle(freec, free_n, rng)
+        if c.D > 1:  # (one class: its shuffle below deals them)
+            rng_shuffle(freec, free_n, rng)
         at = 0
         for v in range(c.D):
             for n in range(c.cap[v]):
                 byclass[v][nby[v]] = freec[at]
                 nby[v] += 1
                 at += 1
-        # each class's cards to its hands in a random order
+        # each class's cards to its hands in a random order (a class of one hand takes
+        # them all: their order matters only for an ordered hand)
         for v in range(c.D):
-            rng_shuffle(byclass[v], nby[v], rng)
+            if nhands[v] > 1 or v == ordered:
+                rng_shuffle(byclass[v], nby[v], rng)
             nby[v] = 0
         at = 0
         for j in range(nh):
@@ -430,6 +439,7 @@ cdef int dz_world(int seats, int player, mask_t *lo, mask_t *hi, const mask_t *k
         w.seat_of[job.nh] = s
         job.nh += 1
     w.nhidden = job.nh
+    job.ordered = job.nh if nextra else -1
     if nextra:
         if job.npool + nextra > DZ_MAX_POOL:
             return DZ_NONE
@@ -532,7 +542,8 @@ def deal(pool, need, forbid=None, must=None, *, seed, tries=MUST_TRIES):
     """The hands dealt from ``pool`` (faces 0..53, one entry per copy, at most 108) to
     hands of sizes ``need``, hand ``j`` holding no face of mask ``forbid[j]`` and one of
     mask ``must[j]`` at least (when not 0); uniform over those deals (the copies treated
-    as distinct).  A list of lists of faces; ``ReplayError`` when no deal exists.
+    as distinct).  A list of lists of faces (each in no particular order);
+    ``ReplayError`` when no deal exists.
     """
     cdef dz_job_t job
     cdef rng_t rng
@@ -548,6 +559,7 @@ def deal(pool, need, forbid=None, must=None, *, seed, tries=MUST_TRIES):
     if isinstance(tries, bool) or not isinstance(tries, int) or tries < 1:
         raise ValueError(f"tries must be a positive int, not {tries!r}")
     job.nh = len(need)
+    job.ordered = -1
     _read_masks(forbid, job.nh, fm, "forbid")
     _read_masks(must, job.nh, mm, "must")
     for j in range(job.nh):

@@ -504,7 +504,9 @@ class Match(MatchSurface):
         return int(self._rules.deals_in_match(self._players))
 
     def is_terminal(self) -> bool:
-        return len(self._summaries) >= self.max_deals
+        # the current deal goes on unless the match is over (a finished deal is replaced
+        # at once): the compiled test first, the rules' count only then
+        return self._deal.is_terminal() and len(self._summaries) >= self.max_deals
 
     def returns(self) -> list[float]:
         """Once over, each player's total result over the deals; zeros before."""
