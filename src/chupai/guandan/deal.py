@@ -605,15 +605,12 @@ class Deal(DealSurface):
         """
         p = _seat(player)
         tribute = self._tribute
-        forbid: tuple[int, ...] | None = None
-        must: tuple[int, ...] | None = None
-        if tribute is not None and not tribute.resisted:
-            forbid, must, record = self._constraints(p)
+        forbid, must, record = self._masks(p)
         new = shallow_clone(self)
         if self._core is not None:
             new._core = world(self._core, p, self._known, forbid, must, seed)  # (drops the cached list)
             return new
-        assert tribute is not None and forbid is not None and must is not None
+        assert tribute is not None and forbid is not None and must is not None and record is not None
         new._legal = None
         # the tribute phase: the hands are the tribute's; what the payments still to come
         # prove (no resisting, a card to pay with, tied suits for a hidden payer deciding)
@@ -628,6 +625,21 @@ class Deal(DealSurface):
         _repend(other, p)
         new._tribute = other
         return new
+
+    def _world_card_play(self, player: int, seed: int) -> DealCore | None:
+        p = _seat(player)
+        if self._phase is not _PLAY or self._core is None:
+            return None  # (what card_play() of the world is)
+        forbid, must, _record = self._masks(p)
+        return world(self._core, p, self._known, forbid, must, seed)
+
+    def _masks(self, player: int) -> tuple[tuple[int, ...] | None, tuple[int, ...] | None, _Record | None]:
+        """:meth:`_constraints`, or ``None`` each where no tribute constrains the hands
+        (a first deal, a resisted tribute)."""
+        tribute = self._tribute
+        if tribute is None or tribute.resisted:
+            return None, None, None
+        return self._constraints(player)
 
     def _constraints(self, player: int) -> tuple[tuple[int, ...], tuple[int, ...], _Record]:
         """The per-seat forbid and must face masks of :func:`chupai._determinize.deal`

@@ -511,6 +511,13 @@ class Deal(DealSurface):
         new._hands = exchange_hands(self._held, p, self._known, forbid, must, seed, tied)
         return new
 
+    def _world_card_play(self, player: int, seed: int) -> DealCore | None:
+        p = check_seat(player, self._n)
+        if self._phase is not _PLAY:
+            return None  # (what card_play() of the world is)
+        forbid, must = self._constraints(p) if self._steps else (None, None)
+        return world(self._live, p, self._known, forbid, must, seed)
+
     def _constraints(self, player: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The per-seat forbid and must face masks of :func:`chupai._determinize.deal`
         that the exchange's public record implies for the cards hidden from ``player``."""
