@@ -13,7 +13,10 @@ outside the card play (Guan Dan's tribute, return and lead, Zheng Shangyou's exc
 of the first ``PHASE_ACTIONS`` actions of the same matches, and the card-play positions
 above, each determinized for every seat (so the decider is hidden from the others: the
 world must then draw hands in which the decision is one, and make its options from the
-decider's re-dealt cards), the worst position named and timed again.
+decider's re-dealt cards), the worst position named and timed again.  Before the
+MonteCarloBot share: a world's engine made the bot's way (``determinize_card_play``)
+and by making the world's state first (``determinize(...).card_play()``, the bot's way
+before), at the positions of the bot's decisions.
 Every figure is CPU time (``time.process_time``): per position the median of
 ``--repeat`` calls, then the median, 90th percentile and largest over the positions.
 """
@@ -73,13 +76,21 @@ def reference(name: str) -> Callable[[Any, int, np.random.Generator], Any] | Non
     return None
 
 
-def mc_share(surface: Surface, rng: np.random.Generator) -> tuple[float, float]:
-    """(CPU ms per MonteCarloBot(200) decision, share of it in determinize)."""
-    bot, spent, total = MonteCarloBot(200), 0.0, 0.0
+def mc_states(surface: Surface) -> list[Any]:
+    """The positions of the MonteCarloBot decisions timed: seeded deals a few actions in."""
+    states = []
     for seed in range(MC_DECISIONS):
         state = surface.deal(seed=seed)
         for _ in range(seed % 5):
             state.apply(state.legal_actions()[0])
+        states.append(state)
+    return states
+
+
+def mc_share(surface: Surface, rng: np.random.Generator) -> tuple[float, float]:
+    """(CPU ms per MonteCarloBot(200) decision, share of it in determinize)."""
+    bot, spent, total = MonteCarloBot(200), 0.0, 0.0
+    for state in mc_states(surface):
         with DeterminizeTimer(type(state)) as timed:
             t0 = CLOCK()
             bot.choose(state, rng)
@@ -181,6 +192,11 @@ def main() -> None:
                 line += f"   reference (Deal) {omed:6.1f} / {op90:6.1f} / {otop:6.1f} µs ({omed / med:.0f}x)"
             print(line, flush=True)
         phase_report(name, args.matches, states, args.repeat, rng)
+        mc = mc_states(surface)
+        whole, _, _ = per_position(lambda s: s.determinize(s.current_player, rng).card_play(), mc, 20 * args.repeat)
+        alone, _, _ = per_position(lambda s: s.determinize_card_play(s.current_player, rng), mc, 20 * args.repeat)
+        print(f"{name:14s} a world's engine for MonteCarloBot: determinize(...).card_play() {whole:.2f} µs, "
+              f"determinize_card_play(...) {alone:.2f} µs (median of the decisions below)", flush=True)
         ms, share = mc_share(surface, rng)
         print(f"{name:14s} MonteCarloBot(200) decision {ms:8.2f} ms CPU, {share:.1%} of it in determinize",
               flush=True)
