@@ -43,20 +43,22 @@ MC_DECISIONS = 12
 class DeterminizeTimer:
     """While active (a context manager), the CPU seconds spent in ``determinize`` (and
     ``determinize_card_play``, the world's engine alone) of the states of ``cls`` are
-    counted in :attr:`seconds`: the bot sees the real state, only the class's methods
-    are wrapped for the measurement."""
+    counted in :attr:`seconds` (and the calls in :attr:`calls`): the bot sees the real
+    state, only the class's methods are wrapped for the measurement."""
 
     METHODS = ("determinize", "determinize_card_play")
 
     def __init__(self, cls: type) -> None:
         self.cls = cls
         self.seconds = 0.0
+        self.calls = 0
 
     def _timed(self, inner: Callable[..., Any]) -> Callable[..., Any]:
         def timed(state: Any, player: int, rng: Any = None) -> Any:
             t0 = CLOCK()
             world = inner(state, player, rng)
             self.seconds += CLOCK() - t0
+            self.calls += 1
             return world
 
         return timed
