@@ -103,7 +103,8 @@ class StateBase(StateCore):
     """What ``Deal`` and ``Match`` of every game share (see :mod:`chupai.contract`).
 
     A subclass sets ``_origin`` in each constructor (:meth:`_made`) and defines
-    ``history``, ``clone`` and ``_determinize``; a ``Deal`` uses the compiled
+    ``history``, ``clone``, ``_record`` and ``_determinize`` (and ``_world_card_play``
+    where the world's engine alone is cheaper to make); a ``Deal`` uses the compiled
     ``legal_actions``, ``apply``, ``apply_index`` and ``is_terminal`` of
     :class:`~chupai._surface.StateCore` and supplies its hooks, a ``Match`` delegates
     them to its deal.
