@@ -365,24 +365,20 @@ class Deal(DealSurface):
         cannot see, with their sizes (nothing public constrains them: any card may be
         played whatever else is held); the cutter's seen cut card stays at the bottom
         of the stock (``cut_card_seen``)."""
-        world = self._world_core(player, seed)
-        if self.is_terminal():
+        world = self._world_card_play(player, seed)
+        if world is None:  # over
             return self.clone()
         new = shallow_clone(self)
         new._core = world  # (the cached legal actions are dropped with the old engine)
         return new
 
     def _world_card_play(self, player: int, seed: int) -> DealCore | None:
-        world = self._world_core(player, seed)
-        return None if self.is_terminal() else world
-
-    def _world_core(self, player: int, seed: int) -> DealCore:
-        """The engine of the world of :meth:`_determinize`."""
         core = self._core
         # the engine checks the seat and keeps the bottom card only while there is a stock
         # (what _cut_card says, without listing the stock: this is MonteCarloBot's hot path)
         cutter = self._rules.cut_card_seen and player == (core.dealer + 1) % core.players
-        return core.determinize(player, seed, cutter)
+        world = core.determinize(player, seed, cutter)
+        return None if self.is_terminal() else world
 
     def _cut_card(self, player: int) -> str | None:
         """The bottom stock card if ``player`` is the cutter who saw it (and it is still
