@@ -33,3 +33,16 @@ def test_determinize_reference(benchmark, name):
     rng = np.random.default_rng(1)
     benchmark.extra_info["positions"] = len(group)
     benchmark.pedantic(lambda: [s.deal._determinize_replay(s.current_player, rng) for s in group], rounds=3)
+
+
+@pytest.mark.benchmark(group="determinize-decision-phases")
+@pytest.mark.parametrize("name", ["guandan", "zhengshangyou"])
+def test_determinize_decision_phases(benchmark, name):
+    """Every decision of the tribute / exchange phases of two seeded random matches,
+    determinized for every seat (the decider hidden from the others)."""
+    from determinize import phase_positions
+
+    items = [it for phase, group in phase_positions(name, 2, []).items() if phase != "card play" for it in group]
+    rng = np.random.default_rng(1)
+    benchmark.extra_info["positions"] = len(items)
+    benchmark(lambda: [s.determinize(p, rng) for s, p in items])

@@ -41,29 +41,40 @@ MC_DECISIONS = 12
 
 
 class DeterminizeTimer:
-    """While active (a context manager), the CPU seconds spent in ``determinize`` of the
-    states of ``cls`` are counted in :attr:`seconds`: the bot sees the real state, only
-    the class's method is wrapped for the measurement."""
+    """While active (a context manager), the CPU seconds spent in ``determinize`` (and
+    ``determinize_card_play``, the world's engine alone) of the states of ``cls`` are
+    counted in :attr:`seconds` (and the calls in :attr:`calls`): the bot sees the real
+    state, only the class's methods are wrapped for the measurement."""
+
+    METHODS = ("determinize", "determinize_card_play")
 
     def __init__(self, cls: type) -> None:
         self.cls = cls
         self.seconds = 0.0
+        self.calls = 0
 
-    def __enter__(self) -> DeterminizeTimer:
-        inner: Callable[..., Any] = getattr(self.cls, "determinize")
-
-        def determinize(state: Any, player: int, rng: Any = None) -> Any:
+    def _timed(self, inner: Callable[..., Any]) -> Callable[..., Any]:
+        def timed(state: Any, player: int, rng: Any = None) -> Any:
             t0 = CLOCK()
             world = inner(state, player, rng)
             self.seconds += CLOCK() - t0
+            self.calls += 1
             return world
 
-        self._inner = inner
-        setattr(self.cls, "determinize", determinize)
+        return timed
+
+    def __enter__(self) -> DeterminizeTimer:
+        self._saved = {name: self.cls.__dict__.get(name) for name in self.METHODS}
+        for name in self.METHODS:
+            setattr(self.cls, name, self._timed(getattr(self.cls, name)))
         return self
 
     def __exit__(self, *exc: object) -> None:
-        setattr(self.cls, "determinize", self._inner)
+        for name, own in self._saved.items():
+            if own is None:
+                delattr(self.cls, name)
+            else:
+                setattr(self.cls, name, own)
 
 
 class Surface:

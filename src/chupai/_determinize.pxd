@@ -18,9 +18,11 @@ cdef enum:
 
 # One redeal: `pool` (one face per copy) dealt to `nh` hands of sizes `need`; hand j
 # receives no face of `forbid[j]` and, when `must[j]` is not 0, at least one face of it.
-# On DZ_OK `out` holds hand 0's faces, then hand 1's, ... in a uniformly random order.
+# On DZ_OK `out` holds hand 0's faces, then hand 1's, ...: each hand's in no particular
+# order but hand `ordered`'s (a talon; -1 for none), in a uniformly random one.
 ctypedef struct dz_job_t:
     int nh
+    int ordered
     int need[DZ_MAX_HANDS]
     mask_t forbid[DZ_MAX_HANDS]
     mask_t must[DZ_MAX_HANDS]
@@ -33,19 +35,32 @@ ctypedef struct dz_job_t:
 # with the GIL held.  DZ_OK, DZ_NONE, DZ_TRIES or DZ_TOO_MANY.
 cdef int dz_deal(dz_job_t *job, rng_t *rng, int tries) noexcept
 
+# A test of a world's hands (`lo`/`hi` per seat) that only some deals the forbid / must
+# masks allow pass (what is still to come in a tribute, ...); `arg` is its data.
+ctypedef int (*dz_accept_t)(const mask_t *lo, const mask_t *hi, const void *arg) noexcept
+
 # Seat `player`'s view of `seats` hands (two-deck masks lo/hi, in place): every card of
 # another seat that is not in its `klo/khi` (known) part, and the `nextra` faces of
 # `extra` (a talon, in place, any order), are dealt again keeping every size; forbid /
-# must per seat (NULL: none).  A DZ_* code; the hands are unchanged unless DZ_OK.
+# must per seat (NULL: none); `accept` (NULL: none) takes the hands of a draw or has it
+# drawn again: uniform over the deals it takes (`tries` draws in all, the must masks'
+# rejections included; the counts are made once).  A DZ_* code; the hands are unchanged
+# unless DZ_OK.
 cdef int dz_world(int seats, int player, mask_t *lo, mask_t *hi, const mask_t *klo, const mask_t *khi,
                   const mask_t *forbid, const mask_t *must, uint8_t *extra, int nextra,
-                  rng_t *rng, int tries) noexcept
+                  dz_accept_t accept, const void *arg, rng_t *rng, int tries) noexcept
 
 # dz_world for Python callers: `known` (Cards or one-deck int masks per seat), `forbid`
-# and `must` (None or per-seat int masks) read and checked, `seed` an int; raises
-# ReplayError / RuntimeError on DZ_NONE / DZ_TRIES.
+# and `must` (None or per-seat int masks) read and checked, `seed` an int, at most
+# MUST_TRIES draws; raises ReplayError / RuntimeError on DZ_NONE / DZ_TRIES (the hands
+# unchanged).
 cdef int dz_redeal(int seats, int player, mask_t *lo, mask_t *hi, object known, object forbid, object must,
-                   object seed, uint8_t *extra, int nextra) except -1
+                   object seed, uint8_t *extra, int nextra, dz_accept_t accept, const void *arg) except -1
+
+# The faces of the highest card of the one-deck mask `faces` (several for tied suits; 0
+# for none) where the rank `top` is above the ace and the rest keep their order (Guan
+# Dan's level, Zheng Shangyou's 2), the jokers above all: the faces a payer chooses from.
+cdef mask_t dz_top_faces(mask_t faces, int top) noexcept
 
 # A clone of `core`, checked to be an engine of `game` (TypeError otherwise).
 cdef Engine dz_copy_of(Engine core, str game)

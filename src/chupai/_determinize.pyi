@@ -1,17 +1,17 @@
-"""Type stubs for the compiled determinization the climbing games share."""
+"""Type stubs for the compiled determinization the climbing games share (what each
+function does: the docstrings of ``_determinize.pyx``)."""
 from collections.abc import Sequence
 from typing import Any
 
 from chupai.cards import Cards
 
-__all__ = ["MUST_TRIES", "deal", "next_seed", "redeal_hands"]
+__all__ = ["MUST_TRIES", "deal", "redeal_hands"]
 
 __pyx_capi__: dict[str, Any]
 __test__: dict[str, str]
 
 MUST_TRIES: int
 
-def next_seed(seed: int, k: int) -> int: ...
 def deal(
     pool: Sequence[int],
     need: Sequence[int],

@@ -12,9 +12,11 @@ a talon) is dealt again here, uniformly over the deals the public history allows
   take them and each group's split is drawn with its exact weight (the number of
   deals it leaves, counted in 128-bit integers; the copies of a face are distinct, as a
   shuffle deals them), then the cards of each group are shuffled into its split.
-* ``must``: a hand holds at least one face of a mask (a payment that was a decision
-  had a tied suit).  Handled by rejection: the forbid-uniform draw is repeated until
-  it holds, which is uniform over the deals respecting both.
+* ``must``: a hand holds at least one face of a mask (where the masks come from:
+  :func:`chupai._sampling.must_masks`).  Handled by rejection: the forbid-uniform draw
+  is repeated until it holds, which is uniform over the deals respecting both.
+* ``accept`` (the games' hooks only, ``dz_redeal``): a C test of a draw's hands for
+  what no mask says (a tribute decision still to come), rejection likewise.
 
 Hands with the same ``forbid`` are one class for the count (their common cards are
 split among them by a shuffle), so the count's state is at most
@@ -26,15 +28,30 @@ split among them by a shuffle), so the count's state is at most
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 from libc.math cimport M_LN2, lgamma
 from libc.stdlib cimport realloc
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 from chupai._cards cimport Cards, cards_new
-from chupai._core cimport N_FACES, bit, mask_t, rng_below, rng_next, rng_seed, rng_shuffle, rng_t, seed64
+from chupai._core cimport (
+    BJ_BIT,
+    N_FACES,
+    N_RANKS,
+    RANK_BITS,
+    RJ_BIT,
+    bit,
+    mask_t,
+    rank_nibble,
+    rng_below,
+    rng_next,
+    rng_seed,
+    rng_shuffle,
+    rng_t,
+    seed64,
+)
 from chupai._engine_base cimport Engine, check_seat
 
 from chupai.errors import ReplayError
 
-__all__ = ["MUST_TRIES", "deal", "next_seed", "redeal_hands"]
+__all__ = ["MUST_TRIES", "deal", "redeal_hands"]
 
 cdef extern from *:
     """
@@ -207,6 +224,16 @@ cdef int _musts_hold(const dz_job_t *job) noexcept:
 
 
 cdef int dz_deal(dz_job_t *job, rng_t *rng, int tries) noexcept:
+    return _deal(job, rng, tries, NULL, NULL)
+
+
+# a test of a draw of the job (its `out`) beyond the must masks, with its data
+ctypedef int (*_test_t)(const dz_job_t *job, const void *arg) noexcept
+
+
+cdef int _deal(dz_job_t *job, rng_t *rng, int tries, _test_t test, const void *arg) noexcept:
+    """dz_deal, each draw also passing `test` (when not NULL): the classes, groups and
+    counts are made once, only the draws repeat."""
     cdef int nh = job.nh, j, k, v, g, n, at, free_n = 0, t, total = 0
     cdef int cls[DZ_MAX_HANDS]
     cdef mask_t cforbid[DZ_MAX_CLASSES]
@@ -217,6 +244,8 @@ cdef int dz_deal(dz_job_t *job, rng_t *rng, int tries) noexcept:
     cdef int nby[DZ_MAX_CLASSES]
     cdef int take[DZ_MAX_CLASSES]
     cdef int start_cap[DZ_MAX_CLASSES]
+    cdef int nhands[DZ_MAX_CLASSES]
+    cdef int ordered = -1                  # the class of hand job.ordered
     cdef int gset[MAX_GROUPS]
     cdef unsigned allowed, full
     cdef ctx_t c
@@ -243,9 +272,13 @@ cdef int dz_deal(dz_job_t *job, rng_t *rng, int tries) noexcept:
             v = c.D
             cforbid[v] = job.forbid[j]
             c.cap[v] = 0
+            nhands[v] = 0
             c.D += 1
         cls[j] = v
         c.cap[v] += job.need[j]
+        nhands[v] += 1
+        if j == job.ordered:
+            ordered = v
     full = ((<unsigned>1) << c.D) - 1
     # the groups: cards by the classes that may take them
     for g in range(MAX_GROUPS):
@@ -309,16 +342,19 @@ cdef int dz_deal(dz_job_t *job, rng_t *rng, int tries) noexcept:
                     byclass[v][nby[v]] = cards[g][at]
                     nby[v] += 1
                     at += 1
-        rng_shuffle(freec, free_n, rng)
+        if c.D > 1:  # (one class: its shuffle below deals them)
+            rng_shuffle(freec, free_n, rng)
         at = 0
         for v in range(c.D):
             for n in range(c.cap[v]):
                 byclass[v][nby[v]] = freec[at]
                 nby[v] += 1
                 at += 1
-        # each class's cards to its hands in a random order
+        # each class's cards to its hands in a random order (a class of one hand takes
+        # them all: their order matters only for an ordered hand)
         for v in range(c.D):
-            rng_shuffle(byclass[v], nby[v], rng)
+            if nhands[v] > 1 or v == ordered:
+                rng_shuffle(byclass[v], nby[v], rng)
             nby[v] = 0
         at = 0
         for j in range(nh):
@@ -327,7 +363,7 @@ cdef int dz_deal(dz_job_t *job, rng_t *rng, int tries) noexcept:
                 job.out[at] = byclass[v][nby[v]]
                 nby[v] += 1
                 at += 1
-        if _musts_hold(job):
+        if _musts_hold(job) and (test == NULL or test(job, arg)):
             return DZ_OK
     return DZ_TRIES
 
@@ -336,13 +372,52 @@ cdef inline int _copies(mask_t lo, mask_t hi, int f) noexcept:
     return <int>((lo >> f) & 1) + <int>((hi >> f) & 1)
 
 
+# what the test of a world's draw needs to see the hands the draw makes
+ctypedef struct world_t:
+    int seats
+    int nhidden                  # the job's hands that are seats (a talon is not)
+    int seat_of[DZ_MAX_HANDS]
+    const mask_t *lo             # the hands before the draw
+    const mask_t *hi
+    const mask_t *klo
+    const mask_t *khi
+    dz_accept_t accept
+    const void *arg
+
+
+cdef void _place(const world_t *w, const dz_job_t *job, mask_t *lo, mask_t *hi) noexcept:
+    """The seats' hands of the draw `job.out`: their known cards and the new hidden ones."""
+    cdef int j, k, s, at = 0
+    cdef mask_t b
+    for j in range(w.nhidden):
+        s = w.seat_of[j]
+        lo[s] = w.klo[s]
+        hi[s] = w.khi[s]
+        for k in range(at, at + job.need[j]):
+            b = bit(job.out[k])
+            if lo[s] & b:
+                hi[s] |= b
+            else:
+                lo[s] |= b
+        at += job.need[j]
+
+
+cdef int _world_test(const dz_job_t *job, const void *arg) noexcept:
+    cdef const world_t *w = <const world_t *>arg
+    cdef mask_t lo[DZ_MAX_HANDS]
+    cdef mask_t hi[DZ_MAX_HANDS]
+    memcpy(lo, w.lo, w.seats * sizeof(mask_t))
+    memcpy(hi, w.hi, w.seats * sizeof(mask_t))
+    _place(w, job, lo, hi)
+    return w.accept(lo, hi, w.arg)
+
+
 cdef int dz_world(int seats, int player, mask_t *lo, mask_t *hi, const mask_t *klo, const mask_t *khi,
                   const mask_t *forbid, const mask_t *must, uint8_t *extra, int nextra,
-                  rng_t *rng, int tries) noexcept:
+                  dz_accept_t accept, const void *arg, rng_t *rng, int tries) noexcept:
     cdef dz_job_t job
-    cdef int seat_of[DZ_MAX_HANDS]
-    cdef int s, f, n, j, k, at, rc
-    cdef mask_t b
+    cdef world_t w
+    cdef int s, f, n, k, rc
     if seats < 1 or seats > DZ_MAX_HANDS - 1 or nextra < 0:
         return DZ_NONE
     job.nh = 0
@@ -361,8 +436,10 @@ cdef int dz_world(int seats, int player, mask_t *lo, mask_t *hi, const mask_t *k
             job.need[job.nh] += n
         job.forbid[job.nh] = forbid[s] if forbid != NULL else 0
         job.must[job.nh] = must[s] if must != NULL else 0
-        seat_of[job.nh] = s
+        w.seat_of[job.nh] = s
         job.nh += 1
+    w.nhidden = job.nh
+    job.ordered = job.nh if nextra else -1
     if nextra:
         if job.npool + nextra > DZ_MAX_POOL:
             return DZ_NONE
@@ -373,26 +450,34 @@ cdef int dz_world(int seats, int player, mask_t *lo, mask_t *hi, const mask_t *k
         job.forbid[job.nh] = 0
         job.must[job.nh] = 0
         job.nh += 1
-    rc = dz_deal(&job, rng, tries)
+    w.seats = seats
+    w.lo = lo
+    w.hi = hi
+    w.klo = klo
+    w.khi = khi
+    w.accept = accept
+    w.arg = arg
+    rc = _deal(&job, rng, tries, _world_test if accept != NULL else <_test_t>NULL, &w)
     if rc != DZ_OK:
         return rc
-    at = 0
-    for j in range(job.nh):
-        if j == job.nh - 1 and nextra:
-            for k in range(nextra):
-                extra[k] = job.out[at + k]
-            break
-        s = seat_of[j]
-        lo[s] = klo[s]
-        hi[s] = khi[s]
-        for k in range(at, at + job.need[j]):
-            b = bit(job.out[k])
-            if lo[s] & b:
-                hi[s] |= b
-            else:
-                lo[s] |= b
-        at += job.need[j]
+    _place(&w, &job, lo, hi)
+    for k in range(nextra):
+        extra[k] = job.out[job.npool - nextra + k]
     return DZ_OK
+
+
+cdef mask_t dz_top_faces(mask_t faces, int top) noexcept:
+    cdef int r
+    if faces & bit(RJ_BIT):
+        return bit(RJ_BIT)
+    if faces & bit(BJ_BIT):
+        return bit(BJ_BIT)
+    if rank_nibble(faces, top):
+        return (<mask_t>rank_nibble(faces, top)) << (top * RANK_BITS)
+    for r in range(N_RANKS - 1, -1, -1):
+        if r != top and rank_nibble(faces, r):
+            return (<mask_t>rank_nibble(faces, r)) << (r * RANK_BITS)
+    return 0
 
 
 # --- the Python entry points ------------------------------------------------------------------
@@ -453,18 +538,12 @@ cdef int _read_known(object known, int n, mask_t *klo, mask_t *khi, str what) ex
     return 0
 
 
-def next_seed(seed, k):
-    """The seed of a world's ``k``-th draw after the first (``k`` = 0 is ``seed``): the
-    rejection loops that test a draw in Python (a pending tribute or exchange decision)
-    draw again from these, deterministically."""
-    return (seed + k * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-
-
 def deal(pool, need, forbid=None, must=None, *, seed, tries=MUST_TRIES):
     """The hands dealt from ``pool`` (faces 0..53, one entry per copy, at most 108) to
     hands of sizes ``need``, hand ``j`` holding no face of mask ``forbid[j]`` and one of
     mask ``must[j]`` at least (when not 0); uniform over those deals (the copies treated
-    as distinct).  A list of lists of faces; ``ReplayError`` when no deal exists.
+    as distinct).  A list of lists of faces (each in no particular order);
+    ``ReplayError`` when no deal exists.
     """
     cdef dz_job_t job
     cdef rng_t rng
@@ -480,6 +559,7 @@ def deal(pool, need, forbid=None, must=None, *, seed, tries=MUST_TRIES):
     if isinstance(tries, bool) or not isinstance(tries, int) or tries < 1:
         raise ValueError(f"tries must be a positive int, not {tries!r}")
     job.nh = len(need)
+    job.ordered = -1
     _read_masks(forbid, job.nh, fm, "forbid")
     _read_masks(must, job.nh, mm, "must")
     for j in range(job.nh):
@@ -508,7 +588,7 @@ def deal(pool, need, forbid=None, must=None, *, seed, tries=MUST_TRIES):
 
 
 cdef int dz_redeal(int seats, int player, mask_t *lo, mask_t *hi, object known, object forbid, object must,
-                object seed, uint8_t *extra, int nextra) except -1:
+                object seed, uint8_t *extra, int nextra, dz_accept_t accept, const void *arg) except -1:
     cdef mask_t klo[DZ_MAX_HANDS]
     cdef mask_t khi[DZ_MAX_HANDS]
     cdef mask_t fm[DZ_MAX_HANDS]
@@ -519,7 +599,7 @@ cdef int dz_redeal(int seats, int player, mask_t *lo, mask_t *hi, object known, 
     _read_masks(must, seats, mm, "must")
     rng_seed(&rng, seed64(seed), 0)
     _raise(dz_world(seats, player, lo, hi, klo, khi, fm if forbid is not None else NULL,
-                    mm if must is not None else NULL, extra, nextra, &rng, MUST_TRIES))
+                    mm if must is not None else NULL, extra, nextra, accept, arg, &rng, MUST_TRIES))
     return 0
 
 
@@ -544,5 +624,5 @@ def redeal_hands(hands, player, known, forbid, must, seed):
         raise ValueError(f"hands must hold 1 to {DZ_MAX_HANDS - 1} hands, not {n}")
     p = check_seat(player, n, "player")
     _read_known(hands, n, lo, hi, "hands")
-    dz_redeal(n, p, lo, hi, known, forbid, must, seed, NULL, 0)
+    dz_redeal(n, p, lo, hi, known, forbid, must, seed, NULL, 0, NULL, NULL)
     return [cards_new(lo[s], hi[s]) for s in range(n)]

@@ -16,11 +16,10 @@ from typing import TypeVar
 
 import numpy as np
 
-from chupai._determinize import MUST_TRIES, next_seed, redeal_hands
 from chupai.cards import Cards
 from chupai.errors import ReplayError
 
-__all__ = ["Ties", "deal_hidden", "must_masks", "redeal_and_replay", "redeal_until"]
+__all__ = ["Ties", "deal_hidden", "must_masks", "redeal_and_replay"]
 
 #: per payment that was a decision (a tied suit chosen): the payer, the mask of the
 #: other faces of its rank, and the tied cards it held when it paid
@@ -34,36 +33,16 @@ _FACT = [math.factorial(n) for n in range(109)]
 
 
 def must_masks(ties: Ties, player: int, seats: int, hidden: Callable[[int], Cards]) -> tuple[int, ...]:
-    """The per-seat ``must`` masks of :func:`chupai._determinize.deal` for the cards
-    hidden from ``player``: a payer who chose among tied suits held another one then;
-    if every tied card it held is still hidden (``hidden(seat)``: its cards not
-    publicly known), one of the tied faces must be among its hidden cards in a world
-    (else the one played or known proves it already)."""
+    """The per-seat ``must`` masks of :func:`chupai._determinize.deal` (see there what a
+    must mask asks of a hand) for the cards hidden from ``player``: a payer who chose
+    among tied suits held another one then; if every tied card it held is still hidden
+    (``hidden(seat)``: its cards not publicly known), one of the tied faces must be
+    among its hidden cards in a world (else the one played or known proves it already)."""
     must = [0] * seats
     for payer, tied, held in ties:
         if payer != player and held <= hidden(payer):
             must[payer] = tied
     return tuple(must)
-
-
-def redeal_until(
-    hands: Sequence[Cards | int],
-    player: int,
-    known: Sequence[Cards | int],
-    forbid: Sequence[int] | None,
-    must: Sequence[int] | None,
-    seed: int,
-    accept: Callable[[list[Cards]], bool],
-) -> list[Cards]:
-    """:func:`chupai._determinize.redeal_hands` drawn again (seeds
-    :func:`~chupai._determinize.next_seed`) until ``accept`` takes the hands: the
-    rejection of what only Python checks (a tribute or exchange decision still to
-    come), uniform over the accepted deals."""
-    for k in range(MUST_TRIES):
-        out = redeal_hands(hands, player, known, forbid, must, next_seed(seed, k))
-        if accept(out):
-            return out
-    raise RuntimeError(f"no deal consistent with the observation was found in {MUST_TRIES} draws")
 
 
 def _multinomial(parts: Sequence[int]) -> int:

@@ -44,12 +44,17 @@ __all__ = [
 #: seeds derived here are below 2**63 (non-negative int64)
 SEED_MASK = (1 << 63) - 1
 
+# determinize's test of its rng (a module constant: looked up at every call)
+_GENERATOR = np.random.Generator
+
 S = TypeVar("S", bound="StateBase")
+T = TypeVar("T")
 M = TypeVar("M", bound="MatchSurface")
 
 #: how a state was made: ``("new", (args, kwargs))`` for the class itself,
 #: ``(classmethod name, (args, kwargs))`` for another constructor, or
-#: ``("determinize", (parent origin, its origin_len, its history, player, seed))``
+#: ``("determinize", (parent origin, its origin_len, its record, player, seed))``, the
+#: record being the parent's public history in parts (:meth:`StateBase._record`)
 Origin = tuple[str, tuple[Any, ...]]
 
 
@@ -79,7 +84,8 @@ def restore(cls: type[S], origin: Origin, decisions: Sequence[Any]) -> S:
     kind, payload = origin
     state: S
     if kind == "determinize":
-        parent_origin, parent_origin_len, parent_history, player, seed = payload
+        parent_origin, parent_origin_len, record, player, seed = payload
+        parent_history = [e for part in record for e in part]
         parent = restore(cls, parent_origin, _decisions_of(parent_history[parent_origin_len:]))
         state = parent._world(player, seed)
     elif kind == "new":
@@ -97,7 +103,8 @@ class StateBase(StateCore):
     """What ``Deal`` and ``Match`` of every game share (see :mod:`chupai.contract`).
 
     A subclass sets ``_origin`` in each constructor (:meth:`_made`) and defines
-    ``history``, ``clone`` and ``_determinize``; a ``Deal`` uses the compiled
+    ``history``, ``clone``, ``_record`` and ``_determinize`` (and ``_world_card_play``
+    where the world's engine alone is cheaper to make); a ``Deal`` uses the compiled
     ``legal_actions``, ``apply``, ``apply_index`` and ``is_terminal`` of
     :class:`~chupai._surface.StateCore` and supplies its hooks, a ``Match`` delegates
     them to its deal.
@@ -134,18 +141,37 @@ class StateBase(StateCore):
         """A copy consistent with what ``player`` knows, the cards hidden from them dealt
         again (the game's ``_determinize`` docstring says how).  ``rng``: a numpy
         ``Generator``, an int seed or ``None``; one 64-bit draw of it seeds the world."""
-        g = as_rng(rng)
-        return self._world(player, int(g.bit_generator.random_raw()))
+        g = rng if type(rng) is _GENERATOR else as_rng(rng)
+        return self._world(player, g.bit_generator.random_raw())
+
+    def determinize_card_play(self, player: int, rng: Any = None) -> Any:
+        """``determinize(player, rng).card_play()`` (the same world for the same ``rng``)
+        without making the world's state: the compiled card-play engine of a world, or
+        ``None`` outside the card play.  What a bot that only plays out needs
+        (:class:`~chupai.bots.MonteCarloBot`)."""
+        g = rng if type(rng) is _GENERATOR else as_rng(rng)
+        return self._world_card_play(player, g.bit_generator.random_raw())
+
+    def _world_card_play(self, player: int, seed: int) -> Any:
+        """The engine of :meth:`determinize_card_play` from the seed drawn: here the
+        world's own; a game whose world engine is cheaper to make alone overrides it."""
+        world: Any = self._determinize(player, seed)  # a Deal or a Match: card_play() is theirs
+        return world.card_play()
 
     def _world(self: S, player: int, seed: int) -> S:
         """:meth:`determinize` from the seed drawn, with the record that rebuilds it."""
         new = self._determinize(player, seed)
         # the parent's decisions are read from its history when pickled, not now; the
         # world's public history is the parent's (the contract), so its length is too
-        history = tuple(self.history)
-        new._origin = ("determinize", (self._origin, self._origin_len, history, player, seed))
-        new._origin_len = len(history)
+        record, length = self._record()
+        new._origin = ("determinize", (self._origin, self._origin_len, record, player, seed))
+        new._origin_len = length
         return new
+
+    def _record(self) -> tuple[tuple[tuple[Event, ...], ...], int]:
+        """The public history as it is now, in immutable parts that concatenate to it
+        (shared, not copied: a world records it at every determinization), and its length."""
+        raise NotImplementedError
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (restore, (type(self), self._origin, self._decisions()), self._extras())
@@ -218,6 +244,10 @@ class DealSurface(StateBase):
     def history(self) -> list[Event]:
         """Every public event, in order (a copy; the game's ``Deal`` docstring lists them)."""
         return list(self._history)
+
+    def _record(self) -> tuple[tuple[tuple[Event, ...], ...], int]:
+        events: tuple[Event, ...] = self._history  # the compiled base's tuple, kept until the next action
+        return (events,), len(events)
 
     def hand_sizes(self) -> tuple[int, ...]:
         return tuple(self._core.hand_sizes())
@@ -362,9 +392,19 @@ class MatchSurface(StateBase):
         events: list[Event] = list(self._past) + list(self._deal.history)
         return events
 
+    def _record(self) -> tuple[tuple[tuple[Event, ...], ...], int]:
+        if self.is_terminal():  # the last deal's events are in _past
+            return (self._past,), len(self._past)
+        events: tuple[Event, ...] = self._deal._history
+        return (self._past, events), len(self._past) + len(events)
+
     def clone(self: M) -> M:
         """An independent copy: the current deal cloned, the standing's lists copied."""
         return shallow_clone(self, cloned=("_deal",), copied=self._COPIED)
+
+    def _world_card_play(self, player: int, seed: int) -> Any:
+        engine = self._deal._world_card_play(player, seed)  # checks player
+        return None if self.is_terminal() else engine
 
     def _determinize(self: M, player: int, seed: int) -> M:
         """The match with its current deal determinized (see the deal's ``determinize``)."""
@@ -415,8 +455,9 @@ def _cloner(cls: type, cloned: tuple[str, ...], copied: tuple[str, ...]) -> Call
     fn = _CLONERS.get(key)
     if fn is None:
         slots = [n for c in cls.__mro__ for n in c.__dict__.get("__slots__", ())]
-        # the compiled part (engine, history, cached actions) first, in one C call
-        lines = ["def clone(s):", "    o = s._clone_core()"]
+        # a state's compiled part (engine, history, cached actions) first, in one C call
+        first = "s._clone_core()" if issubclass(cls, StateCore) else "_new(_cls)"
+        lines = ["def clone(s):", f"    o = {first}"]
         for name in slots:
             if name in cloned:
                 lines.append(f"    v = s.{name}\n    o.{name} = None if v is None else v.clone()")
@@ -425,11 +466,19 @@ def _cloner(cls: type, cloned: tuple[str, ...], copied: tuple[str, ...]) -> Call
             else:
                 lines.append(f"    o.{name} = s.{name}")
         lines.append("    return o")
-        namespace: dict[str, Any] = {}
+        namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
         exec("\n".join(lines), namespace)  # noqa: S102 - code written here from slot names
         fn = namespace["clone"]
         _CLONERS[key] = fn
     return fn
+
+
+def slot_copy(obj: T, *, copied: tuple[str, ...] = ()) -> T:
+    """A copy of ``obj``, an instance of a plain class with ``__slots__`` (every slot set),
+    sharing every slot but the ``copied`` ones (lists: ``.copy()``), as
+    :func:`shallow_clone` copies a state."""
+    other: T = _cloner(type(obj), (), copied)(obj)
+    return other
 
 
 def shallow_clone(state: S, *, cloned: tuple[str, ...] = (), copied: tuple[str, ...] = ()) -> S:

@@ -124,8 +124,9 @@ class MonteCarloBot:
 
     For each candidate (the suit-collapsed legal plays, and passing when following;
     at most ``max_candidates`` of them, the lowest in the greedy order), it repeatedly
-    draws a deal consistent with what the player has seen (``state.determinize``; at
-    most ``max_worlds`` per decision), makes the candidate and plays the deal out in C
+    draws a deal consistent with what the player has seen (the engine of one,
+    ``state.determinize_card_play``; at most ``max_worlds`` per decision), makes the
+    candidate and plays the deal out in C
     with ``policy``; it chooses the candidate with the best total outcome for its team
     (won or lost levels in Guan Dan; the player's score - par in Chinese Ten).  About ``playouts`` playouts are spent per decision.
     """
@@ -166,7 +167,8 @@ class MonteCarloBot:
         per_world = max(1, round(self.playouts / (n * worlds)))
         sums = np.zeros(n)
         for _ in range(worlds):
-            world = _card_play(state.determinize(player, rng))
+            # the world's engine alone (its state would be thrown away)
+            world = state.determinize_card_play(player, rng)
             sums += world.evaluate(candidates, include_pass, per_world, _seed(rng), self.policy, *extra)
         best = int(np.argmax(sums))
         return candidates[best] if best < len(candidates) else PASS

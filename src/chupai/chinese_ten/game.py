@@ -365,13 +365,20 @@ class Deal(DealSurface):
         cannot see, with their sizes (nothing public constrains them: any card may be
         played whatever else is held); the cutter's seen cut card stays at the bottom
         of the stock (``cut_card_seen``)."""
-        p = self._seat(player)
-        if self.is_terminal():
+        world = self._world_card_play(player, seed)
+        if world is None:  # over
             return self.clone()
-        new = shallow_clone(self, copied=("_history",))
-        new._core = self._core.determinize(p, seed, keep_bottom=self._cut_card(p) is not None)
-        new._legal = None
+        new = shallow_clone(self)
+        new._core = world  # (the cached legal actions are dropped with the old engine)
         return new
+
+    def _world_card_play(self, player: int, seed: int) -> DealCore | None:
+        core = self._core
+        # the engine checks the seat and keeps the bottom card only while there is a stock
+        # (what _cut_card says, without listing the stock: this is MonteCarloBot's hot path)
+        cutter = self._rules.cut_card_seen and player == (core.dealer + 1) % core.players
+        world = core.determinize(player, seed, cutter)
+        return None if self.is_terminal() else world
 
     def _cut_card(self, player: int) -> str | None:
         """The bottom stock card if ``player`` is the cutter who saw it (and it is still
@@ -493,7 +500,9 @@ class Match(MatchSurface):
         return int(self._rules.deals_in_match(self._players))
 
     def is_terminal(self) -> bool:
-        return len(self._summaries) >= self.max_deals
+        # the current deal goes on unless the match is over (a finished deal is replaced
+        # at once): the compiled test first, the rules' count only then
+        return self._deal.is_terminal() and len(self._summaries) >= self.max_deals
 
     def returns(self) -> list[float]:
         """Once over, each player's total result over the deals; zeros before."""

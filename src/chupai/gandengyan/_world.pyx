@@ -17,5 +17,5 @@ def world(Engine core not None, player, known, seed):
     cdef int top = d.top, end = d.end
     if not 0 <= top <= end <= GDY_MAX_CARDS:
         raise ValueError(f"the engine's talon bounds {top}..{end} are out of range")
-    dz_redeal(n, p, d.lo, d.hi, known, None, None, seed, &d.talon[top], end - top)
+    dz_redeal(n, p, d.lo, d.hi, known, None, None, seed, &d.talon[top], end - top, NULL, NULL)
     return other

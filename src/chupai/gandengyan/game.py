@@ -333,11 +333,13 @@ class Deal(DealSurface):
         becomes publicly known; draws are private), so this is uniform over the
         consistent deals.
         """
-        p = self._seat(player)
-        other = shallow_clone(self, copied=("_history",))
-        other._core = world(self._core, p, self._known, seed)
-        other._legal = None
+        other = shallow_clone(self)
+        other._core = world(self._core, player, self._known, seed)  # checks player
         return other
+
+    def _world_card_play(self, player: int, seed: int) -> DealCore | None:
+        engine = world(self._core, player, self._known, seed)
+        return None if self._core.over else engine
 
     def _seat(self, player: Any) -> int:
         return check_seat(player, self._core.players)

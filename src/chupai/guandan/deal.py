@@ -12,24 +12,27 @@ True
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
 
-from chupai._core import NUM_FACES, RED_JOKER_BIT
-from chupai._sampling import Ties, must_masks, redeal_and_replay, redeal_until
+from chupai._core import BLACK_JOKER_BIT, NUM_FACES, RED_JOKER_BIT
+from chupai._sampling import Ties, must_masks, redeal_and_replay
 from chupai._state import DealSurface, check_rules, check_seat, check_seed, foreign_action, shallow_clone
 from chupai.actions import PASS
 from chupai.cards import RANKS, Cards, face_name
 from chupai.contract import TERMINAL, Event
 from chupai.errors import IllegalActionError
 from chupai.guandan._engine import RESULT_12, RESULT_13, RESULT_14, DealCore
-from chupai.guandan._world import world
-from chupai.guandan.play import Play, wild_face
+from chupai.guandan._world import options as _options
+from chupai.guandan._world import return_faces, top_faces, tribute_hands, world
+from chupai.guandan.play import Play, level_value, wild_face
 from chupai.guandan.rules import Rules, parse_rank
 from chupai.guandan.tribute import (
     PAY_TRIBUTE,
+    RETURN_CARD,
     TRIBUTE_ACTIONS,
     VALUES,
     PayTribute,
@@ -38,7 +41,6 @@ from chupai.guandan.tribute import (
     Tribute,
     TributeStep,
     normalize_previous,
-    top_faces,
 )
 
 # module constants: looking an enum member up on its class costs ~0.1 us, and the
@@ -49,6 +51,10 @@ __all__ = ["Deal"]
 
 SEATS = 4
 _RESULT_NAMES = {RESULT_12: "1-2", RESULT_13: "1-3", RESULT_14: "1-4"}
+#: the two jokers' faces
+_JOKERS = (1 << RED_JOKER_BIT) | (1 << BLACK_JOKER_BIT)
+#: what a tribute so far proves (:func:`_tribute_record`)
+_Record = tuple[int, int, int, int, tuple[int, ...]]
 _EXPECTED = ("a chupai.guandan.Play, PASS, a protocol list [type, rank, cards], PayTribute, TakeTribute, "
              "ReturnCard or ChooseLeader")
 
@@ -104,30 +110,31 @@ def _decision_ties(tribute: Tribute, history: Sequence[Event]) -> Ties:
     return tuple(out)
 
 
-def _tribute_allows(tribute: Tribute, hands: list[Cards], player: int) -> bool:
-    """Whether the tribute (not over yet) would have come to where it is from the
-    tribute-phase ``hands`` of a world: the payers did not hold both red jokers between
-    them, each held a card to pay with, and a payer still to pay (hidden from
-    ``player``) has tied suits to choose from."""
-    wild = wild_face(tribute.lv)
-    jokers = 0
-    for payer in tribute.payers:
-        counts = hands[payer].counts()
-        for p, face in tribute.paid:
-            if p == payer:
-                counts[face] += 1
-        for _receiver, to, f in tribute.returns:
-            if to == payer:
-                counts[f] -= 1
-        jokers += counts[RED_JOKER_BIT]
-        if not any(n and f != wild for f, n in enumerate(counts)):
-            return False
-    if jokers >= 2:
-        return False
+def _tribute_record(tribute: Tribute, forbid: tuple[int, ...]) -> _Record:
+    """What the tribute so far proves of the hands it started from, for
+    :func:`~chupai.guandan._world.tribute_hands`: the payers and those still to pay
+    (seat masks), the red jokers the payers paid less those returned to them, the
+    payer deciding its payment now (-1 for none) and the ``forbid`` masks for a world
+    in which that payer is hidden: its tied suits exclude a joker, its highest card
+    otherwise (exact, since a world must hold them anyway, and it spares draws)."""
+    payers = sum(1 << s for s in tribute.payers)
+    unpaid = sum(1 << s for s in tribute.payers[len(tribute.paid):])
+    reds = sum(f == RED_JOKER_BIT for _p, f in tribute.paid)
+    reds -= sum(f == RED_JOKER_BIT and payers >> to & 1 for _r, to, f in tribute.returns)
     pending = tribute.pending
-    if pending is not None and pending.step is TributeStep.PAY and pending.seat != player:
-        return len(top_faces(hands[pending.seat], tribute.lv)) > 1
-    return True
+    paying = pending.seat if pending is not None and pending.step is TributeStep.PAY else -1
+    forbid_paying = tuple(m | _JOKERS if s == paying else m for s, m in enumerate(forbid))
+    return payers, unpaid, reds, paying, forbid_paying
+
+
+@functools.cache
+def _low_faces(return_max_rank: str | None, lv: int) -> int | None:
+    """The faces at or below ``return_max_rank`` at level index ``lv`` (a mask), what
+    ``Tribute._return_options`` prefers; ``None`` without the rule."""
+    if return_max_rank is None:
+        return None
+    cap = level_value(RANKS.index(return_max_rank), lv)
+    return sum(1 << f for f in range(NUM_FACES) if VALUES[lv][f] <= cap)
 
 
 def _repend(tribute: Tribute, player: int) -> None:
@@ -138,10 +145,12 @@ def _repend(tribute: Tribute, player: int) -> None:
         return
     step, seat, _ = pending
     if step is TributeStep.PAY:
-        options: tuple[Any, ...] = tuple(PAY_TRIBUTE[f] for f in top_faces(tribute.hands[seat], tribute.lv))
+        options = _options(top_faces(tribute.hands[seat], tribute.lv), PAY_TRIBUTE)
     elif step is TributeStep.RETURN:
         assert tribute.receipts is not None
-        options = tribute._return_options(seat, tribute.receipts[len(tribute.returns)][2])
+        received = tribute.receipts[len(tribute.returns)][2]
+        low = _low_faces(tribute.rules.return_max_rank, tribute.lv)
+        options = _options(return_faces(tribute.hands[seat], received, low), RETURN_CARD)
     else:
         return
     tribute.pending = Pending(step, seat, options)
@@ -277,7 +286,7 @@ class Deal(DealSurface):
         self._watch = 0
         self._trick_start = 0
         self._tribute: Tribute | None = None
-        self._dz: tuple[int, tuple[int, ...], Ties] | None = None
+        self._dz: tuple[int, tuple[int, ...], Ties, _Record] | None = None
         if previous is None:
             self._previous: tuple[int, int, int, int] | None = None
             assert leader is not None
@@ -596,28 +605,46 @@ class Deal(DealSurface):
         """
         p = _seat(player)
         tribute = self._tribute
-        forbid: tuple[int, ...] | None = None
-        must: tuple[int, ...] | None = None
-        if tribute is not None and not tribute.resisted:
-            forbid, must = self._constraints(p)
-        new = shallow_clone(self, copied=("_history",))
-        new._legal = None
+        forbid, must, record = self._masks(p)
+        new = shallow_clone(self)
         if self._core is not None:
-            new._core = world(self._core, p, self._known, forbid, must, seed)
+            new._core = world(self._core, p, self._known, forbid, must, seed)  # (drops the cached list)
             return new
-        assert tribute is not None
-        # the tribute phase: the hands are the tribute's; what is still to come there
-        # (the resisting test, a pending payment) is checked by rejection
+        assert tribute is not None and forbid is not None and must is not None and record is not None
+        new._legal = None
+        # the tribute phase: the hands are the tribute's; what the payments still to come
+        # prove (no resisting, a card to pay with, tied suits for a hidden payer deciding)
+        # is checked by rejection, in C
+        payers, unpaid, reds, paying, forbid_paying = record
+        tied = paying if paying != p else -1
+        if tied >= 0:
+            forbid = forbid_paying
         other = tribute.clone()
-        other.hands = redeal_until(tribute.hands, p, self._known, forbid, must, seed,
-                                   lambda hands: _tribute_allows(tribute, hands, p))
+        other.hands = tribute_hands(tribute.hands, p, self._known, forbid, must, seed, tribute.lv,
+                                    payers, unpaid, reds, tied)
         _repend(other, p)
         new._tribute = other
         return new
 
-    def _constraints(self, player: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    def _world_card_play(self, player: int, seed: int) -> DealCore | None:
+        p = _seat(player)
+        if self._phase is not _PLAY or self._core is None:
+            return None  # (what card_play() of the world is)
+        forbid, must, _record = self._masks(p)
+        return world(self._core, p, self._known, forbid, must, seed)
+
+    def _masks(self, player: int) -> tuple[tuple[int, ...] | None, tuple[int, ...] | None, _Record | None]:
+        """:meth:`_constraints`, or ``None`` each where no tribute constrains the hands
+        (a first deal, a resisted tribute)."""
+        tribute = self._tribute
+        if tribute is None or tribute.resisted:
+            return None, None, None
+        return self._constraints(player)
+
+    def _constraints(self, player: int) -> tuple[tuple[int, ...], tuple[int, ...], _Record]:
         """The per-seat forbid and must face masks of :func:`chupai._determinize.deal`
-        that the tribute's public record implies for the cards hidden from ``player``."""
+        that the tribute's public record implies for the cards hidden from ``player``,
+        and what the payments so far prove (:func:`_tribute_record`)."""
         tribute = self._tribute
         assert tribute is not None
         # the record changes only with the tribute's steps: cached for this history
@@ -626,10 +653,10 @@ class Deal(DealSurface):
         cached = self._dz
         if cached is None or cached[0] != key:
             forbid = tuple(sum(1 << f for f in tribute.forbidden(s, self._history)) for s in range(SEATS))
-            cached = (key, forbid, _decision_ties(tribute, self._history))
+            cached = (key, forbid, _decision_ties(tribute, self._history), _tribute_record(tribute, forbid))
             self._dz = cached
-        _key, forbid, ties = cached
-        return forbid, must_masks(ties, player, SEATS, lambda s: self.hand(s) - self._known[s])
+        _key, forbid, ties, record = cached
+        return forbid, must_masks(ties, player, SEATS, lambda s: self.hand(s) - self._known[s]), record
 
     def _determinize_replay(self, player: int, rng: np.random.Generator) -> Deal:
         """The reference determinization (slow, for tests and benchmarks): the hidden

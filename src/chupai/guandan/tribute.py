@@ -50,6 +50,7 @@ from enum import Enum, StrEnum
 from typing import Any, NamedTuple
 
 from chupai._core import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_FACES, RED_JOKER_BIT
+from chupai._state import slot_copy
 from chupai._validate import check_seat
 from chupai.cards import RANKS, Cards, face_name, parse_face
 from chupai.contract import Event
@@ -302,11 +303,8 @@ class Tribute:
         return self._advance()
 
     def clone(self) -> Tribute:
-        other = object.__new__(Tribute)
-        for name in Tribute.__slots__:
-            object.__setattr__(other, name, getattr(self, name))
-        other.hands = list(self.hands)
-        return other
+        # a world of the tribute phase copies it at every determinization
+        return slot_copy(self, copied=("hands",))
 
     @property
     def done(self) -> bool:

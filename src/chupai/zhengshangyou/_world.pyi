@@ -4,7 +4,7 @@ from collections.abc import Sequence
 from chupai.cards import Cards
 from chupai.zhengshangyou._engine import DealCore
 
-__all__ = ["world"]
+__all__ = ["exchange_hands", "world"]
 
 def world(
     core: DealCore,
@@ -14,3 +14,12 @@ def world(
     must: Sequence[int] | None,
     seed: int,
 ) -> DealCore: ...
+def exchange_hands(
+    hands: Sequence[Cards | int],
+    player: int,
+    known: Sequence[Cards | int],
+    forbid: Sequence[int] | None,
+    must: Sequence[int] | None,
+    seed: int,
+    tied: int,
+) -> list[int]: ...

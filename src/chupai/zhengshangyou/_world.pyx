@@ -1,12 +1,15 @@
-"""Zheng Shangyou's hook of the shared determinization (:mod:`chupai._determinize`)."""
+"""Zheng Shangyou's hook of the shared determinization (:mod:`chupai._determinize`): the
+card play's world (:func:`world`) and the exchange's (:func:`exchange_hands`, whose draws
+must also be hands the exchange so far could have come from)."""
 from libc.string cimport memset
 
-from chupai._core cimport mask_t
-from chupai._determinize cimport dz_copy_of, dz_redeal
+from chupai._cards cimport Cards
+from chupai._core cimport RANK_2, mask_t, popcount
+from chupai._determinize cimport dz_accept_t, dz_copy_of, dz_redeal, dz_top_faces
 from chupai._engine_base cimport Engine, check_seat
 from chupai.zhengshangyou._engine cimport ZS_MAX_SEATS, zs_deal_t
 
-__all__ = ["world"]
+__all__ = ["exchange_hands", "world"]
 
 
 def world(Engine core not None, player, known, forbid, must, seed):
@@ -19,5 +22,39 @@ def world(Engine core not None, player, known, forbid, must, seed):
     cdef int p = check_seat(player, n, "player")
     cdef mask_t hi[ZS_MAX_SEATS]
     memset(hi, 0, sizeof(hi))
-    dz_redeal(n, p, d.hand, hi, known, forbid, must, seed, NULL, 0)
+    dz_redeal(n, p, d.hand, hi, known, forbid, must, seed, NULL, 0, NULL, NULL)
     return other
+
+
+cdef int _ties(const mask_t *lo, const mask_t *hi, const void *arg) noexcept:
+    """The payer deciding (`arg`: its seat) holds tied suits at its highest card (the 2s
+    rank above the aces, the jokers above all)."""
+    cdef int seat = (<const int *>arg)[0]
+    return popcount(dz_top_faces(lo[seat], RANK_2)) >= 2
+
+
+def exchange_hands(hands, player, known, forbid, must, seed, tied):
+    """The exchange's ``hands`` (one-deck int masks or Cards, one per seat) with the cards
+    hidden from ``player`` dealt again (as :func:`chupai._determinize.redeal_hands`),
+    uniformly over the deals in which the payer ``tied`` (a seat deciding its payment,
+    hidden from ``player``; -1 for none) holds tied suits to choose from.  A list of
+    int masks."""
+    cdef mask_t lo[ZS_MAX_SEATS]
+    cdef mask_t hi[ZS_MAX_SEATS]
+    cdef int n, p, s, seat
+    if not isinstance(hands, (tuple, list)) or not 1 <= len(hands) <= ZS_MAX_SEATS:
+        raise TypeError(f"hands must be a tuple or list of 1 to {ZS_MAX_SEATS} hands, not {hands!r}")
+    n = len(hands)
+    p = check_seat(player, n, "player")
+    seat = -1 if tied < 0 else check_seat(tied, n, "tied")
+    for s in range(n):
+        h = hands[s]
+        if isinstance(h, Cards):
+            lo[s] = (<Cards>h).w[0]
+        elif isinstance(h, int) and not isinstance(h, bool) and 0 <= h < (1 << 54):
+            lo[s] = h
+        else:
+            raise TypeError(f"hands[{s}] must be a Cards or a one-deck face mask, not {h!r}")
+        hi[s] = 0
+    dz_redeal(n, p, lo, hi, known, forbid, must, seed, NULL, 0, _ties if seat >= 0 else <dz_accept_t>NULL, &seat)
+    return [lo[s] for s in range(n)]

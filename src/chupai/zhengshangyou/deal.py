@@ -18,8 +18,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from chupai._core import NUM_FACES
-from chupai._sampling import Ties, must_masks, redeal_and_replay, redeal_until
+from chupai._core import BLACK_JOKER_BIT, NUM_FACES, RED_JOKER_BIT
+from chupai._sampling import Ties, must_masks, redeal_and_replay
 from chupai._state import (
     DealSurface,
     check_players,
@@ -34,7 +34,7 @@ from chupai.cards import Cards, face_name, parse_face
 from chupai.contract import TERMINAL, Event
 from chupai.errors import IllegalActionError
 from chupai.zhengshangyou._engine import MAX_PLAYERS, MIN_PLAYERS, DealCore
-from chupai.zhengshangyou._world import world
+from chupai.zhengshangyou._world import exchange_hands, world
 from chupai.zhengshangyou._movegen import legal_plays
 from chupai.zhengshangyou.exchange import (
     EXCHANGE_ACTIONS,
@@ -65,6 +65,8 @@ class Phase(StrEnum):
 _PLAY, _OVER = Phase.PLAY, Phase.OVER
 
 
+#: the two jokers' faces
+_JOKERS = (1 << RED_JOKER_BIT) | (1 << BLACK_JOKER_BIT)
 _EXPECTED = "a chupai.zhengshangyou.Play, PASS, PayCard, TakeCard or GiveCard"
 
 
@@ -499,12 +501,22 @@ class Deal(DealSurface):
         if self._core is not None:
             new._core = world(self._core, p, self._known, forbid, must, seed)
             return new
-        # the exchange: a payer still to decide (hidden from player) has tied suits
+        # the exchange: a payer still to decide (hidden from player) has tied suits (so no
+        # joker: a single face), checked by rejection, in C
+        assert forbid is not None
         kind, seat = self._steps[self._step]
-        hands = redeal_until(self._held, p, self._known, forbid, must, seed,
-                             lambda h: kind is not ExchangeStep.PAY or seat == p or len(_top_faces(h[seat].lo)) > 1)
-        new._hands = [c.lo for c in hands]
+        tied = seat if kind is ExchangeStep.PAY and seat != p else -1
+        if tied >= 0:
+            forbid = forbid[:tied] + (forbid[tied] | _JOKERS,) + forbid[tied + 1:]
+        new._hands = exchange_hands(self._held, p, self._known, forbid, must, seed, tied)
         return new
+
+    def _world_card_play(self, player: int, seed: int) -> DealCore | None:
+        p = check_seat(player, self._n)
+        if self._phase is not _PLAY:
+            return None  # (what card_play() of the world is)
+        forbid, must = self._constraints(p) if self._steps else (None, None)
+        return world(self._live, p, self._known, forbid, must, seed)
 
     def _constraints(self, player: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The per-seat forbid and must face masks of :func:`chupai._determinize.deal`
