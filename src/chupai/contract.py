@@ -38,6 +38,9 @@ where it has a name for it):
 ``determinize(player, rng)``
     a state consistent with what ``player`` knows (their hand and the public history
     kept), the hidden cards re-dealt.
+``determinize_card_play(player, rng)``
+    ``determinize(player, rng).card_play()`` without making the world's state (the same
+    world for the same ``rng``): what a bot that only plays worlds out needs.
 ``card_play()``
     a copy of the compiled card-play engine (``None`` outside card play).
 ``Deal.from_hands(hands, *, rules=None, ...)``
