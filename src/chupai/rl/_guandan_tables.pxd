@@ -90,6 +90,5 @@ cdef class GuanDanTables:
     cdef int _refresh(self, Py_ssize_t i) noexcept nogil
     cdef void _write(self, Py_ssize_t i, float *obs, int8_t *mask, int64_t *player) noexcept nogil
     cdef void _obs_default(self, table_t *t, float *obs) noexcept nogil
-    cdef void _sub_cards(self, float *out, mask_t lo, mask_t hi) noexcept nogil
     cdef void _obs_danzero(self, table_t *t, float *obs) noexcept nogil
     cdef void _features(self, Py_ssize_t i, Py_ssize_t k_rows, float *feats, int64_t *ids) noexcept nogil

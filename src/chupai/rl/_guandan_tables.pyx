@@ -35,6 +35,7 @@ import numpy as np
 from chupai._core cimport (
     GEN_OOM,
     mask_t,
+    multiset_remove,
     play_t,
     playbuf_free,
     playbuf_init,
@@ -142,16 +143,25 @@ cdef void features_job(void *ctx, Py_ssize_t lo, Py_ssize_t hi, int worker) noex
 
 # --- card vectors -------------------------------------------------------------------------
 cdef inline void put_cards(float *out, const int *perm, mask_t lo, mask_t hi) noexcept nogil:
-    """Add the copy counts of the multiset (lo, hi) to out (face f at out[perm[f]])."""
+    """Write the copy counts of the multiset (lo, hi) into out, which is zero (face f at
+    out[perm[f]]; hi is a subset of lo: stores only, no read-modify-write)."""
     cdef int f
     while lo:
         f = __builtin_ctzll(lo)
-        out[perm[f]] += 1.0
+        out[perm[f]] = 1.0
         lo &= lo - 1
     while hi:
         f = __builtin_ctzll(hi)
-        out[perm[f]] += 1.0
+        out[perm[f]] = 2.0
         hi &= hi - 1
+
+
+cdef inline void played_cards(float *out, const int *perm, mask_t dealt_lo, mask_t dealt_hi,
+                              mask_t held_lo, mask_t held_hi) noexcept nogil:
+    """Write the counts of what a seat played (the cards dealt minus the cards held) into
+    out, which is zero."""
+    multiset_remove(&dealt_lo, &dealt_hi, held_lo, held_hi)
+    put_cards(out, perm, dealt_lo, dealt_hi)
 
 
 cdef extern from *:
@@ -304,10 +314,6 @@ cdef class GuanDanTables:
             self.tabs[i].episode = 0
 
     # -- checks (with the GIL) -------------------------------------------------------------
-    def check(self, const int64_t[::1] actions):
-        """ValueError naming the first table whose action is out of range or not legal now."""
-        self._check_actions(0, self.n, actions)
-
     cdef int _check_actions(self, Py_ssize_t lo, Py_ssize_t hi, const int64_t[::1] actions) except -1:
         cdef Py_ssize_t i
         cdef int64_t a
@@ -675,9 +681,7 @@ cdef class GuanDanTables:
                 place[d.out[k]] = k
         for k in range(TB_SEATS):
             s = (p + k) % TB_SEATS
-            # played = dealt minus held, as counts
-            put_cards(obs + off[F_PLAYED] + k * N_CARDS, self.perm, t.lo0[s], t.hi0[s])
-            self._sub_cards(obs + off[F_PLAYED] + k * N_CARDS, d.lo[s], d.hi[s])
+            played_cards(obs + off[F_PLAYED] + k * N_CARDS, self.perm, t.lo0[s], t.hi0[s], d.lo[s], d.hi[s])
             obs[off[F_SIZES] + k] = hand_size(d.lo[s], d.hi[s])
             if place[s] >= 0:
                 obs[off[F_FINISHED] + k * TB_SEATS + place[s]] = 1.0
@@ -694,32 +698,27 @@ cdef class GuanDanTables:
         obs[off[F_LEVEL] + d.level] = 1.0
         obs[off[F_DECLARERS] + 2] = 1.0
 
-    cdef void _sub_cards(self, float *out, mask_t lo, mask_t hi) noexcept nogil:
-        cdef int f
-        while lo:
-            f = __builtin_ctzll(lo)
-            out[self.perm[f]] -= 1.0
-            lo &= lo - 1
-        while hi:
-            f = __builtin_ctzll(hi)
-            out[self.perm[f]] -= 1.0
-            hi &= hi - 1
-
     cdef void _obs_danzero(self, table_t *t, float *obs) noexcept nogil:
         """chupai.rl.danzero.observation (a first deal in its card play)."""
         cdef const gd_deal_t *d = &t.d
         cdef const int *off = self.off
         cdef int p = d.t.current, k, s, f, prev, partner
+        cdef mask_t lo, hi
         cdef bint out[TB_SEATS]
         cdef float *unseen = obs + off[Z_UNSEEN]
         fill(obs, self.obs_size, 0.0)
         put_cards(obs + off[Z_HAND], self.perm, d.lo[p], d.hi[p])
         wild_flags(obs + off[Z_WILD], d.lo[p], d.level)
-        # unseen = 2 - hand - everything played = the three other hands
+        # unseen = 2 - hand - everything played = the three other hands (their sum as one
+        # two-deck multiset: no face is held more than twice in all)
+        lo = 0
+        hi = 0
         for s in range(TB_SEATS):
             out[s] = False
             if s != p:
-                put_cards(unseen, self.perm, d.lo[s], d.hi[s])
+                hi |= d.hi[s] | (lo & d.lo[s])
+                lo |= d.lo[s]
+        put_cards(unseen, self.perm, lo, hi)
         for k in range(d.nout):
             if d.out[k] >= 0:
                 out[d.out[k]] = True
@@ -735,8 +734,7 @@ cdef class GuanDanTables:
             fill(obs + off[Z_PARTNER], N_CARDS, -1.0)
         for k in range(3):
             s = (p + 1 + k) % TB_SEATS
-            put_cards(obs + off[Z_PLAYED] + k * N_CARDS, self.perm, t.lo0[s], t.hi0[s])
-            self._sub_cards(obs + off[Z_PLAYED] + k * N_CARDS, d.lo[s], d.hi[s])
+            played_cards(obs + off[Z_PLAYED] + k * N_CARDS, self.perm, t.lo0[s], t.hi0[s], d.lo[s], d.hi[s])
             f = hand_size(d.lo[s], d.hi[s])
             obs[off[Z_LEFT] + k * (MAX_HAND + 1) + (f if f < MAX_HAND else MAX_HAND)] = 1.0
         obs[off[Z_OWN_LEVEL] + d.level] = 1.0

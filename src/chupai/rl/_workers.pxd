@@ -22,7 +22,8 @@ ctypedef struct pool_t:
     pthread_cond_t start         # a new job (gen changed) or stop
     pthread_cond_t done          # the last worker finished the job
     uint64_t gen                 # the job's number (atomic)
-    int active                   # workers still in the job (atomic)
+    int entry                    # workers that joined the job, | CLOSED once closed (atomic)
+    int finished                 # workers that finished it (atomic)
     int stop
     work_fn fn                   # the job: fn over [0, n) in blocks of `block`, claimed via `next`
     void *ctx

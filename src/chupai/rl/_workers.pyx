@@ -4,7 +4,10 @@
 ``run(fn, ctx, n)`` (``nogil``) runs one job over tables ``0 .. n - 1`` on them and on
 the calling thread: each participant claims blocks of tables from an atomic counter
 until none is left (so a chunk that happens to deal many new hands does not hold the
-others back), then the call returns.  Which thread steps which table varies from call
+others back), then the caller closes the job, waits for the workers that joined it,
+and returns.  A worker that wakes up after the close skips the job, so on a loaded
+machine, where a worker may wait long for a core, the caller steps its share instead
+of waiting (the call degrades to one thread's speed, never below).  Which thread steps which table varies from call
 to call; the results cannot, since every table is stepped by exactly one participant
 and tables share nothing.
 
@@ -15,10 +18,15 @@ features.  Why not OpenMP (``prange``): GNU libgomp is not fork-safe (a child fo
 after a parallel region hangs in its next one: multiprocessing's default start method
 on Linux) and its idle workers spin for milliseconds after each region, taking a core
 from the learner that runs between steps.  Here a worker spins at most ``SPIN_NS``
-after a job (long enough to catch the next job of the same step), then sleeps on a
-condition variable; the caller spins while the last blocks finish, at most ``SPIN_NS``
-before sleeping; a process forked from the owner's starts its own threads at its
-first job.
+(100 µs) after a job, long enough to catch the features job of the same step and the
+next step of a loop whose policy is quick (waking a sleeping thread costs tens of µs
+on a virtual machine), then sleeps on a condition variable; the caller spins while the
+last blocks finish, at most ``SPIN_NS`` before sleeping; a process forked from the
+owner's starts its own threads at its first job.
+
+On a machine whose other core is busy, Linux wakes the worker on the caller's core
+(where it waits for the caller's share to end), so two threads then run at one
+thread's speed: ``bench/rl.py --phases`` tells the two cases apart.
 """
 cimport cython
 
@@ -46,7 +54,11 @@ cdef extern from *:
     static inline void chupai_store_u64(unsigned long long *p, unsigned long long v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
     static inline int chupai_load_int(int *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
     static inline void chupai_store_int(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
-    static inline int chupai_dec_int(int *p) { return __atomic_sub_fetch(p, 1, __ATOMIC_ACQ_REL); }
+    static inline int chupai_inc_int(int *p) { return __atomic_add_fetch(p, 1, __ATOMIC_ACQ_REL); }
+    static inline int chupai_or_int(int *p, int v) { return __atomic_fetch_or(p, v, __ATOMIC_ACQ_REL); }
+    static inline int chupai_cas_int(int *p, int expected, int v) {
+        return __atomic_compare_exchange_n(p, &expected, v, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+    }
     static inline Py_ssize_t chupai_claim(Py_ssize_t *p, Py_ssize_t k) { return __atomic_fetch_add(p, k, __ATOMIC_RELAXED); }
     static inline void chupai_store_ssize(Py_ssize_t *p, Py_ssize_t v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
     #if defined(__x86_64__) || defined(__i386__)
@@ -59,16 +71,19 @@ cdef extern from *:
     void chupai_store_u64(unsigned long long *p, unsigned long long v) noexcept nogil
     int chupai_load_int(int *p) noexcept nogil
     void chupai_store_int(int *p, int v) noexcept nogil
-    int chupai_dec_int(int *p) noexcept nogil
+    int chupai_inc_int(int *p) noexcept nogil
+    int chupai_or_int(int *p, int v) noexcept nogil
+    bint chupai_cas_int(int *p, int expected, int v) noexcept nogil
     Py_ssize_t chupai_claim(Py_ssize_t *p, Py_ssize_t k) noexcept nogil
     void chupai_store_ssize(Py_ssize_t *p, Py_ssize_t v) noexcept nogil
     void chupai_relax() noexcept nogil
 
 cdef enum:
-    SPIN_NS = 50000              # how long a waiting thread spins before it sleeps
+    SPIN_NS = 100000             # how long a waiting thread spins before it sleeps
     SPIN_CHECK = 64              # spins between two reads of the clock
     BLOCKS_PER_THREAD = 8        # job granularity: about this many blocks per participant
     MAX_BLOCK = 32
+    CLOSED = 1 << 30             # pool_t.entry: the job takes no more workers
 
 
 cdef inline long long clock_ns(int clock) noexcept nogil:
@@ -121,11 +136,23 @@ cdef void *worker_main(void *raw) noexcept nogil:
         if chupai_load_int(&p.stop):
             return NULL
         seen = chupai_load_u64(&p.gen)
-        drain(p, arg.index)
-        if chupai_dec_int(&p.active) == 0:
+        if join(p):
+            drain(p, arg.index)
+            chupai_inc_int(&p.finished)
             pthread_mutex_lock(&p.mu)
             pthread_cond_signal(&p.done)
             pthread_mutex_unlock(&p.mu)
+
+
+cdef bint join(pool_t *p) noexcept nogil:
+    """Enter the current job unless the caller closed it (a worker that woke up late:
+    the caller did its share and may already be on the next job's setup)."""
+    cdef int v = chupai_load_int(&p.entry)
+    while not v & CLOSED:
+        if chupai_cas_int(&p.entry, v, v + 1):
+            return True
+        v = chupai_load_int(&p.entry)
+    return False
 
 
 cdef void start_threads(pool_t *p, worker_arg_t *args) noexcept nogil:
@@ -137,6 +164,7 @@ cdef void start_threads(pool_t *p, worker_arg_t *args) noexcept nogil:
     pthread_cond_init(&p.done, NULL)
     p.stop = 0
     p.gen = 0
+    p.entry = CLOSED
     p.started = 0
     p.pid = getpid()
     for k in range(p.threads - 1):
@@ -250,7 +278,7 @@ cdef class Workers:
         cdef pool_t *p = self.p
         cdef Py_ssize_t block
         cdef long long until
-        cdef int spins = 0
+        cdef int spins = 0, joined
         if p.threads > 1 and p.pid != getpid():
             start_threads(p, self.args)     # a forked child: its parent's threads are not here
         if p.started == 0 or n <= 1:
@@ -267,18 +295,22 @@ cdef class Workers:
         p.ctx = ctx
         p.n = n
         chupai_store_ssize(&p.next, 0)
-        chupai_store_int(&p.active, p.started)
+        chupai_store_int(&p.finished, 0)
+        chupai_store_int(&p.entry, 0)       # open: the job's fields are set
         pthread_mutex_lock(&p.mu)
         chupai_store_u64(&p.gen, p.gen + 1)
         pthread_cond_broadcast(&p.start)
         pthread_mutex_unlock(&p.mu)
         drain(p, 0)
+        # every block is claimed: close the job and wait for the workers that joined it
+        # only (one still asleep would make the caller wait for nothing)
+        joined = chupai_or_int(&p.entry, CLOSED)
         until = now_ns() + SPIN_NS
-        while chupai_load_int(&p.active):
+        while chupai_load_int(&p.finished) != joined:
             chupai_relax()
             spins += 1
             if spins % SPIN_CHECK == 0 and now_ns() > until:
                 pthread_mutex_lock(&p.mu)
-                while chupai_load_int(&p.active):
+                while chupai_load_int(&p.finished) != joined:
                     pthread_cond_wait(&p.done, &p.mu)
                 pthread_mutex_unlock(&p.mu)
