@@ -164,4 +164,36 @@ def test_workers_arguments_and_profile():
     stats = workers.stats()
     assert stats["jobs"] == 5 and 0 < stats["max_cpu"] <= stats["cpu"] and stats["wall"] > 0
     assert workers.stats()["jobs"] == 0
+    env.close()  # the workers stop; the tables still step, on this thread, the same way
+    assert workers.running == 0
+    ref = VectorEnv("guandan", 50, seed=1, threads=1)
+    want, _ = ref.reset()
+    for _ in range(5):
+        want = ref.step(want["action_mask"].argmax(axis=1))[0]
+    for _ in range(3):
+        obs = env.step(obs["action_mask"].argmax(axis=1))[0]
+        want = ref.step(want["action_mask"].argmax(axis=1))[0]
+        assert _same(obs, want)
+    env.close()
     assert VectorEnv("guandan", 1, seed=1, threads=4)._compiled._t.workers.threads == 1  # no more than tables
+
+
+@pytest.mark.parametrize("threads", [2, 3])
+def test_bad_input_with_threads_names_the_table_and_no_table_advances(threads):
+    env = VectorEnv("guandan", 64, seed=12, threads=threads, features="ids")
+    obs, _ = env.reset()
+    assert env._compiled is not None
+    before = [env._compiled._t.history(i) for i in range(64)]
+    good = obs["action_mask"].argmax(axis=1)
+    for i, bad_id, what in ((63, int(np.flatnonzero(obs["action_mask"][63] == 0)[0]), "is not legal now"),
+                            (40, env.num_actions, "is outside"), (0, -1, "is outside")):
+        bad = good.copy()
+        bad[i] = bad_id
+        with pytest.raises(ValueError, match=f"table {i}: action id {bad_id} {what}"):
+            env.step(bad)
+    with pytest.raises(ValueError, match="shape"):
+        env.step(good[:10])
+    assert [env._compiled._t.history(i) for i in range(64)] == before
+    after = env.step(good)[0]  # still consistent: the good actions apply
+    assert all(len(env._compiled._t.history(i)[1]) > len(before[i][1]) for i in range(64))
+    assert after["action_ids"].shape[0] == 64

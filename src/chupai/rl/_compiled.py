@@ -157,4 +157,5 @@ class CompiledTables:
         return self._t.core(i)
 
     def close(self) -> None:
-        """Nothing to release early: the worker threads stop when the tables are freed."""
+        """Stop the worker threads (the tables still step, on the calling thread)."""
+        self._t.close()

@@ -6,8 +6,11 @@ them with the GIL released, calling the engine base's ``nogil`` hooks of one pro
 current legal ids, applied, the seats of the built-in policies play, a finished deal
 is scored and the next one dealt, and the acting player's observation, legal mask and
 (on request) the legal actions' card vectors are written straight into numpy arrays
-the caller allocated.  Each method takes a range of tables, so Python threads can
-step disjoint chunks at once.
+the caller allocated.  ``reset``, ``step`` and ``features`` check their arguments with
+the GIL, then run one job over every table on the tables' ``Workers``
+(``chupai.rl._workers``): the calling thread and the worker threads each step blocks
+of tables, one call at a time (a second thread calling in meanwhile gets
+``RuntimeError``).
 
 It is an exact port of the Python path (``chupai.rl.vector``, ``chupai.rl._climbing``
 and ``chupai.rl.danzero``): same deals (a table's deal of seed ``s`` is
@@ -20,8 +23,9 @@ Deal seeds are derived in C: the deal number ``e`` of table ``i`` (counted from 
 ``seed``) is ``Deal(seed=deal_seed(seed, i, e))``, a pure function the Python path calls
 too, so a table's deals never depend on how the tables are split between threads and
 no Python code runs per deal.  Every element of every output row is written by the
-chunk that steps the table (no zeroing or filling by the caller), so the chunks are
-the whole per-step work but for the action check and the allocation of the arrays.
+thread that steps the table (no zeroing or filling by the caller), so the parallel
+part is the whole per-step work but for the action check and the allocation of the
+arrays.
 """
 cimport cython
 
@@ -312,6 +316,12 @@ cdef class GuanDanTables:
         for i in range(self.n):
             rng_seed(&self.tabs[i].rng, s, <uint64_t>i)
             self.tabs[i].episode = 0
+
+    def close(self):
+        """Stop the worker threads (the calling thread steps every table from then on)."""
+        self._enter()
+        self.workers.close()
+        self.busy = 0
 
     # -- checks (with the GIL) -------------------------------------------------------------
     cdef int _check_actions(self, Py_ssize_t lo, Py_ssize_t hi, const int64_t[::1] actions) except -1:

@@ -50,3 +50,4 @@ cdef class Workers:
     # are done.  Call it with the GIL released; one job at a time (the owner ensures it).
     cdef void run(self, work_fn fn, void *ctx, Py_ssize_t n) noexcept nogil
     cdef void _run(self, work_fn fn, void *ctx, Py_ssize_t n) noexcept nogil
+    cdef void _stop(self)

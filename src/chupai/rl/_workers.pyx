@@ -201,9 +201,17 @@ cdef class Workers:
                 start_threads(self.p, self.args)
 
     def __dealloc__(self):
-        cdef int k
         if self.p == NULL:
             return
+        self._stop()
+        free(self.p.tids)
+        free(self.p.cpu_ns)
+        free(self.p.wall_ns)
+        free(self.p)
+        free(self.args)
+
+    cdef void _stop(self):
+        cdef int k
         if self.p.started and self.p.pid == getpid():
             with nogil:
                 pthread_mutex_lock(&self.p.mu)
@@ -215,11 +223,14 @@ cdef class Workers:
             pthread_mutex_destroy(&self.p.mu)
             pthread_cond_destroy(&self.p.start)
             pthread_cond_destroy(&self.p.done)
-        free(self.p.tids)
-        free(self.p.cpu_ns)
-        free(self.p.wall_ns)
-        free(self.p)
-        free(self.args)
+        self.p.started = 0
+        self.p.threads = 1      # no restart (after a fork) either
+
+    def close(self):
+        """Stop the worker threads: from then on the calling thread does every job (the
+        owner makes sure no job is running)."""
+        if self.p != NULL:
+            self._stop()
 
     @property
     def running(self):

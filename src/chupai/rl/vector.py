@@ -57,8 +57,10 @@ Conventions (Gymnasium's vector API):
   the Python path, from a C stream seeded by ``(seed, i)`` on the compiled path (so
   with ``"random"`` opponents the two backends play different games, each
   deterministic).  The same seed gives the same trajectories for any ``threads``:
-  ``threads > 1`` steps contiguous chunks of tables in a thread pool (the compiled
-  path releases the GIL in each chunk; the Python path holds it and gains nothing).
+  with ``threads > 1`` the compiled path steps the tables on its worker threads
+  (:mod:`chupai.rl._workers`, the GIL released; each claims blocks of tables as it
+  goes, so which thread steps a table varies and cannot matter); the Python path steps
+  contiguous chunks in a thread pool that holds the GIL and gains nothing.
 * Returned arrays are fresh at every call (the caller owns them: keeping an
   observation across steps is safe, as with Gymnasium's default ``copy=True``); the
   compiled path allocates them uninitialised and its C chunks write every element, so
@@ -385,7 +387,8 @@ class VectorEnv:
         return [t.deal.clone() for t in self._tables]
 
     def close(self) -> None:
-        """Stop the worker threads."""
+        """Stop the worker threads (the env still works, stepping every table in the
+        calling thread)."""
         if self._compiled is not None:
             self._compiled.close()
         if self._pool is not None:
