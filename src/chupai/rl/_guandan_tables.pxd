@@ -11,6 +11,7 @@ cdef enum:
     TB_SEATS = 4
     TB_MAX_FIELDS = 32           # offsets of the observation layout's fields
     TB_MAX_MOVES = 512           # a deal's plays and passes (at most 108 plays, 3 passes after each)
+    TB_TOP_STRIDE = 16           # ints between two workers' slots of `top` (a cache line: no false sharing)
     MOVE_PASS = 0xFFFFFFFF       # a logged pass
     MOVE_COLLAPSED = 0x80000000  # a logged index into the suit-collapsed list (a built-in policy's)
 
@@ -52,7 +53,7 @@ cdef class GuanDanTables:
     cdef int error               # an engine failure inside nogil code (GEN_* code), else 0
     cdef uint64_t base_seed      # the seed of every table's deals (deal_seed)
     cdef readonly Workers workers  # the threads stepping the tables
-    cdef int *top                # per worker: the largest rows of its tables in this call
+    cdef int *top                # per worker (every TB_TOP_STRIDE): the largest rows of its tables in this call
     cdef int busy                # a call is stepping the tables (one at a time)
     # the current call's arrays (set with the GIL by reset/step/features, read by the workers)
     cdef const int64_t *j_actions

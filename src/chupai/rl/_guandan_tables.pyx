@@ -247,7 +247,7 @@ cdef class GuanDanTables:
             raise ValueError(f"threads must be >= 1, not {threads}")
         self.proto = _DealCore.random(0, level="2", rules=rules)
         self.workers = Workers(min(<Py_ssize_t>threads, n))
-        self.top = <int *>calloc(self.workers.threads, sizeof(int))
+        self.top = <int *>calloc(self.workers.threads * TB_TOP_STRIDE, sizeof(int))
         if self.top == NULL:
             raise MemoryError()
         self.tabs = <table_t *>calloc(n, sizeof(table_t))
@@ -419,11 +419,11 @@ cdef class GuanDanTables:
         """job over every table on the workers; the largest per-worker result (rows)."""
         cdef int k, top = 0
         for k in range(self.workers.threads):
-            self.top[k] = 0
+            self.top[k * TB_TOP_STRIDE] = 0
         self.workers.run(job, <void *>self, self.n)
         for k in range(self.workers.threads):
-            if self.top[k] > top:
-                top = self.top[k]
+            if self.top[k * TB_TOP_STRIDE] > top:
+                top = self.top[k * TB_TOP_STRIDE]
         return top
 
     def reset(self, float[:, ::1] obs, int8_t[:, ::1] mask, int64_t[::1] player, int64_t[::1] rows):
@@ -507,8 +507,8 @@ cdef class GuanDanTables:
         """Table i's row of obs, mask, player and rows; the worker's largest rows."""
         self._write(i, self.j_obs + i * self.obs_size, self.j_mask + i * self.num_actions, self.j_player + i)
         self.j_rows[i] = self.tabs[i].nrows
-        if self.tabs[i].nrows > self.top[worker]:
-            self.top[worker] = self.tabs[i].nrows
+        if self.tabs[i].nrows > self.top[worker * TB_TOP_STRIDE]:
+            self.top[worker * TB_TOP_STRIDE] = self.tabs[i].nrows
 
     cdef void _features_block(self, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
         cdef Py_ssize_t i

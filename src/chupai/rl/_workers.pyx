@@ -82,7 +82,7 @@ cdef enum:
     SPIN_NS = 100000             # how long a waiting thread spins before it sleeps
     SPIN_CHECK = 64              # spins between two reads of the clock
     BLOCKS_PER_THREAD = 8        # job granularity: about this many blocks per participant
-    MAX_BLOCK = 32
+    MAX_BLOCK = 16               # tables (~10 µs): the last block's wait stays short
     CLOSED = 1 << 30             # pool_t.entry: the job takes no more workers
 
 
