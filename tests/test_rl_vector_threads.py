@@ -197,3 +197,39 @@ def test_bad_input_with_threads_names_the_table_and_no_table_advances(threads):
     after = env.step(good)[0]  # still consistent: the good actions apply
     assert all(len(env._compiled._t.history(i)[1]) > len(before[i][1]) for i in range(64))
     assert after["action_ids"].shape[0] == 64
+
+
+def test_one_call_at_a_time():
+    """While one Python thread steps the tables (GIL released), a second thread's call on
+    the same env is refused with RuntimeError instead of racing it."""
+    import threading
+
+    env = VectorEnv("guandan", 4096, seed=2, threads=2)
+    env.reset()
+    stop = threading.Event()
+    refused = [0, 0]
+    errors: list[BaseException] = []
+
+    def calls(k: int) -> None:
+        try:
+            for _ in range(200):
+                if stop.is_set():
+                    return
+                try:
+                    env.reset()
+                except RuntimeError as e:
+                    assert "one call at a time" in str(e)
+                    refused[k] += 1
+                    if sum(refused) >= 3:
+                        stop.set()
+        except BaseException as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    t = threading.Thread(target=calls, args=(1,))
+    t.start()
+    calls(0)
+    stop.set()
+    t.join(60)
+    assert not errors and sum(refused) >= 1
+    obs, _ = env.reset()  # the tables are consistent afterwards
+    env.step(obs["action_mask"].argmax(axis=1))
