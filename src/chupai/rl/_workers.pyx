@@ -24,9 +24,11 @@ on a virtual machine), then sleeps on a condition variable; the caller spins whi
 last blocks finish, at most ``SPIN_NS`` before sleeping; a process forked from the
 owner's starts its own threads at its first job.
 
+A spinning thread yields its core between rounds of ~1 µs (``sched_yield``: nothing on
+an idle core; on a core it shares with the thread it waits for, that thread runs).
 On a machine whose other core is busy, Linux wakes the worker on the caller's core
 (where it waits for the caller's share to end), so two threads then run at one
-thread's speed: ``bench/rl.py --phases`` tells the two cases apart.
+thread's speed, not slower: ``bench/rl.py --phases`` tells the two cases apart.
 """
 cimport cython
 
@@ -34,6 +36,9 @@ from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free
 from posix.time cimport CLOCK_MONOTONIC, CLOCK_THREAD_CPUTIME_ID, clock_gettime, timespec
 from posix.unistd cimport getpid
+
+cdef extern from "<sched.h>" nogil:
+    int sched_yield()
 
 cdef extern from "<pthread.h>" nogil:
     int pthread_create(pthread_t *thread, const void *attr, void *(*start)(void *) noexcept nogil, void *arg)
@@ -80,7 +85,7 @@ cdef extern from *:
 
 cdef enum:
     SPIN_NS = 100000             # how long a waiting thread spins before it sleeps
-    SPIN_CHECK = 64              # spins between two reads of the clock
+    SPIN_CHECK = 64              # spins (~1 µs) between two reads of the clock (and yields)
     BLOCKS_PER_THREAD = 8        # job granularity: about this many blocks per participant
     MAX_BLOCK = 16               # tables (~10 µs): the last block's wait stays short
     CLOSED = 1 << 30             # pool_t.entry: the job takes no more workers
@@ -94,6 +99,16 @@ cdef inline long long clock_ns(int clock) noexcept nogil:
 
 cdef inline long long now_ns() noexcept nogil:
     return clock_ns(CLOCK_MONOTONIC)
+
+
+cdef inline bint waited(long long until) noexcept nogil:
+    """Between two rounds of spinning: True once it is time to sleep; else yield the core
+    (a no-op when nothing else wants it; on a core shared with the thread being waited
+    for, it lets that thread run instead of spinning against it)."""
+    if now_ns() > until:
+        return True
+    sched_yield()
+    return False
 
 
 cdef void drain(pool_t *p, int worker) noexcept nogil:
@@ -128,7 +143,7 @@ cdef void *worker_main(void *raw) noexcept nogil:
         while chupai_load_u64(&p.gen) == seen and not chupai_load_int(&p.stop):
             chupai_relax()
             spins += 1
-            if spins % SPIN_CHECK == 0 and now_ns() > until:
+            if spins % SPIN_CHECK == 0 and waited(until):
                 pthread_mutex_lock(&p.mu)
                 while chupai_load_u64(&p.gen) == seen and not chupai_load_int(&p.stop):
                     pthread_cond_wait(&p.start, &p.mu)
@@ -320,7 +335,7 @@ cdef class Workers:
         while chupai_load_int(&p.finished) != joined:
             chupai_relax()
             spins += 1
-            if spins % SPIN_CHECK == 0 and now_ns() > until:
+            if spins % SPIN_CHECK == 0 and waited(until):
                 pthread_mutex_lock(&p.mu)
                 while chupai_load_int(&p.finished) != joined:
                     pthread_cond_wait(&p.done, &p.mu)
