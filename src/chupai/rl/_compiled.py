@@ -110,7 +110,7 @@ class CompiledTables:
         return np.ascontiguousarray(arr, dtype=np.int64)
 
     def step(self, a: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        # every element of these (fresh, uninitialised) arrays is written by the chunks
+        # every element of these (fresh, uninitialised) arrays is written by the workers
         n = self.num_envs
         obs = np.empty((n, self.observation_size), dtype=np.float32)
         mask = np.empty((n, self.num_actions), dtype=np.int8)

@@ -79,7 +79,7 @@ cdef class GuanDanTables:
     cdef void _output(self, Py_ssize_t i, int worker) noexcept nogil
     cdef void _features_block(self, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil
 
-    # the per-table kernels (nogil; table i of the chunk a thread steps)
+    # the per-table kernels (nogil; table i of a block a worker claimed)
     cdef int _id_of(self, const play_t *p) noexcept nogil
     cdef void _record(self, table_t *t, int seat, mask_t lo, mask_t hi) noexcept nogil
     cdef void _play(self, table_t *t, const play_t *p, uint32_t move) noexcept nogil

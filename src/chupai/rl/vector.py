@@ -63,7 +63,7 @@ Conventions (Gymnasium's vector API):
   contiguous chunks in a thread pool that holds the GIL and gains nothing.
 * Returned arrays are fresh at every call (the caller owns them: keeping an
   observation across steps is safe, as with Gymnasium's default ``copy=True``); the
-  compiled path allocates them uninitialised and its C chunks write every element, so
+  compiled path allocates them uninitialised and its workers write every element, so
   the allocation costs no serial pass over the data.
 * Bad input raises ``ValueError`` naming the table and the id (wrong shape, non-integer
   dtype, an id out of range or not legal now) before any table advances.
