@@ -2,17 +2,46 @@
 
     python bench/rl.py [--envs 256] [--steps 100] [--repeats 5] [--threads 1 2]
                        [--features {concrete,ids}] [--observation {default,danzero}]
-                       [--backend compiled python] [--game guandan ...]
+                       [--backend compiled python] [--game guandan ...] [--phases]
 
 A step is one decision of one table (self-play, the first legal id), the acting
 player's observation tensor and the legal mask (and with ``--features`` the padded
-legal-action card vectors) built for every table at every step.  Each configuration
-runs ``--repeats`` times (after one warm-up run); the figures are medians: CPU time
-per step and steps/s by CPU time (all threads' CPU), and steps/s by wall time (what
-threads speed up); "cores busy" is CPU time over wall time (below 1 for one thread, or
-below 2 for two, when other processes share the cores).  ``compiled`` is the C tables
-(Guan Dan); a game without them runs the Python path and says so.  The last lines
-compare 2 threads with 1 (wall).
+legal-action card vectors) built for every table at every step.  Only ``env.step()``
+is timed: picking the actions (the first legal id, ``argmax`` of the masks viewed as
+bool, ~30 µs for 1024 tables: the caller's work) happens between the timed calls.  Each configuration runs ``--repeats`` times (after one
+warm-up run); the figures are medians: CPU time per step and steps/s by CPU time (all
+threads' CPU), and steps/s by wall time (what threads speed up); "cores busy" is CPU
+time over wall time (below 1 for one thread, or below 2 for two, when other processes
+share the cores).  ``compiled`` is the C tables (Guan Dan); a game without them runs
+the Python path and says so.  The last lines compare 2 threads with 1 (wall).  Every
+configuration prints the load average (``os.getloadavg``) before and after it.
+
+``--phases`` (compiled backend) splits each ``env.step()`` into the part that runs in
+the calling thread (the action check, the allocation of the arrays, the Python glue:
+**serial**) and the parallel regions (the jobs of ``chupai.rl._workers``: every
+participating thread, the caller's included, steps blocks of tables with the GIL
+released; the workers time themselves, ``Workers.profile``), per call, medians over
+the repeats:
+
+* ``serial`` = the call's wall time minus the wall time of its parallel regions, and
+  ``serial CPU`` the calling thread's CPU time outside its own chunks (what the call
+  costs beyond the chunks, independent of the load);
+* ``chunks CPU`` = the thread CPU time of every participant in the regions, and ``max
+  chunk`` per region the largest participant's, summed (the participants claim blocks
+  of tables as they go, so on T free cores each does about 1/T of the work; on a loaded
+  machine the caller does the share of a worker that waits for a core);
+* ``dispatch`` = region wall time minus the longest participant's wall time (waking the
+  workers and waiting for the last; on a loaded machine it includes the time a worker
+  waited for a core).
+
+With one thread, ``s`` = serial CPU / (serial CPU + chunks CPU) is Amdahl's serial
+fraction, from CPU times, so independent of what else runs; the line gives the bound
+``1 / (s + (1 - s) / 2)`` on the 2-thread speedup, and for 2 threads the speedup
+predicted from the CPU times, (serial CPU + chunks CPU) of 1 thread over (serial CPU +
+chunks CPU / 2) of 2 (the CPU work of 2 threads, split evenly; the 2-thread serial CPU
+includes the caller's spinning while it waits for the worker), and with the dispatch
+measured now (which an idle machine keeps near its minimum; a loaded one inflates it).  The timing costs a few clock reads per
+participant and region, so ``--phases`` figures are slightly slower than the plain ones.
 """
 import argparse
 import os
@@ -27,33 +56,65 @@ from chupai.rl._compiled import COMPILED_GAMES  # noqa: E402
 GAMES = ["guandan", "zhengshangyou", "gandengyan", "chinese_ten"]
 
 
-def run(game, backend, envs, steps, repeats, threads_list, features, observation):
-    """Per thread count, the median (CPU s per step, steps/s CPU, steps/s wall) of
-    ``repeats`` runs; the thread counts take turns run by run, so they share whatever
+def load() -> str:
+    return "load " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+class Phases:
+    """The per-job timing of a compiled env's worker threads (``Workers.profile``)."""
+
+    def __init__(self, compiled):
+        self.workers = compiled._t.workers
+        self.workers.profile = True
+
+    def take(self):
+        """(region wall, chunks CPU, max participant CPU, dispatch, caller's CPU in the
+        regions) since the last call, in seconds."""
+        st = self.workers.stats()
+        return st["wall"], st["cpu"], st["max_cpu"], st["dispatch"], st["caller_cpu"]
+
+
+def run(game, backend, envs, steps, repeats, threads_list, features, observation, phases):
+    """Per thread count, the medians of ``repeats`` runs: (CPU s per step, steps/s CPU,
+    steps/s wall) and with ``phases`` the per-call (wall, serial, chunks CPU, max chunk,
+    dispatch, serial CPU) in seconds; the thread counts take turns run by run, so they share whatever
     load the machine has."""
     made = {t: VectorEnv(game, num_envs=envs, seed=1, threads=t, features=features or False,
                          observation=observation, backend=backend) for t in threads_list}
+    clocks = {t: Phases(env._compiled) for t, env in made.items()} if phases else {}
     obs = {t: env.reset()[0] for t, env in made.items()}
     cpus = {t: [] for t in threads_list}
     walls = {t: [] for t in threads_list}
+    parts = {t: [] for t in threads_list}
     for r in range(repeats + 1):
         for t, env in made.items():
             o = obs[t]
-            t0, c0 = time.perf_counter(), time.process_time()
+            wall = cpu = caller = 0.0
+            if phases:
+                clocks[t].take()
             for _ in range(steps):
-                o = env.step(o["action_mask"].argmax(axis=1))[0]
-            wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+                a = o["action_mask"].view(bool).argmax(axis=1)
+                t0, c0, k0 = time.perf_counter(), time.process_time(), time.thread_time()
+                o = env.step(a)[0]
+                wall += time.perf_counter() - t0
+                cpu += time.process_time() - c0
+                caller += time.thread_time() - k0
             obs[t] = o
             if r:  # the first run warms up
                 cpus[t].append(cpu)
                 walls[t].append(wall)
+                if phases:
+                    regions, ccpu, top, dispatch, own = clocks[t].take()
+                    parts[t].append(tuple(x / steps for x in (wall, wall - regions, ccpu, top, dispatch,
+                                                              caller - own)))
     for env in made.values():
         env.close()
     n = envs * steps
     out = {}
     for t in threads_list:
         cpu, wall = statistics.median(cpus[t]), statistics.median(walls[t])
-        out[t] = (cpu / n, n / cpu, n / wall)
+        med = tuple(statistics.median(p[k] for p in parts[t]) for k in range(6)) if phases else None
+        out[t] = (cpu / n, n / cpu, n / wall, med)
     return out
 
 
@@ -67,9 +128,10 @@ def main() -> None:
     ap.add_argument("--observation", choices=["default", "danzero"], default="default")
     ap.add_argument("--backend", choices=["compiled", "python"], nargs="+", default=["compiled", "python"])
     ap.add_argument("--game", action="append", choices=GAMES, help="a game (default: all four)")
+    ap.add_argument("--phases", action="store_true", help="time the serial and parallel parts (compiled)")
     args = ap.parse_args()
     print(f"envs={args.envs} steps={args.steps} repeats={args.repeats} (medians) features={args.features} "
-          f"observation={args.observation}")
+          f"observation={args.observation}; {load()}")
     for game in args.game or GAMES:
         wall = {}
         for backend in args.backend:
@@ -81,12 +143,29 @@ def main() -> None:
             # the Python path is ~100x slower: fewer steps keep its runs short
             steps = args.steps if backend == "compiled" else max(1, args.steps // 10)
             results = run(game, backend, args.envs, steps, args.repeats, args.threads, args.features,
-                          args.observation)
-            for threads, (cpu_step, cpu_rate, wall_rate) in results.items():
+                          args.observation, args.phases and backend == "compiled")
+            for threads, (cpu_step, cpu_rate, wall_rate, med) in results.items():
                 wall[backend, threads] = wall_rate
                 print(f"{game:14s} {backend:9s} threads={threads}: {cpu_step * 1e6:8.2f} µs CPU per step, "
                       f"{cpu_rate:10.0f} steps/s CPU, {wall_rate:10.0f} steps/s wall, "
                       f"{wall_rate / cpu_rate:4.2f} cores busy")
+                if med is not None:
+                    call, serial, ccpu, top, dispatch, scpu = (x * 1e6 for x in med)
+                    print(f"{'':14s} {'phases':9s} threads={threads}: call {call:7.1f} µs wall = serial {serial:6.1f} "
+                          f"+ parallel {call - serial:7.1f}; serial CPU {scpu:6.1f}, chunks CPU {ccpu:7.1f}, "
+                          f"max chunk {top:7.1f}, dispatch {dispatch:6.1f} (µs per call)")
+            if args.phases and backend == "compiled" and 1 in results:
+                _, _, ccpu1, _, _, scpu1 = results[1][3]
+                s = scpu1 / (scpu1 + ccpu1)
+                line = (f"{game:14s} {'phases':9s} serial fraction s = {s:.4f} (1 thread, CPU): "
+                        f"Amdahl bound 2 threads {1 / (s + (1 - s) / 2):.2f}x")
+                if 2 in results:
+                    _, _, ccpu2, _, dispatch2, scpu2 = results[2][3]
+                    t1, t2 = scpu1 + ccpu1, scpu2 + ccpu2 / 2
+                    line += (f"; predicted from CPU {t1 / t2:.2f}x, "
+                             f"with the dispatch measured now {t1 / (t2 + dispatch2):.2f}x")
+                print(line)
+            print(f"{'':14s} {load()}")
         for backend in args.backend:
             if (backend, 1) in wall and (backend, 2) in wall:
                 print(f"{game:14s} {backend:9s} 2 threads / 1 thread (wall): {wall[backend, 2] / wall[backend, 1]:.2f}x")

@@ -164,38 +164,38 @@ def test_compiled_tables_check_what_python_can_reach():
     t = env._compiled._t
     n, size, ids = 3, env.observation_size, env.num_actions
     o, m, p = np.empty((n, size), np.float32), np.empty((n, ids), np.int8), np.empty(n, np.int64)
-    r, term, f = np.zeros((n, 4)), np.zeros(n, np.uint8), np.zeros((n, 4))
+    rows, r, term, f = np.empty(n, np.int64), np.zeros((n, 4)), np.zeros(n, np.uint8), np.zeros((n, 4))
     good = obs["action_mask"].argmax(axis=1).astype(np.int64)
-    with pytest.raises(ValueError, match="range"):
-        t.step_range(0, 4, good, o, m, p, r, term, f)
-    with pytest.raises(ValueError, match="range"):
-        t.reset_range(2, 1, o, m, p)
     with pytest.raises(ValueError, match="obs must have shape"):
-        t.step_range(0, 3, good, o[:2], m, p, r, term, f)
+        t.step(good, o[:2], m, p, rows, r, term, f)
     with pytest.raises(ValueError, match="mask must have shape"):
-        t.reset_range(0, 3, o, np.empty((n, 5), np.int8), p)
+        t.reset(o, np.empty((n, 5), np.int8), p, rows)
+    with pytest.raises(ValueError, match="rows must have shape"):
+        t.reset(o, m, p, rows[:2])
     with pytest.raises(ValueError, match="rewards must have shape"):
-        t.step_range(0, 3, good, o, m, p, np.zeros((n, 2)), term, f)
+        t.step(good, o, m, p, rows, np.zeros((n, 2)), term, f)
+    with pytest.raises(ValueError, match="actions must have shape"):
+        t.step(good[:2], o, m, p, rows, r, term, f)
     bad = good.copy()
     bad[2] = ids
     with pytest.raises(ValueError, match="table 2: action id"):
-        t.step_range(0, 3, bad, o, m, p, r, term, f)
+        t.step(bad, o, m, p, rows, r, term, f)
     with pytest.raises(ValueError, match="more than K"):
-        t.features_range(0, 3, np.zeros((n, 1, 54), np.float32), np.zeros((n, 1), np.int64))
+        t.features(np.zeros((n, 1, 54), np.float32), np.zeros((n, 1), np.int64))
     with pytest.raises(ValueError, match="shape"):
-        t.features_range(0, 3, np.zeros((n, 400, 53), np.float32), np.zeros((n, 400), np.int64))
-    with pytest.raises(ValueError, match="no room"):
-        for _ in range(10):
-            t.push_seed(0, 1)
-    with pytest.raises(ValueError, match="no room"):
-        t.push_seed(5, 1)
+        t.features(np.zeros((n, 400, 53), np.float32), np.zeros((n, 400), np.int64))
+    for bad_seed in (-1, 2**64):
+        with pytest.raises(ValueError, match="seed"):
+            t.seed(bad_seed)
+    with pytest.raises(TypeError, match="seed"):
+        t.seed(1.5)
     for i in (-1, 3):
         with pytest.raises(IndexError):
             t.history(i)
         with pytest.raises(IndexError):
             t.core(i)
     with pytest.raises(RuntimeError, match="once"):
-        t.__init__(3, None, [-1] * 4, False, False, False, [(1, 0, 1, 0)], [0] * 15, list(range(54)),
+        t.__init__(3, 1, None, [-1] * 4, False, False, False, [(1, 0, 1, 0)], [0] * 15, list(range(54)),
                    [0.0, 4, 2, 1], ids, 193, size)
     env.step(good)  # still consistent
 

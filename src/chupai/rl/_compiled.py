@@ -1,15 +1,16 @@
 """The compiled path of :class:`chupai.rl.VectorEnv`: Guan Dan tables stepped in C.
 
 :class:`CompiledTables` drives :class:`chupai.rl._guandan_tables.GuanDanTables`: it
-checks the actions, keeps every table's queue of deal seeds filled from the table's
-numpy generator (the same generator and draws as the Python path, so the same deals),
-allocates the output arrays and hands the C kernels contiguous chunks of tables, one
-per worker thread (each chunk runs with the GIL released).  It returns exactly what
-the Python path returns (``tests/test_rl_vector_compiled.py``).
+allocates the output arrays (uninitialised: the C kernels write every element) and
+calls the tables, which check the actions and step every table on their worker
+threads (:mod:`chupai.rl._workers`, the GIL released); the deals' seeds are derived
+in C (``deal_seed``, the same function the Python path calls, so the same deals).
+What is left in the calling thread per step is O(1) numpy calls and the action check,
+one C loop.  It returns exactly what the Python path returns
+(``tests/test_rl_vector_compiled.py``).
 """
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -74,43 +75,15 @@ class CompiledTables:
 
         codes = [-1 if p is None else _POLICY_CODES[p] for p in policies]
         promotion = getattr(rules, "promotion", PAGAT.promotion)  # (the tables check the rules' type)
-        self._t = GuanDanTables(num_envs, rules, codes, observation == "danzero", features == "ids",
+        self._t = GuanDanTables(num_envs, threads, rules, codes, observation == "danzero", features == "ids",
                                 action_mode == "index", space.patterns, offsets, perm,
                                 [0.0] + [float(x) for x in promotion], space.size, space.pass_id, layout.size)
-        self._rngs: list[np.random.Generator] = []
-        self._room = np.empty(num_envs, dtype=np.int64)
-        self._counts = np.empty(num_envs, dtype=np.int64)
-        k = min(threads, num_envs)
-        bounds = [num_envs * j // k for j in range(k + 1)]
-        self._chunks = [(bounds[j], bounds[j + 1]) for j in range(k)]
-        self._pool = ThreadPoolExecutor(k - 1) if k > 1 else None
         self._started = False
 
     # -- seeds ---------------------------------------------------------------------------------
     def seed(self, seed: int) -> None:
-        """Every table's generators from ``(seed, table)``; the queued deals dropped."""
-        self._rngs = [np.random.default_rng(np.random.SeedSequence([seed & SEED_MASK, i]))
-                      for i in range(self.num_envs)]
-        self._t.clear_seeds()
-        self._t.seed_policies(seed & SEED_MASK)
-
-    def _refill(self) -> None:
-        t = self._t
-        t.seed_room(self._room)
-        for i in np.flatnonzero(self._room).tolist():
-            rng = self._rngs[i]
-            for _ in range(int(self._room[i])):
-                t.push_seed(i, int(rng.integers(0, SEED_MASK)))
-
-    def _run(self, fn: Any, *args: Any) -> int:
-        """``fn(lo, hi, *args)`` over the chunks: the first in this thread, the others in
-        the pool (each releases the GIL inside); the sum of the results."""
-        if self._pool is None:
-            return int(fn(0, self.num_envs, *args))
-        rest = [self._pool.submit(fn, lo, hi, *args) for lo, hi in self._chunks[1:]]
-        lo, hi = self._chunks[0]
-        total = int(fn(lo, hi, *args))
-        return total + sum(int(f.result()) for f in rest)
+        """Restart every table's deals and policy stream from ``(seed, table)``."""
+        self._t.seed(seed & SEED_MASK)
 
     # -- the API -------------------------------------------------------------------------------
     def reset(self) -> dict[str, np.ndarray]:
@@ -118,24 +91,15 @@ class CompiledTables:
         obs = np.empty((n, self.observation_size), dtype=np.float32)
         mask = np.empty((n, self.num_actions), dtype=np.int8)
         player = np.empty(n, dtype=np.int64)
-        self._refill()
-        waiting = self._run(self._t.reset_range, obs, mask, player)
-        if waiting:
-            self._resume(obs, mask, player, np.zeros((n, 4)), np.zeros(n, dtype=bool), np.zeros((n, 4)))
+        rows = np.empty(n, dtype=np.int64)
+        top = self._t.reset(obs, mask, player, rows)
         self._t.raise_error()
         self._started = True
-        return self._observe(obs, mask, player)
-
-    def _resume(self, obs: np.ndarray, mask: np.ndarray, player: np.ndarray, rewards: np.ndarray,
-                terminated: np.ndarray, final: np.ndarray) -> None:
-        """Deal at the tables whose queue of seeds ran dry inside C (refilled now)."""
-        waiting = 1
-        while waiting:
-            self._refill()
-            waiting = self._run(self._t.resume_range, obs, mask, player, rewards, terminated.view(np.uint8), final)
+        return self._observe(obs, mask, player, rows, top)
 
     def check(self, arr: np.ndarray) -> np.ndarray:
-        """The actions as contiguous int64 (``ValueError`` naming the first bad table)."""
+        """The actions as contiguous int64 (``ValueError`` naming the first bad table; the
+        tables check the ids themselves, before any table advances, in ``step``)."""
         if not self._started:
             raise ValueError("call reset() before step()")
         if arr.dtype.kind == "u":
@@ -143,35 +107,31 @@ class CompiledTables:
             if len(big):
                 i = int(big[0])
                 raise ValueError(f"table {i}: action {int(arr[i])} is out of range")
-        a = np.ascontiguousarray(arr, dtype=np.int64)
-        self._t.check(a)
-        return a
+        return np.ascontiguousarray(arr, dtype=np.int64)
 
     def step(self, a: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        # every element of these (fresh, uninitialised) arrays is written by the workers
         n = self.num_envs
         obs = np.empty((n, self.observation_size), dtype=np.float32)
         mask = np.empty((n, self.num_actions), dtype=np.int8)
         player = np.empty(n, dtype=np.int64)
-        rewards = np.zeros((n, 4))
-        terminated = np.zeros(n, dtype=bool)
-        final = np.full((n, 4), np.nan)
-        self._refill()
-        if self._run(self._t.step_range, a, obs, mask, player, rewards, terminated.view(np.uint8), final):
-            self._resume(obs, mask, player, rewards, terminated, final)
+        rows = np.empty(n, dtype=np.int64)
+        rewards = np.empty((n, 4))
+        terminated = np.empty(n, dtype=bool)
+        final = np.empty((n, 4))
+        top = self._t.step(a, obs, mask, player, rows, rewards, terminated.view(np.uint8), final)
         self._t.raise_error()
         truncated = np.zeros(n, dtype=bool)
-        return self._observe(obs, mask, player), rewards, terminated, truncated, {"final_returns": final}
+        return self._observe(obs, mask, player, rows, top), rewards, terminated, truncated, {"final_returns": final}
 
-    def _observe(self, obs: np.ndarray, mask: np.ndarray, player: np.ndarray) -> dict[str, np.ndarray]:
+    def _observe(self, obs: np.ndarray, mask: np.ndarray, player: np.ndarray, rows: np.ndarray,
+                 top: int) -> dict[str, np.ndarray]:
         out = {"observation": obs, "action_mask": mask, "player": player}
         if self.features:
-            counts = self._counts.copy()
-            self._t.rows(counts)
-            k = int(counts.max())
-            feats = np.zeros((self.num_envs, k, NUM_FACES), dtype=np.float32)
-            ids = np.full((self.num_envs, k), -1, dtype=np.int64)
-            self._run(self._t.features_range, feats, ids)
-            out.update(action_features=feats, action_ids=ids, num_actions=counts)
+            feats = np.empty((self.num_envs, top, NUM_FACES), dtype=np.float32)
+            ids = np.empty((self.num_envs, top), dtype=np.int64)
+            self._t.features(feats, ids)
+            out.update(action_features=feats, action_ids=ids, num_actions=rows)
         return out
 
     def state(self, i: int) -> Any:
@@ -197,6 +157,5 @@ class CompiledTables:
         return self._t.core(i)
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown()
-            self._pool = None
+        """Stop the worker threads (the tables still step, on the calling thread)."""
+        self._t.close()

@@ -6,8 +6,11 @@ them with the GIL released, calling the engine base's ``nogil`` hooks of one pro
 current legal ids, applied, the seats of the built-in policies play, a finished deal
 is scored and the next one dealt, and the acting player's observation, legal mask and
 (on request) the legal actions' card vectors are written straight into numpy arrays
-the caller allocated.  Each method takes a range of tables, so Python threads can
-step disjoint chunks at once.
+the caller allocated.  ``reset``, ``step`` and ``features`` check their arguments with
+the GIL, then run one job over every table on the tables' ``Workers``
+(``chupai.rl._workers``): the calling thread and the worker threads each step blocks
+of tables, one call at a time (a second thread calling in meanwhile gets
+``RuntimeError``).
 
 It is an exact port of the Python path (``chupai.rl.vector``, ``chupai.rl._climbing``
 and ``chupai.rl.danzero``): same deals (a table's deal of seed ``s`` is
@@ -16,18 +19,37 @@ ids and concrete choices, same tensors bit for bit (``tests/test_rl_vector_compi
 What it covers: first deals (both teams at level 2, no tribute: what ``VectorEnv``
 deals), so the phase is always the card play.
 
-Deal seeds come from each table's numpy generator, drawn by the Python side into a
-small queue (``push_seed``): the only Python work per deal.
+Deal seeds are derived in C: the deal number ``e`` of table ``i`` (counted from the last
+``seed``) is ``Deal(seed=deal_seed(seed, i, e))``, a pure function the Python path calls
+too, so a table's deals never depend on how the tables are split between threads and
+no Python code runs per deal.  Every element of every output row is written by the
+thread that steps the table (no zeroing or filling by the caller), so the parallel
+part is the whole per-step work but for the action check and the allocation of the
+arrays.
 """
 cimport cython
 
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.math cimport NAN
 from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy, memset
 
 import numpy as np
 
-from chupai._core cimport GEN_OOM, mask_t, raise_generated, rng_t, play_t, playbuf_free, playbuf_init, playbuf_t, rng_seed, seed64
+from chupai._core cimport (
+    GEN_OOM,
+    mask_t,
+    multiset_remove,
+    play_t,
+    playbuf_free,
+    playbuf_init,
+    playbuf_t,
+    raise_generated,
+    rng_seed,
+    rng_t,
+    seed64,
+    splitmix64,
+)
 from chupai._engine_base cimport (
     CHOICE_OOM,
     CHOICE_OVER,
@@ -42,13 +64,13 @@ from chupai._engine_base cimport (
 from chupai.guandan._engine cimport DealCore, gd_deal_t
 
 from chupai.guandan._engine import DealCore as _DealCore
+from chupai.rl._workers cimport Workers, work_fn
 
 cdef enum:
     N_CARDS = 54
     N_LEVELS = 13
     MAX_HAND = 27                # the cards-left one-hots have MAX_HAND + 1 values
     PLAYBUF_CAP = 256
-    NO_SEED = -3                 # _advance: the queue ran dry (the deal waits)
     OUTSIDE_SPACE = 1            # error: a play record without an action id
     # the default layout's fields (chupai.rl._climbing.ClimbingGame.layout + GuanDan's)
     F_HAND = 0
@@ -85,18 +107,65 @@ DANZERO_FIELDS = ("hand", "wild_flags", "unseen", "last_action", "partner_action
                   "left_next", "own_level", "opponent_level", "level")
 
 
+cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
+    return splitmix64(&x)
+
+
+cdef inline uint64_t episode_seed(uint64_t seed, uint64_t table, uint64_t episode) noexcept nogil:
+    # the salt ("chupai.d") keeps the deal seeds apart from the policies' streams
+    # (rng_seed(seed, table)); the mask keeps them below 2**63 (chupai._state.SEED_MASK)
+    return mix64(seed ^ mix64(table ^ mix64(episode ^ 0x6368757061692E64ULL))) & 0x7FFFFFFFFFFFFFFFULL
+
+
+def deal_seed(seed, table, episode):
+    """The seed of deal number ``episode`` (0, 1, ...) of table ``table`` of tables seeded
+    with ``seed``: a splitmix64 hash of the three, below 2**63.  Both paths of
+    ``VectorEnv`` deal ``Deal(seed=deal_seed(seed, table, episode))``."""
+    return episode_seed(seed64(seed), seed64(table), seed64(episode))
+
+
+cdef extern from *:
+    """
+    static inline void chupai_set_error(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+    """
+    # an engine failure seen by any worker (several may report one at once)
+    void set_error "chupai_set_error"(int *p, int v) noexcept nogil
+
+
+# the jobs Workers.run hands out: ctx is the GuanDanTables (borrowed: the caller holds it)
+cdef void reset_job(void *ctx, Py_ssize_t lo, Py_ssize_t hi, int worker) noexcept nogil:
+    (<GuanDanTables>ctx)._reset_block(lo, hi, worker)
+
+
+cdef void step_job(void *ctx, Py_ssize_t lo, Py_ssize_t hi, int worker) noexcept nogil:
+    (<GuanDanTables>ctx)._step_block(lo, hi, worker)
+
+
+cdef void features_job(void *ctx, Py_ssize_t lo, Py_ssize_t hi, int worker) noexcept nogil:
+    (<GuanDanTables>ctx)._features_block(lo, hi)
+
+
 # --- card vectors -------------------------------------------------------------------------
 cdef inline void put_cards(float *out, const int *perm, mask_t lo, mask_t hi) noexcept nogil:
-    """Add the copy counts of the multiset (lo, hi) to out (face f at out[perm[f]])."""
+    """Write the copy counts of the multiset (lo, hi) into out, which is zero (face f at
+    out[perm[f]]; hi is a subset of lo: stores only, no read-modify-write)."""
     cdef int f
     while lo:
         f = __builtin_ctzll(lo)
-        out[perm[f]] += 1.0
+        out[perm[f]] = 1.0
         lo &= lo - 1
     while hi:
         f = __builtin_ctzll(hi)
-        out[perm[f]] += 1.0
+        out[perm[f]] = 2.0
         hi &= hi - 1
+
+
+cdef inline void played_cards(float *out, const int *perm, mask_t dealt_lo, mask_t dealt_hi,
+                              mask_t held_lo, mask_t held_hi) noexcept nogil:
+    """Write the counts of what a seat played (the cards dealt minus the cards held) into
+    out, which is zero."""
+    multiset_remove(&dealt_lo, &dealt_hi, held_lo, held_hi)
+    put_cards(out, perm, dealt_lo, dealt_hi)
 
 
 cdef extern from *:
@@ -164,7 +233,7 @@ cdef class GuanDanTables:
     """``n`` Guan Dan tables (module doc).  Built by ``chupai.rl.vector``, which checks
     every argument; ``policies[s]`` is -1 for the caller's seats, else a policy code."""
 
-    def __init__(self, Py_ssize_t n, rules, policies, bint danzero, bint by_id, bint index_mode,
+    def __init__(self, Py_ssize_t n, int threads, rules, policies, bint danzero, bint by_id, bint index_mode,
                  patterns, offsets, perm, weights, int num_actions, int pass_id, int obs_size):
         cdef Py_ssize_t i
         cdef int k, t, key, length, cls
@@ -174,7 +243,13 @@ cdef class GuanDanTables:
                 or len(weights) > 16 or not patterns or not 0 <= pass_id < num_actions:
             raise ValueError("GuanDanTables: arguments out of range (built by chupai.rl.vector)")
         self.n = n
+        if threads < 1:
+            raise ValueError(f"threads must be >= 1, not {threads}")
         self.proto = _DealCore.random(0, level="2", rules=rules)
+        self.workers = Workers(min(<Py_ssize_t>threads, n))
+        self.top = <int *>calloc(self.workers.threads * TB_TOP_STRIDE, sizeof(int))
+        if self.top == NULL:
+            raise MemoryError()
         self.tabs = <table_t *>calloc(n, sizeof(table_t))
         self.legal = <playbuf_t *>calloc(n, sizeof(playbuf_t))
         self.scratch = <playbuf_t *>calloc(n, sizeof(playbuf_t))
@@ -230,40 +305,25 @@ cdef class GuanDanTables:
         free(self.choice)
         free(self.lookup)
         free(self.lookup_cls)
+        free(self.top)
 
     # -- seeds (with the GIL) ---------------------------------------------------------------
-    def seed_policies(self, seed):
-        """Seed every table's policy stream from (seed, table)."""
+    def seed(self, seed):
+        """Restart every table's deals (deal 0 next) and its policy stream, from (seed, table)."""
         cdef uint64_t s = seed64(seed)
         cdef Py_ssize_t i
+        self.base_seed = s
         for i in range(self.n):
             rng_seed(&self.tabs[i].rng, s, <uint64_t>i)
+            self.tabs[i].episode = 0
 
-    def clear_seeds(self):
-        cdef Py_ssize_t i
-        for i in range(self.n):
-            self.tabs[i].nseeds = 0
-
-    def seed_room(self, int64_t[::1] out):
-        """Per table, how many deal seeds its queue can take (out has n entries)."""
-        cdef Py_ssize_t i
-        if out.shape[0] != self.n:
-            raise ValueError(f"out must have shape ({self.n},)")
-        for i in range(self.n):
-            out[i] = TB_SEED_QUEUE - self.tabs[i].nseeds
-
-    def push_seed(self, Py_ssize_t i, seed):
-        """Queue the seed of table i's next deal (the caller checks the room)."""
-        if not 0 <= i < self.n or self.tabs[i].nseeds >= TB_SEED_QUEUE:
-            raise ValueError(f"table {i}: no room for a deal seed")
-        self.tabs[i].seeds[self.tabs[i].nseeds] = seed64(seed)
-        self.tabs[i].nseeds += 1
+    def close(self):
+        """Stop the worker threads (the calling thread steps every table from then on)."""
+        self._enter()
+        self.workers.close()
+        self.busy = 0
 
     # -- checks (with the GIL) -------------------------------------------------------------
-    def check(self, const int64_t[::1] actions):
-        """ValueError naming the first table whose action is out of range or not legal now."""
-        self._check_actions(0, self.n, actions)
-
     cdef int _check_actions(self, Py_ssize_t lo, Py_ssize_t hi, const int64_t[::1] actions) except -1:
         cdef Py_ssize_t i
         cdef int64_t a
@@ -291,19 +351,6 @@ cdef class GuanDanTables:
             raise RuntimeError("a Guan Dan play record has no action id (outside the action space)")
         if e:
             raise_generated(e)
-
-    def rows(self, int64_t[::1] out):
-        """Per table, its number of action-feature rows."""
-        cdef Py_ssize_t i
-        if out.shape[0] != self.n:
-            raise ValueError(f"out must have shape ({self.n},)")
-        for i in range(self.n):
-            out[i] = self.tabs[i].nrows
-
-    def waiting(self):
-        """The tables whose finished deal waits for a seed."""
-        cdef Py_ssize_t i
-        return [i for i in range(self.n) if not self.tabs[i].dealt]
 
     def history(self, Py_ssize_t i):
         """Table i's deal as ``(seed, moves)``: the deal is ``Deal(seed=seed)``, each move
@@ -333,19 +380,27 @@ cdef class GuanDanTables:
         memcpy(&c.d, &self.tabs[i].d, sizeof(gd_deal_t))
         return c
 
-    # -- stepping (chunks of tables; nogil inside) ------------------------------------------
-    cdef int _check_range(self, Py_ssize_t lo, Py_ssize_t hi) except -1:
-        if not 0 <= lo <= hi <= self.n:
-            raise ValueError(f"tables {lo}..{hi} are not a range of 0..{self.n}")
+    # -- stepping (every table, on the workers; nogil inside) -------------------------------
+    cdef int _enter(self) except -1:
+        if self.busy:
+            raise RuntimeError("GuanDanTables: one call at a time (another thread is stepping these tables)")
+        self.busy = 1
         return 0
 
-    cdef int _check_out(self, float[:, ::1] obs, int8_t[:, ::1] mask, int64_t[::1] player) except -1:
+    cdef int _check_out(self, float[:, ::1] obs, int8_t[:, ::1] mask, int64_t[::1] player,
+                        int64_t[::1] rows) except -1:
         if obs.shape[0] != self.n or obs.shape[1] != self.obs_size:
             raise ValueError(f"obs must have shape ({self.n}, {self.obs_size}), not {obs.shape[0], obs.shape[1]}")
         if mask.shape[0] != self.n or mask.shape[1] != self.num_actions:
             raise ValueError(f"mask must have shape ({self.n}, {self.num_actions}), not {mask.shape[0], mask.shape[1]}")
         if player.shape[0] != self.n:
             raise ValueError(f"player must have shape ({self.n},), not ({player.shape[0]},)")
+        if rows.shape[0] != self.n:
+            raise ValueError(f"rows must have shape ({self.n},), not ({rows.shape[0]},)")
+        self.j_obs = &obs[0, 0]
+        self.j_mask = &mask[0, 0]
+        self.j_player = &player[0]
+        self.j_rows = &rows[0]
         return 0
 
     cdef int _check_scores(self, double[:, ::1] rewards, uint8_t[::1] terminated, double[:, ::1] final) except -1:
@@ -355,72 +410,110 @@ cdef class GuanDanTables:
             raise ValueError(f"final must have shape ({self.n}, {TB_SEATS})")
         if terminated.shape[0] != self.n:
             raise ValueError(f"terminated must have shape ({self.n},)")
+        self.j_rewards = &rewards[0, 0]
+        self.j_terminated = &terminated[0]
+        self.j_final = &final[0, 0]
         return 0
 
-    def reset_range(self, Py_ssize_t lo, Py_ssize_t hi, float[:, ::1] obs, int8_t[:, ::1] mask,
-                    int64_t[::1] player):
-        """Start a new deal at tables lo .. hi - 1 and write their observations."""
-        cdef Py_ssize_t i, waiting = 0
-        self._check_range(lo, hi)
-        self._check_out(obs, mask, player)
-        with nogil:
-            for i in range(lo, hi):
-                self.tabs[i].dealt = 0
-                if self._advance(i, NULL, NULL, NULL) == NO_SEED:
-                    waiting += 1
-                self._write(i, &obs[i, 0], &mask[i, 0], &player[i])
-        return waiting
+    cdef int _run(self, work_fn job) noexcept nogil:
+        """job over every table on the workers; the largest per-worker result (rows)."""
+        cdef int k, top = 0
+        for k in range(self.workers.threads):
+            self.top[k * TB_TOP_STRIDE] = 0
+        self.workers.run(job, <void *>self, self.n)
+        for k in range(self.workers.threads):
+            if self.top[k * TB_TOP_STRIDE] > top:
+                top = self.top[k * TB_TOP_STRIDE]
+        return top
 
-    def step_range(self, Py_ssize_t lo, Py_ssize_t hi, const int64_t[::1] actions, float[:, ::1] obs,
-                   int8_t[:, ::1] mask, int64_t[::1] player, double[:, ::1] rewards, uint8_t[::1] terminated,
-                   double[:, ::1] final):
-        """Apply the (checked) actions of tables lo .. hi - 1, run the built-in policies, start
-        new deals where one ended, and write the observations."""
-        cdef Py_ssize_t i, waiting = 0
-        self._check_range(lo, hi)
-        self._check_out(obs, mask, player)
-        self._check_scores(rewards, terminated, final)
-        self._check_actions(lo, hi, actions)
-        with nogil:
-            for i in range(lo, hi):
-                self._apply(i, actions[i])
-                if self._advance(i, &rewards[i, 0], <char *>&terminated[i], &final[i, 0]) == NO_SEED:
-                    waiting += 1
-                self._write(i, &obs[i, 0], &mask[i, 0], &player[i])
-        return waiting
+    def reset(self, float[:, ::1] obs, int8_t[:, ::1] mask, int64_t[::1] player, int64_t[::1] rows):
+        """Start a new deal at every table and write every element of obs, mask, player and
+        rows (the number of action-feature rows); the largest of those rows."""
+        cdef int top
+        self._enter()
+        try:
+            self._check_out(obs, mask, player, rows)
+            with nogil:
+                top = self._run(reset_job)
+        finally:
+            self.busy = 0
+        return top
 
-    def resume_range(self, Py_ssize_t lo, Py_ssize_t hi, float[:, ::1] obs, int8_t[:, ::1] mask,
-                     int64_t[::1] player, double[:, ::1] rewards, uint8_t[::1] terminated, double[:, ::1] final):
-        """Deal at the tables of lo .. hi - 1 that waited for a seed (rarely any)."""
-        cdef Py_ssize_t i, waiting = 0
-        self._check_range(lo, hi)
-        self._check_out(obs, mask, player)
-        self._check_scores(rewards, terminated, final)
-        with nogil:
-            for i in range(lo, hi):
-                if not self.tabs[i].dealt:
-                    if self._advance(i, &rewards[i, 0], <char *>&terminated[i], &final[i, 0]) == NO_SEED:
-                        waiting += 1
-                    self._write(i, &obs[i, 0], &mask[i, 0], &player[i])
-        return waiting
+    def step(self, const int64_t[::1] actions, float[:, ::1] obs, int8_t[:, ::1] mask, int64_t[::1] player,
+             int64_t[::1] rows, double[:, ::1] rewards, uint8_t[::1] terminated, double[:, ::1] final):
+        """Apply the actions (checked first: ValueError naming the first bad table, no table
+        advanced), run the built-in policies, start new deals where one ended, and write
+        every element of every output (rewards 0 and final NaN but where a deal ended);
+        the largest of the rows."""
+        cdef int top
+        self._enter()
+        try:
+            self._check_out(obs, mask, player, rows)
+            self._check_scores(rewards, terminated, final)
+            self._check_actions(0, self.n, actions)
+            self.j_actions = &actions[0]
+            with nogil:
+                top = self._run(step_job)
+        finally:
+            self.busy = 0
+        return top
 
-    def features_range(self, Py_ssize_t lo, Py_ssize_t hi, float[:, :, ::1] feats, int64_t[:, ::1] ids):
-        """Write the action-feature rows of tables lo .. hi - 1 (feats zeroed, ids -1 by the
-        caller, K >= every table's rows)."""
+    def features(self, float[:, :, ::1] feats, int64_t[:, ::1] ids):
+        """Write the action-feature rows of every table, all K of them (zeros and id -1 after
+        a table's last row; K >= every table's rows)."""
         cdef Py_ssize_t i
-        self._check_range(lo, hi)
         if feats.shape[0] != self.n or feats.shape[2] != N_CARDS or ids.shape[0] != self.n \
                 or ids.shape[1] != feats.shape[1]:
             raise ValueError(f"feats must have shape ({self.n}, K, {N_CARDS}) and ids ({self.n}, K)")
-        for i in range(lo, hi):
+        for i in range(self.n):
             if self.tabs[i].nrows > feats.shape[1]:
                 raise ValueError(f"table {i} has {self.tabs[i].nrows} rows, more than K = {feats.shape[1]}")
         if feats.shape[1] == 0:
-            return 0
-        with nogil:
-            for i in range(lo, hi):
-                self._features(i, &feats[i, 0, 0], &ids[i, 0])
-        return 0
+            return
+        self._enter()
+        try:
+            self.j_feats = &feats[0, 0, 0]
+            self.j_ids = &ids[0, 0]
+            self.j_k = feats.shape[1]
+            with nogil:
+                self._run(features_job)
+        finally:
+            self.busy = 0
+
+    cdef void _reset_block(self, Py_ssize_t lo, Py_ssize_t hi, int worker) noexcept nogil:
+        cdef Py_ssize_t i
+        for i in range(lo, hi):
+            self.tabs[i].dealt = 0
+            self._advance(i, NULL, NULL, NULL)
+            self._output(i, worker)
+
+    cdef void _step_block(self, Py_ssize_t lo, Py_ssize_t hi, int worker) noexcept nogil:
+        cdef Py_ssize_t i
+        cdef int s
+        cdef double *rewards
+        cdef double *final
+        for i in range(lo, hi):
+            rewards = self.j_rewards + i * TB_SEATS
+            final = self.j_final + i * TB_SEATS
+            self.j_terminated[i] = 0
+            for s in range(TB_SEATS):
+                rewards[s] = 0.0
+                final[s] = NAN
+            self._apply(i, self.j_actions[i])
+            self._advance(i, rewards, <char *>&self.j_terminated[i], final)
+            self._output(i, worker)
+
+    cdef void _output(self, Py_ssize_t i, int worker) noexcept nogil:
+        """Table i's row of obs, mask, player and rows; the worker's largest rows."""
+        self._write(i, self.j_obs + i * self.obs_size, self.j_mask + i * self.num_actions, self.j_player + i)
+        self.j_rows[i] = self.tabs[i].nrows
+        if self.tabs[i].nrows > self.top[worker * TB_TOP_STRIDE]:
+            self.top[worker * TB_TOP_STRIDE] = self.tabs[i].nrows
+
+    cdef void _features_block(self, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
+        cdef Py_ssize_t i
+        for i in range(lo, hi):
+            self._features(i, self.j_k, self.j_feats + i * self.j_k * N_CARDS, self.j_ids + i * self.j_k)
 
     # -- the per-table kernels ---------------------------------------------------------------
     cdef int _id_of(self, const play_t *p) noexcept nogil:
@@ -480,16 +573,15 @@ cdef class GuanDanTables:
         else:
             self._play(t, &self.legal[i].data[k], <uint32_t>k)
 
-    cdef void _deal(self, table_t *t) noexcept nogil:
-        """A fresh deal from the next queued seed: Deal(seed=s)."""
+    cdef void _deal(self, Py_ssize_t i) noexcept nogil:
+        """Table i's next deal: Deal(seed=deal_seed(seed, i, episode))."""
+        cdef table_t *t = &self.tabs[i]
         cdef rng_t r
         cdef int s
-        t.deal_seed = t.seeds[0]
+        t.deal_seed = episode_seed(self.base_seed, <uint64_t>i, t.episode)
+        t.episode += 1
         t.nmoves = 0
-        rng_seed(&r, t.seeds[0], 0)
-        for s in range(1, t.nseeds):
-            t.seeds[s - 1] = t.seeds[s]
-        t.nseeds -= 1
+        rng_seed(&r, t.deal_seed, 0)
         self.proto.h_deal(&t.d, &r)
         t.dealt = 1
         t.last_seat = -1
@@ -509,9 +601,7 @@ cdef class GuanDanTables:
         cdef double ret[TB_SEATS]
         while True:
             if not t.dealt:
-                if t.nseeds == 0:
-                    return NO_SEED
-                self._deal(t)
+                self._deal(i)
             seat = t.d.t.current
             if seat < 0:
                 if rewards != NULL:
@@ -526,7 +616,7 @@ cdef class GuanDanTables:
                 return self._refresh(i)
             k = self.proto.h_choose(&t.d, &t.rng, self.policy[seat], buf)
             if k == CHOICE_OOM:
-                self.error = GEN_OOM
+                set_error(&self.error, GEN_OOM)
                 return CHOICE_OOM
             if k == CHOICE_PASS:
                 self._pass(t)
@@ -547,7 +637,7 @@ cdef class GuanDanTables:
         buf.len = 0
         rc = self.proto.h_legal(&t.d, 0, buf)
         if rc != 0:
-            self.error = rc
+            set_error(&self.error, rc)
             buf.len = 0
         for aid in range(self.num_actions):
             ch[aid] = -1
@@ -555,7 +645,7 @@ cdef class GuanDanTables:
             p = &buf.data[k]
             aid = self._id_of(p)
             if aid < 0:
-                self.error = OUTSIDE_SPACE
+                set_error(&self.error, OUTSIDE_SPACE)
                 continue
             j = ch[aid]
             if j < 0:
@@ -581,8 +671,6 @@ cdef class GuanDanTables:
         player[0] = t.d.t.current
         for aid in range(self.num_actions):
             mask[aid] = ch[aid] != -1
-        if t.d.t.current < 0:       # a deal waiting for its seed (filled in by resume_range)
-            return
         if self.danzero:
             self._obs_danzero(t, obs)
         else:
@@ -603,9 +691,7 @@ cdef class GuanDanTables:
                 place[d.out[k]] = k
         for k in range(TB_SEATS):
             s = (p + k) % TB_SEATS
-            # played = dealt minus held, as counts
-            put_cards(obs + off[F_PLAYED] + k * N_CARDS, self.perm, t.lo0[s], t.hi0[s])
-            self._sub_cards(obs + off[F_PLAYED] + k * N_CARDS, d.lo[s], d.hi[s])
+            played_cards(obs + off[F_PLAYED] + k * N_CARDS, self.perm, t.lo0[s], t.hi0[s], d.lo[s], d.hi[s])
             obs[off[F_SIZES] + k] = hand_size(d.lo[s], d.hi[s])
             if place[s] >= 0:
                 obs[off[F_FINISHED] + k * TB_SEATS + place[s]] = 1.0
@@ -622,32 +708,27 @@ cdef class GuanDanTables:
         obs[off[F_LEVEL] + d.level] = 1.0
         obs[off[F_DECLARERS] + 2] = 1.0
 
-    cdef void _sub_cards(self, float *out, mask_t lo, mask_t hi) noexcept nogil:
-        cdef int f
-        while lo:
-            f = __builtin_ctzll(lo)
-            out[self.perm[f]] -= 1.0
-            lo &= lo - 1
-        while hi:
-            f = __builtin_ctzll(hi)
-            out[self.perm[f]] -= 1.0
-            hi &= hi - 1
-
     cdef void _obs_danzero(self, table_t *t, float *obs) noexcept nogil:
         """chupai.rl.danzero.observation (a first deal in its card play)."""
         cdef const gd_deal_t *d = &t.d
         cdef const int *off = self.off
         cdef int p = d.t.current, k, s, f, prev, partner
+        cdef mask_t lo, hi
         cdef bint out[TB_SEATS]
         cdef float *unseen = obs + off[Z_UNSEEN]
         fill(obs, self.obs_size, 0.0)
         put_cards(obs + off[Z_HAND], self.perm, d.lo[p], d.hi[p])
         wild_flags(obs + off[Z_WILD], d.lo[p], d.level)
-        # unseen = 2 - hand - everything played = the three other hands
+        # unseen = 2 - hand - everything played = the three other hands (their sum as one
+        # two-deck multiset: no face is held more than twice in all)
+        lo = 0
+        hi = 0
         for s in range(TB_SEATS):
             out[s] = False
             if s != p:
-                put_cards(unseen, self.perm, d.lo[s], d.hi[s])
+                hi |= d.hi[s] | (lo & d.lo[s])
+                lo |= d.lo[s]
+        put_cards(unseen, self.perm, lo, hi)
         for k in range(d.nout):
             if d.out[k] >= 0:
                 out[d.out[k]] = True
@@ -663,23 +744,26 @@ cdef class GuanDanTables:
             fill(obs + off[Z_PARTNER], N_CARDS, -1.0)
         for k in range(3):
             s = (p + 1 + k) % TB_SEATS
-            put_cards(obs + off[Z_PLAYED] + k * N_CARDS, self.perm, t.lo0[s], t.hi0[s])
-            self._sub_cards(obs + off[Z_PLAYED] + k * N_CARDS, d.lo[s], d.hi[s])
+            played_cards(obs + off[Z_PLAYED] + k * N_CARDS, self.perm, t.lo0[s], t.hi0[s], d.lo[s], d.hi[s])
             f = hand_size(d.lo[s], d.hi[s])
             obs[off[Z_LEFT] + k * (MAX_HAND + 1) + (f if f < MAX_HAND else MAX_HAND)] = 1.0
         obs[off[Z_OWN_LEVEL] + d.level] = 1.0
         obs[off[Z_OPP_LEVEL] + d.level] = 1.0
         obs[off[Z_LEVEL] + d.level] = 1.0
 
-    cdef void _features(self, Py_ssize_t i, float *feats, int64_t *ids) noexcept nogil:
-        """The card vectors of table i's rows: every concrete play in generator order then
-        PASS, or (by_id) the concrete choice of each legal id in id order."""
+    cdef void _features(self, Py_ssize_t i, Py_ssize_t k_rows, float *feats, int64_t *ids) noexcept nogil:
+        """All k_rows card vectors and ids of table i: its rows (every concrete play in
+        generator order then PASS, or (by_id) the concrete choice of each legal id in id
+        order), then zero vectors with id -1."""
         cdef table_t *t = &self.tabs[i]
         cdef const playbuf_t *buf = &self.legal[i]
         cdef const int32_t *ch = &self.choice[i * self.num_actions]
         cdef Py_ssize_t k
         cdef int aid, row = 0
-        if t.d.t.current < 0:
+        memset(feats, 0, k_rows * N_CARDS * sizeof(float))
+        for k in range(k_rows):
+            ids[k] = -1
+        if t.d.t.current < 0:       # (an engine failure left no deal: raise_error reports it)
             return
         if self.by_id:
             for aid in range(self.num_actions):

@@ -49,14 +49,22 @@ Conventions (Gymnasium's vector API):
   object as an opponent); ``"python"`` forces the Python path, ``"compiled"`` refuses
   with ``ValueError`` where it cannot run.  ``env.backend`` says which runs.  Both
   give the same arrays, bit for bit, in self-play (``tests/test_rl_vector_compiled.py``).
-* Determinism: table ``i`` draws its deals from a numpy generator seeded by ``(seed,
-  i)`` (deal seeds ``integers(0, SEED_MASK)``; the deal is ``Deal(seed=...)``) and
-  its opponents' random choices from the same generator on the Python path, from a C
-  stream seeded by ``(seed, i)`` on the compiled path (so with ``"random"``
-  opponents the two backends play different games, each deterministic).  The same
-  seed gives the same trajectories for any ``threads``: ``threads > 1`` steps
-  contiguous chunks of tables in a thread pool (the compiled path releases the GIL
-  in each chunk; the Python path holds it and gains nothing).
+* Determinism: deal ``e`` (0, 1, ... since the last seeding) of table ``i`` is
+  ``Deal(seed=deal_seed(seed, i, e))`` on both paths
+  (:func:`chupai.rl._guandan_tables.deal_seed`, a splitmix64 hash computed in C, so
+  no Python runs per deal and the split of the tables between threads cannot matter);
+  the opponents' random choices come from a numpy generator seeded by ``(seed, i)`` on
+  the Python path, from a C stream seeded by ``(seed, i)`` on the compiled path (so
+  with ``"random"`` opponents the two backends play different games, each
+  deterministic).  The same seed gives the same trajectories for any ``threads``:
+  with ``threads > 1`` the compiled path steps the tables on its worker threads
+  (:mod:`chupai.rl._workers`, the GIL released; each claims blocks of tables as it
+  goes, so which thread steps a table varies and cannot matter); the Python path steps
+  contiguous chunks in a thread pool that holds the GIL and gains nothing.
+* Returned arrays are fresh at every call (the caller owns them: keeping an
+  observation across steps is safe, as with Gymnasium's default ``copy=True``); the
+  compiled path allocates them uninitialised and its workers write every element, so
+  the allocation costs no serial pass over the data.
 * Bad input raises ``ValueError`` naming the table and the id (wrong shape, non-integer
   dtype, an id out of range or not legal now) before any table advances.
 """
@@ -81,6 +89,7 @@ from chupai.rl._api import (
     observation_tensor,
 )
 from chupai.rl._compiled import COMPILED_GAMES, CompiledTables
+from chupai.rl._guandan_tables import deal_seed
 from chupai.rl._spaces import ActionSpace
 
 __all__ = ["VectorEnv"]
@@ -140,11 +149,14 @@ def _opponents(opponents: Any, n: int) -> list[Any]:
 
 
 class _Table:
-    """One table: its deal, its generator, and the current legal actions."""
+    """One table: its deal (and how many it dealt), its generator, and the current legal
+    actions."""
 
-    __slots__ = ("deal", "rng", "legal", "ids", "rec", "rows")
+    __slots__ = ("index", "episode", "deal", "rng", "legal", "ids", "rec", "rows")
 
-    def __init__(self, rng: np.random.Generator) -> None:
+    def __init__(self, index: int, rng: np.random.Generator) -> None:
+        self.index = index
+        self.episode = 0
         self.rng = rng
         self.deal: Any = None
         self.legal: list[Any] = []
@@ -255,7 +267,7 @@ class VectorEnv:
         return self._deal_cls(seed=deal_seed, **self._kwargs)
 
     def _seed_tables(self, seed: int) -> None:
-        self._tables = [_Table(np.random.default_rng(np.random.SeedSequence([seed & SEED_MASK, i])))
+        self._tables = [_Table(i, np.random.default_rng(np.random.SeedSequence([seed & SEED_MASK, i])))
                         for i in range(self.num_envs)]
 
     def _advance(self, table: _Table, rewards: np.ndarray) -> bool:
@@ -294,7 +306,8 @@ class VectorEnv:
 
     def _reset_table(self, table: _Table) -> None:
         while True:
-            table.deal = self._new_deal(int(table.rng.integers(0, SEED_MASK)))
+            table.deal = self._new_deal(deal_seed(self._seed & SEED_MASK, table.index, table.episode))
+            table.episode += 1
             if not self._advance(table, np.zeros(self.players)):
                 return
 
@@ -374,7 +387,8 @@ class VectorEnv:
         return [t.deal.clone() for t in self._tables]
 
     def close(self) -> None:
-        """Stop the worker threads."""
+        """Stop the worker threads (the env still works, stepping every table in the
+        calling thread)."""
         if self._compiled is not None:
             self._compiled.close()
         if self._pool is not None:

@@ -1,0 +1,342 @@
+"""The worker threads of ``chupai.rl.VectorEnv``'s compiled tables.
+
+``Workers(threads)`` starts ``threads - 1`` POSIX threads that never touch Python; its
+``run(fn, ctx, n)`` (``nogil``) runs one job over tables ``0 .. n - 1`` on them and on
+the calling thread: each participant claims blocks of tables from an atomic counter
+until none is left (so a chunk that happens to deal many new hands does not hold the
+others back), then the caller closes the job, waits for the workers that joined it,
+and returns.  A worker that wakes up after the close skips the job, so on a loaded
+machine, where a worker may wait long for a core, the caller steps its share instead
+of waiting (the call degrades to one thread's speed, never below).  Which thread steps which table varies from call
+to call; the results cannot, since every table is stepped by exactly one participant
+and tables share nothing.
+
+Why not a ``ThreadPoolExecutor``: its hand-off (submit, a worker taking the GIL, the
+future's result) costs ~20 µs wall and ~11 µs of the caller's CPU per job on this
+machine, a tenth of a 2-thread step of 1024 tables, twice per step with action
+features.  Why not OpenMP (``prange``): GNU libgomp is not fork-safe (a child forked
+after a parallel region hangs in its next one: multiprocessing's default start method
+on Linux) and its idle workers spin for milliseconds after each region, taking a core
+from the learner that runs between steps.  Here a worker spins at most ``SPIN_NS``
+(100 µs) after a job, long enough to catch the features job of the same step and the
+next step of a loop whose policy is quick (waking a sleeping thread costs tens of µs
+on a virtual machine), then sleeps on a condition variable; the caller spins while the
+last blocks finish, at most ``SPIN_NS`` before sleeping; a process forked from the
+owner's starts its own threads at its first job.
+
+A spinning thread yields its core between rounds of ~1 µs (``sched_yield``: nothing on
+an idle core; on a core it shares with the thread it waits for, that thread runs).
+On a machine whose other core is busy, Linux wakes the worker on the caller's core
+(where it waits for the caller's share to end), so two threads then run at one
+thread's speed, not slower: ``bench/rl.py --phases`` tells the two cases apart.
+"""
+cimport cython
+
+from libc.stdint cimport uint64_t
+from libc.stdlib cimport calloc, free
+from posix.time cimport CLOCK_MONOTONIC, CLOCK_THREAD_CPUTIME_ID, clock_gettime, timespec
+from posix.unistd cimport getpid
+
+cdef extern from "<sched.h>" nogil:
+    int sched_yield()
+
+cdef extern from "<pthread.h>" nogil:
+    int pthread_create(pthread_t *thread, const void *attr, void *(*start)(void *) noexcept nogil, void *arg)
+    int pthread_join(pthread_t thread, void **retval)
+    int pthread_mutex_init(pthread_mutex_t *m, const void *attr)
+    int pthread_mutex_destroy(pthread_mutex_t *m)
+    int pthread_mutex_lock(pthread_mutex_t *m)
+    int pthread_mutex_unlock(pthread_mutex_t *m)
+    int pthread_cond_init(pthread_cond_t *c, const void *attr)
+    int pthread_cond_destroy(pthread_cond_t *c)
+    int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
+    int pthread_cond_signal(pthread_cond_t *c)
+    int pthread_cond_broadcast(pthread_cond_t *c)
+
+cdef extern from *:
+    """
+    static inline unsigned long long chupai_load_u64(unsigned long long *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+    static inline void chupai_store_u64(unsigned long long *p, unsigned long long v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+    static inline int chupai_load_int(int *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+    static inline void chupai_store_int(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+    static inline int chupai_inc_int(int *p) { return __atomic_add_fetch(p, 1, __ATOMIC_ACQ_REL); }
+    static inline int chupai_or_int(int *p, int v) { return __atomic_fetch_or(p, v, __ATOMIC_ACQ_REL); }
+    static inline int chupai_cas_int(int *p, int expected, int v) {
+        return __atomic_compare_exchange_n(p, &expected, v, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+    }
+    static inline Py_ssize_t chupai_claim(Py_ssize_t *p, Py_ssize_t k) { return __atomic_fetch_add(p, k, __ATOMIC_RELAXED); }
+    static inline void chupai_store_ssize(Py_ssize_t *p, Py_ssize_t v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+    #if defined(__x86_64__) || defined(__i386__)
+    static inline void chupai_relax(void) { __builtin_ia32_pause(); }
+    #else
+    static inline void chupai_relax(void) { }
+    #endif
+    """
+    unsigned long long chupai_load_u64(unsigned long long *p) noexcept nogil
+    void chupai_store_u64(unsigned long long *p, unsigned long long v) noexcept nogil
+    int chupai_load_int(int *p) noexcept nogil
+    void chupai_store_int(int *p, int v) noexcept nogil
+    int chupai_inc_int(int *p) noexcept nogil
+    int chupai_or_int(int *p, int v) noexcept nogil
+    bint chupai_cas_int(int *p, int expected, int v) noexcept nogil
+    Py_ssize_t chupai_claim(Py_ssize_t *p, Py_ssize_t k) noexcept nogil
+    void chupai_store_ssize(Py_ssize_t *p, Py_ssize_t v) noexcept nogil
+    void chupai_relax() noexcept nogil
+
+cdef enum:
+    SPIN_NS = 100000             # how long a waiting thread spins before it sleeps
+    SPIN_CHECK = 64              # spins (~1 µs) between two reads of the clock (and yields)
+    BLOCKS_PER_THREAD = 8        # job granularity: about this many blocks per participant
+    MAX_BLOCK = 16               # tables (~10 µs): the last block's wait stays short
+    CLOSED = 1 << 30             # pool_t.entry: the job takes no more workers
+
+
+cdef inline long long clock_ns(int clock) noexcept nogil:
+    cdef timespec ts
+    clock_gettime(clock, &ts)
+    return <long long>ts.tv_sec * 1000000000 + ts.tv_nsec
+
+
+cdef inline long long now_ns() noexcept nogil:
+    return clock_ns(CLOCK_MONOTONIC)
+
+
+cdef inline bint waited(long long until) noexcept nogil:
+    """Between two rounds of spinning: True once it is time to sleep; else yield the core
+    (a no-op when nothing else wants it; on a core shared with the thread being waited
+    for, it lets that thread run instead of spinning against it)."""
+    if now_ns() > until:
+        return True
+    sched_yield()
+    return False
+
+
+cdef void drain(pool_t *p, int worker) noexcept nogil:
+    """Claim and run blocks of the current job until none is left (timed if profiling)."""
+    cdef Py_ssize_t lo, hi
+    cdef long long cpu = 0, wall = 0
+    if p.profile:
+        cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID)
+        wall = now_ns()
+    while True:
+        lo = chupai_claim(&p.next, p.block)
+        if lo >= p.n:
+            break
+        hi = lo + p.block
+        if hi > p.n:
+            hi = p.n
+        p.fn(p.ctx, lo, hi, worker)
+    if p.profile:
+        p.cpu_ns[worker] = clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu
+        p.wall_ns[worker] = now_ns() - wall
+
+
+cdef void *worker_main(void *raw) noexcept nogil:
+    cdef worker_arg_t *arg = <worker_arg_t *>raw
+    cdef pool_t *p = arg.pool
+    cdef uint64_t seen = 0
+    cdef long long until
+    cdef int spins
+    while True:
+        until = now_ns() + SPIN_NS
+        spins = 0
+        while chupai_load_u64(&p.gen) == seen and not chupai_load_int(&p.stop):
+            chupai_relax()
+            spins += 1
+            if spins % SPIN_CHECK == 0 and waited(until):
+                pthread_mutex_lock(&p.mu)
+                while chupai_load_u64(&p.gen) == seen and not chupai_load_int(&p.stop):
+                    pthread_cond_wait(&p.start, &p.mu)
+                pthread_mutex_unlock(&p.mu)
+        if chupai_load_int(&p.stop):
+            return NULL
+        seen = chupai_load_u64(&p.gen)
+        if join(p):
+            drain(p, arg.index)
+            chupai_inc_int(&p.finished)
+            pthread_mutex_lock(&p.mu)
+            pthread_cond_signal(&p.done)
+            pthread_mutex_unlock(&p.mu)
+
+
+cdef bint join(pool_t *p) noexcept nogil:
+    """Enter the current job unless the caller closed it (a worker that woke up late:
+    the caller did its share and may already be on the next job's setup)."""
+    cdef int v = chupai_load_int(&p.entry)
+    while not v & CLOSED:
+        if chupai_cas_int(&p.entry, v, v + 1):
+            return True
+        v = chupai_load_int(&p.entry)
+    return False
+
+
+cdef void start_threads(pool_t *p, worker_arg_t *args) noexcept nogil:
+    """(Re)initialise the synchronisation and start the worker threads (fewer if the
+    system refuses some: the caller does their share)."""
+    cdef int k
+    pthread_mutex_init(&p.mu, NULL)
+    pthread_cond_init(&p.start, NULL)
+    pthread_cond_init(&p.done, NULL)
+    p.stop = 0
+    p.gen = 0
+    p.entry = CLOSED
+    p.started = 0
+    p.pid = getpid()
+    for k in range(p.threads - 1):
+        args[k].pool = p
+        args[k].index = k + 1
+        if pthread_create(&p.tids[k], NULL, worker_main, &args[k]) != 0:
+            break
+        p.started += 1
+
+
+@cython.final
+cdef class Workers:
+    """``threads`` participants: the calling thread and ``threads - 1`` POSIX threads
+    (module doc)."""
+
+    def __init__(self, int threads):
+        if self.p != NULL:
+            raise RuntimeError("Workers is initialized once")
+        if threads < 1:
+            raise ValueError(f"threads must be >= 1, not {threads}")
+        self.threads = threads
+        self.p = <pool_t *>calloc(1, sizeof(pool_t))
+        self.args = <worker_arg_t *>calloc(threads, sizeof(worker_arg_t))
+        if self.p == NULL or self.args == NULL:
+            raise MemoryError()
+        self.p.threads = threads
+        self.p.tids = <pthread_t *>calloc(threads, sizeof(pthread_t))
+        self.p.cpu_ns = <long long *>calloc(threads, sizeof(long long))
+        self.p.wall_ns = <long long *>calloc(threads, sizeof(long long))
+        if self.p.tids == NULL or self.p.cpu_ns == NULL or self.p.wall_ns == NULL:
+            raise MemoryError()
+        if threads > 1:
+            with nogil:
+                start_threads(self.p, self.args)
+
+    def __dealloc__(self):
+        if self.p == NULL:
+            return
+        self._stop()
+        free(self.p.tids)
+        free(self.p.cpu_ns)
+        free(self.p.wall_ns)
+        free(self.p)
+        free(self.args)
+
+    cdef void _stop(self):
+        cdef int k
+        if self.p.started and self.p.pid == getpid():
+            with nogil:
+                pthread_mutex_lock(&self.p.mu)
+                chupai_store_int(&self.p.stop, 1)
+                pthread_cond_broadcast(&self.p.start)
+                pthread_mutex_unlock(&self.p.mu)
+                for k in range(self.p.started):
+                    pthread_join(self.p.tids[k], NULL)
+            pthread_mutex_destroy(&self.p.mu)
+            pthread_cond_destroy(&self.p.start)
+            pthread_cond_destroy(&self.p.done)
+        self.p.started = 0
+        self.p.threads = 1      # no restart (after a fork) either
+
+    def close(self):
+        """Stop the worker threads: from then on the calling thread does every job (the
+        owner makes sure no job is running)."""
+        if self.p != NULL:
+            self._stop()
+
+    @property
+    def running(self):
+        """The worker threads running in this process (``threads - 1`` unless the system
+        refused some; 0 in a forked child until its first job)."""
+        return self.p.started if self.p.pid == getpid() else 0
+
+    @property
+    def profile(self):
+        """Time every job (off by default; ``bench/rl.py --phases``): see ``stats``."""
+        return bool(self.p.profile)
+
+    @profile.setter
+    def profile(self, on):
+        self.p.profile = bool(on)
+
+    def stats(self):
+        """The totals since the last call (then zeroed), in seconds but ``jobs``: a dict of
+        ``jobs``, ``wall`` (the calls' wall time), ``cpu`` (every participant's thread
+        CPU), ``max_cpu`` (per job the largest participant's CPU, summed), ``dispatch``
+        (per job the call's wall time minus the longest participant's, summed: handing
+        the job out and collecting it) and ``caller_cpu`` (the calling thread's share of
+        ``cpu``)."""
+        cdef int k
+        out = {"jobs": self.totals[0]}
+        for k, name in enumerate(("wall", "cpu", "max_cpu", "dispatch", "caller_cpu"), 1):
+            out[name] = self.totals[k] * 1e-9
+        for k in range(6):
+            self.totals[k] = 0
+        return out
+
+    cdef void run(self, work_fn fn, void *ctx, Py_ssize_t n) noexcept nogil:
+        cdef long long start = 0, cpu = 0, top = 0, longest = 0
+        cdef int k
+        if not self.p.profile:
+            self._run(fn, ctx, n)
+            return
+        start = now_ns()
+        for k in range(self.threads):
+            self.p.cpu_ns[k] = 0
+            self.p.wall_ns[k] = 0
+        self._run(fn, ctx, n)
+        start = now_ns() - start
+        for k in range(self.threads):
+            cpu += self.p.cpu_ns[k]
+            top = self.p.cpu_ns[k] if self.p.cpu_ns[k] > top else top
+            longest = self.p.wall_ns[k] if self.p.wall_ns[k] > longest else longest
+        self.totals[0] += 1
+        self.totals[1] += start
+        self.totals[2] += cpu
+        self.totals[3] += top
+        self.totals[4] += start - longest
+        self.totals[5] += self.p.cpu_ns[0]
+
+    cdef void _run(self, work_fn fn, void *ctx, Py_ssize_t n) noexcept nogil:
+        cdef pool_t *p = self.p
+        cdef Py_ssize_t block
+        cdef long long until
+        cdef int spins = 0, joined
+        if p.threads > 1 and p.pid != getpid():
+            start_threads(p, self.args)     # a forked child: its parent's threads are not here
+        if p.started == 0 or n <= 1:
+            p.next = 0
+            p.n = n
+            p.block = n
+            p.fn = fn
+            p.ctx = ctx
+            drain(p, 0)
+            return
+        block = n // ((p.started + 1) * BLOCKS_PER_THREAD)
+        p.block = 1 if block < 1 else (MAX_BLOCK if block > MAX_BLOCK else block)
+        p.fn = fn
+        p.ctx = ctx
+        p.n = n
+        chupai_store_ssize(&p.next, 0)
+        chupai_store_int(&p.finished, 0)
+        chupai_store_int(&p.entry, 0)       # open: the job's fields are set
+        pthread_mutex_lock(&p.mu)
+        chupai_store_u64(&p.gen, p.gen + 1)
+        pthread_cond_broadcast(&p.start)
+        pthread_mutex_unlock(&p.mu)
+        drain(p, 0)
+        # every block is claimed: close the job and wait for the workers that joined it
+        # only (one still asleep would make the caller wait for nothing)
+        joined = chupai_or_int(&p.entry, CLOSED)
+        until = now_ns() + SPIN_NS
+        while chupai_load_int(&p.finished) != joined:
+            chupai_relax()
+            spins += 1
+            if spins % SPIN_CHECK == 0 and waited(until):
+                pthread_mutex_lock(&p.mu)
+                while chupai_load_int(&p.finished) != joined:
+                    pthread_cond_wait(&p.done, &p.mu)
+                pthread_mutex_unlock(&p.mu)
