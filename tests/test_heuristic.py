@@ -2,9 +2,13 @@
 
 The hook must return a legal play (or pass only where passing is allowed) in every
 position, checked against the generator on random positions of every game and table
-size; it must be deterministic and leave the state alone; and the name must work
-everywhere a policy or a bot is named.  Its strength is measured by the ladder (see
-``docs/search.md``), not asserted here.
+size; it must be deterministic and leave the state alone, and read nothing the player
+to act cannot see (its choice is the same in every determinized world of theirs); and
+the name must work everywhere a policy or a bot is named.  Constructed positions pin
+the rules each game's heuristic adds to greedy's (Chinese Ten: safe discards, no ace
+fed, the contested capture; Gan Deng Yan: when a bomb or a 2 stops an opponent about to
+go out, and the single led against a player down to one card).  Its strength is
+measured by the ladder (see ``docs/search.md``), not asserted here.
 """
 from __future__ import annotations
 
@@ -124,3 +128,102 @@ def test_heuristic_bot_plays_whole_deals(game: str) -> None:
         action = bot.choose(state, rng)
         assert action in state.legal_actions()
         state.apply(action)
+
+
+# --- what the heuristic may see ----------------------------------------------------------
+def _world(game: str, core: Any, seed: int) -> Any:
+    """A determinized world of the player to act: the cards they cannot see dealt again."""
+    from chupai.gandengyan import _world as gdy_world
+    from chupai.guandan import _world as gd_world
+    from chupai.zhengshangyou import _world as zs_world
+
+    n, p = core.players, core.current
+    if game == "guandan":
+        return gd_world.world(core, p, [0] * n, None, None, seed)
+    if game == "zhengshangyou":
+        return zs_world.world(core, p, [0] * n, None, None, seed)
+    if game == "gandengyan":
+        return gdy_world.world(core, p, [0] * n, seed)
+    return core.determinize(p, seed)
+
+
+@pytest.mark.parametrize("game", list(DEALS))
+def test_heuristic_reads_only_what_the_player_may_know(game: str) -> None:
+    """The choice is the same in every world the player cannot tell apart (the other
+    hands and the stock or talon dealt again): it never reads where an unseen card is."""
+    checked = 0
+    for k, core in enumerate(_positions(game, 6)):
+        choice = str(core.policy_choice("heuristic"))
+        for w in range(2):
+            assert str(_world(game, core, 1000 * k + w).policy_choice("heuristic")) == choice
+            checked += 1
+    assert checked > 100
+
+
+# --- Chinese Ten: constructed positions ---------------------------------------------------
+def _ct(hands: list[str], layout: str, stock: str, piles: list[str]) -> Any:
+    return ct_engine.DealCore.from_hands(hands, layout=layout, stock=stock, piles=piles)
+
+
+def test_chinese_ten_discards_the_card_nobody_else_can_take() -> None:
+    # nothing captures; 2C and QS are worth nothing.  Every other queen is in a pile,
+    # so QS on the layout is safe, while the 8s that take 2C are unseen
+    core = _ct(["2C QS", "8S 9C"], "3S 4S JC KS", "5C 6C 7C 8C", ["QH", "QD QC"])
+    assert str(core.policy_choice("greedy")) == "2C to the layout"  # the first of the cheapest
+    assert str(core.policy_choice("heuristic")) == "QS to the layout"
+    # with QC unseen instead (the opponent holds it) the queen is no longer safe
+    core = _ct(["2C QS", "8S QC"], "3S 4S JC KS", "5C 6C 7C 8C", ["QH", "QD"])
+    assert str(core.policy_choice("heuristic")) == "2C to the layout"
+
+
+def test_chinese_ten_does_not_feed_an_ace() -> None:
+    # 9S and KS are worth nothing, but a 9 on the layout is taken by the red aces (20 each)
+    core = _ct(["9S KS", "AH 2D"], "3S 4S JC 5H", "AD 6C 7C KC", ["", ""])
+    assert str(core.policy_choice("greedy")) == "9S to the layout"
+    assert str(core.policy_choice("heuristic")) == "KS to the layout"
+
+
+def test_chinese_ten_takes_the_contested_card() -> None:
+    # two captures of no points: 3C takes 7S, 6C takes 4S.  The 6s that could take 4S
+    # are unseen, every 3 is in a pile: take the 4 before someone else does
+    core = _ct(["3C 6C", "6S 6H"], "4S 7S", "6D 2C 2D 2H", ["3S 3H 3D 7H 7D 7C", "4H 4D 4C"])
+    assert str(core.policy_choice("greedy")) == "3C takes 7S"
+    assert str(core.policy_choice("heuristic")) == "6C takes 4S"
+    # the other way round: the 3s unseen, the 6s seen
+    core = _ct(["3C 6C", "3S 3H"], "4S 7S", "3D 2C 2D 2H", ["6S 6H 6D 7H 7D 7C", "4H 4D 4C"])
+    assert str(core.policy_choice("heuristic")) == "3C takes 7S"
+
+
+# --- Gan Deng Yan: constructed positions --------------------------------------------------
+def _gdy_after_lead(hands: list[str], talon: str, lead: str) -> Any:
+    """Seat 0 has led `lead` (its cards); seat 1 is to follow."""
+    core = gdy_engine.DealCore.from_hands(hands, current=0, talon=talon)
+    core.play(next(p for p in core.legal_plays() if str(p.cards) == lead))
+    return core
+
+
+def test_gandengyan_bombs_only_a_player_about_to_go_out() -> None:
+    # seat 0 keeps two cards after its lead.  While the talon lasts it draws a third
+    # before leading again: not worth the bomb; with the talon empty it is
+    hands = ["5C KS QH", "7S 7H 7D 3C 9D", "4D 8C JC"]
+    assert _gdy_after_lead(hands, "3D 4S 6H", "5C").policy_choice("heuristic") is None
+    core = _gdy_after_lead(hands, "", "5C")
+    assert str(core.policy_choice("heuristic")) == "three bomb 7: 7S 7H 7D"
+
+
+def test_gandengyan_stops_the_next_player_with_one_card() -> None:
+    # the 2 would be kept, unless the next player (one card) may follow the single
+    core = _gdy_after_lead(["5C KS QH 8H 9S", "2S 3C 9D TD", "JC"], "3D 4S 6H", "5C")
+    assert str(core.policy_choice("heuristic")) == "single 2: 2S"
+    core = _gdy_after_lead(["5C KS QH 8H 9S", "2S 3C 9D TD", "JC QD"], "3D 4S 6H", "5C")
+    assert core.policy_choice("heuristic") is None
+
+
+def test_gandengyan_leads_the_single_a_one_card_player_can_least_follow() -> None:
+    # three unseen 5s follow the 4, one unseen T the 9: with seat 1 down to one card
+    # lead the 9 (the burden alone, and greedy, lead the 4)
+    core = gdy_engine.DealCore.from_hands(["4S 9H", "5D", "5C 5H TS KD"], current=0)
+    assert str(core.policy_choice("greedy")) == "single 4: 4S"
+    assert str(core.policy_choice("heuristic")) == "single 9: 9H"
+    core = gdy_engine.DealCore.from_hands(["4S 9H", "5D 6C", "5C 5H TS KD"], current=0)
+    assert str(core.policy_choice("heuristic")) == "single 4: 4S"

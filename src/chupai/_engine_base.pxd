@@ -36,7 +36,7 @@
 from cpython.ref cimport PyObject
 from libc.stdint cimport uint64_t
 
-from chupai._core cimport GameClasses, mask_t, play_t, playbuf_t, rng_t, target_set, target_t
+from chupai._core cimport GameClasses, mask_t, multiset_remove, play_t, playbuf_t, rng_t, target_set, target_t
 
 cdef enum:
     CHOICE_PASS = -1             # h_choose: pass
@@ -87,6 +87,22 @@ cdef inline void trick_played(trick_t *t, const play_t *p) noexcept nogil:
 cdef inline void trick_target(const trick_t *t, target_t *tg) noexcept nogil:
     """The play the current player must beat: the trick's last play (none when leading)."""
     target_set(tg, &t.last if t.last_player >= 0 else NULL)
+
+# Helpers the shedding games' heuristic policies (h_heuristic) share.
+cdef inline int going_out(const playbuf_t *buf, int size) noexcept nogil:
+    """The first play in `buf` that empties a hand of `size` cards, or -1."""
+    cdef Py_ssize_t i
+    for i in range(buf.len):
+        if buf.data[i].length == size:
+            return <int>i
+    return -1
+
+cdef inline void hand_after(mask_t lo, mask_t hi, const play_t *p, mask_t *out_lo, mask_t *out_hi) noexcept nogil:
+    """The hand (lo, hi) without the cards of the play `p`, which it holds (two-deck
+    masks: a face held twice and played once stays held once)."""
+    out_lo[0] = lo
+    out_hi[0] = hi
+    multiset_remove(out_lo, out_hi, p.lo, p.hi)
 
 # Python-level checks every engine's constructors share: an int (numpy ints too, not a
 # bool) for a seat of `n` seats / a number of players in [lo, hi]; TypeError for another

@@ -47,7 +47,7 @@ from chupai._core cimport (
     rng_t,
     seed64,
 )
-from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_IF_STUCK, POLICY_GREEDY, Engine, GameSpec, trick_start, trick_target, checked_hands, check_players, check_seat, trick_lead, trick_played
+from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_IF_STUCK, POLICY_GREEDY, Engine, GameSpec, trick_start, trick_target, checked_hands, check_players, check_seat, trick_lead, trick_played, going_out, hand_after
 from chupai.gandengyan._movegen cimport (
     GDY_FLAG_FOLLOW_SAME_RANK,
     GDY_FLAG_JOKER_AS_TWO,
@@ -377,13 +377,17 @@ cdef int choose_greedy(const gdy_deal_t *d, const playbuf_t *buf) noexcept nogil
 # each costing a unit plus a little more the lower it ranks, while 2s, jokers and bombs
 # count as assets.  Leading, the play that leaves the lightest hand wins (sequences
 # and double sequences that shed the weak cards first, the more cards the better),
-# the more so if no unseen cards can follow it (the lead comes back); following, the
-# play that adds the least burden, and only if it adds none (no broken pairs, no spent
-# 2s, jokers or bombs) unless the player who made the trick's play is about to go out
-# or the play leaves the hand nearly out.  Against an opponent about to go out it
-# leads what they cannot match (longer than their hand, or nothing unseen follows it).  It reads only
-# the player's own hand, every seat's card count, the trick and the unseen cards (the
-# other hands and the talon) as a whole.
+# the more so if no unseen cards can follow it (the lead comes back); a single costs
+# more the likelier an opponent holding one card can follow it (and so go out), by
+# counting the unseen cards that follow it.  Following, the play that adds the least
+# burden, and only if it adds none (no broken pairs, no spent 2s, jokers or bombs)
+# unless the play leaves the hand nearly out or an opponent is about to go out: the
+# player who made the trick's play holding at most two cards when they lead next,
+# counting the card they draw first at the trick's end while the talon lasts (with
+# three cards after the draw they must hold one combination to go out at once: rarely
+# worth a bomb), or the next player holding one card on a trick of a single.  It reads
+# only the player's own hand, every seat's card count, the trick, the talon's size and
+# the unseen cards (the other hands and the talon) as a whole.
 from chupai.gandengyan._movegen cimport GDY_PAIR, GDY_SINGLE, GDY_TWO_VALUE
 
 cdef enum:
@@ -395,11 +399,10 @@ cdef enum:
     GX_JOKER_ASSET = 6           # and a joker
     GX_BOMB_ASSET = 6            # and a bomb
     GX_FOLLOW_SLACK = 0          # burden a follow may add without a reason
-    GX_THREAT = 2                # a player with this many cards is about to go out: stop them
-    GX_SHORT = 1                 # lead nothing a player with this many cards may follow
-    GX_SHORT_LEAD = 40           # leading what a player about to go out may follow
+    GX_THREAT = 2                # a player leading next with this many cards is about to go out
+    GX_ONE_CARD_LEAD = 40        # a single led, times the chance a one-card opponent follows it
     GX_SAFE_LEAD = 8             # leading what no unseen cards follow (the lead comes back)
-    GX_CARD_LEAD = 3             # each card a lead sheds (fewer cards left to pay for)
+    GX_CARD_LEAD = 2             # each card a lead sheds (fewer cards left to pay for)
     GX_NEAR_OUT = 1              # a follow (a bomb too) is worth it if it leaves this many plays
     GX_HUGE = 1 << 28
 
@@ -448,25 +451,40 @@ cdef bint gx_unbeatable(const play_t *p, const gx_hand_t *unseen) noexcept nogil
     return v + 1 >= GDY_TWO_VALUE or unseen.cnt[v + 1] + (unseen.jokers if p.type == GDY_PAIR else 0) < p.length
 
 
+cdef inline int next_holder(const gdy_deal_t *d, int s) noexcept nogil:
+    """The next player after s holding cards (s itself if nobody else does)."""
+    cdef int k, t
+    for k in range(1, d.t.seats):
+        t = (s + k) % d.t.seats
+        if d.lo[t]:
+            return t
+    return s
+
+
+cdef inline int gx_followers(int v, const gx_hand_t *unseen) noexcept nogil:
+    """The unseen natural cards that follow a single of value v < 2 (one rank higher, or a 2)."""
+    return unseen.cnt[v + 1] + (unseen.cnt[GDY_TWO_VALUE] if v + 1 < GDY_TWO_VALUE else 0)
+
+
 cdef int choose_heuristic(const gdy_deal_t *d, const playbuf_t *buf) noexcept nogil:
     """The heuristic policy's choice among the suit-collapsed plays in buf; -1 = pass."""
     cdef Py_ssize_t i
     cdef int me = d.t.current, lp = d.t.last_player, s, k, size = hand_size(d, me)
-    cdef int opp_min = GDY_MAX_CARDS, before, units, after_units, score, best = -1, best_score = GX_HUGE
+    cdef int ones = 0, n_unseen, before, units, after_units, score, best = -1, best_score = GX_HUGE
     cdef mask_t lo, hi
     cdef gx_hand_t h, unseen, part
     cdef const play_t *p
     cdef bint threat
-    for i in range(buf.len):
-        if buf.data[i].length == size:
-            return <int>i        # going out
+    i = going_out(buf, size)
+    if i >= 0:
+        return <int>i        # going out
     h.bombs_from = 3 if d.o.flags & GDY_FLAG_TRIPLES_ARE_BOMBS else 4
     for k in range(GX_VALUES):
         unseen.cnt[k] = 0
     unseen.jokers = 0
     for s in range(d.t.seats):
         if s != me and d.lo[s]:
-            opp_min = min(opp_min, hand_size(d, s))
+            ones += hand_size(d, s) == 1
             gx_count(d.lo[s], d.hi[s], &part)
             for k in range(GX_VALUES):
                 unseen.cnt[k] += part.cnt[k]
@@ -478,22 +496,28 @@ cdef int choose_heuristic(const gdy_deal_t *d, const playbuf_t *buf) noexcept no
             unseen.cnt[GDY_TWO_VALUE] += 1
         else:
             unseen.cnt[d.talon[k] // 4] += 1
+    n_unseen = unseen.jokers
+    for k in range(GX_VALUES):
+        n_unseen += unseen.cnt[k]
     gx_count(d.lo[me], d.hi[me], &h)
     before = gx_burden(&h, &units)
-    threat = lp >= 0 and hand_size(d, lp) <= GX_THREAT
+    # the trick's player leads next if all pass, after drawing first while the talon lasts
+    threat = lp >= 0 and hand_size(d, lp) + (d.top < d.end) <= GX_THREAT
+    if lp >= 0 and not threat:
+        # or the next player is down to one card and may follow the trick's single: beat it
+        k = next_holder(d, me)
+        threat = k != lp and hand_size(d, k) == 1 and d.t.last.length == 1
     for i in range(buf.len):
         p = &buf.data[i]
-        lo = d.lo[me]
-        hi = d.hi[me]
-        multiset_remove(&lo, &hi, p.lo, p.hi)
+        hand_after(d.lo[me], d.hi[me], p, &lo, &hi)
         gx_count(lo, hi, &h)
         score = gx_burden(&h, &after_units)
         if lp < 0:
             score -= GX_CARD_LEAD * p.length
             if p.key < GDY_TWO_VALUE and gx_unbeatable(p, &unseen):
                 score -= GX_SAFE_LEAD
-            elif opp_min <= GX_SHORT and p.length <= opp_min:
-                score += GX_SHORT_LEAD - p.key
+            elif ones and p.type == GDY_SINGLE and p.key < GDY_TWO_VALUE:
+                score += GX_ONE_CARD_LEAD * ones * gx_followers(p.key, &unseen) // n_unseen
         elif not threat and after_units > GX_NEAR_OUT and (p.cls or score - before > GX_FOLLOW_SLACK):
             continue             # a bomb only when it stops an opponent or decides the deal
         if best < 0 or score < best_score or (score == best_score and (p.length > buf.data[best].length or (

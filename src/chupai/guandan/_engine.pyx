@@ -29,7 +29,7 @@ from chupai._core cimport (
     rng_t,
     seed64,
 )
-from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_FOLLOWING, POLICY_GREEDY, Engine, GameSpec, trick_start, trick_target, checked_hands, check_players, check_seat, trick_lead, trick_played
+from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_FOLLOWING, POLICY_GREEDY, Engine, GameSpec, trick_start, trick_target, checked_hands, check_players, check_seat, trick_lead, trick_played, going_out, hand_after
 from chupai.guandan._movegen cimport (
     GD_BOMB,
     GD_LEVEL_VALUE,
@@ -311,9 +311,9 @@ cdef int choose_heuristic(const gd_deal_t *d, const playbuf_t *buf) noexcept nog
     for s in range(1, GD_SEATS, 2):
         if d.lo[(me + s) % GD_SEATS] and hand_size(d, (me + s) % GD_SEATS) < opp_min:
             opp_min = hand_size(d, (me + s) % GD_SEATS)
-    for i in range(buf.len):
-        if buf.data[i].length == size:
-            return <int>i        # going out
+    i = going_out(buf, size)
+    if i >= 0:
+        return <int>i        # going out
     if lp >= 0 and lp % 2 == me % 2:
         return -1                # never over the partner
     hx_count(d.lo[me], d.hi[me], d.level, &h)
@@ -331,9 +331,7 @@ cdef int choose_heuristic(const gd_deal_t *d, const playbuf_t *buf) noexcept nog
     threat = lp >= 0 and hand_size(d, lp) <= HX_THREAT
     for i in range(buf.len):
         p = &buf.data[i]
-        lo = d.lo[me]
-        hi = d.hi[me]
-        multiset_remove(&lo, &hi, p.lo, p.hi)
+        hand_after(d.lo[me], d.hi[me], p, &lo, &hi)
         hx_count(lo, hi, d.level, &h)
         score = hx_burden(&h, &after_units)
         if lp < 0:

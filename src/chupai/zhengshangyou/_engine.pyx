@@ -27,7 +27,7 @@ from chupai._core cimport (
     rng_t,
     seed64,
 )
-from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_FOLLOWING, POLICY_GREEDY, Engine, GameSpec, trick_start, trick_target, checked_hands, check_players, check_seat, trick_lead, trick_played
+from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_FOLLOWING, POLICY_GREEDY, Engine, GameSpec, trick_start, trick_target, checked_hands, check_players, check_seat, trick_lead, trick_played, going_out
 from chupai.zhengshangyou._movegen cimport (
     ZS_FLAG_JOKER_PAIR,
     ZS_SUITED_KEY,
@@ -278,9 +278,9 @@ cdef int choose_heuristic(const zs_deal_t *d, const playbuf_t *buf) noexcept nog
     cdef zx_hand_t h, unseen
     cdef const play_t *p
     cdef bint threat
-    for i in range(buf.len):
-        if buf.data[i].length == size:
-            return <int>i        # going out
+    i = going_out(buf, size)
+    if i >= 0:
+        return <int>i        # going out
     for s in range(d.t.seats):
         if s != me and d.hand[s]:
             others |= d.hand[s]
