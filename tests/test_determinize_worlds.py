@@ -187,6 +187,15 @@ def test_tribute_and_exchange_draws_check_their_input_and_give_up():
         tribute_hands(hands, 0, known, None, None, 3, 0, 0, 0, 0, 4)
     with pytest.raises(ValueError, match="player"):
         tribute_hands(hands, 4, known, None, None, 3, 0, 0, 0, 0, -1)
+    for bad, error in (("1", TypeError), (16, ValueError), (-1, ValueError)):
+        with pytest.raises(error, match="payers"):
+            tribute_hands(hands, 0, known, None, None, 3, 0, bad, 0, 0, -1)
+        with pytest.raises(error, match="unpaid"):
+            tribute_hands(hands, 0, known, None, None, 3, 0, 0, bad, 0, -1)
+    with pytest.raises(ValueError, match="reds"):
+        tribute_hands(hands, 0, known, None, None, 3, 0, 0, 0, 1 << 70, -1)
+    with pytest.raises(TypeError, match="reds"):
+        tribute_hands(hands, 0, known, None, None, 3, 0, 0, 0, None, -1)
     masks = [h.lo for h in hands]
     assert sorted(exchange_hands(masks, 0, [0] * 4, None, None, 5, -1)[1:]) != [] and \
         sum(exchange_hands(masks, 0, [0] * 4, None, None, 5, -1)) == sum(masks)
@@ -194,5 +203,7 @@ def test_tribute_and_exchange_draws_check_their_input_and_give_up():
         exchange_hands(masks, 0, [0] * 4, None, None, 5, 2)
     with pytest.raises(TypeError, match="hands"):
         exchange_hands([1.5] * 4, 0, [0] * 4, None, None, 5, -1)
+    with pytest.raises(ValueError, match="one-deck"):
+        exchange_hands([Cards("3S 3S")] + masks[1:], 0, [0] * 4, None, None, 5, -1)
     with pytest.raises(ValueError, match="tied"):
         exchange_hands(masks, 0, [0] * 4, None, None, 5, 7)

@@ -62,5 +62,9 @@ cdef int dz_redeal(int seats, int player, mask_t *lo, mask_t *hi, object known, 
 # Dan's level, Zheng Shangyou's 2), the jokers above all: the faces a payer chooses from.
 cdef mask_t dz_top_faces(mask_t faces, int top) noexcept
 
+# `known` (called `what` in errors): a tuple or list of `n` Cards or one-deck int face
+# masks, read into `klo` / `khi` (TypeError / ValueError naming the entry).
+cdef int dz_read_known(object known, int n, mask_t *klo, mask_t *khi, str what) except -1
+
 # A clone of `core`, checked to be an engine of `game` (TypeError otherwise).
 cdef Engine dz_copy_of(Engine core, str game)

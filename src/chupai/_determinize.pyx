@@ -514,7 +514,7 @@ cdef int _read_masks(object seq, int n, mask_t *out, str what) except -1:
     return 0
 
 
-cdef int _read_known(object known, int n, mask_t *klo, mask_t *khi, str what) except -1:
+cdef int dz_read_known(object known, int n, mask_t *klo, mask_t *khi, str what) except -1:
     """`known` (called `what`): `n` entries, each a Cards or a one-deck face mask (int)."""
     cdef int s
     cdef Cards c
@@ -594,7 +594,7 @@ cdef int dz_redeal(int seats, int player, mask_t *lo, mask_t *hi, object known, 
     cdef mask_t fm[DZ_MAX_HANDS]
     cdef mask_t mm[DZ_MAX_HANDS]
     cdef rng_t rng
-    _read_known(known, seats, klo, khi, "known")
+    dz_read_known(known, seats, klo, khi, "known")
     _read_masks(forbid, seats, fm, "forbid")
     _read_masks(must, seats, mm, "must")
     rng_seed(&rng, seed64(seed), 0)
@@ -623,6 +623,6 @@ def redeal_hands(hands, player, known, forbid, must, seed):
     if not 1 <= n < DZ_MAX_HANDS:
         raise ValueError(f"hands must hold 1 to {DZ_MAX_HANDS - 1} hands, not {n}")
     p = check_seat(player, n, "player")
-    _read_known(hands, n, lo, hi, "hands")
+    dz_read_known(hands, n, lo, hi, "hands")
     dz_redeal(n, p, lo, hi, known, forbid, must, seed, NULL, 0, NULL, NULL)
     return [cards_new(lo[s], hi[s]) for s in range(n)]

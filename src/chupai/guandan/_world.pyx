@@ -15,7 +15,7 @@ from chupai._core cimport (
     mask_t,
     popcount,
 )
-from chupai._determinize cimport dz_copy_of, dz_redeal, dz_top_faces
+from chupai._determinize cimport dz_copy_of, dz_read_known, dz_redeal, dz_top_faces
 from chupai._engine_base cimport Engine, check_seat
 from chupai.guandan._engine cimport GD_SEATS, gd_deal_t
 
@@ -107,6 +107,14 @@ cdef int _tribute_holds(const mask_t *lo, const mask_t *hi, const void *arg) noe
     return 1
 
 
+cdef int _seat_mask(object m, str what) except -1:
+    if isinstance(m, bool) or not isinstance(m, int):
+        raise TypeError(f"{what} must be an int seat mask, not {m!r}")
+    if not 0 <= m < 1 << GD_SEATS:
+        raise ValueError(f"{what} must be a seat mask 0..{(1 << GD_SEATS) - 1}, not {m!r}")
+    return m
+
+
 def tribute_hands(hands, player, known, forbid, must, seed, level, payers, unpaid, reds, tied):
     """The tribute-phase ``hands`` (4 Cards) with the cards hidden from ``player`` dealt
     again (as :func:`chupai._determinize.redeal_hands`), uniformly over the deals the
@@ -120,18 +128,16 @@ def tribute_hands(hands, player, known, forbid, must, seed, level, payers, unpai
     cdef mask_t hi[GD_SEATS]
     cdef tribute_t t
     cdef int p = check_seat(player, GD_SEATS, "player"), s
-    cdef Cards c
     if not isinstance(hands, (tuple, list)) or len(hands) != GD_SEATS:
         raise TypeError(f"hands must be a tuple or list of {GD_SEATS} Cards, not {hands!r}")
-    for s in range(GD_SEATS):
-        if not isinstance(hands[s], Cards):
-            raise TypeError(f"hands[{s}] must be a Cards, not {hands[s]!r}")
-        c = <Cards>hands[s]
-        lo[s] = c.w[0]
-        hi[s] = c.w[1]
+    dz_read_known(hands, GD_SEATS, lo, hi, "hands")
     t.level = _level(level)
-    t.payers = payers
-    t.unpaid = unpaid
+    t.payers = _seat_mask(payers, "payers")
+    t.unpaid = _seat_mask(unpaid, "unpaid")
+    if isinstance(reds, bool) or not isinstance(reds, int):
+        raise TypeError(f"reds must be an int, not {reds!r}")
+    if not -2 <= reds <= 2:
+        raise ValueError(f"reds must be an int -2..2 (red jokers paid, less those returned), not {reds!r}")
     t.reds = reds
     t.tied = -1 if tied < 0 else check_seat(tied, GD_SEATS, "tied")
     dz_redeal(GD_SEATS, p, lo, hi, known, forbid, must, seed, NULL, 0, _tribute_holds, &t)

@@ -3,9 +3,8 @@ card play's world (:func:`world`) and the exchange's (:func:`exchange_hands`, wh
 must also be hands the exchange so far could have come from)."""
 from libc.string cimport memset
 
-from chupai._cards cimport Cards
 from chupai._core cimport RANK_2, mask_t, popcount
-from chupai._determinize cimport dz_accept_t, dz_copy_of, dz_redeal, dz_top_faces
+from chupai._determinize cimport dz_accept_t, dz_copy_of, dz_read_known, dz_redeal, dz_top_faces
 from chupai._engine_base cimport Engine, check_seat
 from chupai.zhengshangyou._engine cimport ZS_MAX_SEATS, zs_deal_t
 
@@ -47,14 +46,9 @@ def exchange_hands(hands, player, known, forbid, must, seed, tied):
     n = len(hands)
     p = check_seat(player, n, "player")
     seat = -1 if tied < 0 else check_seat(tied, n, "tied")
+    dz_read_known(hands, n, lo, hi, "hands")
     for s in range(n):
-        h = hands[s]
-        if isinstance(h, Cards):
-            lo[s] = (<Cards>h).w[0]
-        elif isinstance(h, int) and not isinstance(h, bool) and 0 <= h < (1 << 54):
-            lo[s] = h
-        else:
-            raise TypeError(f"hands[{s}] must be a Cards or a one-deck face mask, not {h!r}")
-        hi[s] = 0
+        if hi[s]:
+            raise ValueError(f"hands[{s}] must be a one-deck hand, not {hands[s]!r}")
     dz_redeal(n, p, lo, hi, known, forbid, must, seed, NULL, 0, _ties if seat >= 0 else <dz_accept_t>NULL, &seat)
     return [lo[s] for s in range(n)]
