@@ -1,4 +1,4 @@
-"""The layers of ``DESIGN.md`` ("data flows down, nothing reaches upwards"): a compiled
+"""The layers of ``docs/design.md`` ("Layers": data flows down, nothing reaches upwards): a compiled
 module imports only compiled modules and the error types, never a Python module of a
 layer above it (a game's ``play``, ``rules``, ``deal`` ...); the Python side binds the
 classes the compiled code makes (``GameClasses.bind``, run by each game's ``play``)."""

@@ -1,5 +1,4 @@
-"""The documentation in ``docs/`` (issue 9, "Layers, types, docs"): a rules page for
-every registered game naming every rules option and preset, the pages' examples run,
+"""The documentation in ``docs/``: a rules page for every registered game naming every rules option and preset, the pages' examples run,
 their links resolve, and the LICENSE matches pyproject."""
 import dataclasses
 import doctest
@@ -50,18 +49,47 @@ def test_relative_links_resolve(page):
         assert (page.parent / target).exists(), f"{page.name} links to {target}, which is missing"
 
 
-def test_docstring_references_resolve():
-    """The docstrings cite the rules as ``docs/rules/<name>.md`` (and the protocol as
-    ``docs/protocol.md``); each page exists, and nothing still cites the old ``spec/``."""
-    cited, stale = set(), []
-    for path in (ROOT / "src" / "chupai").rglob("*"):
-        if path.suffix in (".py", ".pyx", ".pxd", ".pyi"):
+#: every file of the repository that may cite a page: sources, tests, benches, fuzz
+#: targets, examples, CI scripts, the docs themselves and the README
+CITING = [path for folder in ("src", "tests", "bench", "fuzz", "examples", ".ci", "docs")
+          for path in (ROOT / folder).rglob("*")
+          if path.suffix in (".py", ".pyx", ".pxd", ".pyi", ".md", ".sh", ".js", ".html", "")
+          and path.is_file() and ".ci-venv" not in path.parts and "corpus" not in path.parts] + [ROOT / "README.md"]
+#: what the repository does not contain and so must never cite: the project's steering
+#: folder beside the checkout, its architecture brief and its spec folder
+NOT_HERE = re.compile(r"\.\./shared|(?<![\w/.])DESIGN\.md|(?<![\w/.])spec/\w+\.md")
+
+
+def has_section(page: pathlib.Path, title: str) -> bool:
+    """``page`` has a heading that is ``title`` or begins with it ("Tribute" names
+    "Tribute (from the second deal on)")."""
+    return any(line.lstrip("#").strip().startswith(title)
+               for line in page.read_text().splitlines() if line.startswith("#"))
+
+
+def test_every_cited_file_and_section_exists():
+    """Every ``docs/<page>.md`` a file of the repository cites exists, and so does the
+    section it names (``docs/design.md, "Layers"`` or ``docs/design.md "Layers"``);
+    nothing cites a file the repository does not contain (``DESIGN.md``, ``spec/``,
+    ``../shared``)."""
+    cited, stale, missing = 0, [], []
+    for path in CITING:
+        try:
             text = path.read_text()
-            cited.update(re.findall(r"docs/((?:rules/)?\w+\.md)", text))
-            stale += [path.name for _ in re.findall(r"(?<![\w/.])spec/\w+\.md", text)]
-    assert cited and not stale, stale
-    for page in cited:
-        assert DOCS.joinpath(page).exists(), page
+        except UnicodeDecodeError:
+            continue
+        if path != pathlib.Path(__file__):
+            stale += [f"{path.relative_to(ROOT)}: {m.group()}" for m in NOT_HERE.finditer(text)]
+        for m in re.finditer(r"docs/((?:rules/|ladder/)?[\w.]+\.md)(?:`{0,2},? \(?\"([^\"]+)\")?", text):
+            cited += 1
+            page = DOCS / m.group(1)
+            if not page.exists():
+                missing.append(f"{path.relative_to(ROOT)} cites docs/{m.group(1)}")
+            elif m.group(2) and not has_section(page, " ".join(m.group(2).split())):
+                missing.append(f"{path.relative_to(ROOT)} cites docs/{m.group(1)}, section {' '.join(m.group(2).split())!r}")
+    assert cited > 0
+    assert not stale, stale
+    assert not missing, missing
 
 
 def test_license_is_mit_as_pyproject_says():

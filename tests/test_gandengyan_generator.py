@@ -1,8 +1,8 @@
 """The compiled Gan Deng Yan generator against the classify-based brute force.
 
 ``docs/rules/gandengyan.md`` (all of "Ordinary combinations", "Bombs", "Ranks, 2s and
-jokers" and the generation variants) and ``docs/rules/cards.md`` ("What counts as one
-play", "The suit-collapsed view"): the generator lists exactly the plays of the
+jokers" and the generation variants) and ``docs/rules/cards.md`` ("One play",
+"The suit-collapsed view"): the generator lists exactly the plays of the
 reference, each once, in both views, for in-game hands of 2-6 player deals with one
 and two decks, leading and following, under every rule variant.
 """

@@ -1,4 +1,4 @@
-"""C playouts and the deal engine (``docs/rules/gandengyan.md``, "Play, drawing, end and scoring")."""
+"""C playouts and the deal engine (``docs/rules/gandengyan.md``, "Play, drawing, end, scoring")."""
 from __future__ import annotations
 
 import numpy as np

@@ -127,7 +127,7 @@ def test_module_docstring_examples():
 
 # --- "Table", "A deal" --------------------------------------------------------------------------
 def test_a_deal_first_deal_random_27_each_and_seeded():
-    """spec "Table" / "A deal": 27 cards each, level 2, the holder of a drawn card leads."""
+    """docs/rules/guandan.md "Players, cards, levels" / "A deal": 27 cards each, level 2, the holder of a drawn card leads."""
     d = Deal(seed=5)
     assert d.hand_sizes() == (27, 27, 27, 27)
     assert d.level == "2" and d.levels == ("2", "2") and d.declarers is None
@@ -144,7 +144,7 @@ def test_a_deal_first_deal_random_27_each_and_seeded():
 
 
 def test_a_deal_from_hands_validation():
-    """spec "A deal": explicit deals; bad input raises ValueError."""
+    """docs/rules/guandan.md "A deal": explicit deals; bad input raises ValueError."""
     hands = ["3S", "4S", "5S", "6S"]
     with pytest.raises(ValueError, match="leader"):
         Deal.from_hands(hands)
@@ -167,7 +167,7 @@ def test_a_deal_from_hands_validation():
 
 
 def test_a_deal_trick_ends_when_all_others_pass_and_last_player_leads():
-    """spec "A deal": a trick ends when every other player with cards has passed."""
+    """docs/rules/guandan.md "A deal": a trick ends when every other player with cards has passed."""
     d = Deal.from_hands(["3S 9S", "5S 6S", "4S 8S", "7S TS"], leader=0)
     run(d, "3S", "5S", "P", "P")
     assert d.trick[1] == 1 and d.trick[2] == 2
@@ -178,7 +178,7 @@ def test_a_deal_trick_ends_when_all_others_pass_and_last_player_leads():
 
 
 def test_a_deal_partner_leads_when_last_player_is_out_and_out_players_are_skipped():
-    """spec "A deal": the partner leads after the last player went out; players with no
+    """docs/rules/guandan.md "A deal": the partner leads after the last player went out; players with no
     cards are skipped."""
     d = Deal.from_hands(["3S 9S", "5S", "4S 8S", "7S TS JS"], leader=0)
     run(d, "3S", "5S")
@@ -196,7 +196,7 @@ def test_a_deal_partner_leads_when_last_player_is_out_and_out_players_are_skippe
 
 
 def test_a_deal_1_2_ends_the_deal_at_once():
-    """spec "A deal": both players of one team out ends the deal; 1-2."""
+    """docs/rules/guandan.md "A deal": both players of one team out ends the deal; 1-2."""
     for rules, gain in ((PAGAT, 4.0), (COMPETITION, 3.0)):
         d = Deal.from_hands(["3S", "9S 9D", "4S", "TS TD"], leader=0, rules=rules)
         run(d, "3S", "P", "4S")
@@ -209,7 +209,7 @@ def test_a_deal_1_2_ends_the_deal_at_once():
 
 
 def test_a_deal_1_3():
-    """spec "A deal": 1-3 when the first finisher's partner is 3rd."""
+    """docs/rules/guandan.md "A deal": 1-3 when the first finisher's partner is 3rd."""
     d = Deal.from_hands(["3S", "4S", "5S 6S", "9S TS"], leader=0)
     assert d.returns() == [0.0] * 4
     run(d, "3S", "4S", "5S", "P", "6S")
@@ -218,7 +218,7 @@ def test_a_deal_1_3():
 
 
 def test_a_deal_1_4():
-    """spec "A deal": 1-4 when the first finisher's partner is last."""
+    """docs/rules/guandan.md "A deal": 1-4 when the first finisher's partner is last."""
     d = Deal.from_hands(["3S", "4S", "9S TS", "5S"], leader=0)
     run(d, "3S", "4S", "P", "5S")
     assert d.finishing_order == (0, 1, 3, 2) and d.result == "1-4" and d.winners == 0
@@ -226,7 +226,7 @@ def test_a_deal_1_4():
 
 
 def test_presets_promotion_in_deal_returns():
-    """spec "Presets": promotion (4, 2, 1) pagat, (3, 2, 1) competition."""
+    """docs/rules/guandan.md "Presets": promotion (4, 2, 1) pagat, (3, 2, 1) competition."""
     for rules, gains in ((PAGAT, (4, 2, 1)), (COMPETITION, (3, 2, 1))):
         got = []
         for hands, moves in (
@@ -242,7 +242,7 @@ def test_presets_promotion_in_deal_returns():
 
 # --- actions during play -------------------------------------------------------------------------
 def test_play_actions_protocol_and_pass_forms():
-    """spec "The competition protocol": protocol plays and the protocol pass are accepted."""
+    """docs/rules/guandan.md "The competition protocol": protocol plays and the protocol pass are accepted."""
     d = Deal.from_hands(["3S 3D 9S", "5S 5D", "4S 8S", "7S TS"], leader=0)
     d.apply(["Pair", "3", ["S3", "D3"]])
     assert d.history[-1] == Event(0, find_in(legal_plays("3S 3D 9S", "2"), "3S 3D"), Phase.PLAY)
@@ -268,7 +268,7 @@ def find_in(plays, cards):
 
 
 def test_play_from_module_generator_accepted_and_rules_enforced():
-    """spec "Who may play what" + straight_flush_as_straight: a Play from
+    """docs/rules/guandan.md "Following" + straight_flush_as_straight: a Play from
     legal_plays() is accepted; a plain straight of one physical suit is refused under the
     competition rules."""
     hand = "3S 4S 5S 6S 7S 9D"
@@ -286,7 +286,7 @@ def test_play_from_module_generator_accepted_and_rules_enforced():
 
 
 def test_trick_last_play_keeps_wild_declaration():
-    """spec "Wild cards": the trick shows the play as made, with its declaration."""
+    """docs/rules/guandan.md "Wild cards": the trick shows the play as made, with its declaration."""
     d = Deal.from_hands(["2H 5S 9D", "6S 6D", "4S 8S", "7S TS"], leader=0)
     pair = find(d, "2H 5S")
     d.apply(pair)
@@ -313,7 +313,7 @@ def test_illegal_play_actions_leave_state_unchanged():
 
 # --- "Tribute" ---------------------------------------------------------------------------------
 def test_tribute_after_1_2_both_losers_pay_highest_non_wild_and_receivers_return():
-    """spec "Tribute": after a 1-2 both losers pay; the first finisher takes the higher,
+    """docs/rules/guandan.md "Tribute": after a 1-2 both losers pay; the first finisher takes the higher,
     the second the other; each returns a card; the payer of the higher tribute leads."""
     d = Deal.from_hands(["3S 4S", "2H KS 5D", "3D 4D", "AS 6D 7D"], previous=(0, 2))
     assert d.declarers == 0 and d.level == "2"
@@ -337,7 +337,7 @@ def test_tribute_after_1_2_both_losers_pay_highest_non_wild_and_receivers_return
 
 
 def test_tribute_after_1_3_and_1_4_the_last_finisher_pays_the_first():
-    """spec "Tribute": after 1-3 or 1-4 the last finisher pays the first, and leads."""
+    """docs/rules/guandan.md "Tribute": after 1-3 or 1-4 the last finisher pays the first, and leads."""
     d = Deal.from_hands(["3S 4S", "5D 6D", "7D 8D", "9S QS"], previous=(0, 1, 2, 3))
     assert d.history == [Event(3, PayTribute("QS"), Phase.TRIBUTE, True)]
     assert d.current_player == 0 and d.phase == "return"
@@ -354,7 +354,7 @@ def test_tribute_after_1_3_and_1_4_the_last_finisher_pays_the_first():
 
 
 def test_tribute_highest_card_in_level_order_not_wild():
-    """spec "Tribute": the highest card in level order that is not a wild card."""
+    """docs/rules/guandan.md "Tribute": the highest card in level order that is not a wild card."""
     # level 7: 7S (level card) is above A; 7H is wild and skipped
     d = Deal.from_hands(["3S 4S", "5D 6D", "8D 9D", "7H 7S AS"], levels=("7", "7"), previous=(0, 1, 2, 3))
     assert d.history == [Event(3, PayTribute("7S"), Phase.TRIBUTE, True)]
@@ -372,7 +372,7 @@ def test_tribute_highest_card_in_level_order_not_wild():
 
 
 def test_tribute_payer_chooses_among_suits_of_the_highest_rank():
-    """spec "Tribute" (decision): several faces of the highest rank -> the payer chooses."""
+    """docs/rules/guandan.md "Tribute" (decision): several faces of the highest rank -> the payer chooses."""
     d = Deal.from_hands(["3S 4S", "5D 6D", "8D 9D", "AS AD 6S"], previous=(0, 1, 2, 3))
     assert d.phase == "tribute" and d.current_player == 3
     assert d.legal_actions() == [PayTribute("AS"), PayTribute("AD")]
@@ -398,7 +398,7 @@ def test_tribute_payer_chooses_among_suits_of_the_highest_rank():
 
 @pytest.mark.parametrize("rules", [PAGAT, COMPETITION], ids=["pagat", "competition"])
 def test_tribute_resisting(rules):
-    """spec "Tribute": resisting when the paying side holds both red jokers."""
+    """docs/rules/guandan.md "Tribute": resisting when the paying side holds both red jokers."""
     # after a 1-2: one red joker in each loser's hand
     d = Deal.from_hands(["3S 4S", "RJ 5D", "8D 9D", "RJ 6S"], previous=(0, 2), rules=rules)
     assert d.phase == "play" and d.history == [] and d.current_player == 0
@@ -417,7 +417,7 @@ def test_tribute_resisting(rules):
 
 
 def test_tribute_equal_winners_choose():
-    """spec "Tribute": equal tributes, ``equal_tribute="winners_choose"``."""
+    """docs/rules/guandan.md "Tribute": equal tributes, ``equal_tribute="winners_choose"``."""
     d = Deal.from_hands(["3S 4S", "AS 5D", "8D 9D", "AD 6S"], previous=(0, 2, 3, 1))
     assert d.phase == "tribute" and d.current_player == 0
     assert d.legal_actions() == [TakeTribute("AS"), TakeTribute("AD")]
@@ -445,7 +445,7 @@ def test_tribute_equal_winners_choose():
 
 
 def test_tribute_equal_seat_order():
-    """spec "Tribute": equal tributes, ``equal_tribute="seat_order"`` (competition)."""
+    """docs/rules/guandan.md "Tribute": equal tributes, ``equal_tribute="seat_order"`` (competition)."""
     rules = Rules(equal_tribute="seat_order")
     d = Deal.from_hands(["3S 4S", "AS 5D", "8D 9D", "AD 6S"], previous=(0, 2), rules=rules)
     assert d.phase == "return" and d.tribute["received"] == ((1, 0, "AS"), (3, 2, "AD"))
@@ -454,7 +454,7 @@ def test_tribute_equal_seat_order():
 
 
 def test_tribute_lead_after_equal_tributes():
-    """spec "Tribute": lead after equal tributes, both ``equal_tribute_lead`` options."""
+    """docs/rules/guandan.md "Tribute": lead after equal tributes, both ``equal_tribute_lead`` options."""
     hands = ["3S 4S", "AS 5D", "8D 9D", "AS 6S"]
     d = Deal.from_hands(hands, previous=(0, 2))  # 3rd place unknown: the lower seat chooses
     d.apply(ReturnCard("3S"))
@@ -481,7 +481,7 @@ def test_tribute_lead_after_equal_tributes():
 
 
 def test_tribute_lead_after_unequal_tributes():
-    """spec "Tribute": the payer of the higher tribute leads."""
+    """docs/rules/guandan.md "Tribute": the payer of the higher tribute leads."""
     d = Deal.from_hands(["3S 4S", "AS 5D", "8D 9D", "KD 6S"], previous=(0, 2))
     d.apply(ReturnCard("3S"))
     d.apply(ReturnCard("8D"))
@@ -489,7 +489,7 @@ def test_tribute_lead_after_unequal_tributes():
 
 
 def test_tribute_return_may_not_be_the_face_received():
-    """spec "Tribute": the returned card may not be the card just received (same face)."""
+    """docs/rules/guandan.md "Tribute": the returned card may not be the card just received (same face)."""
     d = Deal.from_hands(["KS 3S", "5D 6D", "8D 9D", "KS 6S"], previous=(0, 1, 2, 3))
     assert d.history == [Event(3, PayTribute("KS"), Phase.TRIBUTE, True)]
     assert d.legal_actions() == [ReturnCard("3S")]
@@ -502,7 +502,7 @@ def test_tribute_return_may_not_be_the_face_received():
 
 @pytest.mark.parametrize("rules", [Rules(return_max_rank="T"), COMPETITION], ids=["option", "competition"])
 def test_tribute_return_max_rank(rules):
-    """spec "Tribute": ``return_max_rank``: at most that rank in level order when held."""
+    """docs/rules/guandan.md "Tribute": ``return_max_rank``: at most that rank in level order when held."""
     assert rules.return_max_rank == "T"
     d = Deal.from_hands(["JS 9S 3S", "5D 6D", "8D 9D", "AS 6S"], previous=(0, 1, 2, 3), rules=rules)
     assert d.legal_actions() == [ReturnCard("3S"), ReturnCard("9S")]
@@ -524,7 +524,7 @@ def test_tribute_return_max_rank(rules):
 
 
 def test_tribute_cards_are_public_in_observations():
-    """spec "Tribute": tribute and return cards are face up."""
+    """docs/rules/guandan.md "Tribute": tribute and return cards are face up."""
     d = Deal.from_hands(["3S 4S", "2H KS 5D", "3D 4D", "AS 6D 7D"], previous=(0, 2))
     d.apply(ReturnCard("3S"))
     obs = d.observation(1)  # seat 1 sees seat 3's tribute and seat 0's return
@@ -547,7 +547,7 @@ A = 12
 
 @pytest.mark.parametrize("rules,gains", [(PAGAT, (4, 2, 1)), (COMPETITION, (3, 2, 1))], ids=["pagat", "competition"])
 def test_levels_promotion(rules, gains):
-    """spec "Levels and the end of the game" / "Presets": +4/+2/+1 pagat, +3/+2/+1 competition."""
+    """docs/rules/guandan.md "Levels and the end of the game" / "Presets": +4/+2/+1 pagat, +3/+2/+1 competition."""
     for result, gain in zip((1, 2, 3), gains):
         order = {1: (1, 3, -1, -1), 2: (1, 0, 3, 2), 3: (1, 0, 2, 3)}[result]
         levels, decl, fails, winner = settle([0, 0], None, [0, 0], order, result, False, rules)
@@ -557,7 +557,7 @@ def test_levels_promotion(rules, gains):
 
 
 def test_levels_no_level_beyond_a():
-    """spec "Levels": reaching or passing A makes the team declarers at A."""
+    """docs/rules/guandan.md "Levels": reaching or passing A makes the team declarers at A."""
     levels, decl, _, winner = settle([10, 0], 0, [0, 0], (0, 2, -1, -1), 1, False, PAGAT)
     assert levels == [A, 0] and decl == 0 and winner is None
     levels, _, _, _ = settle([11, 0], 1, [0, 0], (2, 1, 0, 3), 2, False, PAGAT)
@@ -565,7 +565,7 @@ def test_levels_no_level_beyond_a():
 
 
 def test_levels_game_won_only_by_declarers_at_a_with_1_2_or_1_3():
-    """spec "Levels": the game is won only by declarers at A winning 1-2 or 1-3."""
+    """docs/rules/guandan.md "Levels": the game is won only by declarers at A winning 1-2 or 1-3."""
     assert settle([A, 5], 0, [0, 0], (0, 2, -1, -1), 1, False, PAGAT)[3] == 0
     assert settle([A, 5], 0, [0, 0], (2, 1, 0, 3), 2, False, PAGAT)[3] == 0
     # 1-4 at A: stays declarers at A, a failed attempt
@@ -577,7 +577,7 @@ def test_levels_game_won_only_by_declarers_at_a_with_1_2_or_1_3():
 
 
 def test_levels_ace_attempts():
-    """spec "Levels": ``ace_attempts``: back to 2 after that many failed deals at A."""
+    """docs/rules/guandan.md "Levels": ``ace_attempts``: back to 2 after that many failed deals at A."""
     rules = Rules(ace_attempts=3)
     state = ([A, 5], 0, [0, 0])
     for k in (1, 2):
@@ -598,7 +598,7 @@ def test_levels_ace_attempts():
 
 
 def test_levels_ace_loss_to_aces():
-    """spec "Levels": ``ace_loss_to_aces``: declarers at A losing to a first finisher who
+    """docs/rules/guandan.md "Levels": ``ace_loss_to_aces``: declarers at A losing to a first finisher who
     went out with aces drop to 2."""
     levels, decl, fails, _ = settle([A, 5], 0, [0, 0], (1, 0, 2, 3), 3, True, PAGAT)
     assert levels == [0, 6] and decl == 1 and fails == [0, 0]
@@ -620,7 +620,7 @@ def small_dealer(i):
 
 
 def test_match_first_deal_then_tribute_deals_promotion():
-    """spec "Levels": winners become declarers and go up; next deal starts with tribute."""
+    """docs/rules/guandan.md "Levels": winners become declarers and go up; next deal starts with tribute."""
     m = Match(seed=1, hands=small_dealer)
     assert m.levels == ("2", "2") and m.declarers is None and m.deal.previous is None
     drive(m, team_wins(1, "1-3"))
@@ -639,14 +639,14 @@ def test_match_first_deal_then_tribute_deals_promotion():
 
 
 def test_match_competition_promotion():
-    """spec "Presets": competition promotion in a match."""
+    """docs/rules/guandan.md "Presets": competition promotion in a match."""
     m = Match(seed=1, rules=COMPETITION, hands=small_dealer)
     drive(m, team_wins(0, "1-2"))
     assert m.levels == ("5", "2")
 
 
 def test_match_game_won_at_a_by_1_2_and_1_3():
-    """spec "Levels": declarers at A win the game with 1-2 or 1-3."""
+    """docs/rules/guandan.md "Levels": declarers at A win the game with 1-2 or 1-3."""
     for result in ("1-2", "1-3"):
         m = Match(seed=2, levels=("A", "5"), declarers=0, hands=small_dealer)
         assert m.deal.level == "A"
@@ -659,7 +659,7 @@ def test_match_game_won_at_a_by_1_2_and_1_3():
 
 
 def test_match_1_4_at_a_stays_and_ace_attempts():
-    """spec "Levels": 1-4 at A stays at A; after ``ace_attempts`` failures back to 2."""
+    """docs/rules/guandan.md "Levels": 1-4 at A stays at A; after ``ace_attempts`` failures back to 2."""
     m = Match(seed=3, levels=("A", "5"), declarers=0, hands=small_dealer)
     for k in (1, 2):
         drive(m, team_wins(0, "1-4"))
@@ -675,7 +675,7 @@ def test_match_1_4_at_a_stays_and_ace_attempts():
 
 
 def test_match_ace_attempts_count_losses_and_not_opponent_wins():
-    """spec "Levels": every deal played as declarers at A that does not end the game counts."""
+    """docs/rules/guandan.md "Levels": every deal played as declarers at A that does not end the game counts."""
     m = Match(seed=4, levels=("A", "5"), declarers=0, hands=small_dealer, rules=Rules(ace_attempts=2))
     drive(m, team_wins(1, "1-4", aces=False))
     assert m.levels == ("A", "6") and m.declarers == 1 and m.ace_failures == (1, 0)
@@ -686,7 +686,7 @@ def test_match_ace_attempts_count_losses_and_not_opponent_wins():
 
 
 def test_match_opponents_at_a_become_declarers_at_a():
-    """spec "Levels": opponents at A who win become declarers at A, no game win yet."""
+    """docs/rules/guandan.md "Levels": opponents at A who win become declarers at A, no game win yet."""
     m = Match(seed=5, levels=("5", "A"), declarers=0, hands=small_dealer)
     drive(m, team_wins(1, "1-2"))
     assert not m.is_terminal() and m.levels == ("5", "A") and m.declarers == 1
@@ -700,7 +700,7 @@ ACES = ["3S 4C 9D", "AS 6C TD", "7S 8C JD", "AC 4D QS"]
 
 @pytest.mark.parametrize("on", [True, False])
 def test_match_ace_loss_to_aces(on):
-    """spec "Levels": ``ace_loss_to_aces`` on and off."""
+    """docs/rules/guandan.md "Levels": ``ace_loss_to_aces`` on and off."""
     rules = Rules(ace_loss_to_aces=on)
     m = Match(seed=6, levels=("A", "5"), declarers=0, hands=lambda i: ACES, rules=rules)
     drive(m, team_wins(1, "1-2", aces=True))
@@ -724,7 +724,7 @@ def test_match_max_deals_is_a_draw():
 
 
 def test_match_random_deals_follow_the_seed_and_tribute():
-    """spec "Levels"/"Tribute": each next deal: winners declare, tribute from the order."""
+    """docs/rules/guandan.md "Levels"/"Tribute": each next deal: winners declare, tribute from the order."""
     m = Match(seed=11)
     rng = np.random.default_rng(0)
     while m.deals_played < 3:

@@ -1,7 +1,7 @@
 """The compiled Guan Dan generator against the classify-based brute force.
 
-``docs/rules/guandan.md`` ("Combinations", "Who may play what", "Wild cards") and
-``docs/rules/cards.md`` ("What counts as one play", "The suit-collapsed view"): the
+``docs/rules/guandan.md`` ("Combinations", "Following", "Wild cards") and
+``docs/rules/cards.md`` ("One play", "The suit-collapsed view"): the
 generator must list exactly the plays of the reference, each once, in both views.
 """
 from __future__ import annotations

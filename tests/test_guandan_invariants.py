@@ -1,7 +1,7 @@
 """Invariants of the Guan Dan state machines over random play.
 
-docs/rules/guandan.md "Table" (108 cards, 27 each), "A deal", "Levels and the end of the
-game", "Tribute"; DESIGN.md "State machines" (clone, observation, determinize, illegal
+docs/rules/guandan.md "Players, cards, levels" (108 cards, 27 each), "A deal", "Levels and the end of the
+game", "Tribute"; docs/design.md "State machines" (clone, observation, determinize, illegal
 actions leave the state unchanged, same seed same result).
 """
 from __future__ import annotations
@@ -46,7 +46,7 @@ def table_cards(deal):
 
 
 def check_cards(deal, full=True):
-    """spec "Table": every card in exactly one place (hand, played, on the table)."""
+    """docs/rules/guandan.md "Players, cards, levels": every card in exactly one place (hand, played, on the table)."""
     counts = [0] * 54
     for s in range(4):
         for f, n in enumerate(deal.hand(s).counts()):
@@ -64,7 +64,7 @@ def check_cards(deal, full=True):
 
 
 def check_finished_deal(deal, summary, rules, match):
-    """spec "A deal" and "Levels and the end of the game"."""
+    """docs/rules/guandan.md "A deal" and "Levels and the end of the game"."""
     order = deal.finishing_order
     assert order == summary["finishing_order"] and len(order) == 4
     first = order[0]
@@ -121,7 +121,7 @@ def play_random_match(seed, rules, rng, check_prob=0.02, max_deals=1000):
         elif rng.random() < check_prob:
             check_cards(m.deal)
         assert all(lv in RANKS for lv in m.levels)
-    # spec "Levels and the end of the game": the game ends, won at A
+    # docs/rules/guandan.md "Levels and the end of the game": the game ends, won at A
     if m.winner is None:
         assert m.deals_played == max_deals and m.returns() == [0.0] * 4
     else:
@@ -173,7 +173,7 @@ def replays_to(deal, hands):
 
 
 def check_determinization(state, p, seed):
-    """DESIGN.md "determinize": everything ``p`` knows is kept; the deal is reachable."""
+    """docs/design.md "How a play travels" (observed): everything ``p`` knows is kept; the deal is reachable."""
     dm = state.determinize(p, seed)
     deal, ddeal = (state.deal, dm.deal) if isinstance(state, Match) else (state, dm)
     assert dm.observation(p) == state.observation(p)
@@ -250,7 +250,7 @@ def test_random_matches_quick():
 
 @pytest.mark.slow
 def test_random_matches_2000():
-    """2000 random matches played to the end (spec "Levels and the end of the game")."""
+    """2000 random matches played to the end (docs/rules/guandan.md "Levels and the end of the game")."""
     run_matches(2000, 50_000, check_prob=0.005)
 
 
@@ -261,7 +261,7 @@ def test_random_match_with_max_deals_cap():
 
 # --- determinize ----------------------------------------------------------------------------------
 def test_determinize_keeps_what_the_observer_knows_over_random_positions():
-    """DESIGN.md "determinize" over random positions of random matches (tribute included)."""
+    """docs/design.md "How a play travels" (observed), over random positions of random matches (tribute included)."""
     rng = np.random.default_rng(7)
     checked, varied, phases = 0, 0, Counter()
     for i in range(24):
@@ -391,7 +391,7 @@ def test_clone_is_independent():
 
 
 def test_illegal_actions_leave_state_unchanged_over_random_positions():
-    """DESIGN.md: an illegal action raises IllegalActionError naming it; nothing changes."""
+    """docs/design.md "How a play travels" (applied): an illegal action raises IllegalActionError naming it; nothing changes."""
     rng = np.random.default_rng(11)
     tried = Counter()
     for i in range(8):

@@ -1,7 +1,7 @@
 """The compiled Zheng Shangyou generator against the classify-based brute force.
 
-``docs/rules/zhengshangyou.md`` ("Combinations") and ``docs/rules/cards.md`` ("What counts as one
-play", "The suit-collapsed view"): the generator must list exactly the plays of the
+``docs/rules/zhengshangyou.md`` ("Combinations") and ``docs/rules/cards.md`` ("One play",
+"The suit-collapsed view"): the generator must list exactly the plays of the
 reference, each once, in both views, leading and following.
 """
 from __future__ import annotations

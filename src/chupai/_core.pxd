@@ -252,7 +252,7 @@ cdef class PlayMaker:
 cdef class GameClasses:
     """The Python classes of one game that its compiled modules use (its Play class, its
     Rules class and their default), bound once from the Python side by the game's
-    ``play`` module: a compiled layer imports nothing above it (DESIGN.md, "Layers")."""
+    ``play`` module: a compiled layer imports nothing above it (docs/design.md, "Layers")."""
     cdef readonly str game               # the game's package name, e.g. "guandan"
     cdef readonly type play              # the game's Play class (None until bound)
     cdef readonly type rules             # its Rules class

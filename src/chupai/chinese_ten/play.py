@@ -165,5 +165,5 @@ _CARD_SETS = tuple(Cards.from_masks(1 << f) for f in range(NUM_FACES))
 
 
 # the compiled generator and engine make and read these classes (they import nothing
-# from this layer: DESIGN.md, "Layers")
+# from this layer: docs/design.md, "Layers")
 GAME_CLASSES.bind(Play, Rules, PAGAT)

@@ -1,7 +1,7 @@
 """Chinese Ten rule options (``docs/rules/chinese_ten.md``): variants, deal sizes, scoring.
 
 The card points of a deal depend on the variant and the number of players; every
-total is the sum of the 52 card points and par is ``total / players`` (the spec's
+total is the sum of the 52 card points and par is ``total / players`` (the rules page's
 "par" of 105 / 80 / 70 for pagat, 60 for taiwanese, 110 / 55 for barraco, and the
 "score - total / n" of gob_dum_gob_dang and main_merah).
 

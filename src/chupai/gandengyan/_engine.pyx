@@ -6,7 +6,7 @@ the trick (last play, who made it, passes since), the bombs played and the winne
 ``DealCore`` wraps it for Python (``chupai.gandengyan.game`` builds the state machine
 on it); the playouts run it to the end inside C with the GIL released.
 
-How the engine reads the spec where it is silent:
+How the engine reads the rules where they are silent:
 
 * Players without cards (possible only with ``min_talon_to_win``, between going out
   and the end of the trick) are skipped in turn; they cannot follow.

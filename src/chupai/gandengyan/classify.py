@@ -1,6 +1,6 @@
 """Gan Deng Yan recognition: every play that a given set of cards can be declared as.
 
-The second, independent path of ``DESIGN.md``: it shares no logic with the compiled
+The second, independent path of ``docs/design.md`` ("Move generators"): it shares no logic with the compiled
 generator.  It looks at the counts of the given cards (natural cards per rank, black and
 red jokers) and decides which types and keys of ``docs/rules/gandengyan.md`` they form, so
 that generator and recognizer check each other (the tests compare ``legal_plays`` with

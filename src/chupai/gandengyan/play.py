@@ -227,5 +227,5 @@ _RANK_OF_FACE = tuple(RANKS[f // BITS_PER_RANK] if f < BLACK_JOKER_BIT else face
 
 
 # the compiled generator and engine make and read these classes (they import nothing
-# from this layer: DESIGN.md, "Layers")
+# from this layer: docs/design.md, "Layers")
 GAME_CLASSES.bind(Play, Rules, PAGAT)

@@ -1,4 +1,4 @@
-"""Gan Deng Yan rule options (``docs/rules/gandengyan.md``, "Variants").
+"""Gan Deng Yan rule options (``docs/rules/gandengyan.md``, "Rule options").
 
 Every variant of the spec is a keyword of :class:`Rules`, by its name in the spec;
 ``Rules()`` (also ``Rules.pagat()``) is the base game.

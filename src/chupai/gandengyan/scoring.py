@@ -1,4 +1,4 @@
-"""Gan Deng Yan scoring (``docs/rules/gandengyan.md``, "Play, drawing, end and scoring" and
+"""Gan Deng Yan scoring (``docs/rules/gandengyan.md``, "Play, drawing, end, scoring" and
 the scoring variants).
 
 A loser pays the winner ``cards x general x own``: ``cards`` is the number of cards

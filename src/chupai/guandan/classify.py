@@ -1,6 +1,6 @@
 """Guan Dan recognition: every play that a given set of cards can be declared as.
 
-This is the second, independent path of ``DESIGN.md``: it shares no logic with the
+This is the second, independent path of ``docs/design.md`` ("Move generators"): it shares no logic with the
 compiled generator.  Instead of generating combinations from a hand it looks at the
 counts of the given cards (per rank, per suit, jokers, wild cards) and decides which
 types and keys of ``docs/rules/guandan.md`` they form, so that generator and recognizer can

@@ -228,7 +228,7 @@ class Play(BombPlay):
     _protocol_head = RecordView(_protocol_view, "The protocol's type and rank fields.")
 
     def beats(self, other: Play) -> bool:
-        """True if this play may be played on ``other`` (``docs/rules/guandan.md``, "Who may play what")."""
+        """True if this play may be played on ``other`` (``docs/rules/guandan.md``, "Following")."""
         if not isinstance(other, Play):
             raise TypeError(f"expected a Play, not {type(other).__name__}")
         if self._cls or other._cls:
@@ -290,5 +290,5 @@ def make_level(level: str | int) -> int:
 
 
 # the compiled generator and engine make and read these classes (they import nothing
-# from this layer: DESIGN.md, "Layers")
+# from this layer: docs/design.md, "Layers")
 GAME_CLASSES.bind(Play, Rules, PAGAT)

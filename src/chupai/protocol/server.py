@@ -7,7 +7,7 @@ then table 1's, and so on; a table starts when its remote seats are taken and pl
 table is done.  The same port serves the live table view (``/``, see
 :mod:`chupai.protocol.view`).
 
-Decisions this server takes (the spec is silent):
+Decisions this server takes (the rules are silent):
 
 * A message from a seat that is not asked, malformed JSON, anything but
   ``{"actIndex": i}`` with an int ``0 <= i <= indexRange``: refused, logged at WARNING

@@ -1,6 +1,6 @@
 """Zheng Shangyou recognition: every play that a given set of cards can be declared as.
 
-This is the second, independent path of ``DESIGN.md``: it shares no logic with the
+This is the second, independent path of ``docs/design.md`` ("Move generators"): it shares no logic with the
 compiled generator.  It looks at the given cards (the natural cards of each rank 3..A
 with their suits, the 2s, the jokers) and decides which types, shapes and keys of
 ``docs/rules/zhengshangyou.md`` they form, so that generator and recognizer can check each

@@ -38,7 +38,7 @@ class Rules:
             "the third player to get rid of all his cards ... will be the next dealer";
             with 2 or 3 players, where nobody or only the last player would be third,
             the last player to run out) or ``"second_last_out"`` (the (n-1)th finisher,
-            the spec's wording; the same seat with 4 players).
+            the rules page's wording; the same seat with 4 players).
     """
 
     joker_pair: bool = True
