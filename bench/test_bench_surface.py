@@ -1,4 +1,4 @@
-"""pytest-benchmark suite for the Python surface of every game (issue 10's table):
+"""pytest-benchmark suite for the Python surface of every game:
 ``pytest bench/test_bench_surface.py --benchmark-only``.
 
 The same paths as the surface section of ``chupai bench GAME``

@@ -1,7 +1,6 @@
-"""``chupai bench`` (issue 9, "CLI and tools"; issue 10, the bench paths): bad counts
-are usage errors, ``--deals`` is honoured by every game, the game is the first
-argument, ``--json`` has one shape, and the Python-surface paths of issue 10 are in
-every game's report.  No timing is asserted here (figures live in ``bench/``)."""
+"""``chupai bench``: bad counts are usage errors, ``--deals`` is honoured by every game,
+the game is the first argument, ``--json`` has one shape, and the Python-surface paths
+are in every game's report.  No timing is asserted here (figures live in ``bench/``)."""
 import doctest
 import math
 import importlib

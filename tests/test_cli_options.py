@@ -1,5 +1,5 @@
-"""The ``chupai`` command: game options, readings of --previous, JSON, grammar, Ctrl-C
-(issue 9, "CLI and tools").  Each case runs through ``chupai.cli.main([...])``; the
+"""The ``chupai`` command: game options, readings of --previous, JSON, grammar, Ctrl-C.
+Each case runs through ``chupai.cli.main([...])``; the
 exit-status cases also run as a real ``python -m chupai`` process."""
 import json
 import os

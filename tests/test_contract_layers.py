@@ -102,7 +102,7 @@ def test_a_binding_is_made_once_and_checked() -> None:
     assert not fresh.bound
 
 
-#: the longest module the tree may hold (issue 9: ``guandan/game.py`` had 1256 lines)
+#: the longest module the tree may hold (one giant module hides its layers)
 MAX_MODULE_LINES = 1000
 
 

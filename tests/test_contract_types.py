@@ -1,5 +1,4 @@
-"""Type contract (issue 9: "``PlayList`` is not generic, so ``legal_plays()`` ... lose
-their element types"): ``PlayList`` is generic in the stubs and every game's
+"""Type contract: ``PlayList`` is generic in the stubs and every game's
 ``legal_plays`` is typed ``PlayList[<game>.Play]``, checked by running mypy --strict on
 a snippet that reveals the types."""
 from __future__ import annotations

@@ -1,8 +1,7 @@
 """The compiled engine base shared by the four games (chupai._engine_base).
 
-Each defect of issue 9 (engines) and issue 16 items 2, 6 and 7 is a named test here;
-the others check the base's contract on every game: copies, pickling, batches,
-validation, constants.
+The tests check the base's contract on every game: copies, pickling, batches,
+validation, constants, and the checks of every argument Python can reach.
 """
 from __future__ import annotations
 

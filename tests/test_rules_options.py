@@ -1,4 +1,4 @@
-"""The rule options that settle the sources' readings (issue 14): one test per value.
+"""The rule options that settle the sources' readings: one test per value.
 
 Each option is documented in ``docs/rules/<game>.md`` (the source's words, the decision).
 """

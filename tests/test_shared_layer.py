@@ -89,9 +89,6 @@ def test_check_batch_seed_types(seed):
         _batch.check_batch(1, seed, "random", 1, {"random": 0})
 
 
-def test_seed64():
-    assert _batch.seed64(-1) == 2**64 - 1 and _batch.seed64(5) == 5
-
 
 # --- _state ------------------------------------------------------------------------------
 def test_state_checks():

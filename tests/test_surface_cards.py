@@ -1,6 +1,6 @@
 """The compiled ``Cards``: the parser against an independent token-by-token reading, the
 argument types (TypeError) and values (ValueError naming the card), and the bound on
-copies (issue 16 #5: no game holds a card more than twice)."""
+copies (no game holds a card more than twice)."""
 import copy
 import pickle
 import random
@@ -78,7 +78,7 @@ def test_wrong_types_are_type_errors(bad):
 
 
 def test_bytes_is_not_read_as_card_codes():
-    """``Cards(b"3D")`` used to say "card 51 is not a string"."""
+    """``Cards(b"3D")`` is refused as bytes, naming the type."""
     with pytest.raises(TypeError, match=r"not b'3D'"):
         Cards(b"3D")
 
@@ -113,7 +113,7 @@ def test_decks_of_the_wrong_type(decks):
 
 
 def test_from_counts_refuses_more_copies_than_a_game_holds():
-    """Issue 16 #5: 10**7 copies used to build 10**7 layers."""
+    """A count of 10**7 copies is refused before any layer is built."""
     with pytest.raises(ValueError, match="count of 2S is 10000000"):
         Cards.from_counts([10**7] * 54)
     counts = [0] * 54

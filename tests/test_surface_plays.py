@@ -1,7 +1,7 @@
 """The compiled Play base shared by the four games: records checked where they enter
-compiled code (issue 16 #3), values, hashing and immutability, ``classify`` returning
-plays everywhere, argument types, another game's play refused by name, and the one
-bound on a concrete list (issue 9)."""
+compiled code, values, hashing and immutability, ``classify`` returning plays
+everywhere, argument types, another game's play refused by name, and the one bound on a
+concrete list."""
 import copy
 import gc
 import pickle
@@ -75,9 +75,10 @@ def test_playlist_iteration_indexing_and_slices_agree():
     assert it.__length_hint__() == len(plays) and next(it) == plays[0]
 
 
-# --- records entering compiled code (issue 16 #3) -------------------------------------------
+# --- records entering compiled code -------------------------------------------
 def test_negative_key_is_refused_when_the_record_is_built():
-    """A previous play with a negative key used to read out of bounds in gen_windows."""
+    """A previous play with a negative key is refused when its record is built (the
+    generators index windows by the key)."""
     with pytest.raises(ValueError, match="key = -1 out of range"):
         guandan.Play._from_record(0, 0, int(guandan.PlayType.TUBE), -1, 6, 0, b"", 3)
 
@@ -110,7 +111,7 @@ def test_record_fields_are_checked(fields, error, match):
         (zhengshangyou, (1, 0, int(zhengshangyou.PlayType.SET), 200, 2, 2, b"", None)),
         (zhengshangyou, (1, 0, int(zhengshangyou.PlayType.SET), 3, 3, 2, b"", None)),
         # a run longer than its ranks allow, or a length that is not its number of cards
-        # (str() of such a record used to raise IndexError inside the refusal)
+        # (the refusal's message is made from the record's fields alone)
         (zhengshangyou, (0x1110, 0, int(zhengshangyou.PlayType.SEQUENCE), 37, 30, 1, b"", None)),
         (zhengshangyou, (0x1110, 0, int(zhengshangyou.PlayType.SEQUENCE), 37, 4, 1, b"", None)),
         (gandengyan, (0x1110, 0, int(gandengyan.PlayType.SEQUENCE), 1, 30, 0, b"", None)),
@@ -128,7 +129,7 @@ def test_a_previous_play_that_no_game_makes_is_refused(game, fields):
         follow(game, "3S 4S 5S 6S 7S 8S", previous)
 
 
-# --- another game's play, argument types (issue 9) ------------------------------------------
+# --- another game's play, argument types ------------------------------------------
 @pytest.mark.parametrize("game", SHEDDING, ids=lambda g: g.__name__)
 def test_a_play_of_another_game_names_the_game_and_class(game):
     other = zhengshangyou if game is not zhengshangyou else guandan
@@ -175,7 +176,8 @@ def test_classify_returns_plays_in_every_game():
 @pytest.mark.slow
 @pytest.mark.parametrize("game", [gandengyan, zhengshangyou], ids=lambda g: g.__name__)
 def test_a_whole_deck_stops_with_one_clear_memory_error(game):
-    """``gandengyan.legal_plays(Cards.from_counts([1] * 54))`` used to run out of memory."""
+    """A whole deck in one hand ends at the one bound on a concrete list with one clear
+    MemoryError (and the suit-collapsed list stays small)."""
     with pytest.raises(MemoryError, match=r"more than 20,000,000 plays in one list: use collapse_suits=True"):
         game.legal_plays(Cards.from_counts([1] * 54))
     assert len(game.legal_plays(Cards.from_counts([1] * 54), collapse_suits=True)) > 0

@@ -29,10 +29,8 @@ __all__ = [
     "check_seed",
     "check_state",
     "run_chunks",
-    "seed64",
 ]
 
-_MASK64 = 0xFFFFFFFFFFFFFFFF
 # deals per task: small enough for a smooth progress bar and even thread loads
 _CHUNK = 1000
 
@@ -137,11 +135,6 @@ def card_play_of(state: Any, seed: int) -> Any:
             state.apply(actions[int(rng.integers(len(actions)))])
         core = state.card_play()
     return core
-
-
-def seed64(seed: int) -> int:
-    """The seed as the unsigned 64-bit value the C engines take."""
-    return int(seed) & _MASK64
 
 
 def run_chunks(

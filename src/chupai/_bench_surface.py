@@ -1,4 +1,4 @@
-"""The Python-surface figures of ``chupai bench`` (issue 10's table), for any registered game.
+"""The Python-surface figures of ``chupai bench`` for any registered game.
 
 What a bot or a search written in Python pays, each in CPU time, the median of
 ``repeat`` timed loops:
@@ -244,11 +244,7 @@ def surface_report(report: Report, name: str, deals: int, repeat: int) -> None:
     for label, read in (("Play.type, first read", lambda p: p.type), ("Play.cards, first read", lambda p: p.cards),
                         ("str(Play)", str)):
         report.add(label, _first_reads(lists, read, repeat))
-    sample = lists[0]()[0]
-    if hasattr(sample, "to_protocol"):
-        report.add("Play.to_protocol()", _first_reads(lists, lambda p: p.to_protocol(), repeat))
-    else:
-        report.add("Play.to_protocol()", None, note=f"{name}'s Play has no to_protocol()")
+    report.add("Play.to_protocol()", _first_reads(lists, lambda p: p.to_protocol(), repeat))
 
 
 def _loop(fn: Callable[[Any], Any], items: list[Any]) -> tuple[float, int]:

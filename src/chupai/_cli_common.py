@@ -122,14 +122,12 @@ def print_plays(header: str, plays: Iterable[Any], *, or_pass: bool) -> int:
 def play_json(play: Any) -> dict[str, Any]:
     """A play as ``chupai plays --json`` writes it, the same keys in every game:
     ``text`` (its ``str``), ``type`` (lower case), ``cards`` (the cards taken from the
-    hand) and ``protocol`` (``to_protocol()``, ``None`` for a game without one)."""
-    # getattr: Chinese Ten's Play has no protocol form yet (issue 9 gives every game one)
-    to_protocol = getattr(play, "to_protocol", None)
+    hand) and ``protocol`` (``to_protocol()``, the interchange form every game has)."""
     return {
         "text": str(play),
         "type": play.type.name.lower(),
         "cards": list(play.cards),
-        "protocol": to_protocol() if to_protocol is not None else None,
+        "protocol": play.to_protocol(),
     }
 
 

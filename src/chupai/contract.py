@@ -7,7 +7,7 @@ where it has a name for it):
 ``current_player``
     the seat to decide now; :data:`TERMINAL` (-4, OpenSpiel's terminal id) once the
     state is over.  There are no chance nodes: dealing and turning stock cards are
-    drawn inside the state from its seed, so :data:`CHANCE` (-1) is never returned.
+    drawn inside the state from its seed, so OpenSpiel's chance id (-1) is never returned.
 ``phase``
     a member of the game's ``Phase`` enum (a ``StrEnum``: ``deal.phase == "play"``
     holds); every game has ``Phase.PLAY`` and ``Phase.OVER``.
@@ -68,15 +68,12 @@ True
 from __future__ import annotations
 
 from enum import Enum
-from collections.abc import Callable
 from typing import Any, NamedTuple
 
-__all__ = ["CHANCE", "OBSERVATION_KEYS", "TERMINAL", "Event", "event_new"]
+__all__ = ["OBSERVATION_KEYS", "TERMINAL", "Event"]
 
 #: ``current_player`` of a terminal state (OpenSpiel's ``kTerminalPlayerId``)
 TERMINAL = -4
-#: OpenSpiel's chance player id; never a ``current_player`` here (see the module docstring)
-CHANCE = -1
 
 #: the observation keys of every game: the seat observed, the number of players, the
 #: phase (an enum member), who decides now, the observed player's hand, every hand's
@@ -104,8 +101,3 @@ class Event(NamedTuple):
     phase: Enum
     automatic: bool = False
 
-
-#: ``event_new(Event, (seat, action, phase, automatic))`` makes an :class:`Event` at a
-#: third of the cost of ``Event(...)`` (no keyword handling, no extra frame): the states'
-#: hot path, one event per action
-event_new: Callable[[type[Event], tuple[int, Any, Enum, bool]], Event] = tuple.__new__

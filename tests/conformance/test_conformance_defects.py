@@ -1,5 +1,5 @@
-"""Each defect of issue 9 ("One contract for four games") in the state machines, bots,
-arena and argument checks, and item 1 of issue 16, as a named test."""
+"""The contract's corners, each a named test: the state machines, bots, arena and
+argument checks hold one meaning in every game."""
 from __future__ import annotations
 
 import multiprocessing.context
@@ -22,8 +22,8 @@ SRC = Path(chupai.__file__).parent
 
 
 def test_chinese_ten_card_play_is_a_copy_not_the_live_engine():
-    """Defect: ``chinese_ten.Deal.card_play()`` handed out the live engine; playing on it
-    changed the deal's hands while its history stayed empty."""
+    """``Deal.card_play()`` hands out a copy of the engine: playing on it leaves the deal's
+    hands and history as they were."""
     deal = chinese_ten.Deal(seed=1)
     sizes = deal.hand_sizes()
     core = deal.card_play()
@@ -34,8 +34,7 @@ def test_chinese_ten_card_play_is_a_copy_not_the_live_engine():
 
 @pytest.mark.parametrize("name", list(GAMES))
 def test_states_pickle_and_deepcopy(name):
-    """Defect: no state could be pickled or deep-copied (``TypeError: Pickling of struct
-    members...``), so states could not cross a process boundary."""
+    """Every state pickles and deep-copies, so states cross process boundaries."""
     import copy
 
     for state in (GAMES[name].new(3), GAMES[name].new(3, match=True)):
@@ -44,8 +43,8 @@ def test_states_pickle_and_deepcopy(name):
 
 
 def test_match_deals_is_the_summaries_in_every_game():
-    """Defect: ``Match.deals`` was a tuple of summaries in Guan Dan and an int in Gan Deng
-    Yan; the number of deals a Gan Deng Yan match lasts is now ``max_deals``."""
+    """``Match.deals`` is the tuple of finished deals' summaries in every game; the number
+    of deals a Gan Deng Yan match lasts is ``max_deals``."""
     m = gandengyan.Match(seed=1, max_deals=2)
     assert m.deals == () and m.max_deals == 2
     while not m.is_terminal():
@@ -56,8 +55,8 @@ def test_match_deals_is_the_summaries_in_every_game():
 
 
 def test_match_dealer_is_a_seat_in_every_game_that_has_one():
-    """Defect: ``Match(dealer=)`` was a callable in Guan Dan, a seat elsewhere; Guan Dan's
-    given-hands hook is ``hands=`` (it has no dealer)."""
+    """``Match(dealer=)`` is a seat wherever a game has a dealer; Guan Dan's given-hands
+    hook is ``hands=`` (it has no dealer)."""
     for module in (zhengshangyou, gandengyan, chinese_ten):
         assert module.Match(seed=1, players=3, dealer=2).deal.dealer == 2
         with pytest.raises(TypeError, match="dealer"):
@@ -69,15 +68,14 @@ def test_match_dealer_is_a_seat_in_every_game_that_has_one():
 
 
 def test_scores_is_a_method_in_every_game():
-    """Defect: ``scores`` was a property in one game and a method in another."""
+    """``scores`` is a method in every game."""
     for entry in GAMES.values():
         for state in (entry.new(1), entry.new(1, match=True)):
             assert callable(state.scores) and isinstance(state.scores(), tuple)
 
 
 def test_constructors_from_given_hands_have_one_name():
-    """Defect: ``from_hands(leader=)``, ``from_hands(dealer=)``, ``from_cards``,
-    ``from_position``: now ``Deal.from_hands(hands, *, ...)`` everywhere."""
+    """Given hands are ``Deal.from_hands(hands, *, ...)`` in every game."""
     assert guandan.Deal.from_hands(["3S", "4S", "5S", "6S"], leader=0).current_player == 0
     assert zhengshangyou.Deal.from_hands(["3S", "4S"], dealer=1).current_player == 1
     assert gandengyan.Deal.from_hands(["3S", "4S"], talon=["5S"], dealer=1).current_player == 1
@@ -88,7 +86,7 @@ def test_constructors_from_given_hands_have_one_name():
 
 
 def test_history_entries_have_one_shape():
-    """Defect: history entries were tuples in three games and ``Event``s in the fourth."""
+    """History entries are ``Event``s in every game."""
     for entry in GAMES.values():
         state = entry.new(2)
         state.apply(state.legal_actions()[0])
@@ -96,7 +94,7 @@ def test_history_entries_have_one_shape():
 
 
 def test_tribute_and_exchange_steps_are_enums():
-    """Defect: the tribute sub-machine was a string-typed tuple."""
+    """The tribute sub-machine's steps are enum members naming their phase."""
     d = guandan.Deal.from_hands(["3S 4S", "2H KS 5D", "3D 4D", "AS 6D 7D"], previous=(0, 2))
     assert d.phase is guandan.Phase.RETURN and d.history[0].phase is guandan.Phase.TRIBUTE
     assert guandan.game.TributeStep.RETURN.phase is guandan.Phase.RETURN
@@ -118,7 +116,7 @@ def test_terminal_current_player_is_openspiel_terminal(name):
 # --- argument checks ------------------------------------------------------------------------------
 @pytest.mark.parametrize("name", list(GAMES))
 def test_seeds_do_not_wrap_modulo_2_64(name):
-    """Defect: ``Deal(seed=2**64+5)`` dealt as ``Deal(seed=5)``."""
+    """A seed outside [0, 2**64) is refused, never wrapped."""
     entry = GAMES[name]
     with pytest.raises(ValueError, match=r"\[0, 2\*\*64\)"):
         entry.new(2**64 + 5)
@@ -129,7 +127,7 @@ def test_seeds_do_not_wrap_modulo_2_64(name):
 
 @pytest.mark.parametrize("name", list(GAMES))
 def test_negative_seeds_refused_the_same_way_in_deal_playouts_and_arena(name):
-    """Defect: ``arena(seed=-1)`` was refused while ``Deal(seed=-1)`` was accepted."""
+    """A negative seed is refused alike by every entry point."""
     entry = GAMES[name]
     for call in (lambda: entry.new(-1), lambda: entry.deal_class(-1), lambda: entry.match_class(-1),
                  lambda: entry.module().playouts(2, seed=-1),
@@ -140,8 +138,7 @@ def test_negative_seeds_refused_the_same_way_in_deal_playouts_and_arena(name):
 
 @pytest.mark.parametrize("name", list(GAMES))
 def test_numpy_int_seeds_in_deal_and_playouts(name):
-    """Defect: ``guandan.Deal(seed=np.int64(1))`` worked but
-    ``guandan.playouts(5, seed=np.int64(1))`` raised."""
+    """A numpy integer seed is taken alike by states and playouts."""
     module = GAMES[name].module()
     a, b = module.playouts(3, seed=np.int64(1)), module.playouts(3, seed=1)
     assert (a.order == b.order).all() if hasattr(a, "order") else (a.returns == b.returns).all()
@@ -150,19 +147,19 @@ def test_numpy_int_seeds_in_deal_and_playouts(name):
 
 @pytest.mark.parametrize("name", list(GAMES))
 def test_rules_as_a_string_is_a_type_error(name):
-    """Defect: ``rules="pagat"`` raised ValueError."""
+    """``rules`` of the wrong type (a preset's name) is a TypeError naming the class."""
     with pytest.raises(TypeError, match=rf"rules must be a chupai\.{name}\.Rules or None, not 'pagat'"):
         GAMES[name].deal_class(1, rules="pagat")
 
 
 def test_previous_as_a_string_is_a_type_error():
-    """Defect: ``from_hands(previous="0123")`` was accepted."""
+    """``from_hands(previous=...)`` of the wrong type is a TypeError."""
     with pytest.raises(TypeError, match="previous"):
         guandan.Deal.from_hands(["3S 4S", "5S 6S", "7S 8S", "9S TS"], previous="0123")
 
 
 def test_a_play_of_another_game_names_the_game_and_class_expected():
-    """Defect: Chinese Ten's ``apply`` of a Guan Dan play said "... is not a Play"."""
+    """``apply`` of another game's play names both games and the class expected."""
     play = guandan.Deal(seed=1).legal_actions()[0]
     with pytest.raises(ActionTypeError, match=r"chupai\.guandan\.play\.Play\) is not an action of "
                                               r"chupai\.chinese_ten; expected a chupai\.chinese_ten\.Play"):
@@ -171,15 +168,14 @@ def test_a_play_of_another_game_names_the_game_and_class_expected():
 
 @pytest.mark.parametrize("bot", [RandomBot(), GreedyBot(), MonteCarloBot(8)], ids=repr)
 def test_bots_choose_with_an_int_seed(bot):
-    """Defect: ``choose(state, 0)`` failed with AttributeError although ``determinize``
-    takes an int seed."""
+    """A bot's ``choose(state, rng)`` takes an int seed as ``determinize`` does."""
     for entry in GAMES.values():
         state = entry.new(1)
         assert bot.choose(state, 0) == bot.choose(state, 0) in state.legal_actions()
 
 
 def test_arena_never_starts_more_workers_than_deals_or_cores(monkeypatch):
-    """Defect: ``arena(..., workers=1000)`` started 1000 processes for 4 deals."""
+    """``arena(..., workers=N)`` starts no more processes than there are chunks of work."""
     started = []
 
     class FakePool:
@@ -211,8 +207,8 @@ def test_arena_never_starts_more_workers_than_deals_or_cores(monkeypatch):
 
 
 def test_no_shared_module_sniffs_a_games_modules_or_attributes():
-    """Defect: bots found a game's tribute choice through ``getattr`` on the state's module
-    and weighed playouts after ``hasattr(rules, "promotion")``; the registry says it."""
+    """Bots and the arena take a game's decision choice and its outcome weights from the
+    registry, never by looking into the state's module or rules."""
     for name in ("bots.py", "tournament.py", "_state.py"):
         text = (SRC / name).read_text()
         for sniff in ("hasattr(", "import_module(", "type(state).__module__", "getattr(state", "getattr(type(state)"):
@@ -221,9 +217,8 @@ def test_no_shared_module_sniffs_a_games_modules_or_attributes():
 
 @pytest.mark.parametrize("module", [guandan, zhengshangyou])
 def test_a_replay_bug_raises_a_clear_error_at_once(module, monkeypatch):
-    """Defect: a bug in replaying the public history showed as "no deal consistent..."
-    after 10,000 retries; now the deal's own cards are replayed and a ReplayError says
-    what is wrong.  (The reference path that replays: ``determinize`` itself deals in
+    """Replaying the public history replays the deal's own cards, and a ReplayError says
+    what is wrong (never a search that gives up after its retries).  (The reference path that replays: ``determinize`` itself deals in
     C without replaying, see tests/test_determinize.py.)"""
     deal = module.Deal(seed=4)
     deal.apply(deal.legal_actions()[0])
