@@ -4,10 +4,27 @@ DanZero (and DanZero+) score each legal action with a network over the state vec
 joined to the action's card vector.  This module builds both from a chupai Guan Dan
 state, so agents of that line of work run on chupai.
 
-**Card vectors** (54 values): index ``rank*4 + suit`` with ranks 2..A (0..12) and the
-suits in DanZero's order **H S C D** (0..3), then the black joker 52 and the red joker
-53; each value the number of copies (0..2).  (chupai's own card core orders the suits
-S H C D: :func:`to_danzero` permutes.)
+**Card vectors** (54 values): by default index ``rank*4 + suit`` with ranks 2..A
+(0..12) and the suits in DanZero's order **H S C D** (0..3), then the black joker 52 and
+the red joker 53; each value the number of copies (0..2).  (chupai's own card core
+orders the suits S H C D: :func:`to_danzero` permutes.)
+
+**Card orders.** Networks trained on this layout do not all index the 54 cards alike,
+and a network fed another order than its own plays like a weak bot, raising no error.
+Every function here takes ``card_order``:
+
+* ``"rank_major"`` (the default): ``rank*4 + suit``, suits H S C D, as DanZero's
+  reference code builds its vectors;
+* ``"suit_major"``: ``suit*13 + rank``, suits H S C D (hearts 2..A first, then spades,
+  clubs, diamonds), the black joker 52 and the red joker 53, as the published ONNX
+  reproductions of DanZero's network were trained;
+* an array of the 54 positions: ``order[i]`` is the network's input position of the
+  card at rank-major index ``i`` (:func:`card_permutation` gives the two named ones).
+
+and ``fill``: the value of the ``last_action`` and ``partner_action`` blocks when they
+hold no play (none yet, or the placeholder of a finished seat's turn): -1 as DanZero's
+reference (the default), 0 as the published reproductions.  The wild flags and the
+one-hots do not depend on either.
 
 **The state** (:data:`STATE_SIZE` = 513 values, in this order; :data:`LAYOUT`):
 
@@ -59,10 +76,13 @@ from chupai.rl._layout import Field, Layout
 
 __all__ = [
     "ACTION_SIZE",
+    "CARD_ORDERS",
     "LAYOUT",
     "STATE_SIZE",
     "action_features",
+    "card_permutation",
     "observation",
+    "reorder",
     "to_danzero",
     "wild_flags",
 ]
@@ -79,6 +99,63 @@ _PERM = np.array(
     + [NUM_FACES - 2, NUM_FACES - 1],
     dtype=np.int64,
 )
+
+#: the named card orders (module doc)
+CARD_ORDERS = ("rank_major", "suit_major")
+#: the blocks of cards in the state, whose 54 positions follow the card order
+_CARD_BLOCKS = ("hand", "unseen", "last_action", "partner_action", "played_next", "played_partner",
+                "played_previous")
+
+
+def card_permutation(card_order: Any = "rank_major") -> np.ndarray:
+    """The 54 input positions of the cards at rank-major indices 0..53 under
+    ``card_order`` (``"rank_major"``, ``"suit_major"`` or such an array itself, checked:
+    a permutation of 0..53).
+
+    >>> card_permutation("suit_major")[:5].tolist()   # 2H 2S 2C 2D 3H
+    [0, 13, 26, 39, 1]
+    """
+    if isinstance(card_order, str):
+        if card_order == "rank_major":
+            return np.arange(NUM_FACES, dtype=np.int64)
+        if card_order == "suit_major":
+            suited = [s * NUM_RANKS + r for r in range(NUM_RANKS) for s in range(BITS_PER_RANK)]
+            return np.array(suited + [NUM_FACES - 2, NUM_FACES - 1], dtype=np.int64)
+        raise ValueError(f"card_order must be one of {CARD_ORDERS} or an array of the 54 positions, "
+                         f"not {card_order!r}")
+    try:
+        order = np.asarray(card_order)
+    except Exception:
+        raise TypeError(f"card_order must be a name of {CARD_ORDERS} or an array of 54 ints, "
+                        f"not {type(card_order).__name__}") from None
+    if order.dtype.kind not in "iu":
+        raise TypeError(f"card_order must be a name of {CARD_ORDERS} or an array of 54 ints, not dtype {order.dtype}")
+    if order.shape != (NUM_FACES,) or sorted(order.tolist()) != list(range(NUM_FACES)):
+        raise ValueError("card_order must be a permutation of the positions 0..53")
+    return order.astype(np.int64)
+
+
+def check_fill(fill: Any) -> float:
+    """``fill`` as a float: a finite number (TypeError / ValueError naming it)."""
+    if isinstance(fill, bool) or not isinstance(fill, (int, float, np.integer, np.floating)):
+        raise TypeError(f"fill must be a number (-1 or 0), not {type(fill).__name__}")
+    value = float(fill)
+    if not np.isfinite(value):
+        raise ValueError(f"fill must be finite, not {fill!r}")
+    return value
+
+
+def reorder(vectors: Any, card_order: Any = "rank_major") -> np.ndarray:
+    """Card vectors (or rows of them) in the rank-major order, put in ``card_order``
+    (the default returns them as they are)."""
+    arr = np.asarray(vectors, dtype=np.float32)
+    order = card_permutation(card_order)
+    if isinstance(card_order, str) and card_order == "rank_major":
+        return arr
+    out = np.empty_like(arr)
+    out[..., order] = arr
+    return out
+
 
 LAYOUT = Layout([
     Field("hand", NUM_FACES, "the observer's hand"),
@@ -177,15 +254,17 @@ def _level_hot(rank: str) -> np.ndarray:
     return out
 
 
-def observation(state: Any, player: int) -> np.ndarray:
-    """The 513-value DanZero state of a Guan Dan ``Deal`` or ``Match`` for seat ``player``
-    (module doc)."""
+def observation(state: Any, player: int, *, card_order: Any = "rank_major", fill: float = -1.0) -> np.ndarray:
+    """The 513-value DanZero state of a Guan Dan ``Deal`` or ``Match`` for seat ``player``,
+    its cards in ``card_order`` and its empty play blocks holding ``fill`` (module doc)."""
     from chupai._state import check_seat
     from chupai.actions import PASS
     from chupai.guandan.play import Play
 
     if game_of(state).name != "guandan":
         raise TypeError(f"state must be a Guan Dan Deal or Match, not {type(state).__name__}")
+    card_permutation(card_order)  # checked before any work
+    empty = check_fill(fill)
     deal = state.deal if hasattr(state, "deal") else state
     p = check_seat(player, 4)
     nxt, partner, prev = (p + 1) % 4, (p + 2) % 4, (p + 3) % 4
@@ -194,7 +273,7 @@ def observation(state: Any, player: int) -> np.ndarray:
     unseen = 2 - hand - sum(played)
     moves = [(e.seat, e.action) for e in deal.history if e.action is PASS or isinstance(e.action, Play)]
     out = set(deal.finishing_order) - {-1}
-    minus = -np.ones(NUM_FACES, dtype=np.float32)
+    minus = np.full(NUM_FACES, empty, dtype=np.float32)
 
     def vec(action: Any) -> np.ndarray:
         return np.zeros(NUM_FACES, dtype=np.float32) if action is PASS else _cards(action.cards)
@@ -207,7 +286,7 @@ def observation(state: Any, player: int) -> np.ndarray:
     partner_last = vec(mine[-1]) if mine and partner not in out else minus
     sizes = deal.hand_sizes()
     team = p % 2
-    return LAYOUT.pack({
+    blocks = {
         "hand": hand,
         "wild_flags": wild_flags(hand, RANKS.index(deal.level)),
         "unseen": unseen,
@@ -222,14 +301,19 @@ def observation(state: Any, player: int) -> np.ndarray:
         "own_level": _level_hot(deal.levels[team]),
         "opponent_level": _level_hot(deal.levels[1 - team]),
         "level": _level_hot(deal.level),
-    })
+    }
+    for name in _CARD_BLOCKS:
+        blocks[name] = reorder(blocks[name], card_order)
+    return LAYOUT.pack(blocks)
 
 
-def action_features(state: Any) -> np.ndarray:
+def action_features(state: Any, *, card_order: Any = "rank_major") -> np.ndarray:
     """The 54-value DanZero card vector of each action of ``state.legal_actions()``, in
-    that order: a play's physical cards (wild cards as themselves), zeros for a pass,
-    the card of a tribute decision, zeros for a leader choice."""
+    that order and in ``card_order``: a play's physical cards (wild cards as
+    themselves), zeros for a pass, the card of a tribute decision, zeros for a leader
+    choice."""
     from chupai.rl._api import legal_action_features
 
+    card_permutation(card_order)  # checked before any work
     _, cards = legal_action_features(state)
-    return to_danzero(cards)
+    return reorder(to_danzero(cards), card_order)

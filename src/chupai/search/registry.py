@@ -14,6 +14,11 @@ A bot spec is a name with an optional budget after a colon:
   ``iterations_per_world``, ``max_candidates``, ``decisions``, ``reuse``,
   ``collapse_suits``), e.g.
   ``ismcts:20ms:iterations_per_world=8``.
+* ``net:PATH``: :class:`chupai.network.NetworkBot` playing the ONNX network at PATH
+  (extra ``chupai[onnx]``), followed by any ``:option=value`` of ``layout``
+  (``danzero``, ``observation``), ``card_order`` (``rank_major``, ``suit_major``),
+  ``fill`` (a number) and ``fallback`` (a bot spec without options, e.g.
+  ``heuristic``), e.g. ``net:model.onnx:card_order=suit_major:fill=0``.
 
 >>> make_bot("ismcts:20ms")
 ISMCTSBot(seconds=0.02, policy='greedy')
@@ -28,7 +33,7 @@ HeuristicBot()
 >>> make_bot("alpha")
 Traceback (most recent call last):
 ...
-ValueError: unknown bot 'alpha'; expected one of random, greedy, heuristic, mc, ismcts (with an optional budget, e.g. ismcts:20ms)
+ValueError: unknown bot 'alpha'; expected one of random, greedy, heuristic, mc, ismcts, net (with an optional budget, e.g. ismcts:20ms)
 """
 from __future__ import annotations
 
@@ -39,7 +44,7 @@ from typing import Any
 __all__ = ["BOT_NAMES", "make_bot", "parse_budget"]
 
 #: the bot names make_bot knows
-BOT_NAMES = ("random", "greedy", "heuristic", "mc", "ismcts")
+BOT_NAMES = ("random", "greedy", "heuristic", "mc", "ismcts", "net")
 
 _BUDGET = re.compile(r"^(\d+(?:\.\d+)?)(ms|s)?$")
 
@@ -66,8 +71,14 @@ _ISMCTS_OPTIONS: dict[str, Callable[[str], Any]] = {
 _MC_OPTIONS: dict[str, Callable[[str], Any]] = {"policy": str}
 
 
+#: the NetworkBot options a spec may set (``fallback`` is a bot spec, made by make_bot)
+_NET_OPTIONS: dict[str, Callable[[str], Any]] = {
+    "layout": str, "card_order": str, "fill": float, "fallback": str,
+}
+
+
 def _options(words: list[str], bot: str = "ismcts") -> dict[str, Any]:
-    known = _ISMCTS_OPTIONS if bot == "ismcts" else _MC_OPTIONS
+    known = {"ismcts": _ISMCTS_OPTIONS, "mc": _MC_OPTIONS, "net": _NET_OPTIONS}[bot]
     out: dict[str, Any] = {}
     for word in words:
         key, eq, value = word.partition("=")
@@ -102,6 +113,8 @@ def make_bot(spec: str, *, playouts: int = 200) -> Any:
     if not isinstance(spec, str):
         raise TypeError(f"spec must be a str, not {type(spec).__name__}")
     name, *words = spec.strip().split(":")
+    if name == "net":
+        return _network_bot(words, playouts)
     budget = words[0] if words and "=" not in words[0] else ""
     options = words[1:] if budget else words
     if name not in BOT_NAMES:
@@ -126,3 +139,15 @@ def make_bot(spec: str, *, playouts: int = 200) -> Any:
             return TimedMonteCarloBot(seconds, **mc_options)
         return bots.MonteCarloBot(count if count is not None else playouts, **mc_options)
     return ISMCTSBot(count, seconds=seconds, **_options(options))
+
+
+def _network_bot(words: list[str], playouts: int) -> Any:
+    """``net:PATH[:option=value...]`` (the module doc)."""
+    if not words or not words[0] or "=" in words[0]:
+        raise ValueError("bot 'net' needs the path of its ONNX network: net:PATH[:option=value...]")
+    from chupai.network import NetworkBot
+
+    options = _options(words[1:], "net")
+    if "fallback" in options:
+        options["fallback"] = make_bot(options["fallback"], playouts=playouts)
+    return NetworkBot(words[0], **options)

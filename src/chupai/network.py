@@ -1,0 +1,213 @@
+"""Trained networks as bots: an ONNX network scores the legal actions, the best is played.
+
+:class:`NetworkBot` loads a network with ONNX Runtime (the optional extra
+``chupai[onnx]``) and plays it in any state of a game its input layout covers. A
+layout names what the network reads and what it answers:
+
+``"danzero"`` (Guan Dan; :mod:`chupai.rl.danzero`)
+    one row per legal action, the 513 state values of the player to act joined to the
+    action's 54 card values (567 inputs); the network answers one Q per row and the
+    bot plays the argmax. DanZero's network and its published reproductions have this
+    layout. The card order and the fill of the empty play blocks must be those the
+    network was trained with (``card_order``, ``fill``: see :mod:`chupai.rl.danzero`):
+    a network fed another order plays like a weak bot, and nothing raises. The tribute
+    and the return are not card plays: the ``fallback`` bot decides them.
+``"observation"`` (every game; :mod:`chupai.rl`)
+    one row, the game's observation tensor of the player to act
+    (:func:`chupai.rl.observation_tensor`); the network answers one value per action id
+    of the game's fixed action space (:func:`chupai.rl.num_distinct_actions`), and the
+    bot plays the legal id of the highest value (:func:`chupai.rl.legal_actions_mask`),
+    in every phase.
+
+The bot is deterministic (ties go to the first action) and picklable (a worker process
+loads the network again from its path). ONNX Runtime runs on one thread per bot unless
+``threads`` says otherwise.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from chupai._validate import check_positive_int
+
+__all__ = ["LAYOUTS", "NetworkBot", "NetworkLayout"]
+
+
+@dataclass(frozen=True)
+class NetworkLayout:
+    """What a network of one layout reads and answers.
+
+    Attributes:
+        name: the layout's name (``NetworkBot(layout=...)``, ``net:PATH:layout=...``).
+        rows: ``rows(state, player, card_order, fill) -> (inputs, actions)``: the network's
+            input rows for the decision of ``player``, and for each output value the
+            index into ``state.legal_actions()`` it scores (``None``: the values are the
+            game's action ids, masked by the legal ones); ``None`` for a decision the
+            layout does not cover (the fallback bot takes it).
+        width: ``width(state) -> int``, the number of inputs a row has in that game.
+        card_options: the layout reads ``card_order`` and ``fill``.
+    """
+
+    name: str
+    rows: Callable[[Any, int, Any, float], tuple[np.ndarray, np.ndarray | None] | None]
+    width: Callable[[Any], int]
+    card_options: bool
+
+
+def _danzero_rows(state: Any, player: int, card_order: Any, fill: float) -> tuple[np.ndarray, None] | None:
+    from chupai.rl import danzero
+
+    if state.phase != "play":
+        return None
+    obs = danzero.observation(state, player, card_order=card_order, fill=fill)
+    feats = danzero.action_features(state, card_order=card_order)
+    rows = np.empty((len(feats), danzero.STATE_SIZE + danzero.ACTION_SIZE), dtype=np.float32)
+    rows[:, : danzero.STATE_SIZE] = obs
+    rows[:, danzero.STATE_SIZE :] = feats
+    return rows, None
+
+
+def _danzero_width(state: Any) -> int:
+    from chupai.rl import danzero
+
+    return danzero.STATE_SIZE + danzero.ACTION_SIZE
+
+
+def _observation_rows(state: Any, player: int, card_order: Any, fill: float) -> tuple[np.ndarray, np.ndarray]:
+    from chupai.rl import legal_action_ids, observation_tensor
+
+    return observation_tensor(state, player)[None, :], legal_action_ids(state)
+
+
+def _observation_width(state: Any) -> int:
+    from chupai.rl import observation_tensor
+
+    return int(observation_tensor(state, 0).shape[0])
+
+
+#: the input layouts a network may have, by name
+LAYOUTS: dict[str, NetworkLayout] = {
+    layout.name: layout
+    for layout in (
+        NetworkLayout("danzero", _danzero_rows, _danzero_width, card_options=True),
+        NetworkLayout("observation", _observation_rows, _observation_width, card_options=False),
+    )
+}
+
+
+def _session(path: str, threads: int) -> Any:
+    try:
+        import onnxruntime  # type: ignore[import-untyped]
+    except ImportError:
+        raise ImportError("NetworkBot needs ONNX Runtime: pip install 'chupai[onnx]'") from None
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    try:
+        return onnxruntime.InferenceSession(path, sess_options=options, providers=["CPUExecutionProvider"])
+    except Exception as e:  # ONNX Runtime raises its own error types for a bad model file
+        raise ValueError(f"path {path!r} is not an ONNX network ONNX Runtime can load: {e}") from None
+
+
+class NetworkBot:
+    """Plays the action a trained ONNX network scores highest (module doc).
+
+    Args:
+        path: the ``.onnx`` file.
+        layout: ``"danzero"`` or ``"observation"`` (:data:`LAYOUTS`).
+        card_order: the card order of a ``danzero`` network: ``"rank_major"`` (DanZero's
+            reference code), ``"suit_major"`` (the published ONNX reproductions) or an
+            array of the 54 positions (:func:`chupai.rl.danzero.card_permutation`).
+        fill: the value of the empty play blocks of a ``danzero`` network: -1 (the
+            reference) or 0 (the reproductions).
+        fallback: the bot that takes the decisions the layout does not cover (Guan Dan's
+            tribute and return under ``danzero``); ``None``: :class:`~chupai.bots.HeuristicBot`
+            (a spec string names it in ``net:PATH:fallback=SPEC``).
+        threads: ONNX Runtime's threads for one evaluation.
+
+    >>> NetworkBot("missing.onnx")
+    Traceback (most recent call last):
+    ...
+    ValueError: path 'missing.onnx' is not a file
+    """
+
+    def __init__(self, path: str | Path, *, layout: str = "danzero", card_order: Any = "rank_major",
+                 fill: float = -1.0, fallback: Any = None, threads: int = 1) -> None:
+        from chupai.bots import HeuristicBot
+        from chupai.rl import danzero
+
+        if not isinstance(path, (str, Path)):
+            raise TypeError(f"path must be a str or Path of an .onnx file, not {type(path).__name__}")
+        if not Path(path).is_file():
+            raise ValueError(f"path {str(path)!r} is not a file")
+        if not isinstance(layout, str):
+            raise TypeError(f"layout must be a str, one of {tuple(LAYOUTS)}, not {type(layout).__name__}")
+        if layout not in LAYOUTS:
+            raise ValueError(f"layout must be one of {tuple(LAYOUTS)}, not {layout!r}")
+        danzero.card_permutation(card_order)
+        self.fill = danzero.check_fill(fill)
+        self.path = str(path)
+        self.layout = layout
+        self.card_order = card_order if isinstance(card_order, str) else tuple(int(x) for x in card_order)
+        self.threads = check_positive_int(threads, "threads")
+        if fallback is not None and not callable(getattr(fallback, "choose", None)):
+            raise TypeError(f"fallback must be a bot (with choose(state, rng)) or None, not {fallback!r}")
+        self.fallback = HeuristicBot() if fallback is None else fallback
+        self._load()
+
+    def _load(self) -> None:
+        self._net = _session(self.path, self.threads)
+        inputs = self._net.get_inputs()
+        if len(inputs) != 1:
+            raise ValueError(f"path {self.path!r}: a network of layout {self.layout!r} takes one input, "
+                             f"not {len(inputs)}")
+        self._input = inputs[0].name
+        self._width = inputs[0].shape[-1] if inputs[0].shape else None
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k != "_net"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._load()
+
+    def __repr__(self) -> str:
+        extra = "" if not LAYOUTS[self.layout].card_options else (
+            f", card_order={self.card_order if isinstance(self.card_order, str) else 'custom'!r}, fill={self.fill:g}")
+        return f"NetworkBot({self.path!r}, layout={self.layout!r}{extra})"
+
+    def scores(self, state: Any) -> np.ndarray | None:
+        """The network's value of each of ``state.legal_actions()`` (``None``: the layout
+        does not cover this decision)."""
+        made = LAYOUTS[self.layout].rows(state, state.current_player, self.card_order, self.fill)
+        if made is None:
+            return None
+        rows, ids = made
+        if isinstance(self._width, int) and rows.shape[1] != self._width:
+            raise ValueError(f"path {self.path!r}: the network takes {self._width} inputs a row, layout "
+                             f"{self.layout!r} gives {rows.shape[1]} for this game")
+        out = np.asarray(self._net.run(None, {self._input: rows})[0], dtype=np.float64)
+        if ids is None:
+            values = out.reshape(-1)
+            if values.shape[0] != rows.shape[0]:
+                raise ValueError(f"path {self.path!r}: expected one value per row ({rows.shape[0]}), "
+                                 f"not an output of shape {out.shape}")
+            return values
+        values = out.reshape(-1)
+        if values.shape[0] <= int(ids.max(initial=0)):
+            raise ValueError(f"path {self.path!r}: expected a value per action id, not an output of shape {out.shape}")
+        scored: np.ndarray = values[ids]
+        return scored
+
+    def choose(self, state: Any, rng: Any) -> Any:
+        """The legal action the network scores highest (the first of equal ones), or the
+        fallback bot's choice where the layout does not cover the decision."""
+        values = self.scores(state)
+        if values is None:
+            return self.fallback.choose(state, rng)
+        return state.legal_actions()[int(np.argmax(values))]
+
