@@ -15,7 +15,11 @@ RandomBot; the win rates over training time go to ``<out>/winrate.png`` and
 ``<out>/log.csv``; ``<out>/checkpoint.pt`` holds the network, the optimizer and the
 counters (``--resume`` continues from it).  At the end the agent plays
 ``--final-deals`` deals against RandomBot and against GreedyBot and prints both win
-rates.  Requires ``torch`` and ``matplotlib`` (``pip install torch matplotlib``).
+rates.  ``--export model.onnx`` writes the trained network as an ONNX file of
+:class:`chupai.network.NetworkBot`'s ``rows`` layout (the observation joined to the
+action's cards, one row per legal action; the input scaling is part of the graph), so
+``chupai arena guandan --bots net:model.onnx:layout=rows,greedy`` plays it.  Requires
+``torch`` and ``matplotlib`` (``pip install torch matplotlib``; ``onnx`` to export).
 """
 from __future__ import annotations
 
@@ -52,9 +56,40 @@ class QNet(nn.Module):
         return self.head(h).squeeze(-1)
 
 
+#: the observations hold raw counts (hand sizes up to 27): they are clipped here and
+#: halved, to bring them near unit scale
+CLIP = 4.0
+
+
 def _scale(obs: np.ndarray) -> torch.Tensor:
-    # the tensors hold raw counts (hand sizes up to 27): bring them near unit scale
-    return torch.from_numpy(np.minimum(obs, 4.0) / 2.0)
+    return torch.from_numpy(np.minimum(obs, CLIP) / 2.0)
+
+
+class Rows(nn.Module):
+    """The trained network in NetworkBot's ``rows`` layout: rows (N, obs_size + 54) of
+    raw observation values and action cards -> one Q per row."""
+
+    def __init__(self, model: QNet, obs_size: int) -> None:
+        super().__init__()
+        self.model = model
+        self.obs_size = obs_size
+
+    def forward(self, rows: torch.Tensor) -> torch.Tensor:
+        obs = torch.clamp(rows[:, : self.obs_size], max=CLIP) / 2.0
+        h = self.model.state(obs) + self.model.action(rows[:, self.obs_size :])
+        return self.model.head(h)
+
+
+def export(model: QNet, path: Path) -> None:
+    """Write ``model`` as an ONNX network of the ``rows`` layout to ``path``."""
+    size = observation_size(GAME)
+    rows = torch.zeros(2, size + ACTION_SIZE)
+    import warnings
+
+    with warnings.catch_warnings():  # the TorchScript exporter needs no extra package; it warns it is the old one
+        warnings.simplefilter("ignore", DeprecationWarning)
+        torch.onnx.export(Rows(model, size).eval(), (rows,), str(path), input_names=["rows"], output_names=["q"],
+                          dynamic_axes={"rows": {0: "actions"}, "q": {0: "actions"}}, dynamo=False)
 
 
 def choose(model: QNet, obs: dict[str, np.ndarray], epsilon: float, rng: np.random.Generator) -> np.ndarray:
@@ -125,6 +160,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default="runs/dmc")
     ap.add_argument("--resume", action="store_true")
+    ap.add_argument("--export", default=None, help="write the trained network here as ONNX (NetworkBot's rows layout)")
     args = ap.parse_args(argv)
 
     torch.set_num_threads(1)
@@ -219,6 +255,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "winrate_random": evaluate(model, "random", args.final_deals, seed=99_991),
         "winrate_greedy": evaluate(model, "greedy", args.final_deals, seed=99_992),
     }
+    if args.export:
+        export(model, Path(args.export))
     print(f"after {final['minutes']:.1f} CPU minutes, {steps} steps, {deals} training deals: "
           f"wins {final['winrate_random']:.1%} of {args.final_deals} deals vs RandomBot, "
           f"{final['winrate_greedy']:.1%} vs GreedyBot")

@@ -18,7 +18,13 @@ from chupai import arena, guandan  # noqa: E402
 from chupai._games import GAMES  # noqa: E402
 from chupai.bots import GreedyBot  # noqa: E402
 from chupai.network import NetworkBot  # noqa: E402
-from chupai.rl import danzero, legal_action_ids, num_distinct_actions, observation_tensor  # noqa: E402
+from chupai.rl import (  # noqa: E402
+    danzero,
+    legal_action_features,
+    legal_action_ids,
+    num_distinct_actions,
+    observation_tensor,
+)
 from chupai.search.registry import make_bot  # noqa: E402
 
 WIDTH = danzero.STATE_SIZE + danzero.ACTION_SIZE
@@ -154,6 +160,19 @@ def test_the_observation_layout_plays_the_best_legal_id_in_every_game(tmp_path: 
     chosen = bot.choose(state, 0)
     legal = state.legal_actions()
     assert chosen is legal[int(np.flatnonzero(ids == target)[0])]
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_the_rows_layout_scores_each_legal_action_in_every_game(tmp_path: Path, name: str) -> None:
+    # Q = the number of cards of the action above the observation: the bot plays the
+    # first of the legal actions with the most cards
+    state = GAMES[name].new(3)
+    width = observation_tensor(state, state.current_player).shape[0]
+    weights = np.zeros((width + 54, 1))
+    weights[width:, 0] = 1
+    bot = NetworkBot(linear(tmp_path / "rows.onnx", weights, width=width + 54), layout="rows")
+    sizes = legal_action_features(state)[1].sum(axis=1)
+    assert bot.choose(state, 0) is state.legal_actions()[int(np.argmax(sizes))]
 
 
 def test_pickled_bots_load_their_network_again(tmp_path: Path) -> None:

@@ -12,6 +12,12 @@ layout names what the network reads and what it answers:
     network was trained with (``card_order``, ``fill``: see :mod:`chupai.rl.danzero`):
     a network fed another order plays like a weak bot, and nothing raises. The tribute
     and the return are not card plays: the ``fallback`` bot decides them.
+``"rows"`` (every game; :mod:`chupai.rl`)
+    one row per legal action, the game's observation tensor of the player to act
+    (:func:`chupai.rl.observation_tensor`) joined to the action's 54 card counts in
+    chupai's face order (:func:`chupai.rl.legal_action_features`); the network answers
+    one value per row, in every phase. The training example
+    (``examples/dmc_guandan.py --export``) writes networks of this layout.
 ``"observation"`` (every game; :mod:`chupai.rl`)
     one row, the game's observation tensor of the player to act
     (:func:`chupai.rl.observation_tensor`); the network answers one value per action id
@@ -48,14 +54,20 @@ class NetworkLayout:
             index into ``state.legal_actions()`` it scores (``None``: the values are the
             game's action ids, masked by the legal ones); ``None`` for a decision the
             layout does not cover (the fallback bot takes it).
-        width: ``width(state) -> int``, the number of inputs a row has in that game.
         card_options: the layout reads ``card_order`` and ``fill``.
     """
 
     name: str
     rows: Callable[[Any, int, Any, float], tuple[np.ndarray, np.ndarray | None] | None]
-    width: Callable[[Any], int]
     card_options: bool
+
+
+def _joined(state_values: np.ndarray, actions: np.ndarray) -> np.ndarray:
+    """One float32 row per action: the state's values, then the action's."""
+    rows = np.empty((len(actions), state_values.shape[0] + actions.shape[1]), dtype=np.float32)
+    rows[:, : state_values.shape[0]] = state_values
+    rows[:, state_values.shape[0] :] = actions
+    return rows
 
 
 def _danzero_rows(state: Any, player: int, card_order: Any, fill: float) -> tuple[np.ndarray, None] | None:
@@ -64,17 +76,13 @@ def _danzero_rows(state: Any, player: int, card_order: Any, fill: float) -> tupl
     if state.phase != "play":
         return None
     obs = danzero.observation(state, player, card_order=card_order, fill=fill)
-    feats = danzero.action_features(state, card_order=card_order)
-    rows = np.empty((len(feats), danzero.STATE_SIZE + danzero.ACTION_SIZE), dtype=np.float32)
-    rows[:, : danzero.STATE_SIZE] = obs
-    rows[:, danzero.STATE_SIZE :] = feats
-    return rows, None
+    return _joined(obs, danzero.action_features(state, card_order=card_order)), None
 
 
-def _danzero_width(state: Any) -> int:
-    from chupai.rl import danzero
+def _state_rows(state: Any, player: int, card_order: Any, fill: float) -> tuple[np.ndarray, None]:
+    from chupai.rl import legal_action_features, observation_tensor
 
-    return danzero.STATE_SIZE + danzero.ACTION_SIZE
+    return _joined(observation_tensor(state, player), legal_action_features(state)[1]), None
 
 
 def _observation_rows(state: Any, player: int, card_order: Any, fill: float) -> tuple[np.ndarray, np.ndarray]:
@@ -83,18 +91,13 @@ def _observation_rows(state: Any, player: int, card_order: Any, fill: float) -> 
     return observation_tensor(state, player)[None, :], legal_action_ids(state)
 
 
-def _observation_width(state: Any) -> int:
-    from chupai.rl import observation_tensor
-
-    return int(observation_tensor(state, 0).shape[0])
-
-
 #: the input layouts a network may have, by name
 LAYOUTS: dict[str, NetworkLayout] = {
     layout.name: layout
     for layout in (
-        NetworkLayout("danzero", _danzero_rows, _danzero_width, card_options=True),
-        NetworkLayout("observation", _observation_rows, _observation_width, card_options=False),
+        NetworkLayout("danzero", _danzero_rows, card_options=True),
+        NetworkLayout("rows", _state_rows, card_options=False),
+        NetworkLayout("observation", _observation_rows, card_options=False),
     )
 }
 
@@ -118,7 +121,7 @@ class NetworkBot:
 
     Args:
         path: the ``.onnx`` file.
-        layout: ``"danzero"`` or ``"observation"`` (:data:`LAYOUTS`).
+        layout: ``"danzero"``, ``"rows"`` or ``"observation"`` (:data:`LAYOUTS`).
         card_order: the card order of a ``danzero`` network: ``"rank_major"`` (DanZero's
             reference code), ``"suit_major"`` (the published ONNX reproductions) or an
             array of the 54 positions (:func:`chupai.rl.danzero.card_permutation`).
