@@ -12,7 +12,7 @@ import pytest
 
 from chupai.protocol import Client, ServerConfig, check_message, print_record
 from chupai.protocol._adapter import Ask, Notify, ProtocolGame, Recorded, action_key, protocol_cards, rebuild_deal
-from chupai.protocol._bots import make_bot
+from chupai.search.registry import make_bot
 from chupai.protocol.server import parse_seats
 from protocol_clients import _key, expected_plays
 

@@ -3,7 +3,9 @@
     chupai serve guandan [--host 127.0.0.1] [--port 23456] [--games N] [--seed S]
                          [--tables T] [--seats remote,mc,remote,greedy] [--record FILE]
                          [--view-hands] [--pace SECONDS] [--playouts N] [--quiet]
-    chupai join URL --bot mc|greedy|random|module:attr [--seed S] [--playouts N] [--strict]
+    chupai join URL --bot SPEC [--seed S] [--playouts N] [--strict]
+    chupai join URL --protocol openguandan (--bot SPEC [--room R] [--seat S] | --bots A,B,C,D)
+                [--games G]
     chupai replay FILE [--table T] [--hands] [--web [--host H] [--port P]]
 """
 from __future__ import annotations
@@ -37,6 +39,10 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 
 def _cmd_join(args: argparse.Namespace) -> int:
+    if args.protocol == "openguandan":
+        return _join_openguandan(args)
+    if args.bots is not None or args.room is not None or args.seat is not None:
+        raise ValueError("--bots, --room and --seat go with --protocol openguandan")
     from chupai.protocol.client import Client
 
     _logging(args.quiet)
@@ -52,6 +58,34 @@ def _cmd_join(args: argparse.Namespace) -> int:
     print(f"seat {state.my_pos}: {client.decisions} decisions; victoryNum {state.result['victoryNum']}, "
           f"draws {state.result['draws']}")
     return 0
+
+
+def _join_openguandan(args: argparse.Namespace) -> int:
+    from chupai.protocol.openguandan import OpenGuanDanClient, play_room
+
+    _logging(args.quiet)
+    try:
+        if args.bots is not None:
+            if args.room is not None or args.seat is not None:
+                raise ValueError("--bots seats four bots in a new room: no --room or --seat with it")
+            bots = [b.strip() for b in args.bots.split(",")]
+            clients = asyncio.run(play_room(args.url, bots, games=args.games, seed=args.seed,
+                                            playouts=args.playouts, strict=args.strict))
+        else:
+            client = OpenGuanDanClient(args.url, args.bot, room=args.room, games=args.games, seat=args.seat,
+                                       seed=args.seed, playouts=args.playouts, strict=args.strict)
+            clients = [client]
+            client.run()
+    except OSError as e:
+        raise ValueError(f"cannot connect to {args.url}: {e}") from None
+    status = 0
+    for c in clients:
+        result = c.state.result
+        print(f"room {c.room} seat {c.state.my_pos}: {c.decisions} decisions, {len(c.refused)} refused; "
+              + (f"team {result.get('victory')} won, levels {result.get('victoryRank')}" if result else
+                 "the server closed the connection before gameResult"))
+        status |= int(result is None or bool(c.refused))
+    return status
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
@@ -104,9 +138,16 @@ def register(sub: Any) -> None:
     s.add_argument("--playouts", type=int, default=200, help="playouts per decision of mc seats")
     s.add_argument("--quiet", action="store_true", help="log warnings and errors only")
     s.set_defaults(run=_cmd_serve)
-    j = sub.add_parser("join", help="play a chupai bot at a competition-protocol server")
-    j.add_argument("url", help="ws://HOST:PORT/game/<name>")
-    j.add_argument("--bot", default="greedy", help="mc, greedy, random or module:attr")
+    j = sub.add_parser("join", help="play a chupai bot at a competition-protocol or OpenGuanDan server")
+    j.add_argument("url", help="ws://HOST:PORT/game/<name> (competition), ws://HOST:PORT (openguandan)")
+    j.add_argument("--protocol", choices=["competition", "openguandan"], default="competition",
+                   help="the server's protocol (default: competition)")
+    j.add_argument("--bot", default="greedy", help="a bot spec: greedy, heuristic, mc:50, ismcts:20ms, net:PATH, "
+                   "module:attr, ... (default: greedy)")
+    j.add_argument("--bots", help="openguandan: four bot specs, seats 0..3 of a new room")
+    j.add_argument("--room", type=int, help="openguandan: the room to join (default: create one)")
+    j.add_argument("--seat", type=int, help="openguandan: the seat to ask for, 0..3")
+    j.add_argument("--games", type=int, default=1, help="openguandan: games a created room plays (default: 1)")
     j.add_argument("--seed", type=int, default=0)
     j.add_argument("--playouts", type=int, default=200)
     j.add_argument("--strict", action="store_true", help="check every message against the protocol")

@@ -24,7 +24,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from chupai.protocol._adapter import SEATS, action_key, lowest_return, rebuild_deal
-from chupai.protocol._bots import make_bot
+from chupai.search.registry import make_bot
 from chupai.protocol.shapes import check_message
 
 __all__ = ["Client", "ClientState"]
@@ -135,7 +135,8 @@ class Client:
 
     Args:
         url: ``ws://HOST:PORT/game/<name>``.
-        bot: ``"mc"``, ``"greedy"``, ``"random"``, ``"module:attr"`` or a bot object
+        bot: a bot spec (:mod:`chupai.search.registry`: ``"greedy"``, ``"mc:50"``,
+            ``"ismcts:20ms"``, ``"net:PATH"``, ``"module:attr"`` ...) or a bot object
             (``choose(state, rng)``); ``None`` only in a subclass overriding
             :meth:`choose`.
         seed: the bot's random generator seed.
@@ -150,7 +151,7 @@ class Client:
         if not isinstance(url, str) or not url.startswith(("ws://", "wss://")):
             raise ValueError(f"url must be a ws:// or wss:// address, not {url!r}")
         self.url = url
-        self.bot = make_bot(bot, playouts) if isinstance(bot, str) else bot
+        self.bot = make_bot(bot, playouts=playouts) if isinstance(bot, str) else bot
         self.rng = np.random.default_rng(seed)
         self.strict = strict
         self.state = ClientState()

@@ -38,7 +38,7 @@ from websockets.http11 import Request, Response
 
 from chupai._state import SEED_MASK, derive_seed
 from chupai.protocol._adapter import SEATS, Ask, Notify, ProtocolGame, Recorded
-from chupai.protocol._bots import BOT_NAMES, make_bot
+from chupai.search.registry import make_bot
 from chupai.protocol.records import header_line
 from chupai.protocol.shapes import is_int
 from chupai.protocol.view import LiveView, http_response
@@ -61,9 +61,12 @@ def parse_seats(spec: str | None) -> list[str]:
     seats = [s.strip() for s in spec.split(",")]
     if len(seats) != SEATS:
         raise ValueError(f"--seats takes four comma-separated seats, not {spec!r}")
-    for s in seats:
-        if s != REMOTE and s not in BOT_NAMES and ":" not in s:
-            raise ValueError(f"unknown seat {s!r}; expected remote, {', '.join(BOT_NAMES)} or module:attr")
+    for seat, s in enumerate(seats):
+        if s != REMOTE:
+            try:
+                make_bot(s)  # an unknown bot is refused before any table starts
+            except ValueError as e:
+                raise ValueError(f"--seats: seat {seat}: {e}") from None
     return seats
 
 
@@ -159,7 +162,7 @@ class Table:
         self.index = index
         self.kinds = list(cfg.seats)
         self.remotes: dict[int, _Remote] = {}
-        self.bots = {s: make_bot(k, cfg.playouts) for s, k in enumerate(self.kinds) if k != REMOTE}
+        self.bots = {s: make_bot(k, playouts=cfg.playouts) for s, k in enumerate(self.kinds) if k != REMOTE}
         self.names = list(self.kinds)
         self.started = False
         self.done = False

@@ -19,6 +19,9 @@ A bot spec is a name with an optional budget after a colon:
   (``danzero``, ``observation``), ``card_order`` (``rank_major``, ``suit_major``),
   ``fill`` (a number) and ``fallback`` (a bot spec without options, e.g.
   ``heuristic``), e.g. ``net:model.onnx:card_order=suit_major:fill=0``.
+* ``module:attr``: a bot of your own: an object with ``choose(state, rng)``, or a class
+  or zero-argument factory returning one, imported from ``module`` (the current
+  directory is importable, as for ``python -m``).
 
 >>> make_bot("ismcts:20ms")
 ISMCTSBot(seconds=0.02, policy='greedy')
@@ -33,11 +36,14 @@ HeuristicBot()
 >>> make_bot("alpha")
 Traceback (most recent call last):
 ...
-ValueError: unknown bot 'alpha'; expected one of random, greedy, heuristic, mc, ismcts, net (with an optional budget, e.g. ismcts:20ms)
+ValueError: unknown bot 'alpha'; expected one of random, greedy, heuristic, mc, ismcts, net (with an optional budget, e.g. ismcts:20ms) or module:attr
 """
 from __future__ import annotations
 
+import importlib
+import os
 import re
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -115,11 +121,14 @@ def make_bot(spec: str, *, playouts: int = 200) -> Any:
     name, *words = spec.strip().split(":")
     if name == "net":
         return _network_bot(words, playouts)
+    if name not in BOT_NAMES and words:
+        return _import_bot(spec.strip())
     budget = words[0] if words and "=" not in words[0] else ""
     options = words[1:] if budget else words
     if name not in BOT_NAMES:
         raise ValueError(
-            f"unknown bot {name!r}; expected one of {', '.join(BOT_NAMES)} (with an optional budget, e.g. ismcts:20ms)"
+            f"unknown bot {name!r}; expected one of {', '.join(BOT_NAMES)} (with an optional budget, e.g. "
+            "ismcts:20ms) or module:attr"
         )
     from chupai import bots
     from chupai.search.bot import ISMCTSBot
@@ -151,3 +160,24 @@ def _network_bot(words: list[str], playouts: int) -> Any:
     if "fallback" in options:
         options["fallback"] = make_bot(options["fallback"], playouts=playouts)
     return NetworkBot(words[0], **options)
+
+
+def _import_bot(spec: str) -> Any:
+    """The bot ``module:attr`` names (the module doc); ``ValueError`` if it cannot be had."""
+    module, _, attr = spec.partition(":")
+    if not module or not attr:
+        raise ValueError(f"bot {spec!r}: expected module:attr")
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.append(os.getcwd())
+    try:
+        obj: Any = getattr(importlib.import_module(module), attr)
+    except (ImportError, AttributeError) as e:
+        raise ValueError(f"bot {spec!r} cannot be loaded: {e}") from None
+    if isinstance(obj, type) or (not hasattr(obj, "choose") and callable(obj)):
+        try:
+            obj = obj()
+        except TypeError as e:
+            raise ValueError(f"bot {spec!r} is not a zero-argument factory: {e}") from None
+    if not callable(getattr(obj, "choose", None)):
+        raise ValueError(f"bot {spec!r} has no choose(state, rng) method")
+    return obj
