@@ -58,6 +58,7 @@ from chupai.cards import RANKS, SUITS
 from chupai.rl._layout import Field, Layout
 
 __all__ = [
+    "GAME",
     "ACTION_SIZE",
     "LAYOUT",
     "STATE_SIZE",
@@ -66,6 +67,9 @@ __all__ = [
     "to_danzero",
     "wild_flags",
 ]
+
+#: the registry name of the game this layout encodes
+GAME = "guandan"
 
 #: DanZero's suit order
 DANZERO_SUITS = "HSCD"
@@ -184,7 +188,7 @@ def observation(state: Any, player: int) -> np.ndarray:
     from chupai.actions import PASS
     from chupai.guandan.play import Play
 
-    if game_of(state).name != "guandan":
+    if game_of(state).name != GAME:
         raise TypeError(f"state must be a Guan Dan Deal or Match, not {type(state).__name__}")
     deal = state.deal if hasattr(state, "deal") else state
     p = check_seat(player, 4)
