@@ -358,7 +358,8 @@ def register(sub: Any) -> argparse.ArgumentParser:
     subcommand's parser."""
     from chupai._cli_options import add_options
 
-    p = sub.add_parser("ladder", help="every pair of bots on the same deals, seats swapped, with ratings")
+    p: argparse.ArgumentParser = sub.add_parser(
+        "ladder", help="every pair of bots on the same deals, seats swapped, with ratings")
     p.add_argument("game", choices=list(GAMES))
     p.add_argument("--bots", default="random,greedy,mc,ismcts",
                    help="two or more of random, greedy, mc[:N], ismcts[:N|:20ms], comma-separated")
