@@ -32,11 +32,12 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import numpy as np  # noqa: E402
 
 from chupai._bench_surface import DeterminizeTimer, Surface  # noqa: E402
+from chupai._games import GAMES as REGISTRY  # noqa: E402
 from chupai._bench_surface import _per_position as per_position  # noqa: E402
 from chupai._timing import CLOCK  # noqa: E402
 from chupai.bots import MonteCarloBot  # noqa: E402
 
-GAMES = ("guandan", "zhengshangyou", "gandengyan", "chinese_ten")
+GAMES = tuple(REGISTRY)
 #: MonteCarloBot decisions timed per game
 MC_DECISIONS = 8
 #: actions of each match searched for Guan Dan's tribute-phase decisions

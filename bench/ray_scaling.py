@@ -1,6 +1,6 @@
 """Ray backend scaling: arena deals per second with 1 and 2 workers, and Ray's cost per chunk.
 
-    python bench/ray_scaling.py [--deals 40] [--playouts 200] [--game guandan]
+    python bench/ray_scaling.py [--deals 40] [--playouts 200] [--game GAME]
 
 Prints wall-clock deals/s (the figure a user sees: the work runs in other processes,
 so this process's CPU time says nothing) for the local backend with one process, Ray
@@ -15,6 +15,7 @@ import time
 import ray
 
 import chupai
+from chupai._games import GAMES
 from chupai.backends import run_batch
 from chupai.bots import GreedyBot, MonteCarloBot
 
@@ -25,7 +26,7 @@ def _noop(x: int) -> int:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--game", default="guandan")
+    ap.add_argument("--game", choices=list(GAMES), default=next(iter(GAMES)), help="default: the first registered game")
     ap.add_argument("--deals", type=int, default=40)
     ap.add_argument("--playouts", type=int, default=200)
     ap.add_argument("--chunk-size", type=int, default=1)

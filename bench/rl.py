@@ -51,9 +51,11 @@ import time
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # keep numpy's BLAS threads off the cores
 
 from chupai.rl import VectorEnv  # noqa: E402
+from chupai._games import GAMES as REGISTRY  # noqa: E402
+from chupai.rl import danzero  # noqa: E402
 from chupai.rl._compiled import COMPILED_GAMES  # noqa: E402
 
-GAMES = ["guandan", "zhengshangyou", "gandengyan", "chinese_ten"]
+GAMES = list(REGISTRY)
 
 
 def load() -> str:
@@ -127,7 +129,7 @@ def main() -> None:
     ap.add_argument("--features", choices=["concrete", "ids"], default=None)
     ap.add_argument("--observation", choices=["default", "danzero"], default="default")
     ap.add_argument("--backend", choices=["compiled", "python"], nargs="+", default=["compiled", "python"])
-    ap.add_argument("--game", action="append", choices=GAMES, help="a game (default: all four)")
+    ap.add_argument("--game", action="append", choices=GAMES, help="a game (default: every game)")
     ap.add_argument("--phases", action="store_true", help="time the serial and parallel parts (compiled)")
     args = ap.parse_args()
     print(f"envs={args.envs} steps={args.steps} repeats={args.repeats} (medians) features={args.features} "
@@ -138,7 +140,7 @@ def main() -> None:
             if backend == "compiled" and game not in COMPILED_GAMES:
                 print(f"{game:14s} compiled  (no compiled tables: the Python path below)")
                 continue
-            if args.observation == "danzero" and game != "guandan":
+            if args.observation == "danzero" and game != danzero.GAME:
                 continue
             # the Python path is ~100x slower: fewer steps keep its runs short
             steps = args.steps if backend == "compiled" else max(1, args.steps // 10)

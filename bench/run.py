@@ -6,7 +6,7 @@ import os
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # keep numpy's BLAS threads off the cores
 
-from chupai._bench import main  # noqa: E402
+from chupai.guandan._bench import main  # noqa: E402
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -35,6 +35,8 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # keep numpy's BLAS threads 
 
 import numpy as np  # noqa: E402
 
+from chupai._games import GAMES as REGISTRY  # noqa: E402
+
 SEED = 20261201
 N_POSITIONS = 200
 LEVELS = "23456789TJQKA"
@@ -55,7 +57,7 @@ def _hands(rng: np.random.Generator, decks: int, size: int, n: int) -> list[list
     return [np.bincount(faces[rng.permutation(54 * decks)[:size]], minlength=54).tolist() for _ in range(n)]
 
 
-GAMES = ("guandan", "zhengshangyou", "gandengyan", "chinese_ten")
+GAMES = tuple(REGISTRY)
 #: the reference of the deal loop
 OPENSPIEL = "OpenSpiel dou_dizhu: random deal, per action"
 

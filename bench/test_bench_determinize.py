@@ -9,8 +9,11 @@ import numpy as np
 import pytest
 
 from chupai._bench_surface import Surface
+from chupai._games import GAMES as REGISTRY
 
-GAMES = ["guandan", "zhengshangyou", "gandengyan", "chinese_ten"]
+GAMES = list(REGISTRY)
+#: the games with a decision before the card play (a tribute, an exchange)
+DECISION_GAMES = [name for name, entry in REGISTRY.items() if entry.decision_policy is not None]
 
 
 @pytest.fixture(scope="module", params=GAMES)
@@ -27,7 +30,7 @@ def test_determinize_compiled(benchmark, states):
 
 
 @pytest.mark.benchmark(group="determinize-reference")
-@pytest.mark.parametrize("name", ["guandan", "zhengshangyou"])
+@pytest.mark.parametrize("name", DECISION_GAMES)
 def test_determinize_reference(benchmark, name):
     group = Surface(name, 1).decision_states(1)[::4]
     rng = np.random.default_rng(1)
@@ -36,7 +39,7 @@ def test_determinize_reference(benchmark, name):
 
 
 @pytest.mark.benchmark(group="determinize-decision-phases")
-@pytest.mark.parametrize("name", ["guandan", "zhengshangyou"])
+@pytest.mark.parametrize("name", DECISION_GAMES)
 def test_determinize_decision_phases(benchmark, name):
     """Every decision of the tribute / exchange phases of two seeded random matches,
     determinized for every seat (the decider hidden from the others)."""

@@ -1,12 +1,12 @@
 """pytest-benchmark suite for the Guan Dan generator: ``pytest bench/ --benchmark-only``.
 
-Each benchmark runs one call per position over all the seeded positions of ``chupai._bench``, so a
+Each benchmark runs one call per position over all the seeded positions of ``chupai.guandan._bench``, so a
 round's time divided by the number of deals is the mean time per call.
 """
 import pytest
 
 from chupai.guandan import legal_plays
-from chupai._bench import kernel_arrays, positions
+from chupai.guandan._bench import kernel_arrays, positions
 from chupai.guandan._movegen import kernel_count
 
 POS = positions()

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from chupai import rl
+from chupai._games import GAMES
 from chupai.guandan import Deal
 from chupai.rl import VectorEnv
 
@@ -17,7 +18,7 @@ def _first_legal(mask: np.ndarray) -> np.ndarray:
 
 
 @pytest.mark.benchmark(group="rl-vector")
-@pytest.mark.parametrize("game", ["guandan", "zhengshangyou", "gandengyan", "chinese_ten"])
+@pytest.mark.parametrize("game", list(GAMES))
 @pytest.mark.parametrize("features", [False, True])
 def test_vector_step(benchmark, game, features):
     """One step of 64 tables (Guan Dan: the compiled tables)."""

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import chupai
+from chupai._games import GAMES
 from chupai.backends import chunk_bounds, default_chunk_size, run_batch
 from chupai.bots import GreedyBot, RandomBot
 
@@ -106,7 +107,7 @@ def test_ray_worker_killed_mid_run_loses_and_duplicates_nothing(local_ray: Any, 
     assert out == [x * x for x in items]  # ... and its chunk was run again, counted once
 
 
-@pytest.mark.parametrize("game", ["guandan", "zhengshangyou", "gandengyan", "chinese_ten"])
+@pytest.mark.parametrize("game", list(GAMES))
 def test_arena_is_the_same_on_every_backend(local_ray: Any, game: str) -> None:
     bots = (GreedyBot(), RandomBot())
     runs = [
@@ -141,7 +142,7 @@ def test_ladder_is_the_same_on_every_backend(local_ray: Any) -> None:
     assert [r.elo for r in runs[0].ratings] == [r.elo for r in runs[1].ratings]
 
 
-@pytest.mark.parametrize("game", ["guandan", "zhengshangyou", "gandengyan", "chinese_ten"])
+@pytest.mark.parametrize("game", list(GAMES))
 def test_batch_playouts_are_the_same_on_every_backend(local_ray: Any, game: str) -> None:
     import importlib
 

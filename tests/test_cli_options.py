@@ -12,7 +12,8 @@ import time
 import pytest
 
 from chupai import cli
-from chupai._cli_options import OPTIONS, taken
+from chupai._cli_options import options, taken
+from chupai._entry import COMMANDS, SHARED_OPTIONS
 from chupai._games import GAMES
 from chupai.cli import main
 
@@ -81,10 +82,11 @@ def test_level_refused_for_zhengshangyou_and_decks_for_guandan(capsys):
 
 _VALUES = {"players": "4", "level": "7", "rules": "competition", "previous": "7S", "previous_type": "single",
            "previous_index": "1", "layout": "3S", "variant": "pagat", "decks": "2"}
-_BASE = {"plays": ["3S"], "playout": ["--deals", "5", "--quiet"], "arena": ["--deals", "1", "--bots", "random,random"]}
+_BASE = {"plays": ["3S"], "playout": ["--deals", "5", "--quiet"], "arena": ["--deals", "1", "--bots", "random,random"],
+         "ladder": ["--deals", "1", "--bots", "random,greedy", "--quiet"]}
 
 
-@pytest.mark.parametrize("command", ["plays", "playout", "arena"])
+@pytest.mark.parametrize("command", COMMANDS)
 @pytest.mark.parametrize("game_name", list(GAMES))
 def test_every_foreign_option_refused(capsys, command, game_name):
     """Every option of the table that ``game_name`` does not take in ``command`` (and that
@@ -94,10 +96,10 @@ def test_every_foreign_option_refused(capsys, command, game_name):
     foreign = sorted(offered - set(own))
     assert foreign, "each game lacks some option another game has"
     for name in foreign:
-        option = OPTIONS[name]
+        option = options()[name]
         argv = [command, game_name, *_BASE[command], option.flag]
         if not option.switch:
-            argv.append(_VALUES[name])
+            argv.append(str(option.choices[0]) if option.choices else _VALUES[name])
         assert main(argv) == 2, argv
         assert f"{option.flag} does not apply to {game_name}" in capsys.readouterr().err
 
@@ -113,10 +115,41 @@ def test_players_bounded_by_the_registry(capsys):
 
 
 def test_every_table_option_is_spelt_once():
-    """The registry's cli_options name only options of chupai._cli_options."""
+    """An entry's cli_options name only its own options and the shared ones; its own
+    options are named by some command and none respells a shared one."""
+    for g, entry in GAMES.items():
+        own = {o.dest for o in entry.options}
+        assert not own & set(SHARED_OPTIONS), g
+        named = set()
+        for command in COMMANDS:
+            assert set(taken(g, command)) <= own | set(SHARED_OPTIONS), (g, command)
+            named |= set(taken(g, command))
+        assert own <= named, g
+        assert {c for c, _ in entry.cli_options} <= set(COMMANDS), g
+
+
+def test_option_choices_and_defaults_are_the_rules():
+    """An option with choices defaults to the first, and its default is what the game's
+    ``rules_of`` reads when the option is not given (``Rules()``'s field of that name,
+    for the options that are a Rules field)."""
+    import argparse
+
+    for g, entry in GAMES.items():
+        blank = argparse.Namespace(**{name: None for name in options()})
+        assert entry.cli_module().rules_of(blank) == entry.rules_class(), g
+        for o in entry.options:
+            if o.choices is not None:
+                assert o.default == o.choices[0], (g, o.flag)
+            if hasattr(entry.rules_class(), o.dest):
+                assert getattr(entry.rules_class(), o.dest) == o.default, (g, o.flag)
+
+
+def test_ladder_takes_the_option_table(capsys):
+    """``chupai ladder`` takes a game's options exactly as arena does."""
     for g in GAMES:
-        for command in ("plays", "playout", "arena"):
-            assert set(taken(g, command)) <= set(OPTIONS), (g, command)
+        assert taken(g, "ladder") == taken(g, "arena"), g
+    assert main(["ladder", "guandan", "--bots", "random,greedy", "--deals", "1", "--decks", "2"]) == 2
+    assert "--decks does not apply to guandan" in capsys.readouterr().err
 
 
 def test_variant_player_counts_read_as_english(capsys):
@@ -149,20 +182,13 @@ def test_one_play_and_level_in_capitals(capsys):
 
 
 # --- --json: one shape per subcommand ---------------------------------------------------------
-_PLAYS = {
-    "guandan": ["3D 3S 2H", "--level", "2", "--previous", "4S"],
-    "zhengshangyou": ["3D 3S BJ", "--previous", "4S"],
-    "gandengyan": ["3D 3S BJ", "--previous", "2S"],
-    "chinese_ten": ["7S AS", "--layout", "QD 3S 3H 6C"],
-}
-
-
 def test_plays_json_same_shape_in_every_game(capsys):
     shapes = set()
-    for g, argv in _PLAYS.items():
+    for g, entry in GAMES.items():
+        argv = entry.sample_plays
         out = json_out(capsys, ["plays", g, *argv, "--json"])
         assert out["game"] == g and out["count"] == len(out["plays"]) > 0
-        assert out["can_pass"] == (g != "chinese_ten")
+        assert out["can_pass"] == ("--previous" in argv)
         shapes.add((tuple(out), *{tuple(p) for p in out["plays"]}))
         assert all(isinstance(p["cards"], list) and p["text"] for p in out["plays"])
     assert len(shapes) == 1, shapes

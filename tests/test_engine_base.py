@@ -17,14 +17,13 @@ import pytest
 from chupai import Cards
 from chupai._core import PLAY_DTYPE
 from chupai._engine_base import DEAL_OVER, Engine, NotAPlayError
-from chupai.chinese_ten import _engine as ct_engine
+from chupai._games import GAMES as REGISTRY
 from chupai.errors import IllegalActionError
-from chupai.gandengyan import _engine as gdy_engine
 from chupai.guandan import _engine as gd_engine
-from chupai.zhengshangyou import _engine as zs_engine
 
-GAMES = ["guandan", "zhengshangyou", "gandengyan", "chinese_ten"]
-ENGINES = {"guandan": gd_engine, "zhengshangyou": zs_engine, "gandengyan": gdy_engine, "chinese_ten": ct_engine}
+GAMES = list(REGISTRY)
+#: each game's compiled engine module
+ENGINES = {name: importlib.import_module(f"{entry.package}._engine") for name, entry in REGISTRY.items()}
 
 
 def fresh(game: str, seed: int = 7) -> Any:
@@ -181,7 +180,7 @@ def test_chinese_ten_pickle_keeps_the_redeals() -> None:
     from chupai.chinese_ten import Rules
 
     rules = Rules(variant="main_merah")
-    core = next(c for c in (ct_engine.DealCore.random(s, players=3, rules=rules) for s in range(500)) if c.redeals)
+    core = next(c for c in (ENGINES["chinese_ten"].DealCore.random(s, players=3, rules=rules) for s in range(500)) if c.redeals)
     assert pickle.loads(pickle.dumps(core)).redeals == core.redeals == core.clone().redeals == copy.deepcopy(core).redeals
 
 
@@ -331,7 +330,7 @@ def test_python_constants_equal_their_c_declarations(game: str) -> None:
 # --- Zheng Shangyou's play limit --------------------------------------------------------------
 def test_zhengshangyou_dealcore_reports_the_play_limit_like_legal_plays() -> None:
     """Issue 16 #6: the 20M-play limit read "the play buffer could not grow"."""
-    core = zs_engine.DealCore.from_hands([Cards.from_counts([1] * 53 + [0]), "RJ"], current=0)
+    core = ENGINES["zhengshangyou"].DealCore.from_hands([Cards.from_counts([1] * 53 + [0]), "RJ"], current=0)
     with pytest.raises(MemoryError, match="collapse_suits=True"):
         core.legal_plays()
     assert len(core.legal_plays(collapse_suits=True)) > 0

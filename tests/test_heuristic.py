@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from chupai._games import GAMES
 from chupai.bots import HeuristicBot
 from chupai.chinese_ten import _engine as ct_engine
 from chupai.gandengyan import _engine as gdy_engine
@@ -26,7 +27,7 @@ from chupai.guandan import _engine as gd_engine
 from chupai.search.registry import BOT_NAMES, make_bot
 from chupai.zhengshangyou import _engine as zs_engine
 
-#: fresh deals of every game, over table sizes and options
+#: fresh deals of each game, over table sizes and options (read for every registered game)
 DEALS: dict[str, Callable[[int], Any]] = {
     "guandan": lambda seed: gd_engine.DealCore.random(seed, level="23456789TJQKA"[seed % 13]),
     "zhengshangyou": lambda seed: zs_engine.DealCore.random(seed, players=2 + seed % 7),
@@ -56,7 +57,7 @@ def _positions(game: str, deals: int) -> Any:
             _step(core, core.policy_choice(policy, int(rng.integers(2**31))))
 
 
-@pytest.mark.parametrize("game", list(DEALS))
+@pytest.mark.parametrize("game", list(GAMES))
 def test_heuristic_choice_is_legal_and_deterministic(game: str) -> None:
     positions = 0
     for core in _positions(game, 12):
@@ -74,7 +75,7 @@ def test_heuristic_choice_is_legal_and_deterministic(game: str) -> None:
     assert positions > 100
 
 
-@pytest.mark.parametrize("game", list(DEALS))
+@pytest.mark.parametrize("game", list(GAMES))
 def test_heuristic_playouts_finish(game: str) -> None:
     """Whole deals under the heuristic: every one ends; the same seed, the same deal."""
     for k in range(6):
@@ -84,7 +85,7 @@ def test_heuristic_playouts_finish(game: str) -> None:
         assert not core.over  # playout plays a copy
 
 
-@pytest.mark.parametrize("game", list(DEALS))
+@pytest.mark.parametrize("game", list(GAMES))
 def test_heuristic_batch_and_evaluate(game: str) -> None:
     core = DEALS[game](3)
     cands = core.legal_plays(collapse_suits=True)
@@ -116,11 +117,9 @@ def test_bot_names() -> None:
         make_bot("mc:20:policy=clever")
 
 
-@pytest.mark.parametrize("game", ["guandan", "zhengshangyou", "gandengyan", "chinese_ten"])
+@pytest.mark.parametrize("game", list(GAMES))
 def test_heuristic_bot_plays_whole_deals(game: str) -> None:
     """HeuristicBot through the state machines: legal actions to the end, decisions too."""
-    from chupai._games import GAMES
-
     state = GAMES[game].new(4, match=False, rules=None, players=None)
     bot = HeuristicBot()
     rng = np.random.default_rng(0)
@@ -147,7 +146,7 @@ def _world(game: str, core: Any, seed: int) -> Any:
     return core.determinize(p, seed)
 
 
-@pytest.mark.parametrize("game", list(DEALS))
+@pytest.mark.parametrize("game", list(GAMES))
 def test_heuristic_reads_only_what_the_player_may_know(game: str) -> None:
     """The choice is the same in every world the player cannot tell apart (the other
     hands and the stock or talon dealt again): it never reads where an unseen card is."""

@@ -16,14 +16,11 @@ from chupai.cli import main
 from chupai.perft import GOLDEN_SEEDS, deal_of, divide, golden, perft, perft_slow
 
 GOLDEN = pathlib.Path(__file__).resolve().parent / "golden"
-#: the depth each game's golden counts are checked to (slow suite: about 20 s CPU in all)
-FAST_DEPTH = {"guandan": 4, "zhengshangyou": 8, "gandengyan": 18, "chinese_ten": 9}
-#: the depth the quick suite checks them to through the fast path
-QUICK_DEPTH = {"guandan": 3, "zhengshangyou": 6, "gandengyan": 13, "chinese_ten": 7}
-#: the depth the slow path checks them to (the first seed in the quick suite, all in the slow one)
-SLOW_DEPTH = {"guandan": 2, "zhengshangyou": 4, "gandengyan": 11, "chinese_ten": 5}
-#: deeper slow-path checks (slow suite)
-SLOW_DEPTH_DEEP = {"guandan": 3, "zhengshangyou": 6, "gandengyan": 15, "chinese_ten": 7}
+# the depths each game's golden counts are checked to are its registry entry's
+# ``perft`` (chupai._entry.PerftDepths): ``full`` through the compiled engines in the
+# slow suite (about 20 s CPU in all), ``quick`` through them in the quick suite,
+# ``slow_path`` through the Python state machines (the first seed in the quick suite,
+# all in the slow one) and ``slow_path_deep`` deeper in the slow suite
 
 
 def counts(name: str) -> dict[str, list[int]]:
@@ -38,22 +35,22 @@ def test_every_game_has_golden_counts() -> None:
     for name in GAMES:
         got = counts(name)
         assert sorted(got) == sorted(str(s) for s in GOLDEN_SEEDS)
-        assert all(len(c) >= FAST_DEPTH[name] for c in got.values())
+        assert all(len(c) >= GAMES[name].perft.full for c in got.values())
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
 @pytest.mark.parametrize("seed", GOLDEN_SEEDS)
 def test_fast_path_matches_golden(name: str, seed: int) -> None:
-    expected = counts(name)[str(seed)][: QUICK_DEPTH[name]]
+    expected = counts(name)[str(seed)][: GAMES[name].perft.quick]
     state = deal_of(name, seed)
-    assert [perft(state, d) for d in range(1, QUICK_DEPTH[name] + 1)] == expected
+    assert [perft(state, d) for d in range(1, GAMES[name].perft.quick + 1)] == expected
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(GAMES))
 @pytest.mark.parametrize("seed", GOLDEN_SEEDS)
 def test_fast_path_matches_golden_at_full_depth(name: str, seed: int) -> None:
-    assert perft(deal_of(name, seed), FAST_DEPTH[name]) == counts(name)[str(seed)][FAST_DEPTH[name] - 1]
+    assert perft(deal_of(name, seed), GAMES[name].perft.full) == counts(name)[str(seed)][GAMES[name].perft.full - 1]
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
@@ -62,13 +59,13 @@ def test_fast_path_matches_golden_at_full_depth(name: str, seed: int) -> None:
 def test_slow_path_confirms_golden(name: str, seed: int) -> None:
     expected = counts(name)[str(seed)]
     state = deal_of(name, seed)
-    assert [perft_slow(state, d) for d in range(1, SLOW_DEPTH[name] + 1)] == expected[: SLOW_DEPTH[name]]
+    assert [perft_slow(state, d) for d in range(1, GAMES[name].perft.slow_path + 1)] == expected[: GAMES[name].perft.slow_path]
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_slow_path_confirms_golden_deeper(name: str) -> None:
-    depth = SLOW_DEPTH_DEEP[name]
+    depth = GAMES[name].perft.slow_path_deep
     assert perft_slow(deal_of(name, GOLDEN_SEEDS[0]), depth) == counts(name)[str(GOLDEN_SEEDS[0])][depth - 1]
 
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from chupai import _games, rl
-from chupai.rl._chinese_ten import CARDS
+from chupai.chinese_ten._rl import CARDS
 
 GAMES = list(_games.GAMES)
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "rl.md"

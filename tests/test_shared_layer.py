@@ -14,7 +14,6 @@ from chupai import (
     chinese_ten,
     gandengyan,
     guandan,
-    zhengshangyou,
 )
 from chupai._play import PlayBase, RecordPlay
 from chupai._timing import mean_per_item, median_run, per_item
@@ -138,9 +137,9 @@ def test_matches_share_the_surface(match):
     assert match.card_play() is not None or match.deal.phase != "play"
 
 
-@pytest.mark.parametrize("module", [guandan, zhengshangyou, gandengyan, chinese_ten],
-                         ids=["guandan", "zhengshangyou", "gandengyan", "chinese_ten"])
-def test_deals_share_the_surface(module):
+@pytest.mark.parametrize("name", list(_games.GAMES))
+def test_deals_share_the_surface(name):
+    module = _games.GAMES[name].module()
     assert issubclass(module.Deal, _state.DealSurface)
     assert not {"rules", "seed", "history"} & set(vars(module.Deal))  # written once, in DealSurface
     deal = module.Deal(5)
@@ -186,7 +185,8 @@ def test_timing_loops():
 def test_registry_names_every_game_once():
     from chupai import tournament
 
-    assert tournament._GAMES == tuple(_games.GAMES) == ("guandan", "chinese_ten", "gandengyan", "zhengshangyou")
+    assert tournament._GAMES == tuple(_games.GAMES) == tuple(p.rpartition(".")[2] for p in _games.PACKAGES)
+    assert len(set(_games.PACKAGES)) == len(_games.PACKAGES)
     for entry in _games.GAMES.values():
         module = entry.module()
         assert hasattr(module, "Deal") and hasattr(module, "Match")

@@ -7,13 +7,21 @@ friendly objects (``Cards``, ``Play``, ``PlayList``) are built only at the edge.
 >>> len(guandan.legal_plays(Cards("2H 2H"), "2"))
 2
 """
-from chupai import bots, chinese_ten, contract, gandengyan, guandan, zhengshangyou
+import importlib
+
+from chupai import bots, contract
+from chupai._games import PACKAGES
 from chupai._core import PlayList
 from chupai.actions import PASS
 from chupai.cards import Cards
 from chupai.contract import TERMINAL, Event
 from chupai.errors import IllegalActionError
 from chupai.tournament import arena
+
+# every registered game package, as ``chupai.<name>`` (the registry lists them)
+for _package in PACKAGES:
+    importlib.import_module(_package)
+del _package
 
 __version__ = "0.1.0"
 
@@ -26,10 +34,6 @@ __all__ = [
     "PlayList",
     "arena",
     "bots",
-    "chinese_ten",
     "contract",
-    "gandengyan",
-    "guandan",
-    "zhengshangyou",
     "__version__",
 ]

@@ -1,100 +1,102 @@
 """The ``chupai`` options that only some games take: their spelling and help.
 
-An option that only some games take is declared once in :data:`OPTIONS`; which game
-takes which, per subcommand, is the registry's ``cli_options``
-(:meth:`chupai._games.Game.options_for`), the one table of it.  ``chupai.cli`` offers
-each option on every subcommand where some game takes it, adds the games to its help,
-and refuses it (exit status 2, naming the option and the game) when the chosen game
-does not take it.  Options every game takes (``--deals``, ``--seed``, ``--json``, ...)
-are not here.
+An option that only some games take is declared once: in the entry of the game that
+takes it (:attr:`chupai._entry.Game.options`, with its choices and default) or, when
+several games take it, in :data:`chupai._entry.SHARED_OPTIONS`.  Which game takes which,
+per subcommand, is the entry's ``cli_options`` (:meth:`chupai._entry.Game.options_for`),
+the one table of it for every subcommand (``plays``, ``playout``, ``arena``,
+``ladder``).  The command line offers each option on every subcommand where some game
+takes it, adds the games to its help, and refuses it (exit status 2, naming the option
+and the game) when the chosen game does not take it.  Options every game takes
+(``--deals``, ``--seed``, ``--json``, ...) are not here.
 
 >>> games_taking("plays", "level")
 ('guandan',)
 >>> option_help("playout", "decks")
-'one or two decks (gandengyan)'
+'one or two decks (default 1; gandengyan)'
 >>> sorted(taken("zhengshangyou", "plays"))
 ['no_joker_pair', 'previous', 'previous_index', 'previous_type']
 """
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+import argparse
+from dataclasses import replace
+from functools import lru_cache
 
+from chupai._entry import SHARED_OPTIONS, Option
 from chupai._games import GAMES, game
 
-__all__ = ["OPTIONS", "Option", "games_taking", "option_help", "taken"]
+__all__ = ["add_options", "check_options", "games_taking", "option_help", "options", "own_option", "taken"]
 
 
-@dataclass(frozen=True)
-class Option:
-    """One game-specific command-line option.
-
-    Attributes:
-        flag: its spelling, e.g. ``--level``.
-        help: what it means (the games that take it are added to the help).
-        type: the argparse conversion of its value (``None``: a string).
-        choices: the values it may take (``None``: any, the game checks).
-        switch: the option takes no value (``store_true``).
-        metavar: the name of its value in the help.
-    """
-
-    flag: str
-    help: str
-    type: Callable[[str], Any] | None = None
-    choices: tuple[Any, ...] | None = None
-    switch: bool = False
-    metavar: str | None = None
-
-    @property
-    def dest(self) -> str:
-        """The attribute of the parsed arguments: ``--previous-type`` -> ``previous_type``."""
-        return self.flag[2:].replace("-", "_")
-
-    def argparse_kwargs(self) -> dict[str, Any]:
-        """The keyword arguments of ``ArgumentParser.add_argument`` (default: not given)."""
-        if self.switch:
-            return {"action": "store_true", "default": False}
-        kw: dict[str, Any] = {"default": None}
-        for key in ("type", "choices", "metavar"):
-            if getattr(self, key) is not None:
-                kw[key] = getattr(self, key)
-        return kw
+def own_option(name: str, option: str) -> Option:
+    """Game ``name``'s declaration of ``option``: its own, else the shared one."""
+    for o in game(name).options:
+        if o.dest == option:
+            return o
+    return SHARED_OPTIONS[option]
 
 
-OPTIONS: dict[str, Option] = {
-    o.dest: o
-    for o in (
-        Option("--level", "the level rank, 2..A", metavar="RANK"),
-        Option("--rules", "the rules preset", choices=("pagat", "competition")),
-        Option("--previous", "the cards of the play to beat; without it, the hand leads", metavar="CARDS"),
-        Option("--previous-type",
-               "which reading of --previous: its type, optionally with its rank, e.g. full-house or full-house:K",
-               metavar="TYPE[:RANK]"),
-        Option("--previous-index",
-               "which reading of --previous, by its number in the list an ambiguous --previous prints (1, 2, ...)",
-               type=int, metavar="N"),
-        Option("--layout", 'the face-up cards, e.g. "QD 3S 3H 6C"', metavar="CARDS"),
-        Option("--turned", "the hand is the card turned from the stock", switch=True),
-        Option("--free", "capturing is optional (forced_capture off)", switch=True),
-        Option("--variant", "the variant", choices=("pagat", "taiwanese", "barraco", "gob_dum_gob_dang", "main_merah")),
-        Option("--decks", "one or two decks", type=int, choices=(1, 2)),
-        Option("--no-joker-pair", "the two jokers are not a pair", switch=True),
-        Option("--players", "the number of players (default 4; the game's range is checked)", type=int,
-               metavar="N"),
-    )
-}
+@lru_cache(maxsize=None)
+def options() -> dict[str, Option]:
+    """Every game-specific option by its ``dest``: the shared ones, then each game's own
+    in registry order.  Games that declare the same option share its spelling; the
+    choices offered are all of theirs (each game checks its own)."""
+    out = dict(SHARED_OPTIONS)
+    for entry in GAMES.values():
+        for o in entry.options:
+            known = out.get(o.dest)
+            if known is None:
+                out[o.dest] = o
+            elif known.choices is not None and o.choices is not None:
+                out[o.dest] = replace(known, choices=known.choices + tuple(c for c in o.choices
+                                                                           if c not in known.choices))
+    return out
+
 
 def taken(name: str, command: str) -> tuple[str, ...]:
-    """The game-specific options game ``name`` takes in ``command`` (the registry's)."""
+    """The game-specific options game ``name`` takes in ``command`` (its entry's)."""
     return game(name).options_for(command)
 
 
 def games_taking(command: str, option: str) -> tuple[str, ...]:
-    """The games whose ``command`` takes ``option``, in table order."""
+    """The games whose ``command`` takes ``option``, in registry order."""
     return tuple(g for g in GAMES if option in taken(g, command))
 
 
 def option_help(command: str, option: str) -> str:
-    """The help of ``option`` in ``command``, naming the games that take it."""
-    return f"{OPTIONS[option].help} ({', '.join(games_taking(command, option))})"
+    """The help of ``option`` in ``command``, with its default and the games that take it."""
+    games = games_taking(command, option)
+    defaults = {own_option(g, option).default for g in games} - {None}
+    default = f"default {defaults.pop()}; " if len(defaults) == 1 else ""
+    return f"{options()[option].help} ({default}{', '.join(games)})"
+
+
+def add_options(parser: argparse.ArgumentParser, command: str) -> None:
+    """Offer on ``parser`` every game-specific option some game takes in ``command``."""
+    for name, option in options().items():
+        if games_taking(command, name):
+            parser.add_argument(option.flag, help=option_help(command, name), **option.argparse_kwargs())
+
+
+def check_options(args: argparse.Namespace, command: str, parser: argparse.ArgumentParser) -> None:
+    """Refuse (``parser.error``: exit status 2) an option the chosen game does not take
+    in ``command``, a choice outside the game's own, and a number of players outside
+    the game's range."""
+    own = taken(args.game, command)
+    for name, option in options().items():
+        value = getattr(args, name, None)
+        if value is None or value is False:
+            continue
+        if name not in own:
+            others = ", ".join(games_taking(command, name))
+            parser.error(f"{option.flag} does not apply to {args.game} (it is an option of {others})")
+        choices = own_option(args.game, name).choices
+        if choices is not None and value not in choices:
+            parser.error(f"{option.flag} of {args.game} is one of {', '.join(map(str, choices))}, not {value}")
+    players = getattr(args, "players", None)
+    if players is not None:
+        low, high = game(args.game).players
+        if not low <= players <= high:
+            allowed = str(low) if low == high else f"{low} to {high}"
+            parser.error(f"{args.game} is played by {allowed} players, not {players}")

@@ -7,9 +7,9 @@
                       [--json]
 
 GAME is one of the registered games (:mod:`chupai._games`).  The options only some
-games take (``--level``, ``--layout``, ``--decks``, ``--players``, ...) are spelt in
-:mod:`chupai._cli_options` and given to their games by the registry's ``cli_options``;
-giving one to another game is an error.  Exit status:
+games take (``--level``, ``--layout``, ``--decks``, ``--players``, ...) are declared by
+the games' registry entries (:mod:`chupai._cli_options`); giving one to another game is
+an error.  Exit status:
 0 done, 2 bad arguments or input (the message names it), 130 interrupted (Ctrl-C),
 1 when the reader of the output went away.
 """
@@ -23,7 +23,8 @@ from collections.abc import Sequence
 from chupai import backends
 from chupai._cli_common import non_negative_int, positive_int
 from chupai._engine_base import POLICIES
-from chupai._cli_options import OPTIONS, games_taking, option_help, taken
+from chupai._entry import COMMANDS
+from chupai._cli_options import add_options, check_options
 from chupai._games import GAMES, game
 
 __all__ = ["build_parser", "main"]
@@ -86,13 +87,6 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return result
 
 
-def _add_game_options(parser: argparse.ArgumentParser, command: str) -> None:
-    """The game-specific options some game takes in ``command`` (:mod:`chupai._cli_options`)."""
-    for name, option in OPTIONS.items():
-        if games_taking(command, name):
-            parser.add_argument(option.flag, help=option_help(command, name), **option.argparse_kwargs())
-
-
 def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     """The ``chupai`` parser and its subcommand parsers by name."""
     ap = argparse.ArgumentParser(prog="chupai", description="Legal plays and game engines of Chinese card games.")
@@ -102,15 +96,15 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
 
     p = sub.add_parser("plays", help="list the legal plays of a hand")
     p.add_argument("game", choices=games)
-    p.add_argument("hand", help='cards, e.g. "7S 7S 2H BJ" (chinese_ten with --turned: the turned card)')
-    _add_game_options(p, "plays")
+    p.add_argument("hand", help='cards, e.g. "7S 7S 2H BJ" (with --turned: the turned card)')
+    add_options(p, "plays")
     p.add_argument("--collapse", action="store_true", help="one play per suit-collapsed group")
     p.add_argument("--json", action="store_true", help=json_help + ", with whether passing is allowed")
     p.set_defaults(run=_cmd_plays)
 
     po = sub.add_parser("playout", help="play random deals to the end in C")
     po.add_argument("game", choices=games)
-    _add_game_options(po, "playout")
+    add_options(po, "playout")
     po.add_argument("--deals", type=positive_int, default=100000)
     po.add_argument("--seed", type=non_negative_int, default=1)
     po.add_argument("--policy", choices=sorted(POLICIES), default="random",
@@ -122,7 +116,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
 
     ar = sub.add_parser("arena", help="play deals between two bots")
     ar.add_argument("game", choices=games)
-    _add_game_options(ar, "arena")
+    add_options(ar, "arena")
     ar.add_argument("--bots", default="mc,random", help="two of random, greedy, mc[:N], ismcts[:N|:20ms] "
                     "(first,second); they alternate seats")
     ar.add_argument("--deals", type=positive_int, default=200)
@@ -136,7 +130,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
 
     from chupai.ladder import register as register_ladder
 
-    register_ladder(sub)
+    ld = register_ladder(sub)
     from chupai.protocol.cli import register as register_protocol  # serve, join, replay
 
     register_protocol(sub)
@@ -148,10 +142,10 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     register_perft(sub)
 
     b = sub.add_parser("bench", help="time the generator, the engine and the Python surface of a game")
-    b.add_argument("game", nargs="?", choices=games, help="the game (default guandan)")
+    b.add_argument("game", nargs="?", choices=games, help=f"the game (default {games[0]})")
     b.add_argument("--game", dest="game_option", choices=games, help="deprecated spelling of the game argument")
     b.add_argument("--deals", type=positive_int, help="seeded deals the generator positions come from "
-                   "(default: the game's, e.g. 1000 for guandan)")
+                   "(default: the game's)")
     b.add_argument("--repeat", type=positive_int, help="timed loops per figure, the median reported (default 5)")
     b.add_argument("--playouts", type=positive_int, help="deals per C playout measurement (default: the game's)")
     b.add_argument("--surface-deals", type=positive_int, help="seeded deals of the Python surface section "
@@ -160,14 +154,14 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     b.add_argument("--no-surface", action="store_true", help="skip the Python surface and OpenSpiel sections")
     b.add_argument("--json", action="store_true", help=json_help)
     b.set_defaults(run=_cmd_bench)
-    return ap, {"plays": p, "playout": po, "arena": ar, "bench": b}
+    return ap, {"plays": p, "playout": po, "arena": ar, "ladder": ld, "bench": b}
 
 
 def _check_game_options(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
-    """Refuse (exit status 2) an option the chosen game does not take (the registry's
-    ``cli_options``), and a number of players outside the game's range."""
+    """Refuse (exit status 2) an option the chosen game does not take (its registry
+    entry's ``cli_options``), and a number of players outside the game's range."""
     command = args.command
-    if command not in ("plays", "playout", "arena", "bench"):
+    if command not in (*COMMANDS, "bench"):
         return  # a subcommand registered by its own module checks its own options
     if command == "bench":
         if args.game_option is not None:
@@ -176,20 +170,9 @@ def _check_game_options(args: argparse.Namespace, parser: argparse.ArgumentParse
             print("chupai bench: --game is deprecated; give the game as the first argument", file=sys.stderr)
             args.game = args.game_option
         if args.game is None:
-            args.game = "guandan"
+            args.game = next(iter(GAMES))  # the first registered game
         return
-    own = taken(args.game, command)
-    for name, option in OPTIONS.items():
-        value = getattr(args, name, None)
-        if value is not None and value is not False and name not in own:
-            others = ", ".join(games_taking(command, name))
-            parser.error(f"{option.flag} does not apply to {args.game} (it is an option of {others})")
-    players = getattr(args, "players", None)
-    if players is not None:
-        low, high = game(args.game).players
-        if not low <= players <= high:
-            allowed = str(low) if low == high else f"{low} to {high}"
-            parser.error(f"{args.game} is played by {allowed} players, not {players}")
+    check_options(args, command, parser)
 
 
 def _run(argv: Sequence[str] | None) -> int:

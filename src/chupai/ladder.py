@@ -352,23 +352,25 @@ def _cmd_ladder(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(sub: Any) -> None:
-    """Add the ``ladder`` subcommand to the ``chupai`` command's subparsers."""
-    from chupai.chinese_ten.rules import VARIANTS
+def register(sub: Any) -> argparse.ArgumentParser:
+    """Add the ``ladder`` subcommand to the ``chupai`` command's subparsers (its
+    game-specific options are the registry entries', checked by ``chupai.cli``); the
+    subcommand's parser."""
+    from chupai._cli_options import add_options
 
-    p = sub.add_parser("ladder", help="every pair of bots on the same deals, seats swapped, with ratings")
+    p: argparse.ArgumentParser = sub.add_parser(
+        "ladder", help="every pair of bots on the same deals, seats swapped, with ratings")
     p.add_argument("game", choices=list(GAMES))
     p.add_argument("--bots", default="random,greedy,mc,ismcts",
                    help="two or more of random, greedy, mc[:N], ismcts[:N|:20ms], comma-separated")
     p.add_argument("--deals", type=int, default=100, help="deals per pair (each played twice, seats swapped)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--workers", type=int, default=1)
-    p.add_argument("--players", type=int, help="chinese_ten: 2-4, gandengyan: 2-6, zhengshangyou: 2-8 (default 4)")
-    p.add_argument("--decks", type=int, choices=[1, 2], default=1, help="gandengyan: one or two decks")
-    p.add_argument("--variant", choices=VARIANTS, default="pagat", help="chinese_ten variant")
+    add_options(p, "ladder")
     p.add_argument("--playouts", type=int, default=200, help="playouts per decision of an mc bot without a budget")
     p.add_argument("--json", help="write the result as JSON to this file")
     p.add_argument("--png", help="write the plot to this PNG file (needs matplotlib: chupai[plot])")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     backends.add_arguments(p)
     p.set_defaults(run=_cmd_ladder)
+    return p

@@ -156,15 +156,12 @@ def _cmd_perft(args: argparse.Namespace) -> int:
     return 0
 
 
-#: the depth of each game's benchmark (about a second of enumeration each); the
-#: sequences per second count the leaves, the last ply counted without making its moves
-BENCH_DEPTH = {"guandan": 4, "zhengshangyou": 8, "gandengyan": 18, "chinese_ten": 9}
-
-
 def _bench(depth: int | None, seed: int) -> int:
     print(f"{'game':<14} {'depth':>5} {'sequences':>12} {'CPU s':>8} {'sequences/s':>14}")
     for name in GAMES:
-        d = depth or BENCH_DEPTH.get(name, 3)
+        # about a second of enumeration per game (its registry entry's perft.full); the
+        # sequences per second count the leaves, the last ply counted without making its moves
+        d = depth or GAMES[name].perft.full
         state = deal_of(name, seed)
         start = time.process_time()
         n = perft(state, d)

@@ -5,6 +5,7 @@
 ['7S takes 3S', '7S takes 3H', 'AS to the layout']
 """
 from chupai._core import PlayList
+from chupai.chinese_ten._entry import GAME
 from chupai.chinese_ten._movegen import captures, legal_plays
 from chupai.chinese_ten.classify import classify
 from chupai.chinese_ten.game import Deal, Event, IllegalActionError, Match, Phase
@@ -13,6 +14,7 @@ from chupai.chinese_ten.playouts import PlayoutResult, PlayoutResults, playout, 
 from chupai.chinese_ten.rules import Rules
 
 __all__ = [
+    "GAME",
     "Deal",
     "Event",
     "IllegalActionError",

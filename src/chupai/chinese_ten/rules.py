@@ -23,11 +23,11 @@ from typing import Any
 
 from chupai._core import BITS_PER_RANK, NUM_RANKS, NUM_SUITS, RANKS, SUITS
 from chupai._validate import check_bool, check_choice, check_int, check_optional_int
+from chupai.chinese_ten._entry import VARIANTS
 from chupai.chinese_ten._movegen import FLAG_FORCED_CAPTURE, FLAG_REDEAL, FLAG_REDEAL_CROWDED, FLAG_RED_FIVE_BONUS
 
 __all__ = ["Rules", "VARIANTS", "ORDERS", "DECK_SIZE"]
 
-VARIANTS = ("pagat", "taiwanese", "barraco", "gob_dum_gob_dang", "main_merah")
 #: ``after_dealer``: the player after the dealer starts; ``dealer_first``: the dealer does
 ORDERS = ("after_dealer", "dealer_first")
 DECK_SIZE = NUM_RANKS * NUM_SUITS

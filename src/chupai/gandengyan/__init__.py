@@ -10,6 +10,7 @@ and ``playout`` play deals to the end in C (``chupai.gandengyan.playouts``).
 ['single 5: 5D', 'single 2: 2H', 'three bomb 9: 9C 9D BJ(=9)']
 """
 from chupai._core import PlayList
+from chupai.gandengyan._entry import GAME
 from chupai.gandengyan._movegen import legal_plays
 from chupai.gandengyan.classify import classify
 from chupai.gandengyan.game import PASS, Deal, IllegalActionError, Match, Phase
@@ -18,6 +19,7 @@ from chupai.gandengyan.playouts import PlayoutResult, PlayoutResults, playout, p
 from chupai.gandengyan.rules import Rules
 
 __all__ = [
+    "GAME",
     "BOMB_CLASS",
     "PASS",
     "Deal",

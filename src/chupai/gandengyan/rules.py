@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from chupai._validate import check_bool, check_int, check_optional_int
+from chupai.gandengyan._entry import DECKS
 from chupai.gandengyan._movegen import FLAG_FOLLOW_SAME_RANK, FLAG_JOKER_AS_TWO, FLAG_JOKER_LEAD_OUT, FLAG_TRIPLES_ARE_BOMBS, FLAG_TRIPLE_SEQUENCES
 
 __all__ = ["ACE_MULTIPLIERS", "PAGAT", "Rules"]
@@ -68,7 +69,7 @@ class Rules:
             observations; ``None``: no announcement.
     """
 
-    decks: int = 1
+    decks: int = DECKS[0]
     triples_are_bombs: bool = True
     triple_sequences: bool = False
     max_sequence_ranks: int | None = None
@@ -88,7 +89,7 @@ class Rules:
     _max_ranks: int = field(init=False, repr=False, compare=False, default=0)
 
     def __post_init__(self) -> None:
-        decks = check_int(self.decks, "decks", 1, 2)
+        decks = check_int(self.decks, "decks", DECKS[0], DECKS[-1])
         object.__setattr__(self, "decks", decks)
         for name in (
             "triples_are_bombs",

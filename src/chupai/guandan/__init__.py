@@ -7,6 +7,7 @@ match state machines, and C playouts (``docs/rules/guandan.md``).
 ['full house 8: 2H(=8H) 8S 8D KS KD', 'full house K: 2H(=KH) 8S 8D KS KD']
 """
 from chupai._core import PlayList
+from chupai.guandan._entry import GAME
 from chupai.guandan._movegen import legal_plays
 from chupai.guandan.classify import classify
 from chupai.guandan.game import (
@@ -25,6 +26,7 @@ from chupai.guandan.playouts import PlayoutResult, PlayoutResults, playout, play
 from chupai.guandan.rules import Rules
 
 __all__ = [
+    "GAME",
     "BOMB_CLASS",
     "PASS",
     "ChooseLeader",

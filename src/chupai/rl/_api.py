@@ -14,8 +14,6 @@ import numpy as np
 from chupai._core import NUM_FACES
 from chupai._games import game as registry_entry, game_of
 from chupai._state import check_seat, is_int
-from chupai.rl._chinese_ten import ChineseTen
-from chupai.rl._climbing import GanDengYan, GuanDan, ZhengShangyou
 from chupai.rl._layout import Layout
 from chupai.rl._spaces import ActionSpace
 
@@ -33,12 +31,10 @@ __all__ = [
     "observation_tensor",
 ]
 
-_ENCODERS: dict[str, Any] = {
-    "guandan": GuanDan(),
-    "zhengshangyou": ZhengShangyou(),
-    "gandengyan": GanDengYan(),
-    "chinese_ten": ChineseTen(),
-}
+@lru_cache(maxsize=None)
+def _encoder(name: str) -> Any:
+    """The RL encoder of the registered game ``name`` (its registry entry's ``encoder``)."""
+    return registry_entry(name).make_encoder()
 
 
 def game_name(state: Any) -> str:
@@ -60,7 +56,7 @@ def _check_game(game: Any) -> str:
 def action_space(game: str) -> ActionSpace:
     """The fixed action-id space of ``game`` (the same for every rules object and number
     of players: ids a variant cannot produce are never legal)."""
-    space: ActionSpace = _ENCODERS[_check_game(game)].space()
+    space: ActionSpace = _encoder(_check_game(game)).space()
     return space
 
 
@@ -75,13 +71,13 @@ def num_distinct_actions(game: str) -> int:
 
 @lru_cache(maxsize=None)
 def observation_layout(game: str, players: int | None = None) -> Layout:
-    """The observation layout of ``game`` with ``players`` players (default 4)."""
+    """The observation layout of ``game`` with ``players`` players (default: the game's)."""
     entry = registry_entry(_check_game(game))
     low, high = entry.players
-    n = 4 if players is None else players
+    n = entry.default_players if players is None else players
     if not is_int(n) or not low <= n <= high:
         raise ValueError(f"players must be an int {low}..{high} for {game}, not {players!r}")
-    layout: Layout = _ENCODERS[entry.name].layout(int(n))
+    layout: Layout = _encoder(entry.name).layout(int(n))
     return layout
 
 
@@ -101,7 +97,7 @@ def observation_tensor(state: Any, player: int) -> np.ndarray:
     deal = _deal(state)
     n = len(deal.hand_sizes())
     p = check_seat(player, n)
-    obs: np.ndarray = _ENCODERS[name].encode(deal, p, observation_layout(name, n))
+    obs: np.ndarray = _encoder(name).encode(deal, p, observation_layout(name, n))
     return obs
 
 

@@ -18,7 +18,6 @@ import numpy as np
 from chupai._core import NUM_FACES
 from chupai._state import SEED_MASK
 from chupai.rl import danzero
-from chupai.rl._climbing import GuanDan
 from chupai.rl._guandan_tables import DANZERO_FIELDS, DEFAULT_FIELDS, GuanDanTables
 from chupai.rl._layout import Layout
 from chupai.rl._spaces import ActionSpace
@@ -65,14 +64,15 @@ class CompiledTables:
         self.num_actions = space.size
         self.observation_size = layout.size
         self._rules = rules
+        from chupai.guandan._rl import GuanDan
+        from chupai.guandan.rules import PAGAT
+
         if observation == "danzero":
             offsets = _offsets(layout, DANZERO_FIELDS, _DANZERO_SIZES)
             perm = [int(x) for x in danzero._PERM]
         else:
             offsets = _offsets(layout, DEFAULT_FIELDS, _DEFAULT_SIZES) + [GuanDan.phases.index("play")]
             perm = list(range(NUM_FACES))
-        from chupai.guandan.rules import PAGAT
-
         codes = [-1 if p is None else _POLICY_CODES[p] for p in policies]
         promotion = getattr(rules, "promotion", PAGAT.promotion)  # (the tables check the rules' type)
         self._t = GuanDanTables(num_envs, threads, rules, codes, observation == "danzero", features == "ids",

@@ -13,7 +13,7 @@ of tables, one call at a time (a second thread calling in meanwhile gets
 ``RuntimeError``).
 
 It is an exact port of the Python path (``chupai.rl.vector``, ``chupai.rl._climbing``
-and ``chupai.rl.danzero``): same deals (a table's deal of seed ``s`` is
+with ``chupai.guandan._rl`` and ``chupai.rl.danzero``): same deals (a table's deal of seed ``s`` is
 ``Deal(seed=s)``: ``DealCore.random`` draws it from ``rng_seed(s, 0)``), same action
 ids and concrete choices, same tensors bit for bit (``tests/test_rl_vector_compiled.py``).
 What it covers: first deals (both teams at level 2, no tribute: what ``VectorEnv``
@@ -72,7 +72,7 @@ cdef enum:
     MAX_HAND = 27                # the cards-left one-hots have MAX_HAND + 1 values
     PLAYBUF_CAP = 256
     OUTSIDE_SPACE = 1            # error: a play record without an action id
-    # the default layout's fields (chupai.rl._climbing.ClimbingGame.layout + GuanDan's)
+    # the default layout's fields (chupai.rl._climbing.ClimbingGame.layout + chupai.guandan._rl.GuanDan's)
     F_HAND = 0
     F_PLAYED = 1
     F_KNOWN = 2
@@ -677,7 +677,7 @@ cdef class GuanDanTables:
             self._obs_default(t, obs)
 
     cdef void _obs_default(self, table_t *t, float *obs) noexcept nogil:
-        """chupai.rl._climbing.GuanDan.encode (a first deal in its card play)."""
+        """chupai.guandan._rl.GuanDan.encode (a first deal in its card play)."""
         cdef const gd_deal_t *d = &t.d
         cdef const int *off = self.off
         cdef int p = d.t.current, k, s, lp

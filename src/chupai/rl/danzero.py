@@ -75,6 +75,7 @@ from chupai.cards import RANKS, SUITS
 from chupai.rl._layout import Field, Layout
 
 __all__ = [
+    "GAME",
     "ACTION_SIZE",
     "CARD_ORDERS",
     "LAYOUT",
@@ -86,6 +87,9 @@ __all__ = [
     "to_danzero",
     "wild_flags",
 ]
+
+#: the registry name of the game this layout encodes
+GAME = "guandan"
 
 #: DanZero's suit order
 DANZERO_SUITS = "HSCD"
@@ -261,7 +265,7 @@ def observation(state: Any, player: int, *, card_order: Any = "rank_major", fill
     from chupai.actions import PASS
     from chupai.guandan.play import Play
 
-    if game_of(state).name != "guandan":
+    if game_of(state).name != GAME:
         raise TypeError(f"state must be a Guan Dan Deal or Match, not {type(state).__name__}")
     card_permutation(card_order)  # checked before any work
     empty = check_fill(fill)

@@ -37,37 +37,20 @@ __all__ = ["register", "GAME_NAMES"]
 GAME_NAMES = {name: f"python_chupai_{name}" for name in GAMES}
 DEFAULT_DEALS = 1 << 16
 
-# utility bounds and sums of one deal under the default rules
-_UTILITY = {
-    "guandan": (-4.0, 4.0, 0.0, pyspiel.GameType.Utility.ZERO_SUM),
-    "zhengshangyou": (-1.5, 2.0, 0.0, pyspiel.GameType.Utility.ZERO_SUM),
-    "gandengyan": (-54.0, 54.0 * 5, 0.0, pyspiel.GameType.Utility.ZERO_SUM),
-    "chinese_ten": (-280.0, 280.0, 0.0, pyspiel.GameType.Utility.ZERO_SUM),
-}
-
-
-def _max_length(name: str, n: int) -> int:
-    """A bound on the number of moves of a deal (plus the chance node)."""
-    if name == "chinese_ten":
-        return 2 * 52 + 1
-    cards = 108 if name == "guandan" else 54
-    # every play removes a card; at most n passes between plays; tribute/exchange steps
-    return cards * (n + 1) + 16
-
 
 def _game_type(name: str) -> Any:
-    low, high = registry_entry(name).players
-    _, _, _, utility = _UTILITY[name]
+    entry = registry_entry(name)
+    low, high = entry.players
     params: dict[str, Any] = {"num_deals": DEFAULT_DEALS}
     if low != high:
-        params["players"] = 4
+        params["players"] = entry.default_players
     return pyspiel.GameType(
         short_name=GAME_NAMES[name],
         long_name=f"chupai {name}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=utility,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,  # every game's returns sum to zero
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=high,
         min_num_players=low,
@@ -95,15 +78,15 @@ def _game_class(name: str) -> type:
             deals = int(params.get("num_deals", DEFAULT_DEALS))
             if deals < 1:
                 raise ValueError(f"num_deals must be at least 1, not {deals}")
-            lo, hi, total, _ = _UTILITY[name]
+            lo, hi = entry.utility
             info = pyspiel.GameInfo(
                 num_distinct_actions=rl.num_distinct_actions(name),
                 max_chance_outcomes=deals,
                 num_players=n,
                 min_utility=lo,
                 max_utility=hi,
-                utility_sum=total,
-                max_game_length=_max_length(name, n),
+                utility_sum=0.0,
+                max_game_length=entry.max_length(n),
             )
             super().__init__(game_type, info, params)
             self.chupai_game = name

@@ -224,8 +224,8 @@ class VectorEnv:
         self._kwargs: dict[str, Any] = {} if entry.fixed_players else {"players": self.players}
         if rules is not None:
             self._kwargs["rules"] = rules
-        if observation not in _OBSERVATIONS or (observation == "danzero" and self.game != "guandan"):
-            raise ValueError(f"observation must be 'default' (or 'danzero' for guandan), not {observation!r}")
+        if observation not in _OBSERVATIONS or (observation == "danzero" and self.game != danzero.GAME):
+            raise ValueError(f"observation must be 'default' (or 'danzero' for {danzero.GAME}), not {observation!r}")
         if backend not in _BACKENDS:
             raise ValueError(f"backend must be one of {_BACKENDS}, not {backend!r}")
         self.observation = observation

@@ -17,7 +17,7 @@ Nothing here is game-specific: the search uses the state contract (``current_pla
 ``legal_actions()``, ``apply()``, ``is_terminal()``, ``determinize()``,
 ``card_play()``) and the engine contract (``legal_plays``, ``can_pass``, ``play``,
 ``pass_turn``, ``current``, ``playout``; a playout's outcome is read as the game's
-returns by ``chupai.search._outcome``, until the engines report one shape); teams need
+returns by the game's registry entry, ``Game.outcome``); teams need
 no special case because
 teammates' returns are equal (Guan Dan), so each chooser maximises its own return.
 Decisions before the card play (Guan Dan's tribute, Zheng Shangyou's exchange) are
@@ -60,8 +60,8 @@ import numpy as np
 
 from chupai._core import PLAY_DTYPE
 from chupai._engine_base import POLICIES
+from chupai._games import game_of
 from chupai.actions import PASS
-from chupai.search._outcome import game_of, outcome_function
 
 __all__ = ["ActionStats", "ISMCTS", "Node", "SearchResult", "Tree", "core_actions", "root_actions", "root_order"]
 
@@ -359,7 +359,7 @@ class ISMCTS:
         """
         rnd = random.Random(seed)
         gen = np.random.default_rng(seed & ((1 << 64) - 1))
-        outcome = outcome_function(game_of(state))
+        outcome = game_of(state).outcome
         rules = state.rules
         policy = self.policy
         collapse = self.collapse_suits

@@ -6,6 +6,7 @@ state machines (``Deal``, ``Match``) and C playouts.
 ['sequence 4-6 mixed impure: 5S 6D BJ(=4S)', 'sequence 5-7 mixed impure: 5S 6D BJ(=7S)']
 """
 from chupai._core import PlayList
+from chupai.zhengshangyou._entry import GAME
 from chupai.zhengshangyou._movegen import legal_plays
 from chupai.zhengshangyou.classify import classify
 from chupai.zhengshangyou.game import PASS, Deal, GiveCard, Match, PayCard, Phase, TakeCard
@@ -14,6 +15,7 @@ from chupai.zhengshangyou.playouts import playout, playouts
 from chupai.zhengshangyou.rules import Rules
 
 __all__ = [
+    "GAME",
     "PASS",
     "Deal",
     "GiveCard",
