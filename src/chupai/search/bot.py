@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from chupai._games import game_of
+from chupai._validate import as_rng
 from chupai.search.ismcts import ISMCTS, SearchResult, Tree, _check_count, _check_seconds, root_actions
 
 __all__ = ["ISMCTSBot", "event_action"]
@@ -151,16 +153,13 @@ class ISMCTSBot:
 
     def choose(self, state: Any, rng: Any) -> Any:
         """The action to make in ``state`` (an item of ``state.legal_actions()``)."""
-        from chupai._state import as_rng
-
         gen = as_rng(rng)
         _, actions = root_actions(state, self.search.collapse_suits)
         if len(actions) == 1:
             return actions[0]
         if self.decisions == "greedy" and state.card_play() is None:
-            from chupai.bots import GreedyBot
-
-            return GreedyBot().choose(state, gen)
+            # GreedyBot's choice outside the card play: the game's decision policy
+            return game_of(state).choose_decision(state, state.legal_actions())
         seed = int(gen.integers(0, 2**63))
         if self.workers > 1:
             return self._choose_parallel(state, seed, actions)
