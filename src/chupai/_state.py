@@ -326,6 +326,10 @@ class MatchSurface(StateBase):
         """The current deal's legal actions (see the deal's ``legal_actions``)."""
         return self._deal.legal_actions()  # type: ignore[no-any-return]
 
+    def policy_action(self, policy: str = "random", seed: int = 0) -> Any:
+        """The current deal's ``policy_action`` (``None`` once the match is over)."""
+        return None if self.is_terminal() else self._deal.policy_action(policy, seed)
+
     def apply_index(self, i: int) -> None:
         """Make item ``i`` of :meth:`legal_actions` (see the deal's ``apply_index``)."""
         if self.is_terminal():
