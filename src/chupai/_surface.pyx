@@ -105,6 +105,8 @@ cdef Py_ssize_t _index(object i, Py_ssize_t n) except -1:
 
 
 @cython.final
+@cython.no_gc  # it refers to its plays, engine, options and items: none can refer back to a list
+@cython.freelist(8)  # one list per action made: reuse the memory of the last ones
 @cython.auto_pickle(False)
 cdef class ActionList:
     """The legal actions of one state at one moment: an immutable sequence (plays in the

@@ -6,6 +6,7 @@ encoded through its current deal).  The layouts and id spaces are documented in
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -223,7 +224,7 @@ def legal_action_features(state: Any) -> tuple[np.ndarray, np.ndarray]:
     return ids, _features(legal, rec)
 
 
-def _features(legal: list[Any], rec: np.ndarray | None) -> np.ndarray:
+def _features(legal: Sequence[Any], rec: np.ndarray | None) -> np.ndarray:
     """The card counts of each legal action (see :func:`legal_action_features`)."""
     from chupai.cards import parse_face
 
