@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from chupai import gandengyan, guandan, zhengshangyou
+from chupai import gandengyan, guandan, rl, zhengshangyou
 from chupai._determinize import MUST_TRIES, deal, redeal_hands
 from chupai.cards import Cards, face_name, parse_face
 from chupai.errors import ReplayError
@@ -320,7 +320,7 @@ def test_a_world_keeps_the_observers_view(game):
         assert state.observation(p) == before  # the state is unchanged
         assert world.observation(p) == before
         assert world.history == state.history
-        assert np.array_equal(world.observation_tensor(p), state.observation_tensor(p))
+        assert np.array_equal(rl.observation_tensor(world, p), rl.observation_tensor(state, p))
         assert world.deal.hand_sizes() == d.hand_sizes()
         assert sorted(f for s in range(d.players) for f in world.deal.hand(s).faces()) == \
             sorted(f for s in range(d.players) for f in d.hand(s).faces()) or isinstance(d, gandengyan.Deal)

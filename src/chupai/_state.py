@@ -188,19 +188,6 @@ class StateBase(StateCore):
     def __copy__(self: S) -> S:
         return self.clone()
 
-    # -- the reinforcement-learning views (chupai.rl) ---------------------------------
-    def observation_tensor(self, player: int) -> Any:
-        """The float32 observation of seat ``player`` (:func:`chupai.rl.observation_tensor`)."""
-        from chupai.rl import observation_tensor
-
-        return observation_tensor(self, player)
-
-    def legal_actions_mask(self) -> Any:
-        """The int8 mask of the legal action ids (:func:`chupai.rl.legal_actions_mask`)."""
-        from chupai.rl import legal_actions_mask
-
-        return legal_actions_mask(self)
-
     def __deepcopy__(self: S, memo: dict[int, Any]) -> S:
         return self.clone()
 
@@ -255,11 +242,6 @@ class DealSurface(StateBase):
     def _extras(self) -> dict[str, Any]:
         return {"_seed": self._seed}
 
-    def _replay_apply(self, action: Any) -> None:
-        """Apply a decision while replaying a history (a game may skip checks its engine
-        makes anyway)."""
-        self.apply(action)
-
     def _replays(self, history: Sequence[Event]) -> bool:
         """Apply the decisions of ``history`` (a deal's public history) to this fresh
         deal: did that reproduce ``history`` exactly (the forced steps included)?
@@ -270,7 +252,7 @@ class DealSurface(StateBase):
                     continue
                 if self.current_player != event.seat:
                     return False
-                self._replay_apply(event.action)
+                self.apply(event.action)
         except IllegalActionError:
             return False
         return self._history == tuple(history)
@@ -343,6 +325,10 @@ class MatchSurface(StateBase):
     def legal_actions(self) -> ActionList:
         """The current deal's legal actions (see the deal's ``legal_actions``)."""
         return self._deal.legal_actions()  # type: ignore[no-any-return]
+
+    def policy_action(self, policy: str = "random", seed: int = 0) -> Any:
+        """The current deal's ``policy_action`` (``None`` once the match is over)."""
+        return None if self.is_terminal() else self._deal.policy_action(policy, seed)
 
     def apply_index(self, i: int) -> None:
         """Make item ``i`` of :meth:`legal_actions` (see the deal's ``apply_index``)."""

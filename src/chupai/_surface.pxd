@@ -28,12 +28,14 @@ ctypedef struct entry_t:
 cdef class ActionList:
     """The current player's legal actions (see _surface.pyx)."""
     cdef PlayList pl             # the plays (None in a decision phase)
+    cdef Engine eng              # the engine that listed them (h_record of an action to find)
     cdef Py_ssize_t nplays
     cdef bint passing            # PASS follows the plays
     cdef tuple options           # a decision phase's options (plays None)
     cdef unsigned long long stamp
     cdef PyObject **made         # the items made so far (strong references), NULL until one is
     cdef object _item(self, Py_ssize_t i)
+    cdef Py_ssize_t find(self, object action, Py_ssize_t lo, Py_ssize_t hi) except -2
 
 
 cdef class StateCore:

@@ -26,13 +26,28 @@ cdef extern from "Python.h":
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy
 
-from chupai._core cimport PlayList, check_grown, new_playlist, play_object, play_t
-from chupai._engine_base cimport Engine, GameSpec
+from chupai._core cimport (
+    GEN_OOM,
+    PlayList,
+    check_grown,
+    new_playlist,
+    play_object,
+    play_t,
+    playbuf_close,
+    playbuf_open,
+    playbuf_t,
+    policy_code,
+    rng_seed,
+    rng_t,
+    seed64,
+)
+from chupai._engine_base cimport CHOICE_OOM, CHOICE_PASS, Engine, GameSpec
 from chupai._play cimport PlayRecord
 
 import numpy as np
 from collections.abc import Sequence
 
+from chupai._engine_base import POLICIES
 from chupai.actions import PASS
 from chupai.contract import Event
 from chupai.errors import IllegalActionError
@@ -73,6 +88,13 @@ cdef inline unsigned long long _new_stamp() noexcept:
     return _last_stamp
 
 
+cdef inline bint same_play(const play_t *a, const play_t *b) noexcept nogil:
+    """The fields a Play's ``==`` compares (its context aside): equal records make
+    equal plays."""
+    return (a.lo == b.lo and a.hi == b.hi and a.taken == b.taken and a.type == b.type
+            and a.key == b.key and a.cls == b.cls)
+
+
 cdef Py_ssize_t _index(object i, Py_ssize_t n) except -1:
     """``i`` (an int, numpy ints too, not a bool) as an index into ``n`` items."""
     if isinstance(i, bool) or not isinstance(i, (int, np.integer)):
@@ -83,6 +105,8 @@ cdef Py_ssize_t _index(object i, Py_ssize_t n) except -1:
 
 
 @cython.final
+@cython.no_gc  # it refers to its plays, engine, options and items: none can refer back to a list
+@cython.freelist(8)  # one list per action made: reuse the memory of the last ones
 @cython.auto_pickle(False)
 cdef class ActionList:
     """The legal actions of one state at one moment: an immutable sequence (plays in the
@@ -153,19 +177,52 @@ cdef class ActionList:
     def __bool__(self):
         return len(self) > 0
 
+    cdef Py_ssize_t find(self, object action, Py_ssize_t lo, Py_ssize_t hi) except -2:
+        """The index of the item equal to ``action`` in ``[lo, hi)``, or -1: an item of
+        this list by its stamp, a play by its record (the engine's ``h_record``) searched
+        among the generator's records, no Play made; a decision among the options."""
+        cdef play_t rec
+        cdef Py_ssize_t i
+        cdef PlayRecord p
+        if self.options is not None:
+            for i in range(lo, hi):
+                if self.options[i] == action:
+                    return i
+            return -1
+        if action is _PASS:
+            return self.nplays if self.passing and lo <= self.nplays < hi else -1
+        if isinstance(action, PlayRecord):
+            p = <PlayRecord>action
+            if p.stamp == self.stamp and p.index < self.nplays:
+                return p.index if lo <= p.index < hi else -1
+        if self.eng is None or type(action) is not self.eng.h_spec().classes.play:
+            return -1
+        try:
+            self.eng.h_record(action, &rec)
+        except IllegalActionError:  # formed in another context (level): equal to none
+            return -1
+        for i in range(lo, min(hi, self.nplays)):
+            if same_play(&self.pl.buf.data[i], &rec):
+                return i
+        return -1
+
     def __contains__(self, action):
-        return any(a == action for a in self)
+        return self.find(action, 0, len(self)) >= 0
 
     def index(self, action, start=0, stop=None, /):
         """The index of the first item equal to ``action`` in ``[start, stop)``
-        (``ValueError`` if none)."""
-        for i in range(*slice(start, stop).indices(len(self))):
-            if self._item(i) == action:
-                return i
-        raise ValueError(f"{action!r} is not among the legal actions")
+        (``ValueError`` if none), found as ``in`` finds it."""
+        cdef Py_ssize_t lo, hi, step
+        lo, hi, step = slice(start, stop).indices(len(self))
+        cdef Py_ssize_t i = self.find(action, lo, hi)
+        if i < 0:
+            raise ValueError(f"{action!r} is not among the legal actions")
+        return i
 
     def count(self, action):
-        return sum(1 for a in self if a == action)
+        if self.options is not None:
+            return self.options.count(action)
+        return int(self.find(action, 0, len(self)) >= 0)  # the plays are distinct
 
     def __eq__(self, other):
         if not isinstance(other, (ActionList, list, tuple)):
@@ -438,6 +495,7 @@ cdef class StateCore:
             v.stamp = _new_stamp()
             spec = eng.h_spec()
             st = eng.h_state()
+            v.eng = eng
             v.pl = new_playlist(spec.classes.factory, eng.h_context(), spec.buf_cap)
             if eng.h_current(st) >= 0:
                 check_grown(eng.h_legal(st, 0, &v.pl.buf))
@@ -499,6 +557,38 @@ cdef class StateCore:
                     self.act(&v.pl.buf.data[p.index], action)
                     return
         self._apply_checked(action)
+
+    def policy_action(self, policy="random", seed=0):
+        """The item of ``legal_actions()`` the compiled playout policy ``policy``
+        (``"random"``, ``"greedy"``, ``"heuristic"``) chooses now: the engine's
+        ``policy_choice(policy, seed)``, the same draw, as the list's own item (so
+        ``apply()`` takes it without a search).  ``None`` outside the card play
+        (a decision phase) and once the deal is over."""
+        cdef Engine eng = self.eng
+        cdef ActionList v
+        cdef rng_t rng
+        cdef playbuf_t buf
+        cdef int k, pol = policy_code(POLICIES, policy)
+        cdef Py_ssize_t i = -1, j
+        cdef const void *st
+        if eng is None or eng.h_current(eng.h_state()) < 0:
+            return None
+        v = self.listed()
+        st = eng.h_state()
+        rng_seed(&rng, seed64(seed), 0)
+        playbuf_open(&buf, eng.h_spec().buf_cap)
+        k = eng.h_choose(st, &rng, pol, &buf)
+        if k == CHOICE_PASS:
+            i = v.nplays if v.passing else -1
+        elif k >= 0:
+            for j in range(v.nplays):
+                if same_play(&v.pl.buf.data[j], &buf.data[k]):
+                    i = j
+                    break
+        playbuf_close(&buf, GEN_OOM if k == CHOICE_OOM else 0)
+        if i < 0:
+            raise RuntimeError(f"the {policy} policy chose an action the generator does not list")
+        return v._item(i)
 
     def apply_index(self, i):
         """Make item ``i`` of ``legal_actions()`` (an int; negative from the end), without

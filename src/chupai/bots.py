@@ -1,13 +1,12 @@
 """Bots for the game states of this library: one protocol, three strategies.
 
-A bot is anything with ``choose(state, rng) -> action`` returning an item of
-``state.legal_actions()``; ``rng`` is what :func:`chupai._validate.as_rng` takes (a
-numpy ``Generator``, an int seed or ``None``).  What differs between games (the
-choice outside the card play, how a playout is weighed) comes from the registry
-(:mod:`chupai._games`).  During card play the bots lean on the compiled engine of
-the current deal (``state.card_play()``): ``RandomBot``, ``GreedyBot`` and
-``HeuristicBot`` make the C playout policies' choices, and ``MonteCarloBot`` evaluates
-each candidate play with C playouts over determinized deals.
+A bot is anything with ``choose(state, rng) -> action`` (the :class:`Bot` protocol
+states the contract).  What differs between games (the choice outside the card play,
+how a playout is weighed) comes from the registry (:mod:`chupai._games`).  During
+card play ``RandomBot``, ``GreedyBot`` and ``HeuristicBot`` make the C playout
+policies' choices on the state's own engine (``state.policy_action``), and
+``MonteCarloBot`` evaluates each candidate play with C playouts over determinized
+deals.
 
 >>> import numpy as np
 >>> from chupai.guandan import Deal
@@ -37,15 +36,24 @@ PLAYOUT_POLICIES = tuple(POLICIES)
 
 @runtime_checkable
 class Bot(Protocol):
-    """Chooses an action for the player to act in ``state``."""
+    """Chooses an action for the player to act in ``state``.
+
+    The contract, which every bot of this library keeps and every caller relies on:
+
+    * ``state`` is a ``Deal`` or ``Match`` of any game, not over; the bot reads it and
+      leaves it as it was (it may clone or determinize it).
+    * The return value is the very object ``state.legal_actions()[i]`` for some ``i``
+      (identical, not merely equal: the list's items carry its stamp), so
+      ``state.apply(action)`` plays it without a search and ``legal_actions().index``
+      finds it in O(1).
+    * ``rng`` is what :func:`chupai._validate.as_rng` takes (a numpy ``Generator``, an
+      int seed or ``None``); every random choice is drawn from it, so the same state
+      and the same generator state give the same action.  A deterministic bot checks
+      ``rng`` all the same and draws nothing from it.
+    """
 
     def choose(self, state: Any, rng: Any) -> Any:
-        """One item of ``state.legal_actions()``."""
-
-
-def _card_play(state: Any) -> Any:
-    """The compiled card-play engine of the current deal, or None outside card play."""
-    return state.card_play()
+        """An item of ``state.legal_actions()`` (see the class doc)."""
 
 
 def _seed(rng: np.random.Generator) -> int:
@@ -66,12 +74,10 @@ class RandomBot:
 
     def choose(self, state: Any, rng: Any) -> Any:
         g = as_rng(rng)
-        core = _card_play(state)
-        if core is None:
-            actions = state.legal_actions()
+        actions = state.legal_actions()
+        if actions.plays is None:  # a decision (tribute, exchange)
             return actions[int(g.integers(len(actions)))]
-        play = core.policy_choice("random", _seed(g))
-        return PASS if play is None else play
+        return state.policy_action("random", _seed(g))
 
     def __repr__(self) -> str:
         return "RandomBot()"
@@ -86,11 +92,8 @@ class _PolicyBot:
 
     def choose(self, state: Any, rng: Any) -> Any:
         as_rng(rng)
-        core = _card_play(state)
-        if core is None:
-            return _non_play_choice(state, state.legal_actions())
-        play = core.policy_choice(self.name)
-        return PASS if play is None else play
+        action = state.policy_action(self.name)
+        return _non_play_choice(state, state.legal_actions()) if action is None else action
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
@@ -146,7 +149,7 @@ class MonteCarloBot:
         actions = state.legal_actions()
         if len(actions) == 1:
             return actions[0]
-        core = _card_play(state)
+        core = state.card_play()
         if core is None:
             return _non_play_choice(state, actions)
         candidates = core.legal_plays(collapse_suits=True)
@@ -157,7 +160,7 @@ class MonteCarloBot:
         include_pass = core.can_pass()
         n = len(candidates) + include_pass
         if n == 1:
-            return candidates[0] if len(candidates) else PASS
+            return actions[actions.index(candidates[0] if len(candidates) else PASS)]
         player = state.current_player
         # the game's own weights of a playout (Guan Dan: the levels of a won deal)
         extra = game_of(state).evaluate_args(state.rules)
@@ -171,7 +174,8 @@ class MonteCarloBot:
             world = state.determinize_card_play(player, rng)
             sums += world.evaluate(candidates, include_pass, per_world, _seed(rng), self.policy, *extra)
         best = int(np.argmax(sums))
-        return candidates[best] if best < len(candidates) else PASS
+        # the list's own item (found by its record): apply() then needs no search
+        return actions[actions.index(candidates[best] if best < len(candidates) else PASS)]
 
     def __repr__(self) -> str:
         return f"MonteCarloBot(playouts={self.playouts}, policy={self.policy!r})"

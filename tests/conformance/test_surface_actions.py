@@ -9,7 +9,9 @@ import numpy as np
 import pytest
 from conftest import play_random, samples, snapshot
 
+from chupai._games import GAMES
 from chupai._surface import ActionList
+from chupai.bots import GreedyBot, HeuristicBot, ISMCTSBot, MonteCarloBot, RandomBot
 from chupai.actions import PASS
 from chupai.errors import IllegalActionError
 
@@ -65,6 +67,75 @@ def test_legal_actions_is_a_lazy_sequence(sample):
     assert state.legal_actions() is actions  # cached until the state changes
     assert actions == state.clone().legal_actions()
     assert actions != expected + [object()]
+
+
+def _other_games_plays(entry):
+    """A play of every other registered game (an action of none of this game's lists)."""
+    out = []
+    for name, other in GAMES.items():
+        if name != entry.name:
+            out += [a for a in other.new(5).legal_actions() if a is not PASS][:1]
+    return out
+
+
+def test_membership_and_index_find_equal_actions_by_record(sample):
+    """``in``, ``index`` and ``count`` (a search over the generator's records) agree with
+    equality: an equal action that came from no list is found at its place, an action
+    of another deal is found exactly when an item equals it, anything else is absent."""
+    entry, state = sample
+    actions = state.legal_actions()
+    expected = _expected_actions(state)
+    for i, action in enumerate(expected):
+        copy = _untagged(action)
+        assert copy in actions and actions.index(copy) == i and actions.count(copy) == 1
+    assert all(actions.index(actions[i]) == i for i in range(len(actions)))
+    stranger = play_random(entry.new(77), np.random.default_rng(1), 3)
+    for action in list(stranger.legal_actions()) + _other_games_plays(entry) + ["PASS", ("x",), None, 3]:
+        equal = [i for i, a in enumerate(expected) if a == action]
+        assert (action in actions) == bool(equal) and actions.count(action) == len(equal)
+        if equal:
+            assert actions.index(action) == equal[0]
+        else:
+            with pytest.raises(ValueError):
+                actions.index(action)
+    if len(expected) > 1:
+        last = _untagged(expected[-1])
+        with pytest.raises(ValueError):
+            actions.index(last, 0, len(expected) - 1)
+        assert actions.index(last, len(expected) - 1) == len(expected) - 1
+
+
+def test_policy_action_is_the_engines_choice_as_an_item(sample):
+    """``policy_action`` returns the list's own item of the engine's ``policy_choice``
+    (the same draw for the same seed); ``None`` in a decision phase and once over."""
+    _entry, state = sample
+    actions = state.legal_actions()
+    core = state.card_play()
+    if core is None:
+        assert state.policy_action("greedy") is None
+        return
+    for policy in ("random", "greedy", "heuristic"):
+        for seed in (0, 1, 2**62):
+            action = state.policy_action(policy, seed)
+            choice = core.policy_choice(policy, seed)
+            assert any(action is a for a in actions)
+            assert action == (PASS if choice is None else choice)
+    with pytest.raises(ValueError):
+        state.policy_action("best-guess")
+
+
+def test_every_bot_returns_an_item_of_the_list(entry):
+    """The bot contract (chupai.bots.Bot): the very object of ``legal_actions()``."""
+    rng = np.random.default_rng(9)
+    makers = [RandomBot, GreedyBot, HeuristicBot, lambda: MonteCarloBot(playouts=8),
+              lambda: ISMCTSBot(iterations=8), lambda: ISMCTSBot(iterations=8, decisions="greedy")]
+    for state in samples(entry.name)[:6]:
+        if state.is_terminal():
+            continue
+        for make in makers:
+            copy = state.clone()
+            action = make().choose(copy, rng)
+            assert any(action is a for a in copy.legal_actions()), (make, action)
 
 
 def test_action_lists_are_made_by_states_only():

@@ -13,7 +13,7 @@ import numpy as np
 
 from chupai._core import BITS_PER_RANK, NUM_RANKS
 from chupai.rl._layout import Field, Layout, one_hot
-from chupai.rl._spaces import ActionSpace, pattern_code
+from chupai.rl._spaces import ActionSpace
 
 __all__ = ["ChineseTen"]
 
@@ -35,23 +35,6 @@ def _partners(face: int) -> list[int]:
     else:
         ranks = [r for r in list(range(8)) + [12] if _value(r) + _value(rank) == 10]
     return [r * BITS_PER_RANK + s for r in ranks for s in range(BITS_PER_RANK) if r * BITS_PER_RANK + s != face]
-
-
-def _lowest_face(mask: np.ndarray) -> np.ndarray:
-    """The lowest set bit of each uint64 (0 for 0)."""
-    m = mask.astype(np.uint64)
-    low = m & (~m + np.uint64(1))
-    out = np.zeros(len(m), dtype=np.int64)
-    nz = low != 0
-    out[nz] = np.log2(low[nz].astype(np.float64)).round().astype(np.int64)
-    return out
-
-
-def _codes(rec: np.ndarray) -> np.ndarray:
-    from chupai.chinese_ten.play import PlayType
-
-    captured = np.where(rec["type"] == int(PlayType.CAPTURE), _lowest_face(rec["taken"]), 0)
-    return np.asarray(pattern_code(rec["type"], rec["key"], captured, 0))
 
 
 class ChineseTen:
@@ -78,7 +61,8 @@ class ChineseTen:
                     PlayType.DISCARD: " to the layout"}[t]
             return face_name(p[1]) + what
 
-        return ActionSpace(self.name, self.patterns(), has_pass=False, codes=_codes, describe=describe)
+        return ActionSpace(self.name, self.patterns(), has_pass=False, capture_type=int(PlayType.CAPTURE),
+                           describe=describe)
 
     def layout(self, n: int) -> Layout:
         c = CARDS

@@ -459,14 +459,9 @@ class Deal(DealSurface):
         if self._phase is _OVER:
             raise IllegalActionError(f"{action!r}: the deal is over")
         if self._core is not None:
-            if action is PASS:
-                if not self._core.can_pass():
-                    raise IllegalActionError(f"PASS: seat {self._core.current} is on lead and may not pass")
-            elif isinstance(action, Play):
-                self._check_play(action)
-            else:
+            if action is not PASS and not isinstance(action, Play):
                 raise IllegalActionError(f"{action!r} is not legal in the {self._phase} phase")
-            self._commit(action)
+            self._commit(action)  # the one check, in the engine: IllegalActionError, state unchanged
         else:
             tribute = self._tribute
             assert tribute is not None and tribute.pending is not None
@@ -477,13 +472,6 @@ class Deal(DealSurface):
                     f"phase among {list(options)!r}"
                 )
             self._after_tribute_step(tribute.decide(action))
-
-    def _replay_apply(self, action: Any) -> None:
-        # replaying: plays go straight to the core, which checks the cards held and beating
-        if self._core is not None and (action is PASS or isinstance(action, Play)):
-            self._commit(action)
-        else:
-            self.apply(action)
 
     def _normalize(self, action: Any) -> Any:
         if action is PASS or isinstance(action, (Play,) + TRIBUTE_ACTIONS):
@@ -498,22 +486,6 @@ class Deal(DealSurface):
             except (ValueError, TypeError) as e:
                 raise IllegalActionError(f"{action!r} is not a legal play: {e}") from None
         raise foreign_action(action, "guandan", _EXPECTED)
-
-    def _check_play(self, play: Play) -> None:
-        core = self._core
-        assert core is not None
-        if play._level != core.level:
-            raise IllegalActionError(f"{play!r} was formed at level {play.level}, not at {self._level}")
-        arr = core.legal_plays().to_numpy()
-        ok = (arr["lo"] == play._lo) & (arr["hi"] == play._hi) & (arr["type"] == play._type) & (arr["key"] == play._key)
-        if not ok.any():
-            seat = core.current
-            hand = core.hand(seat)
-            if not play.cards <= hand:
-                raise IllegalActionError(f"{play!r}: seat {seat} does not hold those cards")
-            if self._last_play is not None and core.last_player >= 0:
-                raise IllegalActionError(f"{play!r} does not beat {self._last_play!r}")
-            raise IllegalActionError(f"{play!r} is not a legal play under these rules")
 
     def _after_action(self, seat: int, action: Any, leading: bool) -> None:
         """A seat with publicly known cards acted (the base calls it for those seats):

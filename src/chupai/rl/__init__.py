@@ -2,8 +2,8 @@
 
 * Encodings (every game): :func:`observation_tensor`, :func:`legal_actions_mask`,
   :func:`action_to_id`, :func:`id_to_action`, :func:`legal_action_features`,
-  :func:`num_distinct_actions`, :func:`observation_size` (also as the state methods
-  ``state.observation_tensor(player)`` and ``state.legal_actions_mask()``).
+  :func:`num_distinct_actions`, :func:`observation_size` (functions of a state: the
+  state classes, a layer below, do not know this package).
 * :mod:`chupai.rl.danzero`: Guan Dan in DanZero's 513 + 54 layout.
 * :class:`VectorEnv`: many tables stepped per call (Gymnasium vector conventions).
 * :mod:`chupai.rl.pettingzoo` and :mod:`chupai.rl.openspiel`: adapters (optional

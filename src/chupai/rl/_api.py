@@ -6,6 +6,7 @@ encoded through its current deal).  The layouts and id spaces are documented in
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -102,51 +103,69 @@ def observation_tensor(state: Any, player: int) -> np.ndarray:
 
 
 # --- actions --------------------------------------------------------------------------------
-def _legal_with_records(state: Any) -> tuple[list[Any], np.ndarray, np.ndarray | None, Any]:
-    """The legal actions, their ids, the play records (``None`` without plays) and the
-    ``PlayList`` of the plays (the first ``len(records)`` legal actions)."""
-    space = action_space(game_name(state))
+def _legal_with_records(state: Any) -> tuple[Any, np.ndarray, np.ndarray | None, Any]:
+    """The legal actions (the state's ``ActionList``), their ids, the play records
+    (``None`` without plays) and the ``PlayList`` of the plays (the first
+    ``len(records)`` legal actions): the list's own records, nothing generated again."""
     legal = state.legal_actions()
+    plays = legal.plays if legal else None
+    return legal, _ids(_space_of(state), legal), None if plays is None else plays.to_numpy(), plays
+
+
+#: the action space of each state class (one lookup per call on the hot path)
+_SPACES: dict[type, ActionSpace] = {}
+
+
+def _space_of(state: Any) -> ActionSpace:
+    space = _SPACES.get(type(state))
+    if space is None:
+        space = _SPACES[type(state)] = action_space(game_name(state))
+    return space
+
+
+def _ids(space: ActionSpace, legal: Any) -> np.ndarray:
+    """The id of each item of ``legal`` (an ``ActionList``): the plays' from their records."""
     ids = np.empty(len(legal), dtype=np.int64)
-    rec = None
-    plays = None
-    k = 0
-    core = state.card_play() if legal else None
-    if core is not None:
-        plays = core.legal_plays()
-        rec = plays.to_numpy()
-        k = len(rec)
-        if k:
-            ids[:k] = space.play_ids(rec)
-    for i in range(k, len(legal)):
-        ids[i] = space.decision_id(legal[i])
-    return legal, ids, rec, plays
+    plays = legal.plays
+    if plays is None:  # a decision
+        for i, action in enumerate(legal):
+            ids[i] = space.decision_id(action)
+        return ids
+    space.play_ids(plays, ids)
+    if legal.can_pass:
+        ids[-1] = space.pass_id
+    return ids
 
 
 def legal_action_ids(state: Any) -> np.ndarray:
     """The id of each action of ``state.legal_actions()``, in that order (several plays
     share an id where the space collapses them)."""
-    return _legal_with_records(state)[1]
+    return _ids(_space_of(state), state.legal_actions())
 
 
 def legal_actions_mask(state: Any) -> np.ndarray:
     """An int8 vector over the ids of ``state``'s game: 1 for each id legal now."""
-    space = action_space(game_name(state))
+    space = _space_of(state)
     mask = np.zeros(space.size, dtype=np.int8)
-    mask[legal_action_ids(state)] = 1
+    legal = state.legal_actions()
+    plays = legal.plays
+    if plays is None:  # a decision
+        for action in legal:
+            mask[space.decision_id(action)] = 1
+        return mask
+    space.mark_plays(plays, mask)  # the list's own records, in C
+    if legal.can_pass:
+        mask[space.pass_id] = 1
     return mask
 
 
 def action_to_id(state: Any, action: Any) -> int:
     """The id of ``action``, which must be legal in ``state`` (``ValueError`` if not)."""
     legal, ids, _, _ = _legal_with_records(state)
-    for i, a in enumerate(legal):
-        if a is action:
-            return int(ids[i])
-    for i, a in enumerate(legal):
-        if a == action:
-            return int(ids[i])
-    raise ValueError(f"{action!r} is not a legal action now")
+    try:
+        return int(ids[legal.index(action)])  # by the item's stamp, or by its record
+    except ValueError:
+        raise ValueError(f"{action!r} is not a legal action now") from None
 
 
 def _check_id(space: ActionSpace, action_id: Any) -> int:
@@ -201,7 +220,7 @@ def legal_action_features(state: Any) -> tuple[np.ndarray, np.ndarray]:
     return ids, _features(legal, rec)
 
 
-def _features(legal: list[Any], rec: np.ndarray | None) -> np.ndarray:
+def _features(legal: Sequence[Any], rec: np.ndarray | None) -> np.ndarray:
     """The card counts of each legal action (see :func:`legal_action_features`)."""
     from chupai.cards import parse_face
 

@@ -4,7 +4,8 @@ An :class:`ActionSpace` numbers every action a game can ever offer:
 
 * **plays**: each play record of the game's generator has a *pattern*, a code made of
   record fields (by default ``(type, key, length, cls)``; Chinese Ten uses
-  ``(type, card, captured card)``).  The space lists every pattern the rules can
+  ``(type, card, captured card)``), read in C from a ``PlayList``'s own records
+  (:class:`chupai.rl._ids.PatternIds`).  The space lists every pattern the rules can
   produce, in a documented order, and a play's id is its pattern's position.  Plays of
   one pattern are one id; when several legal plays share a pattern (suits, or which
   natural cards the wild cards replace), the id stands for the *concrete choice*:
@@ -28,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from chupai.actions import PASS
+from chupai.rl._ids import PatternIds
 
 __all__ = ["ActionSpace", "Decision", "pattern_code"]
 
@@ -54,14 +56,6 @@ class Decision:
     count: int
 
 
-#: a function reading the pattern codes of a generator's records (a structured array)
-RecordCodes = Callable[[np.ndarray], np.ndarray]
-
-
-def _default_codes(rec: np.ndarray) -> np.ndarray:
-    return np.asarray(pattern_code(rec["type"], rec["key"], rec["length"], rec["cls"]))
-
-
 class ActionSpace:
     """The fixed action ids of one game (see the module doc).
 
@@ -71,7 +65,9 @@ class ActionSpace:
             4-tuple read by ``codes``), in id order.
         has_pass: the game has a pass action.
         decisions: the non-play decision kinds, in id order.
-        codes: reads the pattern codes of a structured array of play records.
+        capture_type: the record type whose patterns are ``(type, card, captured card,
+            0)``, the captured card the lowest face of ``taken``, every other record's
+            ``(type, key, 0, 0)`` (Chinese Ten); ``None``: ``(type, key, length, cls)``.
         describe: a readable name of a pattern (for errors and docs).
     """
 
@@ -82,7 +78,7 @@ class ActionSpace:
         *,
         has_pass: bool,
         decisions: Sequence[Decision] = (),
-        codes: RecordCodes = _default_codes,
+        capture_type: int | None = None,
         describe: Callable[[tuple[int, int, int, int]], str] = str,
     ) -> None:
         self.game = game
@@ -91,9 +87,8 @@ class ActionSpace:
         pcodes = pattern_code(arr[:, 0], arr[:, 1], arr[:, 2], arr[:, 3])
         if len(np.unique(pcodes)) != len(pcodes):
             raise ValueError(f"{game}: duplicate play patterns")
-        self._order = np.argsort(pcodes)
-        self._sorted = pcodes[self._order]
-        self._codes = codes
+        order = np.argsort(pcodes)
+        self._ids = PatternIds(pcodes[order], order.astype(np.int64), -1 if capture_type is None else capture_type)
         self._describe = describe
         self.num_plays = len(self.patterns)
         self.pass_id = self.num_plays if has_pass else -1
@@ -106,16 +101,19 @@ class ActionSpace:
         self.size = base
 
     # -- plays --------------------------------------------------------------------------
-    def play_ids(self, rec: np.ndarray) -> np.ndarray:
-        """The id of each play record (``ValueError`` for a pattern outside the space)."""
-        codes = self._codes(rec)
-        pos = np.searchsorted(self._sorted, codes)
-        pos = np.minimum(pos, len(self._sorted) - 1)
-        bad = self._sorted[pos] != codes
-        if bad.any():
-            i = int(np.argmax(bad))
-            raise ValueError(f"{self.game}: play record {rec[i]!r} has no action id (pattern outside the space)")
-        return self._order[pos].astype(np.int64)
+    def play_ids(self, plays: Any, out: np.ndarray) -> None:
+        """Write the id of each record of ``plays`` (a ``PlayList``) to the first
+        ``len(plays)`` entries of ``out`` (int64); ``ValueError`` for a pattern outside
+        the space."""
+        self._check(plays, self._ids.fill(plays, out))
+
+    def mark_plays(self, plays: Any, mask: np.ndarray) -> None:
+        """Set ``mask[id]`` (int8) to 1 for the id of each record of ``plays``."""
+        self._check(plays, self._ids.mark(plays, mask))
+
+    def _check(self, plays: Any, bad: int) -> None:
+        if bad >= 0:
+            raise ValueError(f"{self.game}: play {plays[bad]!r} has no action id (pattern outside the space)")
 
     @staticmethod
     def concrete_order(rec: np.ndarray, ids: np.ndarray) -> np.ndarray:

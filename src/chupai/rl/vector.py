@@ -159,7 +159,7 @@ class _Table:
         self.episode = 0
         self.rng = rng
         self.deal: Any = None
-        self.legal: list[Any] = []
+        self.legal: Sequence[Any] = []
         self.ids = np.empty(0, dtype=np.int64)
         self.rec: Any = None
         self.rows = np.empty(0, dtype=np.int64)

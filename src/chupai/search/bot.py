@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from chupai._games import game_of
+from chupai._validate import as_rng
 from chupai.search.ismcts import ISMCTS, SearchResult, Tree, _check_count, _check_seconds, root_actions
 
 __all__ = ["ISMCTSBot", "event_action"]
@@ -151,19 +153,17 @@ class ISMCTSBot:
 
     def choose(self, state: Any, rng: Any) -> Any:
         """The action to make in ``state`` (an item of ``state.legal_actions()``)."""
-        from chupai._state import as_rng
-
         gen = as_rng(rng)
+        legal = state.legal_actions()
         _, actions = root_actions(state, self.search.collapse_suits)
         if len(actions) == 1:
-            return actions[0]
+            return legal[legal.index(actions[0])]
         if self.decisions == "greedy" and state.card_play() is None:
-            from chupai.bots import GreedyBot
-
-            return GreedyBot().choose(state, gen)
+            # GreedyBot's choice outside the card play: the game's decision policy
+            return game_of(state).choose_decision(state, state.legal_actions())
         seed = int(gen.integers(0, 2**63))
         if self.workers > 1:
-            return self._choose_parallel(state, seed, actions)
+            return legal[legal.index(self._choose_parallel(state, seed, actions))]
         tree = self._reused_tree(state)
         if tree is None:
             tree = self.search.new_tree(state)
@@ -171,7 +171,8 @@ class ISMCTSBot:
         if self.reuse:
             self._trees[tree.player] = tree
         self.last = result
-        return result.action
+        # the list's own item (found by its record): apply() then needs no search
+        return legal[legal.index(result.action)]
 
     def _choose_parallel(self, state: Any, seed: int, actions: list[Any]) -> Any:
         """Root parallelism: ``workers`` searches with seeds spawned from ``seed`` (the

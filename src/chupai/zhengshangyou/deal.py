@@ -35,7 +35,6 @@ from chupai.contract import TERMINAL, Event
 from chupai.errors import IllegalActionError
 from chupai.zhengshangyou._engine import MAX_PLAYERS, MIN_PLAYERS, DealCore
 from chupai.zhengshangyou._world import exchange_hands, world
-from chupai.zhengshangyou._movegen import legal_plays
 from chupai.zhengshangyou.exchange import (
     EXCHANGE_ACTIONS,
     VALUES,
@@ -382,14 +381,9 @@ class Deal(DealSurface):
         if self._phase is _OVER:
             raise IllegalActionError(f"{action!r}: the deal is over")
         if self._core is not None:
-            if action is PASS:
-                if not self._core.can_pass():
-                    raise IllegalActionError(f"PASS: seat {self._core.current} is on lead and may not pass")
-            elif isinstance(action, Play):
-                self._check_play(action)
-            else:
+            if action is not PASS and not isinstance(action, Play):
                 raise IllegalActionError(f"{action!r} is not legal in the play phase (a Play or PASS)")
-            self._commit(action)
+            self._commit(action)  # the one check, in the engine: IllegalActionError, state unchanged
             return
         seat = self._steps[self._step][1]
         options = self._options()
@@ -399,18 +393,6 @@ class Deal(DealSurface):
             )
         self._do(action)
         self._advance()
-
-    def _check_play(self, play: Play) -> None:
-        """``IllegalActionError`` unless ``play`` is held, is a play of its own cards under
-        these rules and beats the trick's last play."""
-        core = self._live
-        seat = core.current
-        if not play.cards <= core.hand(seat):
-            raise IllegalActionError(f"{play!r}: seat {seat} does not hold those cards")
-        if play not in set(legal_plays(play.cards, rules=self._rules)):
-            raise IllegalActionError(f"{play!r} is not a legal play under these rules")
-        if core.last_player >= 0 and self._last_play is not None and not play.beats(self._last_play):
-            raise IllegalActionError(f"{play!r} does not beat {self._last_play!r}")
 
     def _after_action(self, seat: int, action: Any, leading: bool) -> None:
         """A seat with publicly known cards acted (the base calls it for those seats)."""

@@ -1,0 +1,157 @@
+"""The modules of ``src/chupai`` import one another without a circle.
+
+The graph is read from the sources: every ``import`` of a Python module at its top,
+and every one inside a function (a lazy import is a dependency all the same: a state
+class importing ``chupai.rl`` in a method still makes the state layer depend on the
+one above it) but the lazy imports of a sibling module inside one subpackage such as
+a game's (``Play.from_protocol`` reading an entry with its package's ``classify``:
+one layer, one package), and not those under
+``if TYPE_CHECKING:`` (they never run), and every ``import`` and ``cimport`` line of
+a Cython module (a ``.pxd`` without a ``.pyx`` is a module of
+its own).  An edge goes to the module named, or to the
+submodule ``from package import name`` names; a package's ``__init__`` is an edge only
+where it is imported itself.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+_CYTHON_IMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+c?import\s+(.+)|c?import\s+([\w.]+))")
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for path in sorted((SRC / "chupai").rglob("*")):
+        if path.suffix not in (".py", ".pyx", ".pxd") or (path.suffix == ".pxd" and path.with_suffix(".pyx").exists()):
+            continue
+        parts = list(path.relative_to(SRC).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        out[".".join(parts)] = path
+    return out
+
+
+def _target(modules: dict[str, Path], base: str, name: str) -> str | None:
+    """The module of ``from base import name`` (or ``import base`` when ``name`` is empty)."""
+    for candidate in (f"{base}.{name}" if name else base, base):
+        while candidate and candidate not in modules:
+            candidate = candidate.rpartition(".")[0]
+        if candidate:
+            return candidate
+    return None
+
+
+def _nested(tree: ast.AST) -> tuple[set[int], set[int]]:
+    """The ids of the nodes under ``if TYPE_CHECKING:``, and of those inside a function."""
+    checking: set[int] = set()
+    lazy: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            checking.update(id(n) for child in node.body for n in ast.walk(child))
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            lazy.update(id(n) for child in node.body for n in ast.walk(child))
+    return checking, lazy
+
+
+def _imports(modules: dict[str, Path], name: str, path: Path) -> set[str]:
+    """The modules ``name`` (at ``path``) imports."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    pairs: list[tuple[str, str, bool]] = []  # (base, name, inside a function)
+    if path.suffix in (".pyx", ".pxd"):
+        for line in path.read_text().splitlines():
+            m = _CYTHON_IMPORT.match(line)
+            if m and m.group(1):
+                pairs += [(m.group(1), n.split(" as ")[0].strip(" ()\\"), False) for n in m.group(2).split(",")]
+            elif m:
+                pairs.append((m.group(3), "", False))
+    else:
+        tree = ast.parse(path.read_text())
+        checking, lazy = _nested(tree)
+        for node in ast.walk(tree):
+            if id(node) in checking:
+                continue
+            if isinstance(node, ast.Import):
+                pairs += [(a.name, "", id(node) in lazy) for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    up = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    base = ".".join(up + ([base] if base else []))
+                pairs += [(base, a.name, id(node) in lazy) for a in node.names]
+    out = set()
+    for base, imported, in_function in pairs:
+        target = _target(modules, base, imported) if base.split(".")[0] == "chupai" else None
+        sibling = target is not None and target.rpartition(".")[0] == package != "chupai" and modules[target].name != "__init__.py"
+        if target is None or target == name or (in_function and sibling):
+            continue
+        out.add(target)
+    return out
+
+
+def import_graph() -> dict[str, set[str]]:
+    modules = _modules()
+    return {name: _imports(modules, name, path) for name, path in modules.items()}
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            v, edges = work[-1]
+            w = next(edges, None)
+            if w is not None:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on_stack.add(w)
+                    work.append((w, iter(sorted(graph[w]))))
+                elif w in on_stack:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                component = []
+                while True:
+                    w = stack.pop()
+                    on_stack.discard(w)
+                    component.append(w)
+                    if w == v:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def test_the_reader_sees_the_imports() -> None:
+    graph = import_graph()
+    # one edge of each kind the reader handles, so an empty graph cannot pass
+    assert "chupai._surface" in graph["chupai._state"]                 # from m import name
+    assert "chupai.guandan._movegen" in graph["chupai.guandan._engine"]  # from pkg cimport mod
+    assert "chupai.bots" in graph["chupai.search.timed"]
+    assert "chupai.bots" in graph["chupai.search.registry"]            # inside a function
+
+
+def test_circles_are_found() -> None:
+    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert circles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_import_circle() -> None:
+    found = circles(import_graph())
+    assert not found, "modules importing one another in a circle: " + "; ".join(" <-> ".join(c) for c in found)
