@@ -1,8 +1,8 @@
-"""A trained Guan Dan network against chupai's bots: win rates with 95% intervals.
+"""A trained network against chupai's bots: win rates with 95% intervals.
 
     python bench/networks.py MODEL.onnx [--card-order suit_major] [--fill 0]
-        [--layout danzero] [--against greedy,heuristic] [--deals 1000] [--seed 2026]
-        [--workers 2]
+        [--layout danzero] [--game GAME] [--against greedy,heuristic] [--deals 1000]
+        [--seed 2026] [--workers 2]
 
 The network plays as :class:`chupai.network.NetworkBot` (tribute and return by
 HeuristicBot) against each bot of ``--against`` over the same seeded first deals, seats
@@ -27,6 +27,8 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 from chupai import arena  # noqa: E402
 from chupai.network import NetworkBot  # noqa: E402
+from chupai._games import GAMES  # noqa: E402
+from chupai.rl import danzero  # noqa: E402
 from chupai.rl.danzero import CARD_ORDERS  # noqa: E402
 from chupai.search.registry import make_bot  # noqa: E402
 
@@ -54,6 +56,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("model", help="the .onnx file of the network")
     ap.add_argument("--layout", default="danzero", help="the network's input layout (default danzero)")
+    ap.add_argument("--game", default=danzero.GAME, choices=list(GAMES),
+                    help=f"the game (default {danzero.GAME}, the danzero layout's)")
     ap.add_argument("--card-order", default="rank_major", choices=CARD_ORDERS,
                     help="the card order the network was trained with (default rank_major)")
     ap.add_argument("--fill", type=float, default=-1.0, help="the value of the empty play blocks (default -1)")
@@ -74,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'opponent':<12} {'deals':>6} {'won':>7} {'95% interval':>16} {'ms/decision':>12}")
     for spec, bot in opponents:
         timed = Timed(net)
-        result = arena("guandan", (timed if args.workers == 1 else net, bot), args.deals, args.seed,
+        result = arena(args.game, (timed if args.workers == 1 else net, bot), args.deals, args.seed,
                        args.workers, progress=True)
         lo, hi = result.interval
         per = f"{timed.seconds / timed.decisions * 1e3:.2f}" if timed.decisions else "-"

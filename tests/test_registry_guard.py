@@ -35,6 +35,7 @@ OWN_CODE = {
     "src/chupai/rl/_guandan_tables.pxd": "VectorEnv's compiled Guan Dan tables",
     "bench/run.py": "the Guan Dan benchmark's script",
     "bench/protocol_load.py": "a load test of the Guan Dan protocol server",
+    "bench/openguandan.py": "chupai's Guan Dan bots on OpenGuanDan's server",
     "bench/surface.py": "the generators' positions, one recipe per game",
     "bench/determinize.py": "the Python determinization references, one per game",
 }
