@@ -195,14 +195,14 @@ def test_the_spec_language_and_the_arena(tmp_path: Path) -> None:
 
 def test_net_specs_in_the_ladder_and_the_server(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from chupai.cli import main
-    from chupai.protocol.server import Server, ServerConfig, parse_seats
+    from chupai.protocol.server import Server, ServerConfig, Table, parse_seats
 
     net = linear(tmp_path / "l.onnx", np.random.default_rng(5).normal(size=(WIDTH, 1)))
     assert main(["ladder", "guandan", "--bots", f"net:{net},greedy", "--deals", "2", "--seed", "1"]) == 0
     assert f"net:{net}" in capsys.readouterr().out
     seats = parse_seats(f"remote,net:{net}:fill=0,remote,greedy")
-    server = Server(ServerConfig(port=0, seats=seats, seed=1))
-    assert isinstance(server.bots[1], NetworkBot) and server.bots[1].fill == 0
+    table = Table(Server(ServerConfig(port=0, seats=seats, seed=1)), 0)
+    assert isinstance(table.bots[1], NetworkBot) and table.bots[1].fill == 0
 
 
 def test_bad_arguments_name_what_was_expected(tmp_path: Path) -> None:
