@@ -164,7 +164,8 @@ def test_bad_numbers_are_usage_errors(capsys):
                  ["arena", "guandan", "--workers", "0"], ["playout", "guandan", "--seed", "-1"],
                  ["arena", "guandan", "--deals", "x"]):
         assert main(argv) == 2, argv
-        assert "error: argument" in capsys.readouterr().err
+        err = capsys.readouterr().err
+        assert err.startswith(f"chupai: error: {argv[0]}: argument") and err.count("\n") == 1, err
 
 
 # --- grammar --------------------------------------------------------------------------------

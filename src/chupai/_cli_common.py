@@ -25,7 +25,11 @@ from typing import Any, Protocol
 from chupai.cards import RANKS
 
 __all__ = [
+    "MAX_COUNT",
     "check_type_name",
+    "count",
+    "output_path",
+    "threads",
     "choose_reading",
     "dump_json",
     "int_at_least",
@@ -209,6 +213,48 @@ def level_name(level: str) -> str:
     if len(r) != 1 or r not in RANKS:
         raise ValueError(f"--level {level!r} is not a rank; expected 2-9, T, J, Q, K, A")
     return r
+
+
+#: the most deals, episodes or games one command plays (beyond it the results would not
+#: fit in memory: a playout keeps a few dozen bytes a deal)
+MAX_COUNT = 10**8
+#: the most threads per core a command starts
+THREADS_PER_CORE = 4
+
+
+def count(text: str) -> int:
+    """An argparse type: a count of deals, 1..:data:`MAX_COUNT`."""
+    value = positive_int(text)
+    if value > MAX_COUNT:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_COUNT:,}, not {value:,}")
+    return value
+
+
+def threads(text: str) -> int:
+    """An argparse type: threads, 1 to :data:`THREADS_PER_CORE` per core of this machine."""
+    import os
+
+    value = positive_int(text)
+    most = THREADS_PER_CORE * (os.cpu_count() or 1)
+    if value > most:
+        raise argparse.ArgumentTypeError(f"must be at most {most} ({THREADS_PER_CORE} per core), not {value}")
+    return value
+
+
+def output_path(text: str) -> str:
+    """An argparse type: a file to write, whose folder exists and is writable and which
+    is not a folder itself (checked before any work, so a long run never ends in a
+    failed write)."""
+    import os
+
+    folder = os.path.dirname(os.path.abspath(text)) or "."
+    if os.path.isdir(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is a folder, not a file")
+    if not os.path.isdir(folder):
+        raise argparse.ArgumentTypeError(f"the folder of {text!r} does not exist")
+    if not os.access(folder, os.W_OK) or (os.path.exists(text) and not os.access(text, os.W_OK)):
+        raise argparse.ArgumentTypeError(f"{text!r} is not writable")
+    return text
 
 
 def int_at_least(low: int) -> Callable[[str], int]:

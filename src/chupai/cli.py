@@ -19,9 +19,10 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from chupai import backends
-from chupai._cli_common import non_negative_int, positive_int
+from chupai._cli_common import MAX_COUNT, count, non_negative_int, positive_int, threads
 from chupai._engine_base import POLICIES
 from chupai._entry import COMMANDS
 from chupai._cli_options import add_options, check_options
@@ -60,7 +61,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     pair = [_make_bot(n.strip(), args.playouts) for n in names]
     rules = game(args.game).cli_module().rules_of(args)
     result = arena(args.game, pair, args.deals, args.seed, args.workers, matches=args.matches, rules=rules,
-                   players=args.players, progress=not args.json, **backends.options_of(args))
+                   players=args.players, progress=not (args.json or args.quiet), **backends.options_of(args))
     if args.json:
         lo, hi = result.interval
         return dump_json({
@@ -87,9 +88,26 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return result
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse's parser whose usage errors are one line, ``chupai: error: ...`` (exit
+    status 2), naming the subcommand and pointing at its ``--help``."""
+
+    def error(self, message: str) -> NoReturn:
+        command = self.prog.removeprefix("chupai").strip()
+        where = f"{command}: " if command else ""
+        self.exit(EXIT_USAGE, f"chupai: error: {where}{message} (see: {self.prog} --help)\n")
+
+
 def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     """The ``chupai`` parser and its subcommand parsers by name."""
-    ap = argparse.ArgumentParser(prog="chupai", description="Legal plays and game engines of Chinese card games.")
+    from importlib.metadata import PackageNotFoundError, version
+
+    ap = Parser(prog="chupai", description="Legal plays and game engines of Chinese card games.")
+    try:
+        release = version("chupai")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        release = "unknown (not installed)"
+    ap.add_argument("--version", action="version", version=f"chupai {release}")
     sub = ap.add_subparsers(dest="command", required=True)
     games = list(GAMES)
     json_help = "write one JSON object (the same keys in every game) instead of text"
@@ -105,11 +123,11 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     po = sub.add_parser("playout", help="play random deals to the end in C")
     po.add_argument("game", choices=games)
     add_options(po, "playout")
-    po.add_argument("--deals", type=positive_int, default=100000)
-    po.add_argument("--seed", type=non_negative_int, default=1)
+    po.add_argument("--deals", type=count, default=100000, help=f"deals to play (default 100000, at most {MAX_COUNT:,})")
+    po.add_argument("--seed", type=non_negative_int, default=1, help="the seed of the deals (default 1)")
     po.add_argument("--policy", choices=sorted(POLICIES), default="random",
-                    help="the compiled policy every seat plays (heuristic: HeuristicBot's)")
-    po.add_argument("--threads", type=positive_int, default=1)
+                    help="the compiled policy every seat plays (heuristic: HeuristicBot's; default random)")
+    po.add_argument("--threads", type=threads, default=1, help="threads, at most 4 per core (default 1)")
     po.add_argument("--quiet", action="store_true", help="no progress bar")
     po.add_argument("--json", action="store_true", help=json_help)
     po.set_defaults(run=_cmd_playout)
@@ -117,12 +135,14 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     ar = sub.add_parser("arena", help="play deals between two bots")
     ar.add_argument("game", choices=games)
     add_options(ar, "arena")
-    ar.add_argument("--bots", default="mc,random", help="two of random, greedy, mc[:N], ismcts[:N|:20ms] "
-                    "(first,second); they alternate seats")
-    ar.add_argument("--deals", type=positive_int, default=200)
-    ar.add_argument("--seed", type=non_negative_int, default=0)
-    ar.add_argument("--workers", type=positive_int, default=1)
-    ar.add_argument("--playouts", type=positive_int, default=200, help="playouts per decision of an mc bot")
+    ar.add_argument("--bots", default="mc,random", help="two bot specs, first,second: random, greedy, heuristic, "
+                    "mc[:N], ismcts[:N|:20ms], net:PATH, module:attr; they alternate seats (default mc,random)")
+    ar.add_argument("--deals", type=count, default=200, help=f"deals to play (default 200, at most {MAX_COUNT:,})")
+    ar.add_argument("--seed", type=non_negative_int, default=0, help="the seed of the deals (default 0)")
+    ar.add_argument("--workers", type=positive_int, default=1, help="local worker processes (default 1)")
+    ar.add_argument("--playouts", type=positive_int, default=200,
+                    help="playouts per decision of an mc bot without a budget (default 200)")
+    ar.add_argument("--quiet", action="store_true", help="no progress bar")
     ar.add_argument("--matches", action="store_true", help="play whole matches instead of deals")
     ar.add_argument("--json", action="store_true", help=json_help)
     backends.add_arguments(ar)
@@ -178,16 +198,34 @@ def _check_game_options(args: argparse.Namespace, parser: argparse.ArgumentParse
 def _run(argv: Sequence[str] | None) -> int:
     ap, parsers = build_parser()
     try:
-        args = ap.parse_args(argv)
-        _check_game_options(args, parsers.get(args.command, ap))
+        args, extra = ap.parse_known_args(argv)
+        sub = parsers.get(args.command) or _subparser(ap, args.command)
+        if extra:  # told by the subcommand, with its usage, not the top-level one
+            sub.error(f"unrecognized arguments: {' '.join(extra)}")
+        _check_game_options(args, sub)
     except SystemExit as e:  # argparse: --help (0) or a usage error (2), already printed
         return e.code if isinstance(e.code, int) else EXIT_USAGE
     try:
         result: int = args.run(args)
         return result
-    except ValueError as e:
+    except (ValueError, TypeError, ImportError) as e:
+        # bad input (the message names it), or an optional extra a chosen option needs
         print(f"chupai: error: {e}", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:
+        raise  # the reader of the output went away: main's exit status 1
+    except OSError as e:  # a file or address given on the command line that cannot be used
+        print(f"chupai: error: {e.strerror or e}{f': {e.filename}' if e.filename else ''}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+def _subparser(ap: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
+    """The parser of subcommand ``command``."""
+    for action in ap._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            parser: argparse.ArgumentParser = action.choices[command]
+            return parser
+    return ap
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -339,6 +339,11 @@ def ladder(
 def _cmd_ladder(args: argparse.Namespace) -> int:
     from chupai._games import game as game_entry
 
+    if args.png:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise ValueError("--png needs matplotlib: pip install 'chupai[plot]'") from None
     rules = game_entry(args.game).cli_module().rules_of(args)
     result = ladder(args.game, args.bots.split(","), args.deals, args.seed, args.workers, rules=rules,
                     players=args.players, playouts=args.playouts, progress=not args.quiet,
@@ -356,20 +361,24 @@ def register(sub: Any) -> argparse.ArgumentParser:
     """Add the ``ladder`` subcommand to the ``chupai`` command's subparsers (its
     game-specific options are the registry entries', checked by ``chupai.cli``); the
     subcommand's parser."""
+    from chupai._cli_common import MAX_COUNT, count, non_negative_int, output_path, positive_int
     from chupai._cli_options import add_options
 
     p: argparse.ArgumentParser = sub.add_parser(
         "ladder", help="every pair of bots on the same deals, seats swapped, with ratings")
     p.add_argument("game", choices=list(GAMES))
     p.add_argument("--bots", default="random,greedy,mc,ismcts",
-                   help="two or more of random, greedy, mc[:N], ismcts[:N|:20ms], comma-separated")
-    p.add_argument("--deals", type=int, default=100, help="deals per pair (each played twice, seats swapped)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--workers", type=int, default=1)
+                   help="two or more bot specs, comma-separated: random, greedy, heuristic, mc[:N], "
+                   "ismcts[:N|:20ms], net:PATH, module:attr (default random,greedy,mc,ismcts)")
+    p.add_argument("--deals", type=count, default=100,
+                   help=f"deals per pair, each played twice, seats swapped (default 100, at most {MAX_COUNT:,})")
+    p.add_argument("--seed", type=non_negative_int, default=0, help="the seed of the deals (default 0)")
+    p.add_argument("--workers", type=positive_int, default=1, help="local worker processes (default 1)")
     add_options(p, "ladder")
-    p.add_argument("--playouts", type=int, default=200, help="playouts per decision of an mc bot without a budget")
-    p.add_argument("--json", help="write the result as JSON to this file")
-    p.add_argument("--png", help="write the plot to this PNG file (needs matplotlib: chupai[plot])")
+    p.add_argument("--playouts", type=positive_int, default=200,
+                   help="playouts per decision of an mc bot without a budget (default 200)")
+    p.add_argument("--json", type=output_path, help="write the result as JSON to this file")
+    p.add_argument("--png", type=output_path, help="write the plot to this PNG file (needs matplotlib: chupai[plot])")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     backends.add_arguments(p)
     p.set_defaults(run=_cmd_ladder)

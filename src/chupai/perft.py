@@ -138,7 +138,7 @@ def golden(name: str, depth: int, seeds: tuple[int, ...] = GOLDEN_SEEDS) -> dict
 # -- the command line (``chupai perft``) ------------------------------------------------
 def _cmd_perft(args: argparse.Namespace) -> int:
     if args.bench:
-        return _bench(args.depth, args.seed)
+        return _bench(args.depth, args.seed, [args.game] if args.game is not None else list(GAMES))
     if args.game is None:
         raise ValueError("chupai perft: give a GAME (or --bench)")
     if args.json:
@@ -156,9 +156,9 @@ def _cmd_perft(args: argparse.Namespace) -> int:
     return 0
 
 
-def _bench(depth: int | None, seed: int) -> int:
+def _bench(depth: int | None, seed: int, names: list[str]) -> int:
     print(f"{'game':<14} {'depth':>5} {'sequences':>12} {'CPU s':>8} {'sequences/s':>14}")
-    for name in GAMES:
+    for name in names:
         # about a second of enumeration per game (its registry entry's perft.full); the
         # sequences per second count the leaves, the last ply counted without making its moves
         d = depth or GAMES[name].perft.full
@@ -173,10 +173,13 @@ def _bench(depth: int | None, seed: int) -> int:
 def register(sub: Any) -> None:
     """Register ``chupai perft`` on the command line's subparsers."""
     p = sub.add_parser("perft", help="count the action sequences of a seeded deal (and --bench)")
-    p.add_argument("game", nargs="?", choices=list(GAMES), help="the game (not with --bench)")
-    p.add_argument("--seed", type=int, default=1, help="the seed of the deal (default 1)")
-    p.add_argument("--depth", type=int, default=None, help="count to this depth (default 3; --bench: per game)")
+    from chupai._cli_common import int_at_least, non_negative_int
+
+    p.add_argument("game", nargs="?", choices=list(GAMES), help="the game (with --bench: default every game)")
+    p.add_argument("--seed", type=non_negative_int, default=1, help="the seed of the deal (default 1)")
+    p.add_argument("--depth", type=int_at_least(1), default=None,
+                   help="count to this depth, at least 1 (default 3; --bench: per game)")
     p.add_argument("--divide", action="store_true", help="also the count at --depth split by first action")
     p.add_argument("--json", action="store_true", help="print the counts as a golden record (JSON)")
-    p.add_argument("--bench", action="store_true", help="sequences per second of every game")
+    p.add_argument("--bench", action="store_true", help="sequences per second of the game (or of every game)")
     p.set_defaults(run=_cmd_perft)

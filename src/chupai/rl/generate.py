@@ -79,11 +79,8 @@ class _Shard:
         self.seed, self.out_dir = seed, out_dir
 
     def _state(self, deal_seed: int) -> Any:
-        entry = game_entry(self.game)
-        kwargs: dict[str, Any] = {"rules": self.rules}
-        if not entry.fixed_players:
-            kwargs["players"] = 4 if self.players is None else self.players
-        return entry.module().Deal(deal_seed, **kwargs)
+        # the registry checks the number of players (a fixed-players game refuses another)
+        return game_entry(self.game).new(deal_seed, rules=self.rules, players=self.players)
 
     def __call__(self, job: tuple[int, int, int]) -> dict[str, Any]:
         k, first, stop = job
@@ -189,6 +186,7 @@ def generate(
     episodes = check_positive_int(episodes, "episodes")
     shard_size = check_positive_int(shard_size, "shard_size")
     seed = check_seed(seed, allow_none=False)
+    check_positive_int(workers, "workers")
     if not isinstance(out_dir, (str, os.PathLike)):
         raise TypeError(f"out_dir must be a path, not {type(out_dir).__name__}")
     if not isinstance(policy, str) and not callable(getattr(policy, "choose", None)):
@@ -249,17 +247,18 @@ def load(out_dir: str | os.PathLike[str]) -> dict[str, np.ndarray]:
 
 def register(sub: Any) -> None:
     """Add the ``generate`` subcommand to the ``chupai`` command's subparsers."""
+    from chupai._cli_common import MAX_COUNT, count, non_negative_int, positive_int
     from chupai._games import GAMES
 
     p = sub.add_parser("generate", help="write self-play data (numpy shards) for learning")
     p.add_argument("game", choices=list(GAMES))
     p.add_argument("--policy", default="greedy", help="the bot at every seat: random, greedy, mc[:N], ismcts[:N]")
-    p.add_argument("--episodes", type=int, default=1000, help="deals to play")
+    p.add_argument("--episodes", type=count, default=1000, help=f"deals to play (default 1000, at most {MAX_COUNT:,})")
     p.add_argument("--out", required=True, help="the output directory (a restarted run resumes there)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--players", type=int, default=None)
-    p.add_argument("--shard-size", type=int, default=100, dest="shard_size")
-    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--seed", type=non_negative_int, default=0, help="the seed of the deals (default 0)")
+    p.add_argument("--players", type=positive_int, default=None, help="players (default: the game's)")
+    p.add_argument("--shard-size", type=count, default=100, dest="shard_size", help="deals per shard (default 100)")
+    p.add_argument("--workers", type=positive_int, default=1, help="local worker processes (default 1)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     backends.add_arguments(p, chunks=False)
     p.set_defaults(run=_cmd_generate)
