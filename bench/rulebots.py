@@ -136,7 +136,6 @@ def _first_deal_server(spec: str, chupai_seats: tuple[int, int], games: int, see
     from chupai.guandan import Match
     from chupai.protocol import server as server_module
     from chupai.protocol._adapter import ProtocolGame, competition_rules
-    from chupai.search import make_bot
 
     class FirstDeal(ProtocolGame):
         """A protocol game capped at its first deal."""
@@ -153,14 +152,8 @@ def _first_deal_server(spec: str, chupai_seats: tuple[int, int], games: int, see
 
     # the server's tables build their games by this module name
     server_module.ProtocolGame = FirstDeal  # type: ignore[misc]
-    seats = ["greedy" if s in chupai_seats else "remote" for s in range(4)]
-    config = server_module.ServerConfig(host=HOST, port=PORT, games=games, seed=seed, seats=seats)
-    srv = FirstDealServer(config)
-    table = srv.tables[0]
-    for s in chupai_seats:
-        table.bots[s] = make_bot(spec)
-        table.names[s] = spec
-    return srv
+    seats = [spec if s in chupai_seats else "remote" for s in range(4)]
+    return FirstDealServer(server_module.ServerConfig(host=HOST, port=PORT, games=games, seed=seed, seats=seats))
 
 
 def play_half(args: argparse.Namespace, ai: str, ai_seats: tuple[int, int], games: int, seed: int,

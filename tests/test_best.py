@@ -59,7 +59,7 @@ def test_best_overrules_the_heuristic_somewhere() -> None:
 
 def test_best_spec_and_input_checks() -> None:
     bot = make_bot("best")
-    assert isinstance(bot, BestBot) and bot.seconds == 0.04 and bot.worlds == 256
+    assert isinstance(bot, BestBot) and bot.seconds == 0.06 and bot.worlds == 384
     bot = make_bot("best:20ms:z=1.5:max_candidates=5:min_worlds=4:policy=greedy")
     assert (bot.seconds, bot.worlds, bot.z, bot.max_candidates, bot.min_worlds, bot.policy) == (
         0.02, None, 1.5, 5, 4, "greedy")

@@ -1,31 +1,29 @@
-"""Naming the bots a table seat or a ``join`` client plays: ``mc``, ``greedy``,
-``random`` (chupai's bots) or ``module:attr`` (a bot class, a factory, or a bot)."""
+"""Naming the bots a table seat or a ``join`` client plays: a spec of
+:func:`chupai.search.make_bot` (``mc``, ``greedy``, ``random``, ``heuristic``,
+``ismcts:20ms``, ``best`` ...) or ``module:attr`` (a bot class, a factory, or a bot)."""
 from __future__ import annotations
 
 import importlib
 from typing import Any
 
-from chupai.bots import GreedyBot, MonteCarloBot, RandomBot
+from chupai.search.registry import BOT_NAMES
+from chupai.search.registry import make_bot as make_search_bot
 
 __all__ = ["BOT_NAMES", "make_bot"]
-
-BOT_NAMES = ("mc", "greedy", "random")
 
 
 def make_bot(spec: str, playouts: int = 200) -> Any:
     """The bot ``spec`` names; ``ValueError`` for an unknown name or an import that fails.
 
+    A spec whose name (before any ``:``) is one of :data:`BOT_NAMES` is
+    :func:`chupai.search.make_bot`'s (``playouts``: ``mc``'s default budget); else
     ``module:attr`` may name an object with ``choose(state, rng)`` or a class or
     zero-argument factory returning one.
     """
     if not isinstance(spec, str):
         raise TypeError(f"bot must be a string, not {type(spec).__name__}")
-    if spec == "mc":
-        return MonteCarloBot(playouts)
-    if spec == "greedy":
-        return GreedyBot()
-    if spec == "random":
-        return RandomBot()
+    if spec.split(":", 1)[0].strip() in BOT_NAMES:
+        return make_search_bot(spec, playouts=playouts)
     module, sep, attr = spec.partition(":")
     if not sep or not module or not attr:
         raise ValueError(f"unknown bot {spec!r}; expected one of {', '.join(BOT_NAMES)} or module:attr")

@@ -3,7 +3,7 @@
     chupai serve guandan [--host 127.0.0.1] [--port 23456] [--games N] [--seed S]
                          [--tables T] [--seats remote,mc,remote,greedy] [--record FILE]
                          [--view-hands] [--pace SECONDS] [--playouts N] [--quiet]
-    chupai join URL --bot mc|greedy|random|module:attr [--seed S] [--playouts N] [--strict]
+    chupai join URL --bot SPEC|module:attr [--seed S] [--playouts N] [--strict]
     chupai replay FILE [--table T] [--hands] [--web [--host H] [--port P]]
 """
 from __future__ import annotations
@@ -97,7 +97,7 @@ def register(sub: Any) -> None:
     s.add_argument("--games", type=int, default=1, help="games (matches to A) per table")
     s.add_argument("--seed", type=int, help="deals seed (default: drawn and logged)")
     s.add_argument("--tables", type=int, default=1, help="tables played at once (4 seats each)")
-    s.add_argument("--seats", help="the four seats, each remote or a bot: remote,mc,remote,greedy")
+    s.add_argument("--seats", help="the four seats, each remote or a bot spec: remote,best,remote,greedy")
     s.add_argument("--record", help="write a JSON-lines record of every deal to this file")
     s.add_argument("--view-hands", action="store_true", help="the table view shows every hand")
     s.add_argument("--pace", type=float, default=0.0, help="seconds to wait after each decision")
@@ -106,7 +106,7 @@ def register(sub: Any) -> None:
     s.set_defaults(run=_cmd_serve)
     j = sub.add_parser("join", help="play a chupai bot at a competition-protocol server")
     j.add_argument("url", help="ws://HOST:PORT/game/<name>")
-    j.add_argument("--bot", default="greedy", help="mc, greedy, random or module:attr")
+    j.add_argument("--bot", default="greedy", help="a bot spec (mc, greedy, heuristic, ismcts:20ms, best, ...) or module:attr")
     j.add_argument("--seed", type=int, default=0)
     j.add_argument("--playouts", type=int, default=200)
     j.add_argument("--strict", action="store_true", help="check every message against the protocol")

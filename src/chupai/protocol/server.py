@@ -62,7 +62,7 @@ def parse_seats(spec: str | None) -> list[str]:
     if len(seats) != SEATS:
         raise ValueError(f"--seats takes four comma-separated seats, not {spec!r}")
     for s in seats:
-        if s != REMOTE and s not in BOT_NAMES and ":" not in s:
+        if s != REMOTE and s.split(":", 1)[0] not in BOT_NAMES and ":" not in s:
             raise ValueError(f"unknown seat {s!r}; expected remote, {', '.join(BOT_NAMES)} or module:attr")
     return seats
 

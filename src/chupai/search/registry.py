@@ -17,7 +17,7 @@ A bot spec is a name with an optional budget after a colon:
 * ``best`` / ``best:N`` / ``best:40ms``: :class:`chupai.search.best.BestBot`, the
   strongest bot of the library within 50 ms of CPU per decision (``docs/search.md``):
   the heuristic policy, overruled by paired playouts over at most N worlds or that much
-  process CPU time per decision (default 40 ms, at most 256 worlds), followed by any
+  process CPU time per decision (default 60 ms, at most 384 worlds), followed by any
   ``:option=value`` of ``BestBot`` (``policy``, ``max_candidates``, ``z``, ``min_worlds``).
 
 >>> make_bot("ismcts:20ms")
@@ -31,7 +31,7 @@ MonteCarloBot(playouts=50, policy='heuristic')
 >>> make_bot("heuristic")
 HeuristicBot()
 >>> make_bot("best")
-BestBot(seconds=0.04, worlds=256, policy='heuristic')
+BestBot(seconds=0.06, worlds=384, policy='heuristic')
 >>> make_bot("best:32:z=1.5")
 BestBot(worlds=32, policy='heuristic')
 >>> make_bot("alpha")
@@ -81,7 +81,7 @@ _BEST_OPTIONS: dict[str, Callable[[str], Any]] = {"policy": str, "max_candidates
 _OPTIONS = {"ismcts": _ISMCTS_OPTIONS, "mc": _MC_OPTIONS, "best": _BEST_OPTIONS}
 
 #: ``best``'s budget when the spec gives none: CPU seconds and the most worlds per decision
-BEST_SECONDS, BEST_WORLDS = 0.04, 256
+BEST_SECONDS, BEST_WORLDS = 0.06, 384
 
 
 def _options(words: list[str], bot: str = "ismcts") -> dict[str, Any]:
