@@ -129,7 +129,7 @@ class Tally:
                 f"{verdict}{extra}")
 
 
-def _first_deal_server(spec: str, chupai_seats: tuple[int, int], games: int, seed: int,
+def _first_deal_server(spec: str, chupai_seats: tuple[int, ...], games: int, seed: int,
                        on_deal: Any) -> Any:
     """A protocol server of one table whose games end after their first deal, the
     seats ``chupai_seats`` played by ``spec``; ``on_deal(line)`` gets each deal's record."""
@@ -151,7 +151,7 @@ def _first_deal_server(spec: str, chupai_seats: tuple[int, int], games: int, see
                 on_deal(line)
 
     # the server's tables build their games by this module name
-    server_module.ProtocolGame = FirstDeal  # type: ignore[misc]
+    server_module.ProtocolGame = FirstDeal  # type: ignore[attr-defined]
     seats = [spec if s in chupai_seats else "remote" for s in range(4)]
     return FirstDealServer(server_module.ServerConfig(host=HOST, port=PORT, games=games, seed=seed, seats=seats))
 
@@ -169,7 +169,7 @@ def play_half(args: argparse.Namespace, ai: str, ai_seats: tuple[int, int], game
         progress["at"] = time.monotonic()
         bar.update(1)
 
-    srv = _first_deal_server(args.bot, chupai_seats, games, seed, on_deal)  # type: ignore[arg-type]
+    srv = _first_deal_server(args.bot, chupai_seats, games, seed, on_deal)
     status: dict[str, Any] = {}
 
     def serve() -> None:

@@ -24,7 +24,7 @@ def _play(game: str, bot: Any, seed: int, decisions: int = 40) -> list[Any]:
     """The first ``decisions`` actions of a match of ``game`` with ``bot`` in every seat."""
     state = GAMES[game].new(seed, match=True, rules=None, players=None)
     rng = np.random.default_rng(seed)
-    made = []
+    made: list[Any] = []
     while not state.is_terminal() and len(made) < decisions:
         action = bot.choose(state, rng)
         assert action in state.legal_actions(), (game, action)

@@ -136,7 +136,7 @@ class BestBot:
         player = state.current_player
         extra = game_of(state).evaluate_args(state.rules)
         start = time.process_time()
-        rows = []
+        rows: list[np.ndarray] = []
         while self.worlds is None or len(rows) < self.worlds:
             world = state.determinize_card_play(player, g)
             rows.append(world.evaluate(plays, include_pass, 1, int(g.integers(0, 2**63)), self.policy, *extra))
