@@ -249,7 +249,11 @@ def main(argv: list[str] | None = None) -> int:
                 attempt = 0
                 while tallies[ai].deals - done < half and attempt < 3:
                     left = half - (tallies[ai].deals - done)
-                    play_half(args, ai, ai_seats, left, args.seed + 7919 * attempt, tallies[ai], bar)
+                    try:
+                        play_half(args, ai, ai_seats, left, args.seed + 7919 * attempt, tallies[ai], bar)
+                    except RuntimeError as e:  # the port is taken, a client cannot start
+                        print(f"rulebots.py: error: {e}", file=sys.stderr)
+                        return 2
                     attempt += 1
     print(f"{args.bot} against the 2020 competition bots, first deals (seed {args.seed}):")
     print("  bot  deals    won  95% interval")
