@@ -36,6 +36,7 @@ OWN_CODE = {
     "bench/run.py": "the Guan Dan benchmark's script",
     "bench/protocol_load.py": "a load test of the Guan Dan protocol server",
     "bench/openguandan.py": "chupai's Guan Dan bots on OpenGuanDan's server",
+    "bench/rulebots.py": "the published Guan Dan competition bots as sparring partners",
     "bench/surface.py": "the generators' positions, one recipe per game",
     "bench/determinize.py": "the Python determinization references, one per game",
 }

@@ -131,7 +131,7 @@ def register(sub: Any) -> None:
     s.add_argument("--games", type=int, default=1, help="games (matches to A) per table")
     s.add_argument("--seed", type=int, help="deals seed (default: drawn and logged)")
     s.add_argument("--tables", type=int, default=1, help="tables played at once (4 seats each)")
-    s.add_argument("--seats", help="the four seats, each remote or a bot: remote,mc,remote,greedy")
+    s.add_argument("--seats", help="the four seats, each remote or a bot spec: remote,best,remote,greedy")
     s.add_argument("--record", help="write a JSON-lines record of every deal to this file")
     s.add_argument("--view-hands", action="store_true", help="the table view shows every hand")
     s.add_argument("--pace", type=float, default=0.0, help="seconds to wait after each decision")
@@ -142,8 +142,8 @@ def register(sub: Any) -> None:
     j.add_argument("url", help="ws://HOST:PORT/game/<name> (competition), ws://HOST:PORT (openguandan)")
     j.add_argument("--protocol", choices=["competition", "openguandan"], default="competition",
                    help="the server's protocol (default: competition)")
-    j.add_argument("--bot", default="greedy", help="a bot spec: greedy, heuristic, mc:50, ismcts:20ms, net:PATH, "
-                   "module:attr, ... (default: greedy)")
+    j.add_argument("--bot", default="greedy", help="a bot spec: greedy, heuristic, best, mc:50, ismcts:20ms, "
+                   "net:PATH, module:attr, ... (default: greedy)")
     j.add_argument("--bots", help="openguandan: four bot specs, seats 0..3 of a new room")
     j.add_argument("--room", type=int, help="openguandan: the room to join (default: create one)")
     j.add_argument("--seat", type=int, help="openguandan: the seat to ask for, 0..3")

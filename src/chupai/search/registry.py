@@ -14,9 +14,14 @@ A bot spec is a name with an optional budget after a colon:
   ``iterations_per_world``, ``max_candidates``, ``decisions``, ``reuse``,
   ``collapse_suits``), e.g.
   ``ismcts:20ms:iterations_per_world=8``.
+* ``best`` / ``best:N`` / ``best:40ms``: :class:`chupai.search.best.BestBot`, the
+  strongest bot of the library within 50 ms of CPU per decision (``docs/search.md``):
+  the heuristic policy, overruled by paired playouts over at most N worlds or that much
+  process CPU time per decision (default 60 ms, at most 384 worlds), followed by any
+  ``:option=value`` of ``BestBot`` (``policy``, ``max_candidates``, ``z``, ``min_worlds``).
 * ``net:PATH``: :class:`chupai.network.NetworkBot` playing the ONNX network at PATH
   (extra ``chupai[onnx]``), followed by any ``:option=value`` of ``layout``
-  (``danzero``, ``observation``), ``card_order`` (``rank_major``, ``suit_major``),
+  (``danzero``, ``rows``, ``observation``), ``card_order`` (``rank_major``, ``suit_major``),
   ``fill`` (a number) and ``fallback`` (a bot spec without options, e.g.
   ``heuristic``), e.g. ``net:model.onnx:card_order=suit_major:fill=0``.
 * ``module:attr``: a bot of your own: an object with ``choose(state, rng)``, or a class
@@ -33,10 +38,14 @@ MonteCarloBot(playouts=50, policy='greedy')
 MonteCarloBot(playouts=50, policy='heuristic')
 >>> make_bot("heuristic")
 HeuristicBot()
+>>> make_bot("best")
+BestBot(seconds=0.06, worlds=384, policy='heuristic')
+>>> make_bot("best:32:z=1.5")
+BestBot(worlds=32, policy='heuristic')
 >>> make_bot("alpha")
 Traceback (most recent call last):
 ...
-ValueError: unknown bot 'alpha'; expected one of random, greedy, heuristic, mc, ismcts, net (with an optional budget, e.g. ismcts:20ms) or module:attr
+ValueError: unknown bot 'alpha'; expected one of random, greedy, heuristic, mc, ismcts, best, net (with an optional budget, e.g. ismcts:20ms) or module:attr
 """
 from __future__ import annotations
 
@@ -50,7 +59,7 @@ from typing import Any
 __all__ = ["BOT_NAMES", "make_bot", "parse_budget"]
 
 #: the bot names make_bot knows
-BOT_NAMES = ("random", "greedy", "heuristic", "mc", "ismcts", "net")
+BOT_NAMES = ("random", "greedy", "heuristic", "mc", "ismcts", "best", "net")
 
 _BUDGET = re.compile(r"^(\d+(?:\.\d+)?)(ms|s)?$")
 
@@ -76,15 +85,25 @@ _ISMCTS_OPTIONS: dict[str, Callable[[str], Any]] = {
 #: the MonteCarloBot options a spec may set
 _MC_OPTIONS: dict[str, Callable[[str], Any]] = {"policy": str}
 
+#: the BestBot options a spec may set
+_BEST_OPTIONS: dict[str, Callable[[str], Any]] = {"policy": str, "max_candidates": int, "z": float, "min_worlds": int}
 
 #: the NetworkBot options a spec may set (``fallback`` is a bot spec, made by make_bot)
 _NET_OPTIONS: dict[str, Callable[[str], Any]] = {
     "layout": str, "card_order": str, "fill": float, "fallback": str,
 }
 
+#: the options of each bot that takes some
+_OPTIONS: dict[str, dict[str, Callable[[str], Any]]] = {
+    "ismcts": _ISMCTS_OPTIONS, "mc": _MC_OPTIONS, "best": _BEST_OPTIONS, "net": _NET_OPTIONS,
+}
+
+#: ``best``'s budget when the spec gives none: CPU seconds and the most worlds per decision
+BEST_SECONDS, BEST_WORLDS = 0.06, 384
+
 
 def _options(words: list[str], bot: str = "ismcts") -> dict[str, Any]:
-    known = {"ismcts": _ISMCTS_OPTIONS, "mc": _MC_OPTIONS, "net": _NET_OPTIONS}[bot]
+    known = _OPTIONS[bot]
     out: dict[str, Any] = {}
     for word in words:
         key, eq, value = word.partition("=")
@@ -134,7 +153,7 @@ def make_bot(spec: str, *, playouts: int = 200) -> Any:
     from chupai.search.bot import ISMCTSBot
 
     count, seconds = parse_budget(budget) if budget else (None, None)
-    if options and name not in ("ismcts", "mc"):
+    if options and name not in _OPTIONS:
         raise ValueError(f"bot {name!r} takes no options, not {':'.join(options)!r}")
     if name in ("random", "greedy", "heuristic"):
         if budget:
@@ -147,6 +166,12 @@ def make_bot(spec: str, *, playouts: int = 200) -> Any:
 
             return TimedMonteCarloBot(seconds, **mc_options)
         return bots.MonteCarloBot(count if count is not None else playouts, **mc_options)
+    if name == "best":
+        from chupai.search.best import BestBot
+
+        if count is None and seconds is None:
+            seconds, count = BEST_SECONDS, BEST_WORLDS
+        return BestBot(seconds, worlds=count, **_options(options, "best"))
     return ISMCTSBot(count, seconds=seconds, **_options(options))
 
 

@@ -1,0 +1,157 @@
+"""``BestBot``: the compiled heuristic policy, overruled by paired Monte Carlo evidence.
+
+The heuristic policy (:class:`chupai.bots.HeuristicBot`) is the library's strongest
+cheap player; plain search with playouts from uniformly redealt hands loses to it at
+tens of milliseconds a move.  ``BestBot`` keeps the heuristic's play unless a paired
+test says another one is better:
+
+* it draws worlds consistent with what the player knows
+  (``state.determinize_card_play``), and in each world plays every candidate out with
+  the same ``policy`` (the candidates: the heuristic's play, passing when allowed, and
+  the lowest suit-collapsed plays in the greedy order, at most ``max_candidates``), so
+  the candidates' outcomes are compared on the same hidden hands;
+* it stops after ``seconds`` of process CPU (or ``worlds`` worlds, whichever first);
+* it plays the candidate with the best mean outcome only if its per-world difference
+  to the heuristic's play has a t statistic above ``z`` (over at least ``min_worlds``
+  worlds), else the heuristic's play.
+
+Decisions with one choice cost nothing; outside the card play (tribute, exchange) it
+makes the game's decision policy's choice, as the other bots.
+
+>>> import numpy as np
+>>> from chupai.guandan import Deal
+>>> deal = Deal(seed=3)
+>>> BestBot(worlds=8).choose(deal, np.random.default_rng(0)) in deal.legal_actions()
+True
+"""
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+import numpy as np
+
+from chupai._engine_base import POLICIES
+from chupai._games import game_of
+from chupai._validate import as_rng, check_choice, check_positive_int
+from chupai.actions import PASS
+
+__all__ = ["BestBot"]
+
+
+def _as_action(actions: list[Any], play: Any) -> Any:
+    """The item of ``actions`` equal to ``play`` (``PASS`` for ``None``)."""
+    if play is None:
+        play = PASS
+    for a in actions:
+        if a == play:
+            return a
+    return play
+
+
+class BestBot:
+    """The heuristic policy, overruled where paired playouts say a play is better.
+
+    Args:
+        seconds: process CPU seconds per decision with a choice (``None``: by
+            ``worlds`` only).
+        worlds: the most worlds drawn per decision (``None``: by time only); with
+            neither, 64 worlds.
+        policy: the compiled policy that proposes the play and plays the worlds out.
+        max_candidates: the most plays compared (the policy's play among them).
+        z: the t statistic a candidate's mean gain over the policy's play must exceed.
+        min_worlds: no play overrules the policy's on fewer worlds.
+
+    Deterministic for a given ``rng`` when held to ``worlds`` (a time budget depends on
+    the machine).
+    """
+
+    name = "best"
+
+    def __init__(self, seconds: float | None = None, *, worlds: int | None = None, policy: str = "heuristic",
+                 max_candidates: int = 8, z: float = 2.0, min_worlds: int = 8) -> None:
+        if seconds is None and worlds is None:
+            worlds = 64
+        if seconds is not None:
+            if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+                raise TypeError(f"seconds must be a number, not {type(seconds).__name__}")
+            if not seconds > 0 or math.isinf(seconds):
+                raise ValueError(f"seconds must be positive and finite, not {seconds!r}")
+        self.seconds = None if seconds is None else float(seconds)
+        self.worlds = None if worlds is None else check_positive_int(worlds, "worlds")
+        self.policy = check_choice(policy, "policy", tuple(POLICIES))
+        self.max_candidates = check_positive_int(max_candidates, "max_candidates")
+        if isinstance(z, bool) or not isinstance(z, (int, float)):
+            raise TypeError(f"z must be a number, not {type(z).__name__}")
+        if not z >= 0 or math.isinf(z):
+            raise ValueError(f"z must be >= 0 and finite, not {z!r}")
+        self.z = float(z)
+        self.min_worlds = check_positive_int(min_worlds, "min_worlds")
+
+    def __repr__(self) -> str:
+        budget = []
+        if self.seconds is not None:
+            budget.append(f"seconds={self.seconds:g}")
+        if self.worlds is not None:
+            budget.append(f"worlds={self.worlds}")
+        return f"BestBot({', '.join(budget)}, policy={self.policy!r})"
+
+    def _candidates(self, core: Any, proposal: Any) -> tuple[Any, bool, int]:
+        """The plays compared, whether passing is one (the last), and the proposal's index."""
+        plays = core.legal_plays(collapse_suits=True)
+        include_pass = bool(core.can_pass())
+        if proposal is None:
+            keep = self.max_candidates - 1
+            index = -1
+        else:
+            index = next(i for i, p in enumerate(plays) if p == proposal)
+            keep = self.max_candidates - include_pass
+        if len(plays) > keep:
+            rec = plays.to_numpy()
+            order = np.lexsort((-rec["length"].astype(int), rec["key"], rec["nwild"], rec["cls"])).tolist()
+            chosen = order[:keep]
+            if index >= 0 and index not in chosen:
+                chosen[-1] = index
+            plays = plays.take(chosen)
+            if index >= 0:
+                index = chosen.index(index)
+        n = len(plays) + include_pass
+        return plays, include_pass, n - 1 if index < 0 else index
+
+    def choose(self, state: Any, rng: Any) -> Any:
+        """The action to make in ``state`` (an item of ``state.legal_actions()``)."""
+        g = as_rng(rng)
+        actions = state.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        core = state.card_play()
+        if core is None:
+            return game_of(state).choose_decision(state, actions)
+        proposal = core.policy_choice(self.policy, int(g.integers(0, 2**63)))
+        plays, include_pass, base = self._candidates(core, proposal)
+        n = len(plays) + include_pass
+        if n == 1:
+            return _as_action(actions, proposal)
+        player = state.current_player
+        extra = game_of(state).evaluate_args(state.rules)
+        start = time.process_time()
+        rows: list[np.ndarray] = []
+        while self.worlds is None or len(rows) < self.worlds:
+            world = state.determinize_card_play(player, g)
+            rows.append(world.evaluate(plays, include_pass, 1, int(g.integers(0, 2**63)), self.policy, *extra))
+            if self.seconds is not None and time.process_time() - start >= self.seconds:
+                break
+        if len(rows) < max(2, self.min_worlds):
+            return _as_action(actions, proposal)
+        values = np.array(rows, dtype=float)
+        gains = values - values[:, base : base + 1]
+        mean = gains.mean(axis=0)
+        best = int(np.argmax(mean))
+        if best == base or mean[best] <= 0:
+            return _as_action(actions, proposal)
+        spread = gains[:, best].std(ddof=1)
+        t = mean[best] / (spread / math.sqrt(len(rows))) if spread > 0 else math.inf
+        if t <= self.z:
+            return _as_action(actions, proposal)
+        return _as_action(actions, None if best == len(plays) else plays[best])

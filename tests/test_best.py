@@ -1,0 +1,119 @@
+"""``BestBot`` (``make_bot("best")``): legal in every game, deterministic for a seed and
+a world budget, its input checked; and ``bench/rulebots.py``'s argument checks (which
+need none of the outside bots).  No win rate is asserted: figures live in ``bench/``."""
+from __future__ import annotations
+
+import doctest
+import importlib
+import importlib.util
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from chupai._games import GAMES
+from chupai.bots import HeuristicBot
+from chupai.search import make_bot
+from chupai.search.best import BestBot
+
+GAME_NAMES = list(GAMES)
+RULEBOTS = Path(__file__).resolve().parent.parent / "bench" / "rulebots.py"
+
+
+def _play(game: str, bot: Any, seed: int, decisions: int = 40) -> list[Any]:
+    """The first ``decisions`` actions of a match of ``game`` with ``bot`` in every seat."""
+    state = GAMES[game].new(seed, match=True, rules=None, players=None)
+    rng = np.random.default_rng(seed)
+    made: list[Any] = []
+    while not state.is_terminal() and len(made) < decisions:
+        action = bot.choose(state, rng)
+        assert action in state.legal_actions(), (game, action)
+        made.append(action)
+        state.apply(action)
+    return made
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_best_is_legal_and_deterministic(game: str) -> None:
+    first = _play(game, BestBot(worlds=6, min_worlds=3, z=0.5), 11)
+    again = _play(game, BestBot(worlds=6, min_worlds=3, z=0.5), 11)
+    assert first == again
+
+
+def test_best_overrules_the_heuristic_somewhere() -> None:
+    """With a loose threshold the playouts change some choice of the heuristic (the
+    search is not dead code); with an infinite budget of evidence it never would."""
+    from chupai.guandan import Deal
+
+    bot, heuristic = BestBot(worlds=12, min_worlds=4, z=0.0), HeuristicBot()
+    rng = np.random.default_rng(0)
+    differ = 0
+    for seed in range(3):
+        deal = Deal(seed=seed)
+        while not deal.is_terminal():
+            action = bot.choose(deal, rng)
+            differ += action != heuristic.choose(deal, rng)
+            deal.apply(action)
+    assert differ > 0
+
+
+def test_best_spec_and_input_checks() -> None:
+    bot = make_bot("best")
+    assert isinstance(bot, BestBot) and bot.seconds == 0.06 and bot.worlds == 384
+    bot = make_bot("best:20ms:z=1.5:max_candidates=5:min_worlds=4:policy=greedy")
+    assert (bot.seconds, bot.worlds, bot.z, bot.max_candidates, bot.min_worlds, bot.policy) == (
+        0.02, None, 1.5, 5, 4, "greedy")
+    assert make_bot("best:30").worlds == 30 and make_bot("best:30").seconds is None
+    for spec in ("best:depth=3", "best:z=x", "best:policy=clever"):
+        with pytest.raises(ValueError):
+            make_bot(spec)
+    for kwargs, error in (({"seconds": "1"}, TypeError), ({"seconds": 0.0}, ValueError),
+                          ({"worlds": 0}, ValueError), ({"worlds": 2.5}, TypeError),
+                          ({"z": -1.0}, ValueError), ({"z": "2"}, TypeError),
+                          ({"policy": "clever"}, ValueError), ({"max_candidates": 0}, ValueError),
+                          ({"min_worlds": 0}, ValueError)):
+        with pytest.raises(error):
+            BestBot(**kwargs)
+    assert repr(BestBot(worlds=9)) == "BestBot(worlds=9, policy='heuristic')"
+
+
+def _rulebots(monkeypatch: pytest.MonkeyPatch) -> Any:
+    spec = importlib.util.spec_from_file_location("rulebots", RULEBOTS)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "rulebots", module)  # its dataclasses look it up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_rulebots_checks_its_arguments(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    rulebots = _rulebots(monkeypatch)
+    with pytest.raises(SystemExit) as e:
+        rulebots.parse_args([str(tmp_path / "nowhere")])
+    assert e.value.code == 2 and "Danzero_plus" in capsys.readouterr().err
+    folder = tmp_path / "wintest" / "ai1"
+    folder.mkdir(parents=True)
+    for n in range(3):  # client3 missing
+        (folder / f"client{n}.py").write_text(f"ws = Client('ws://127.0.0.1:23456/game/client{n}')\n")
+    (folder / "client9.py").write_text("# ws = Client('ws://127.0.0.1:23456/game/client3')\n")
+    with pytest.raises(SystemExit):
+        rulebots.parse_args([str(tmp_path), "--ais", "ai1"])
+    assert "client3" in capsys.readouterr().err
+    (folder / "client3.py").write_text("ws = Client('ws://127.0.0.1:23456/game/client3')\n")
+    args = rulebots.parse_args([str(tmp_path), "--ais", "ai1", "--bot", "heuristic", "--deals", "4"])
+    assert sorted(args.clients["ai1"]) == ["client0", "client1", "client2", "client3"]
+    for bad in (["--deals", "3"], ["--deals", "0"], ["--bot", "alpha"], ["--timeout", "0"], ["--ais", ","]):
+        with pytest.raises(SystemExit):
+            rulebots.parse_args([str(tmp_path), "--ais", "ai1", *bad])
+    assert rulebots.wilson(0, 0) == (0.0, 1.0)
+    lo, hi = rulebots.wilson(50, 100)
+    assert lo < 0.5 < hi and abs((lo + hi) / 2 - 0.5) < 1e-12
+
+
+@pytest.mark.parametrize("name", ["chupai.search.best", "chupai.search.registry"])
+def test_docstring_examples(name: str) -> None:
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
