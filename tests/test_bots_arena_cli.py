@@ -117,3 +117,16 @@ def test_cli_playout_and_arena(capsys):
     assert main(["arena", "guandan", "--bots", "greedy,random", "--deals", "2", "--seed", "1"]) == 0
     assert "GreedyBot() vs RandomBot(): 2 games" in capsys.readouterr().out
     assert main(["arena", "guandan", "--bots", "greedy", "--deals", "2"]) == 2
+
+
+def test_arena_takes_bot_specs_as_the_command_line_does():
+    from chupai import arena
+    from chupai.bots import GreedyBot, HeuristicBot
+
+    by_spec = arena("guandan", ("heuristic", "greedy"), 2, 1, progress=False)
+    by_object = arena("guandan", (HeuristicBot(), GreedyBot()), 2, 1, progress=False)
+    assert by_spec.bots == by_object.bots and by_spec.wins == by_object.wins
+    import pytest
+
+    with pytest.raises(ValueError, match="unknown bot"):
+        arena("guandan", ("alphago", "greedy"), 2, 1, progress=False)

@@ -110,7 +110,8 @@ def arena(
     address: str | None = None,
     chunk_size: int | None = None,
 ) -> ArenaResult:
-    """Play ``deals`` deals (or whole matches, ``matches=True``) between two bots.
+    """Play ``deals`` deals (or whole matches, ``matches=True``) between two bots (bot
+    objects or spec strings of :func:`chupai.search.make_bot`, e.g. ``"heuristic"``).
 
     The first bot plays seats 0 and 2 in even-numbered games and seats 1 and 3 in odd
     ones.  Game ``i`` is dealt and played from its own seed derived from ``(seed, i)``,
@@ -125,9 +126,12 @@ def arena(
     game_entry(game)  # TypeError / ValueError for an unknown game
     if isinstance(bots, (str, bytes)) or len(bots) != 2:
         raise ValueError(f"expected two bots, not {bots!r}")
+    from chupai.search.registry import make_bot
+
+    bots = [make_bot(b) if isinstance(b, str) else b for b in bots]  # a spec string names a bot
     for b in bots:
         if not isinstance(b, Bot):
-            raise TypeError(f"{b!r} is not a bot (it has no choose(state, rng) method)")
+            raise TypeError(f"{b!r} is not a bot (it has no choose(state, rng) method) nor a bot spec")
     deals = check_positive_int(deals, "deals")
     workers = check_positive_int(workers, "workers")
     seed = check_seed(seed, allow_none=False)
