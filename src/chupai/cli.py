@@ -28,7 +28,7 @@ from chupai._entry import COMMANDS
 from chupai._cli_options import add_options, check_options
 from chupai._games import GAMES, game
 
-__all__ = ["build_parser", "main"]
+__all__ = ["build_parser", "check_arguments", "main"]
 
 #: exit status after Ctrl-C, as a shell reports a process ended by SIGINT
 EXIT_INTERRUPTED = 130
@@ -195,7 +195,9 @@ def _check_game_options(args: argparse.Namespace, parser: argparse.ArgumentParse
     check_options(args, command, parser)
 
 
-def _run(argv: Sequence[str] | None) -> int:
+def _parse(argv: Sequence[str] | None) -> argparse.Namespace | int:
+    """The checked arguments of ``argv``, or the exit status once argparse has printed
+    the help, the version or a one-line usage error."""
     ap, parsers = build_parser()
     try:
         args, extra = ap.parse_known_args(argv)
@@ -205,6 +207,21 @@ def _run(argv: Sequence[str] | None) -> int:
         _check_game_options(args, sub)
     except SystemExit as e:  # argparse: --help (0) or a usage error (2), already printed
         return e.code if isinstance(e.code, int) else EXIT_USAGE
+    return args
+
+
+def check_arguments(argv: Sequence[str]) -> int:
+    """Parse and check ``argv`` as :func:`main` does before any work: 0 if it would
+    run, else the exit status after the help, the version or the one-line error."""
+    parsed = _parse(argv)
+    return parsed if isinstance(parsed, int) else 0
+
+
+def _run(argv: Sequence[str] | None) -> int:
+    parsed = _parse(argv)
+    if isinstance(parsed, int):
+        return parsed
+    args = parsed
     try:
         result: int = args.run(args)
         return result
