@@ -58,6 +58,7 @@ from chupai.protocol.view import (
     LiveView,
     ReplaySource,
     SlowPeer,
+    drop,
     http_response,
     send_within,
 )
@@ -250,8 +251,9 @@ class Table:
             remote.refused += 1
             if remote.refused == self.server.config.max_refused:
                 log.error("%s: %d refused messages in a row: disconnected", self.label(seat), remote.refused)
-                asyncio.get_running_loop().create_task(
-                    remote.connection.close(1008, f"{remote.refused} refused messages"))
+                task = asyncio.get_running_loop().create_task(
+                    drop(remote.connection, 1008, f"{remote.refused} refused messages in a row"))
+                self.server._tasks.add(task)
 
     def _check(self, seat: int, raw: str | bytes) -> str | None:
         pending = self._pending
@@ -347,9 +349,8 @@ class Table:
             self.server.stats.cpu_ended = time.process_time()
             self.server.table_done()
             self.server.view.touch(self.index)
-            for remote in self.remotes.values():
-                await remote.connection.close(1000 if self._aborted is None else 1001,
-                                              "the table is done" if self._aborted is None else self._aborted)
+            code, why = (1000, "the table is done") if self._aborted is None else (1001, self._aborted)
+            await asyncio.gather(*(drop(r.connection, code, why[:120]) for r in self.remotes.values()))
 
     def _write_abort(self, reason: str) -> None:
         """The record's ``abort`` line: the reason and the deal in progress as far as it went."""
@@ -397,7 +398,7 @@ class Table:
             except TimeoutError:
                 why = f"did not answer within {self.server.config.move_timeout:g} s"
                 self.on_disconnect(seat, why)
-                await self.remotes[seat].connection.close(1008, why)
+                await drop(self.remotes[seat].connection, 1008, why)
                 raise TableAborted(self._aborted) from None
             self._answered = time.perf_counter()
             stats.roundtrip.append(self._answered - sent)

@@ -33,7 +33,7 @@ from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Response
 
-__all__ = ["VIEW_PATHS", "HttpConnection", "LiveView", "ReplaySource", "SlowPeer", "http_response", "query_token", "send_within"]
+__all__ = ["VIEW_PATHS", "HttpConnection", "LiveView", "ReplaySource", "SlowPeer", "drop", "http_response", "query_token", "send_within"]
 
 log = logging.getLogger("chupai.protocol")
 
@@ -159,6 +159,15 @@ async def send_within(connection: ServerConnection, text: str, seconds: float) -
         raise SlowPeer(f"did not read within {seconds:g} s") from None
 
 
+async def drop(connection: ServerConnection, code: int, reason: str, grace: float = 1.0) -> None:
+    """Close ``connection`` with ``code``; a peer that does not complete the closing
+    handshake within ``grace`` seconds (it stopped reading) has its transport aborted."""
+    try:
+        await asyncio.wait_for(asyncio.shield(connection.close(code, reason)), grace)
+    except TimeoutError:
+        connection.transport.abort()
+
+
 class _Watcher:
     """One viewer: its pending snapshots (one per table, the latest) and its sender."""
 
@@ -208,10 +217,16 @@ class LiveView:
     async def watch(self, connection: ServerConnection) -> None:
         """Serve one watcher until it leaves or stops reading (messages from it are ignored)."""
         watcher = _Watcher(connection)
-        watcher.pending = self._encoded(range(self._tables))
-        watcher.ready.set()
-        self._watchers[connection] = watcher
         log.info("view: watcher connected from %s", _address(connection))
+        try:
+            await send_within(connection, self._payload(self._encoded(range(self._tables))), self.send_timeout)
+        except ConnectionClosed:
+            return
+        except SlowPeer as e:
+            self.dropped += 1
+            log.warning("view: dropped watcher %s: it %s", _address(connection), e)
+            return
+        self._watchers[connection] = watcher
         sender = asyncio.create_task(self._send_loop(watcher))
         try:
             async for _ in connection:
@@ -256,7 +271,7 @@ class LiveView:
         async def last(w: ServerConnection) -> None:
             try:
                 await send_within(w, payload, self.send_timeout)
-                await w.close(1001, "the server is done")
+                await drop(w, 1001, "the server is done")
             except (ConnectionClosed, SlowPeer):
                 pass
 
