@@ -239,7 +239,7 @@ def replay_frames(lines: Sequence[dict[str, Any]], table: int | None = None, han
     lines = _checked(lines)
     frames: list[dict[str, Any]] = []
     names = next((d["names"] for d in lines if d["type"] == "game"), ["0", "1", "2", "3"])
-    games = next((int(d["games"]) for d in lines if d["type"] == "header"), 1)
+    games = next((int(d.get("games", 1)) for d in lines if d["type"] == "header"), 1)
     for t, g in _games(lines, table):
         deals = _deals(lines, t, g)
         if deals[0]["matchSeed"] is None:
