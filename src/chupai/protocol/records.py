@@ -115,6 +115,11 @@ def _str(v: Any, where: str) -> None:
         raise ValueError(f"{where}: expected a str, not {v!r}"[:200])
 
 
+def _strs(v: Any, where: str) -> None:
+    for i, x in enumerate(_list(v, where)):
+        _str(x, f"{where}[{i}]")
+
+
 def _hands(v: Any, where: str) -> None:
     for s, hand in enumerate(_list(v, where, SEATS)):
         for i, c in enumerate(_list(hand, f"{where}[{s}]")):
@@ -147,13 +152,11 @@ def _seats(v: Any, where: str, low: int = 0) -> None:
 
 
 def _names(v: Any, where: str) -> None:
-    for i, x in enumerate(_list(v, where, SEATS)):
-        _str(x, f"{where}[{i}]")
+    _strs(_list(v, where, SEATS), where)
 
 
 def _levels(v: Any, where: str) -> None:
-    for i, x in enumerate(_list(v, where, 2)):
-        _str(x, f"{where}[{i}]")
+    _strs(_list(v, where, 2), where)
 
 
 def _seed(v: Any, where: str) -> None:
@@ -166,8 +169,7 @@ def _optional(check: Any) -> Any:
 
 
 _FIELDS: dict[str, dict[str, Any]] = {
-    "header": {"games": _int, "seed": _int, "tables": _int, "seats": lambda v, w: [
-        _str(x, f"{w}[{i}]") for i, x in enumerate(_list(v, w))], "rules": _str},
+    "header": {"games": _int, "seed": _int, "tables": _int, "seats": _strs, "rules": _str},
     "deal": {"table": _int, "game": lambda v, w: _int(v, w, 1), "deal": _int, "matchSeed": _seed,
              "levels": _levels, "level": _str, "previous": _optional(lambda v, w: _seats(v, w, -1)), "hands": _hands,
              "handsAfterTribute": _hands, "tribute": _transfers, "back": _transfers,
