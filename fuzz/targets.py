@@ -17,6 +17,7 @@ seed of ``fuzz/corpus/`` through every target without atheris' engine.
 from __future__ import annotations
 
 import inspect
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -368,6 +369,42 @@ def fuzz_protocol(data: bytes) -> None:
             assert read(play.to_protocol()) == play
 
 
+# -- hostile peers: records and server messages ----------------------------------------
+def fuzz_records(data: bytes) -> None:
+    """The record readers on arbitrary text: every malformed record is a ``ValueError``."""
+    from chupai.protocol.records import load_match, parse_record, print_record, replay_frames
+
+    with documented():
+        lines = parse_record(data.decode("utf-8", "replace"))
+        with open(os.devnull, "w") as sink:
+            print_record(lines, sink, hands=True)
+        replay_frames(lines)
+        load_match(lines)
+
+
+_CLIENT: list[Any] = []
+
+
+def fuzz_client_messages(data: bytes) -> None:
+    """A client's handling of arbitrary server messages (one per line): each is taken,
+    answered or refused with a ``ValueError``; an answer is an index of the request."""
+    from chupai.protocol.client import Client, ClientState, parse_message
+
+    if not _CLIENT:
+        _CLIENT.append(Client("ws://127.0.0.1:1/game/fuzz", bot="random"))
+    client = _CLIENT[0]
+    client.state = ClientState()
+    for raw in data.split(b"\n")[:20]:
+        with documented():
+            msg = parse_message(raw)
+            if msg is None:
+                continue
+            client.state.update(msg)
+            if msg["type"] == "act":
+                index = client.choose(msg)
+                assert 0 <= index <= msg["indexRange"], index
+
+
 # -- random action sequences on every state ------------------------------------------
 def _state(fdp: atheris.FuzzedDataProvider, game: str) -> Any:
     module = MODULES[game]
@@ -474,5 +511,7 @@ TARGETS: dict[str, Callable[[bytes], None]] = {
     "plays": _by_game(PLAY_TARGETS, "legal_plays / classify with arbitrary hands, levels, previous plays and rules"),
     "play_records": fuzz_records,
     "protocol": fuzz_protocol,
+    "records": fuzz_records,
+    "client_messages": fuzz_client_messages,
     "actions": _by_game(ACTION_TARGETS, "Random Deal/Match action sequences, legal and illegal interleaved,"),
 }

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import urllib.request
 from pathlib import Path
+from urllib.parse import quote
 from typing import Any
 
 from websockets.asyncio.client import connect
@@ -40,9 +41,10 @@ async def browse(url: str, *flags: str) -> str:
     return out.decode()
 
 
-async def browse_live(url: str, profile: Path, updates: int) -> str:
-    """The DOM of ``url`` once the page has had ``updates`` live updates, in real time:
-    chromium driven over the DevTools protocol."""
+async def browse_live(url: str, profile: Path, updates: int, until: str = "true") -> str:
+    """The DOM of ``url`` once the page has had ``updates`` live updates and the
+    JavaScript expression ``until`` holds, in real time: chromium driven over the
+    DevTools protocol."""
     proc = await asyncio.create_subprocess_exec(
         chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--remote-debugging-port=0",
         "--remote-allow-origins=*", f"--user-data-dir={profile}", url,
@@ -78,6 +80,9 @@ async def browse_live(url: str, profile: Path, updates: int) -> str:
             # (the page may still be loading: no body yet)
             while int(await evaluate("(document.body && document.body.dataset.updates) || '0'") or 0) < updates:
                 assert loop.time() < end, "the page did not update live"
+                await asyncio.sleep(0.1)
+            while not await evaluate(until):
+                assert loop.time() < end, f"the page never reached {until}"
                 await asyncio.sleep(0.1)
             return str(await evaluate("document.documentElement.outerHTML"))
     finally:
@@ -167,3 +172,37 @@ def test_view_assets_are_package_data() -> None:
     files = {p.name for p in resources.files("chupai.protocol").joinpath("static").iterdir()}
     assert {"index.html", "view.js", "view.css"} <= files
     assert subprocess.run([chromium(), "--version"], capture_output=True, text=True, timeout=60).returncode == 0
+
+
+HOSTILE = "<img src=x onerror=\"document.title='pwned'\">"
+
+
+def test_view_renders_peer_strings_as_text_and_the_handshake_refuses_html_names(tmp_path: Path) -> None:
+    """A client named with HTML is refused at the handshake; a peer string that reaches
+    a snapshot anyway (here a name planted on the table, in the reason its table ended)
+    shows as text in a real browser: no element is injected, no script runs."""
+
+    async def main() -> tuple[str, int | None]:
+        server, task, url = await start(ServerConfig(port=0, games=1, seed=1, pace=0.02,
+                                                     seats=["remote", "greedy", "greedy", "greedy"]))
+        async with connect(url + quote(HOSTILE)) as hostile:
+            await asyncio.wait_for(hostile.wait_closed(), TIMEOUT)
+        refused = hostile.close_code
+        player = asyncio.create_task(async_bot(url + "plain", "first"))
+        await seated(server, 1)
+        server.tables[0].names[0] = HOSTILE
+        page = asyncio.create_task(browse_live(
+            f"http://127.0.0.1:{server.port}/", tmp_path / "profile", updates=1,
+            until="(document.querySelector('.state') || {}).textContent?.startsWith('ended')"))
+        while not server.view._watchers or server.stats.decisions < 3:
+            await asyncio.sleep(0.02)
+        player.cancel()  # it leaves mid-game: its table ends, the reason names the seat
+        dom = await asyncio.wait_for(page, TIMEOUT)
+        await asyncio.wait_for(task, TIMEOUT)
+        return dom, refused
+
+    dom, refused = asyncio.run(main())
+    assert refused == 1008
+    assert "<title>chupai — Guan Dan tables</title>" in dom and "pwned" not in dom.split("</title>")[0]
+    assert "<img" not in dom
+    assert "ended: table 0 seat 0 (&lt;img src=x onerror=" in dom

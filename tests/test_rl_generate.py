@@ -101,3 +101,17 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert "3 gandengyan deals" in capsys.readouterr().out
     assert len(load(out)["returns"]) == 3
     assert gandengyan.Deal(1).players == 4
+
+
+def test_load_refuses_a_shard_outside_the_run_directory(tmp_path: Path) -> None:
+    run, elsewhere = tmp_path / "run", tmp_path / "elsewhere"
+    generate("gandengyan", "random", episodes=2, out_dir=run, seed=2, shard_size=2, progress=False)
+    elsewhere.mkdir()
+    manifest = json.loads((run / "manifest.json").read_text())
+    shard = manifest["shards"][0]["file"]
+    (elsewhere / shard).write_bytes((run / shard).read_bytes())
+    for path in (str((elsewhere / shard).resolve()), f"../elsewhere/{shard}"):
+        manifest["shards"][0]["file"] = path
+        (run / "manifest.json").write_text(json.dumps(manifest))
+        with pytest.raises(ValueError, match="not a file of the run directory"):
+            load(run)

@@ -14,6 +14,13 @@ Traceback (most recent call last):
 ...
 ValueError: unknown backend 'dask'; expected one of ['local', 'ray']
 
+The local pool spawns its workers: each one imports the calling script afresh, so a
+script that asks for ``workers > 1`` must start its work under an
+``if __name__ == "__main__":`` guard (without it every worker would start the script's
+work again).  A worker that dies (killed, out of memory, or unable to start, as without
+the guard) fails the run at once with a ``RuntimeError`` saying so; a worker asked to
+start a pool while it is still starting itself raises one naming the guard.
+
 ``backend="ray"`` joins the cluster at ``address`` (or ``RAY_ADDRESS``) if one is given,
 otherwise it starts a local Ray instance on first use and keeps it for later calls
 (``ray.shutdown()`` ends it).  A worker process that dies is retried by Ray
@@ -23,9 +30,12 @@ finished.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import signal
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
 from typing import Any, TypeVar
 
@@ -34,7 +44,7 @@ from tqdm import tqdm
 from chupai._validate import check_choice, check_positive_int
 
 
-__all__ = ["BACKENDS", "add_arguments", "chunk_bounds", "default_chunk_size", "options_of", "run_batch"]
+__all__ = ["BACKENDS", "MAIN_GUARD", "add_arguments", "chunk_bounds", "default_chunk_size", "options_of", "run_batch"]
 
 #: the backends :func:`run_batch` knows
 BACKENDS = ("local", "ray")
@@ -43,6 +53,9 @@ MAX_RETRIES = 3
 # chunks per worker that a default chunk size aims at: enough to balance uneven items
 # and show progress, few enough that per-chunk overhead (~1 ms on Ray) stays small
 _CHUNKS_PER_WORKER = 8
+
+#: what a script starting local workers needs (named in the errors of a broken pool)
+MAIN_GUARD = 'if __name__ == "__main__":'
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -132,12 +145,24 @@ def run_batch(
 
 def _pool_chunks(fn: Callable[[T], R], items: list[T], bounds: list[tuple[int, int]],
                  workers: int) -> Iterator[tuple[int, list[R]]]:
+    if getattr(multiprocessing.current_process(), "_inheriting", False):
+        # this is a spawned worker still importing the script that started it
+        raise RuntimeError(f"a worker process started a pool while starting up: the script that runs "
+                           f"with workers > 1 must start its work under {MAIN_GUARD}")
     jobs = [(fn, items[a:b]) for a, b in bounds]
     # Ctrl-C is the parent's to handle (it ends the pool): the workers ignore SIGINT, so
-    # an interrupted run prints no traceback per worker
-    with get_context("spawn").Pool(workers, initializer=signal.signal,
-                                   initargs=(signal.SIGINT, signal.SIG_IGN)) as pool:
-        yield from enumerate(pool.imap(_map_job, jobs))
+    # an interrupted run prints no traceback per worker.  A worker that dies breaks the
+    # executor, which fails every pending chunk at once (a Pool would respawn it and
+    # wait for the lost chunk forever).
+    pool = ProcessPoolExecutor(workers, mp_context=get_context("spawn"), initializer=signal.signal,
+                               initargs=(signal.SIGINT, signal.SIG_IGN))
+    try:
+        yield from enumerate(pool.map(_map_job, jobs))
+    except BrokenProcessPool:
+        raise RuntimeError(f"a worker process died (killed, out of memory, or unable to start: a script "
+                           f"that runs with workers > 1 must start its work under {MAIN_GUARD})") from None
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _ray_chunks(fn: Callable[[T], R], items: list[T], bounds: list[tuple[int, int]],

@@ -119,6 +119,9 @@ def arena(
     ``workers > 1`` uses local processes (bots must be picklable): at most one per deal
     and one per CPU core, unless ``max_workers`` explicitly allows more
     (``max_workers=workers`` starts exactly ``workers``, capped only by the deals).
+    Spawned workers import the calling script again: start a script's work under
+    ``if __name__ == "__main__":`` (without it the run fails with a ``RuntimeError``
+    naming the guard).
     ``backend="ray"`` runs the deals as Ray tasks, ``workers`` at a time, on the cluster
     at ``address`` (or ``RAY_ADDRESS``), else on a local Ray started on demand; the
     cores of this machine do not cap it.  See :func:`chupai.backends.run_batch`.

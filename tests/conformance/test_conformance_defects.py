@@ -2,7 +2,6 @@
 argument checks hold one meaning in every game."""
 from __future__ import annotations
 
-import multiprocessing.context
 import pickle
 import subprocess
 import sys
@@ -12,7 +11,7 @@ import numpy as np
 import pytest
 
 import chupai
-from chupai import chinese_ten, gandengyan, guandan, tournament, zhengshangyou
+from chupai import backends, chinese_ten, gandengyan, guandan, tournament, zhengshangyou
 from chupai._games import GAMES
 from chupai.bots import GreedyBot, MonteCarloBot, RandomBot
 from chupai.contract import TERMINAL, Event
@@ -181,20 +180,17 @@ def test_arena_never_starts_more_workers_than_deals_or_cores(monkeypatch):
     class FakePool:
         """Counts the processes asked for and runs the jobs here."""
 
-        def __init__(self, n):
+        def __init__(self, n, **kwargs):
             started.append(n)
 
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *exc):
-            return False
-
-        def imap(self, f, jobs):
+        def map(self, f, jobs):
             return map(f, jobs)
 
-    # every process pool of the library comes from a multiprocessing context
-    monkeypatch.setattr(multiprocessing.context.BaseContext, "Pool", lambda self, n, *a, **k: FakePool(n))
+        def shutdown(self, **kwargs):
+            pass
+
+    # every process pool of the library is chupai.backends' executor
+    monkeypatch.setattr(backends, "ProcessPoolExecutor", FakePool)
     monkeypatch.setattr(tournament, "_cores", lambda: 2)
     bots = [RandomBot(), RandomBot()]
     one = tournament.arena("chinese_ten", bots, 4, seed=1, workers=1, progress=False)

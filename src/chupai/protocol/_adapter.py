@@ -180,6 +180,11 @@ class ProtocolGame:
         self._last: list[Any] = [None] * SEATS  # last play (not pass) of each seat in the deal
         self._actions: list[list[Any]] = []
 
+    def deal_actions(self) -> list[list[Any]]:
+        """The decisions of the deal in progress so far (``[seat, stage, action]``, as
+        a record's ``actions``)."""
+        return [list(a) for a in self._actions]
+
     # -- messages ----------------------------------------------------------------------------
     def _act(self, deal: Deal, seat: int, stage: str, actions: list[Any], hand: Cards | None = None,
              forms: list[list[Any]] | None = None) -> Ask:

@@ -2,8 +2,9 @@
 
     chupai serve guandan [--host 127.0.0.1] [--port 23456] [--games N] [--seed S]
                          [--tables T] [--seats remote,mc,remote,greedy] [--record FILE]
-                         [--view-hands] [--pace SECONDS] [--playouts N] [--quiet]
-    chupai join URL --bot SPEC [--seed S] [--playouts N] [--strict]
+                         [--view-hands] [--pace SECONDS] [--playouts N] [--move-timeout SECONDS]
+                         [--token TOKEN] [--quiet]
+    chupai join URL --bot SPEC [--seed S] [--playouts N] [--strict] [--timeout SECONDS]
     chupai join URL --protocol openguandan (--bot SPEC [--room R] [--seat S] | --bots A,B,C,D)
                 [--games G]
     chupai replay FILE [--table T] [--hands] [--web [--host H] [--port P]]
@@ -21,6 +22,10 @@ __all__ = ["register"]
 #: the protocol's default port (``chupai.protocol.server.DEFAULT_PORT``, not imported here
 #: so that ``chupai``'s other commands do not load ``websockets``)
 PORT = 23456
+#: ``--move-timeout``'s default (``chupai.protocol.server.MOVE_TIMEOUT``, same reason)
+MOVE_TIMEOUT = 30.0
+#: ``--timeout``'s default (``chupai.protocol.client.SERVER_TIMEOUT``)
+SERVER_TIMEOUT = 300.0
 
 
 def _logging(quiet: bool) -> None:
@@ -34,7 +39,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     _logging(args.quiet)
     config = ServerConfig(host=args.host, port=args.port, games=args.games, seed=args.seed, tables=args.tables,
                           seats=parse_seats(args.seats), record=args.record, view_hands=args.view_hands,
-                          pace=args.pace, playouts=args.playouts)
+                          pace=args.pace, playouts=args.playouts,
+                          move_timeout=args.move_timeout or None, token=args.token)
     return serve_forever(config)
 
 
@@ -46,7 +52,8 @@ def _cmd_join(args: argparse.Namespace) -> int:
     from chupai.protocol.client import Client
 
     _logging(args.quiet)
-    client = Client(args.url, bot=args.bot, seed=args.seed, playouts=args.playouts, strict=args.strict)
+    client = Client(args.url, bot=args.bot, seed=args.seed, playouts=args.playouts, strict=args.strict,
+                    timeout=args.timeout)
     try:
         state = client.run()
     except OSError as e:
@@ -104,17 +111,18 @@ async def _serve_replay(args: argparse.Namespace, lines: list[dict[str, Any]]) -
     from websockets.http11 import Request, Response
 
     from chupai.protocol.records import replay_frames
-    from chupai.protocol.view import http_response
+    from chupai.protocol.view import HttpConnection, ReplaySource, http_response
 
     frames = replay_frames(lines, table=args.table, hands=True)
+    replay = ReplaySource(lambda: frames)
 
-    def http(connection: ServerConnection, request: Request) -> Response | None:
-        return http_response(request.path, lambda: frames)
+    async def http(connection: ServerConnection, request: Request) -> Response | None:
+        return await http_response(request.path, replay)
 
     async def handler(connection: ServerConnection) -> None:
         await connection.close(1008, "this server only plays back a record")
 
-    async with serve(handler, args.host, args.port, process_request=http) as server:
+    async with serve(handler, args.host, args.port, process_request=http, create_connection=HttpConnection) as server:
         port = next(iter(server.sockets)).getsockname()[1]
         logging.getLogger("chupai.protocol").info(
             "replay of %s (%d frames): http://%s:%d/?replay=1 (Ctrl-C to stop)", args.file, len(frames), args.host, port)
@@ -136,6 +144,10 @@ def register(sub: Any) -> None:
     s.add_argument("--view-hands", action="store_true", help="the table view shows every hand")
     s.add_argument("--pace", type=float, default=0.0, help="seconds to wait after each decision")
     s.add_argument("--playouts", type=int, default=200, help="playouts per decision of mc seats")
+    s.add_argument("--move-timeout", type=float, default=MOVE_TIMEOUT, dest="move_timeout",
+                   help="seconds a seat has to answer a request; a seat that does not is disconnected "
+                        "and its table ends (0: wait forever)")
+    s.add_argument("--token", help="a shared secret: seats and viewers must add ?token=TOKEN to their URL")
     s.add_argument("--quiet", action="store_true", help="log warnings and errors only")
     s.set_defaults(run=_cmd_serve)
     j = sub.add_parser("join", help="play a chupai bot at a competition-protocol or OpenGuanDan server")
@@ -151,6 +163,8 @@ def register(sub: Any) -> None:
     j.add_argument("--seed", type=int, default=0)
     j.add_argument("--playouts", type=int, default=200)
     j.add_argument("--strict", action="store_true", help="check every message against the protocol")
+    j.add_argument("--timeout", type=float, default=SERVER_TIMEOUT,
+                   help="seconds without a message from the server before giving up")
     j.add_argument("--quiet", action="store_true")
     j.set_defaults(run=_cmd_join)
     r = sub.add_parser("replay", help="show a protocol record (terminal, or the web view)")

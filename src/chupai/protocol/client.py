@@ -11,6 +11,12 @@ other hands' unseen cards drawn at random: a bot that looks at them sees noise; 
 Monte Carlo bot determinizes as usual).  Tribute: the first listed card (they are all
 of the highest rank); return: the lowest card in level order.  Subclass and override
 :meth:`Client.choose` (``message -> index``) for a bot of your own.
+
+Every message is checked against the shapes of ``docs/protocol.md`` before it is used
+(:func:`parse_message`): a server that sends a malformed message (bad JSON, deep
+nesting, a missing field, ``myPos`` out of range), a message over
+:data:`MAX_SERVER_MESSAGE` bytes, or nothing for ``timeout`` seconds ends the client
+with a ``ValueError`` naming it.
 """
 from __future__ import annotations
 
@@ -24,12 +30,38 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from chupai.protocol._adapter import SEATS, action_key, lowest_return, rebuild_deal
+from chupai.protocol.shapes import MESSAGES, check_message
 from chupai.search.registry import make_bot
-from chupai.protocol.shapes import check_message
 
-__all__ = ["Client", "ClientState"]
+__all__ = ["MAX_SERVER_MESSAGE", "SERVER_TIMEOUT", "Client", "ClientState", "parse_message"]
 
 log = logging.getLogger("chupai.protocol.client")
+
+#: the largest message taken from a server (the longest request, a lead with every
+#: wild-card choice of 27 cards, is far smaller)
+MAX_SERVER_MESSAGE = 4 << 20
+#: seconds without a message from the server before the client gives up
+SERVER_TIMEOUT = 300.0
+
+
+def parse_message(raw: str | bytes) -> dict[str, Any] | None:
+    """A server message, checked (``ValueError`` naming what is wrong); ``None`` for a
+    JSON object of a type and stage the protocol does not have (ignored, as bots do)."""
+    try:
+        msg = json.loads(raw)
+    except RecursionError:
+        raise ValueError("a message from the server is nested too deeply") from None
+    except ValueError as e:  # json.JSONDecodeError, UnicodeDecodeError
+        raise ValueError(f"a message from the server is not JSON: {e}") from None
+    if not isinstance(msg, dict):
+        raise ValueError(f"a message from the server is a JSON object, not {type(msg).__name__}")
+    if (msg.get("type"), msg.get("stage")) not in MESSAGES:
+        return None
+    try:
+        check_message(msg)
+    except ValueError as e:
+        raise ValueError(f"a malformed message from the server: {e}"[:300]) from None
+    return msg
 
 
 class ClientState:
@@ -141,15 +173,20 @@ class Client:
             :meth:`choose`.
         seed: the bot's random generator seed.
         playouts: the Monte Carlo bot's playouts per decision.
-        strict: check every message against ``docs/protocol.md``
-            (:func:`~chupai.protocol.shapes.check_message`) and every play request's
-            ``actionList`` against the rebuilt state's legal plays (``ValueError``).
+        strict: refuse a message of a type the protocol does not have, and check
+            every play request's ``actionList`` against the rebuilt state's legal plays
+            (``ValueError``).
+        timeout: seconds without a message from the server before giving up
+            (``ValueError``).
     """
 
     def __init__(self, url: str, bot: Any = "greedy", *, seed: int = 0, playouts: int = 200,
-                 strict: bool = False) -> None:
+                 strict: bool = False, timeout: float = SERVER_TIMEOUT) -> None:
         if not isinstance(url, str) or not url.startswith(("ws://", "wss://")):
             raise ValueError(f"url must be a ws:// or wss:// address, not {url!r}")
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
+            raise ValueError(f"timeout must be > 0 seconds, not {timeout!r}")
+        self.timeout = float(timeout)
         self.url = url
         self.bot = make_bot(bot, playouts=playouts) if isinstance(bot, str) else bot
         self.rng = np.random.default_rng(seed)
@@ -198,12 +235,18 @@ class Client:
 
     async def play(self) -> ClientState:
         """Connect and play until the server sends ``gameResult`` or closes."""
-        async with connect(self.url, max_size=None, ping_interval=20, ping_timeout=60) as ws:
+        async with connect(self.url, max_size=MAX_SERVER_MESSAGE, ping_interval=20, ping_timeout=60) as ws:
             try:
-                async for raw in ws:
-                    msg = json.loads(raw)
-                    if self.strict:
-                        check_message(msg)
+                while True:
+                    try:
+                        raw = await asyncio.wait_for(ws.recv(), self.timeout)
+                    except TimeoutError:
+                        raise ValueError(f"the server sent nothing for {self.timeout:g} s") from None
+                    msg = parse_message(raw)
+                    if msg is None:
+                        if self.strict:
+                            raise ValueError(f"a message of no protocol type/stage from the server: {raw[:80]!r}")
+                        continue
                     self.state.update(msg)
                     self.on_message(msg)
                     if msg.get("type") == "act":
@@ -213,6 +256,8 @@ class Client:
                     elif msg.get("stage") == "gameResult":
                         break
             except ConnectionClosed as e:
+                if 1009 in (e.sent.code if e.sent else None, e.rcvd.code if e.rcvd else None):
+                    raise ValueError(f"a message from the server is over {MAX_SERVER_MESSAGE} bytes") from None
                 log.info("connection closed: %s", e)
         return self.state
 

@@ -44,19 +44,18 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from chupai._validate import check_positive_int
-from chupai.protocol.client import Client, ClientState
+from chupai.protocol.client import MAX_SERVER_MESSAGE, SERVER_TIMEOUT, Client, ClientState
+from chupai.protocol.shapes import MESSAGES, check_message
 
-__all__ = ["ANSWERS", "OpenGuanDanClient", "competition_form", "play_room"]
+__all__ = ["ANSWERS", "OpenGuanDanClient", "competition_form", "competition_message", "play_room"]
 
 log = logging.getLogger("chupai.protocol.openguandan")
 
 #: the message type that answers a request of each stage
 ANSWERS = {"play": "PLAY", "tribute": "TRIBUTE", "back": "PAYTRIBUTE"}
-#: the largest message the client accepts (a request lists at most a few thousand actions)
-MAX_MESSAGE = 4 * 2**20
-#: seconds to wait for the server's next message before giving up
-SILENCE = 600.0
 OK = 200
+#: the fields of a game message that hold an action, and the one that holds a list of them
+ACTION_FIELDS = ("curAction", "greaterAction")
 
 
 def competition_form(action: Any) -> Any:
@@ -64,6 +63,40 @@ def competition_form(action: Any) -> Any:
     if isinstance(action, list) and len(action) == 3 and action[0] == "FourKings":
         return ["Bomb", "JOKER", action[2]]
     return action
+
+
+def competition_message(msg: dict[str, Any]) -> dict[str, Any]:
+    """A game message of the server in the competition protocol's spelling, checked as
+    :func:`chupai.protocol.shapes.check_message` checks a competition server's
+    (``ValueError``); the game's result, whose fields differ, as it is."""
+    if msg.get("stage") == "gameResult":
+        if msg.get("victory") not in (0, 1):
+            raise ValueError(f"a malformed gameResult from the server: victory {msg.get('victory')!r}")
+        return msg
+    out = dict(msg)
+    for field in ACTION_FIELDS:
+        if field in out:
+            out[field] = competition_form(out[field])
+    if isinstance(out.get("actionList"), list):
+        out["actionList"] = [competition_form(a) for a in out["actionList"]]
+    if isinstance(out.get("publicInfo"), list):
+        # OpenGuanDan's entries hold the cards left only; the trick's plays come with the
+        # play notifications
+        out["publicInfo"] = [{"playArea": None, **e} if isinstance(e, dict) else e for e in out["publicInfo"]]
+    checked = out
+    if out.get("type") == "act" and out.get("stage") in ("tribute", "back") and "publicInfo" not in out:
+        # OpenGuanDan's tribute and return requests carry no publicInfo (nor the trick's
+        # fields, which the competition sends as -1 and null there): checked without them
+        checked = {"publicInfo": [{"rest": 0, "playArea": None}] * 4, "curPos": -1, "curAction": None,
+                   "greaterPos": -1, "greaterAction": None, **out}
+    elif out.get("type") == "notify" and out.get("stage") == "play" and out.get("greaterPos") == -1:
+        # after every other seat passed, OpenGuanDan names no seat holding the trick
+        checked = {**out, "greaterPos": out.get("curPos"), "greaterAction": out.get("curAction")}
+    try:
+        check_message(checked)
+    except ValueError as e:
+        raise ValueError(f"a malformed message from the server: {e}"[:300]) from None
+    return out
 
 
 class OpenGuanDanClient(Client):
@@ -76,7 +109,7 @@ class OpenGuanDanClient(Client):
         games: the games (matches to A) a created room plays.
         seat: the seat to ask for (0..3; ``None``: the server's choice).
         user: the user id, unique at the server (default ``chupai-<seat or room>``).
-        seed, playouts, strict: as :class:`~chupai.protocol.client.Client`.
+        seed, playouts, strict, timeout: as :class:`~chupai.protocol.client.Client`.
 
     Attributes: ``room`` (the room id once the server gave it), ``refused`` (the
     server's refusals of this client's answers), ``decisions``, ``state``.
@@ -84,8 +117,8 @@ class OpenGuanDanClient(Client):
 
     def __init__(self, url: str, bot: Any = "greedy", *, room: int | None = None, games: int = 1,
                  seat: int | None = None, user: str | None = None, seed: int = 0, playouts: int = 200,
-                 strict: bool = False) -> None:
-        super().__init__(url, bot, seed=seed, playouts=playouts, strict=strict)
+                 strict: bool = False, timeout: float = SERVER_TIMEOUT) -> None:
+        super().__init__(url, bot, seed=seed, playouts=playouts, strict=strict, timeout=timeout)
         if room is not None:
             room = check_positive_int(room, "room")
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3):
@@ -102,12 +135,11 @@ class OpenGuanDanClient(Client):
         self.room_ready: asyncio.Future[int] | None = None
 
     def choose(self, message: dict[str, Any]) -> int:
-        """The index into the request's ``actionList`` (read in the competition spelling);
-        the first entry, with a warning, for a play of the bot's that the server did not
-        list (module doc)."""
-        actions = [competition_form(a) for a in message.get("actionList") or []]
+        """The index into the request's ``actionList`` (``message`` in the competition
+        spelling); the first entry, with a warning, for a play of the bot's that the
+        server did not list (module doc)."""
         try:
-            return super().choose({**message, "actionList": actions})
+            return super().choose(message)
         except ValueError as e:
             if self.strict or "is not in list" not in str(e):
                 raise
@@ -153,28 +185,35 @@ class OpenGuanDanClient(Client):
 
     async def play(self) -> ClientState:
         """Connect, take a room, and play until ``gameResult`` or the server closes."""
-        async with connect(self.url, max_size=MAX_MESSAGE, ping_interval=20, ping_timeout=60) as ws:
+        async with connect(self.url, max_size=MAX_SERVER_MESSAGE, ping_interval=20, ping_timeout=60) as ws:
             await ws.send(json.dumps(self.greeting()))
             try:
                 while True:
-                    msg = json.loads(await asyncio.wait_for(ws.recv(), SILENCE))
-                    if not isinstance(msg, dict):
-                        raise ValueError(f"a server message must be a JSON object, not {type(msg).__name__}")
-                    if msg.get("type") not in ("notify", "act"):
-                        self._reply(msg)
+                    try:
+                        raw = await asyncio.wait_for(ws.recv(), self.timeout)
+                    except TimeoutError:
+                        raise ValueError(f"the server at {self.url} sent nothing for {self.timeout:g} s") from None
+                    try:
+                        sent = json.loads(raw)
+                    except (RecursionError, ValueError):
+                        raise ValueError(f"a message from the server is not JSON: {raw[:80]!r}") from None
+                    if not isinstance(sent, dict):
+                        raise ValueError(f"a message from the server is a JSON object, not {type(sent).__name__}")
+                    if (sent.get("type"), sent.get("stage")) not in MESSAGES:
+                        self._reply(sent)  # a room's or an answer's reply
                         continue
+                    msg = competition_message(sent)
+                    if msg["stage"] == "gameResult":
+                        self.state.result = msg
+                        break
                     self.state.update(msg)
                     self.on_message(msg)
                     if msg["type"] == "act":
                         index = await asyncio.to_thread(self.choose, msg)
                         self.decisions += 1
-                        await ws.send(json.dumps(self.answer(msg, index)))
-                    elif msg.get("stage") == "gameResult":
-                        break
+                        await ws.send(json.dumps(self.answer(sent, index)))
             except ConnectionClosed as e:
                 log.info("connection closed: %s", e)
-            except TimeoutError:
-                raise ValueError(f"the server at {self.url} sent nothing for {SILENCE:g} s") from None
         return self.state
 
 

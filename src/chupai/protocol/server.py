@@ -12,18 +12,28 @@ Decisions this server takes (the rules are silent):
 * A message from a seat that is not asked, malformed JSON, anything but
   ``{"actIndex": i}`` with an int ``0 <= i <= indexRange``: refused, logged at WARNING
   (nothing is sent back: bots know only the eleven messages), and the server keeps
-  waiting for a valid answer from the seat it asked.
+  waiting for a valid answer from the seat it asked.  A client refused
+  ``max_refused`` times in a row (no valid answer between) is disconnected (close
+  code 1008), which ends its table.
 * A client that leaves before its table starts frees its seat; one that leaves a
-  table in play ends that table (logged; the other clients of the table are
-  disconnected with code 1001), and the other tables go on.
+  table in play ends that table (logged, an ``abort`` line in the record; the other
+  clients of the table are disconnected with code 1001), and the other tables go on.
+* A seat that does not answer a request within ``move_timeout`` seconds, or does not
+  take a message within ``send_timeout`` seconds (it stopped reading), is
+  disconnected (1008) and its table ends the same way.
 * Connections beyond the seats of every table are refused (close code 1013); a client
-  message over 64 KiB closes its connection (1009), like any disconnect.
+  message over 64 KiB closes its connection (1009), like any disconnect.  A client
+  name (``/game/<name>``) outside :data:`NAME_PATTERN` is refused (1008).
+* No authentication, unless ``token``: then every websocket and ``/replay.json``
+  needs ``?token=TOKEN``.  A server bound beyond loopback logs a warning.
 """
 from __future__ import annotations
 
 import asyncio
 import json
+import ipaddress
 import logging
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -41,9 +51,20 @@ from chupai.protocol._adapter import SEATS, Ask, Notify, ProtocolGame, Recorded
 from chupai.search.registry import make_bot
 from chupai.protocol.records import header_line
 from chupai.protocol.shapes import is_int
-from chupai.protocol.view import LiveView, http_response
+from chupai.protocol.view import (
+    MAX_REPLAY_BYTES,
+    SEND_TIMEOUT,
+    HttpConnection,
+    LiveView,
+    ReplaySource,
+    SlowPeer,
+    drop,
+    http_response,
+    send_within,
+)
 
-__all__ = ["DEFAULT_PORT", "ServerConfig", "Server", "parse_seats", "serve_forever"]
+__all__ = ["DEFAULT_PORT", "MOVE_TIMEOUT", "NAME_PATTERN", "ServerConfig", "Server", "exposure_warning",
+           "parse_seats", "serve_forever"]
 
 log = logging.getLogger("chupai.protocol")
 
@@ -51,7 +72,26 @@ log = logging.getLogger("chupai.protocol")
 DEFAULT_PORT = 23456
 #: largest message a client may send (an answer is a few bytes)
 MAX_CLIENT_MESSAGE = 1 << 16
+#: seconds a seat has to answer a request (the budget competitions commonly give a move)
+MOVE_TIMEOUT = 30.0
+#: refused messages after which a client is disconnected
+MAX_REFUSED = 100
+#: the client names accepted (``/game/<name>``): they reach logs, records and the view
+NAME_PATTERN = re.compile(r"[A-Za-z0-9_.\-]{1,32}")
 REMOTE = "remote"
+
+
+def exposure_warning(host: str, token: str | None) -> str | None:
+    """The warning a server bound to ``host`` logs (``None`` on loopback)."""
+    try:
+        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = False
+    if loopback:
+        return None
+    guard = ("a client needs the shared token to take a seat or watch" if token is not None
+             else "there is no authentication: anyone who reaches it can take a seat, watch and read the record")
+    return f"listening on {host}, beyond loopback: {guard}"
 
 
 def parse_seats(spec: str | None) -> list[str]:
@@ -77,7 +117,11 @@ class ServerConfig:
     ``seed`` ``None`` draws one (logged and written in the record); table ``t``'s game
     ``g`` is dealt from a seed derived from it.  ``pace`` waits that many seconds after
     each decision (for watching bot tables); ``view_hands`` shows every hand on the
-    table view; ``playouts`` is the mc bots' budget per decision.
+    table view; ``playouts`` is the mc bots' budget per decision.  ``move_timeout``
+    (seconds, ``None``: wait forever) bounds a seat's answer and ``send_timeout`` a
+    send to a peer; ``max_refused`` bounds a client's refused messages; ``token`` is
+    the optional shared secret of seats and viewers; ``replay_limit`` caps the bytes
+    of ``/replay.json``.
     """
 
     host: str = "127.0.0.1"
@@ -90,9 +134,14 @@ class ServerConfig:
     view_hands: bool = False
     pace: float = 0.0
     playouts: int = 200
+    move_timeout: float | None = MOVE_TIMEOUT
+    send_timeout: float = SEND_TIMEOUT
+    max_refused: int = MAX_REFUSED
+    token: str | None = None
+    replay_limit: int = MAX_REPLAY_BYTES
 
     def __post_init__(self) -> None:
-        for name in ("games", "tables", "playouts"):
+        for name in ("games", "tables", "playouts", "max_refused", "replay_limit"):
             v = getattr(self, name)
             if not is_int(v) or v < 1:
                 raise ValueError(f"{name} must be a positive int, not {v!r}")
@@ -105,6 +154,12 @@ class ServerConfig:
         self.seats = parse_seats(",".join(self.seats))
         if self.pace < 0:
             raise ValueError(f"pace must be >= 0 seconds, not {self.pace!r}")
+        if self.move_timeout is not None and not self.move_timeout > 0:
+            raise ValueError(f"move_timeout must be > 0 seconds or None, not {self.move_timeout!r}")
+        if not self.send_timeout > 0:
+            raise ValueError(f"send_timeout must be > 0 seconds, not {self.send_timeout!r}")
+        if self.token is not None and (not isinstance(self.token, str) or not self.token):
+            raise ValueError(f"token must be a non-empty str or None, not {self.token!r}")
 
 
 @dataclass
@@ -151,6 +206,8 @@ class _Remote:
         self.connection = connection
         self.name = name
         self.sent = 0
+        #: messages refused since its last valid answer
+        self.refused = 0
 
 
 class Table:
@@ -185,11 +242,21 @@ class Table:
     def on_message(self, seat: int, raw: str | bytes) -> None:
         """A message from ``seat``: the answer it was asked for, or refused and logged."""
         reason = self._check(seat, raw)
+        remote = self.remotes.get(seat)
         if reason is None:
+            if remote is not None:
+                remote.refused = 0
             return
         self.server.stats.refused += 1
         more = f" ({len(raw)} long)" if len(raw) > 80 else ""
         log.warning("refused from %s: %s: %r%s", self.label(seat), reason, raw[:80], more)
+        if remote is not None:
+            remote.refused += 1
+            if remote.refused == self.server.config.max_refused:
+                log.error("%s: %d refused messages in a row: disconnected", self.label(seat), remote.refused)
+                task = asyncio.get_running_loop().create_task(
+                    drop(remote.connection, 1008, f"{remote.refused} refused messages in a row"))
+                self.server._tasks.add(task)
 
     def _check(self, seat: int, raw: str | bytes) -> str | None:
         pending = self._pending
@@ -210,17 +277,17 @@ class Table:
         pending[2].set_result(index)
         return None
 
-    def on_disconnect(self, seat: int) -> None:
-        """``seat``'s client left: the table ends (if it is playing)."""
+    def on_disconnect(self, seat: int, why: str = "disconnected") -> None:
+        """``seat``'s client left (or was dropped, ``why``): the table ends (if it is playing)."""
         if self.done:
             return
         if not self.started:
-            del self.remotes[seat]
-            log.info("%s left before the table started; the seat is free again", self.label(seat))
+            if self.remotes.pop(seat, None) is not None:
+                log.info("%s left before the table started; the seat is free again", self.label(seat))
             self.names[seat] = REMOTE
             return
         if self._aborted is None:
-            self._aborted = f"{self.label(seat)} disconnected"
+            self._aborted = f"{self.label(seat)} {why}"
             log.error("table %d ends: %s", self.index, self._aborted)
         if self._pending is not None and not self._pending[2].done():
             self._pending[2].set_exception(TableAborted(self._aborted))
@@ -273,8 +340,11 @@ class Table:
             log.info("table %d done: victoryNum %s, draws %d", self.index, victory, draws)
         except TableAborted as e:
             log.error("table %d ended early: %s", self.index, e)
+            self._write_abort(str(e))
         except Exception:
             log.exception("table %d ended by an internal error", self.index)
+            self._aborted = self._aborted or "an internal error"
+            self._write_abort(self._aborted)
         finally:
             self.done = True
             self._pending = None
@@ -282,9 +352,17 @@ class Table:
             self.server.stats.cpu_ended = time.process_time()
             self.server.table_done()
             self.server.view.touch(self.index)
-            for remote in self.remotes.values():
-                await remote.connection.close(1000 if self._aborted is None else 1001,
-                                              "the table is done" if self._aborted is None else self._aborted)
+            code, why = (1000, "the table is done") if self._aborted is None else (1001, self._aborted)
+            await asyncio.gather(*(drop(r.connection, code, why[:120]) for r in self.remotes.values()))
+
+    def _write_abort(self, reason: str) -> None:
+        """The record's ``abort`` line: the reason and the deal in progress as far as it went."""
+        game = self.game
+        line: dict[str, Any] = {"type": "abort", "table": self.index, "reason": reason, "names": self.names}
+        if game is not None:
+            line.update({"game": game.game, "deal": len(game.match.deals), "matchSeed": game.seed,
+                         "actions": game.deal_actions()})
+        self.server.write_record(line)
 
     async def _notify(self, to: Sequence[int], message: dict[str, Any]) -> None:
         if self._aborted is not None:
@@ -295,9 +373,12 @@ class Table:
             if remote is None:
                 continue
             try:
-                await remote.connection.send(text)
+                await send_within(remote.connection, text, self.server.config.send_timeout)
             except ConnectionClosed:
                 self.on_disconnect(seat)
+                raise TableAborted(self._aborted) from None
+            except SlowPeer as e:
+                self.on_disconnect(seat, str(e))
                 raise TableAborted(self._aborted) from None
             remote.sent += 1
             self.server.stats.sent += 1
@@ -315,7 +396,13 @@ class Table:
             if self._answered:
                 stats.turnaround.append(time.perf_counter() - self._answered)
             sent = time.perf_counter()
-            index = await future
+            try:
+                index = await asyncio.wait_for(future, self.server.config.move_timeout)
+            except TimeoutError:
+                why = f"did not answer within {self.server.config.move_timeout:g} s"
+                self.on_disconnect(seat, why)
+                await drop(self.remotes[seat].connection, 1008, why)
+                raise TableAborted(self._aborted) from None
             self._answered = time.perf_counter()
             stats.roundtrip.append(self._answered - sent)
         stats.decisions += 1
@@ -348,7 +435,9 @@ class Server:
         self.config = config
         self.stats = Stats()
         self.tables = [Table(self, t) for t in range(config.tables)]
-        self.view = LiveView(self._snapshot, config.tables)
+        self.view = LiveView(self._snapshot, config.tables, config.send_timeout)
+        self.replay = (ReplaySource(self._replay_frames, self._record_stamp, config.replay_limit)
+                       if config.record is not None else None)
         self._record: IO[str] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self.port = config.port
@@ -370,20 +459,34 @@ class Server:
             self._record.flush()
 
     def _replay_frames(self) -> list[dict[str, Any]]:
-        from chupai.protocol.records import read_record, replay_frames
+        from chupai.protocol.records import parse_record, replay_frames
 
         assert self.config.record is not None
-        return replay_frames(read_record(self.config.record), hands=True)
+        with open(self.config.record, "rb") as f:
+            data = f.read()
+        # the record is being written: only its complete lines
+        return replay_frames(parse_record(data[:data.rfind(b"\n") + 1].decode("utf-8"), str(self.config.record)),
+                             hands=True)
 
-    def _http(self, connection: ServerConnection, request: Request) -> Response | None:
-        return http_response(request.path, self._replay_frames if self.config.record else None)
+    def _record_stamp(self) -> tuple[int, int]:
+        assert self.config.record is not None
+        st = Path(self.config.record).stat()
+        return st.st_size, st.st_mtime_ns
+
+    async def _http(self, connection: ServerConnection, request: Request) -> Response | None:
+        return await http_response(request.path, self.replay, self.config.token)
 
     async def _handler(self, connection: ServerConnection) -> None:
         path = connection.request.path if connection.request is not None else ""
-        if path.split("?", 1)[0] == "/watch":
+        route = path.split("?", 1)[0]
+        if route == "/watch":
             await self.view.watch(connection)
             return
-        name = path[len("/game/"):] or "?"
+        name = route[len("/game/"):]
+        if not NAME_PATTERN.fullmatch(name):
+            log.warning("refused connection from %s: bad name %r", _peer(connection), name[:40])
+            await connection.close(1008, "the name must be 1-32 of A-Z a-z 0-9 _ . -")
+            return
         table = next((t for t in self.tables if not t.started and t.free_seats), None)
         if table is None:
             log.warning("refused connection %r from %s: every seat is taken", name, _peer(connection))
@@ -419,12 +522,16 @@ class Server:
         viewer = asyncio.create_task(self.view.run())
         try:
             async with serve(self._handler, cfg.host, cfg.port, process_request=self._http,
-                             max_size=MAX_CLIENT_MESSAGE, ping_interval=20, ping_timeout=60) as ws:
+                             create_connection=HttpConnection, max_size=MAX_CLIENT_MESSAGE,
+                             ping_interval=20, ping_timeout=60) as ws:
                 self.port = _bound_port(ws, cfg.port)
                 log.info("chupai serve guandan: %d table(s) x %d game(s), seed %d, seats %s",
                          cfg.tables, cfg.games, cfg.seed, ",".join(cfg.seats))
                 log.info("listening on ws://%s:%d/game/<name>; table view http://%s:%d/",
                          cfg.host, self.port, cfg.host, self.port)
+                warning = exposure_warning(cfg.host, cfg.token)
+                if warning is not None:
+                    log.warning("%s", warning)
                 self.ready.set()
                 await self._all_done.wait()
                 await asyncio.gather(*self._tasks)

@@ -116,7 +116,7 @@ def _public_info(v: Any, where: str) -> None:
     if not isinstance(v, list) or len(v) != 4:
         raise ValueError(f"{where}: expected four entries, not {v!r}")
     for i, e in enumerate(v):
-        if not isinstance(e, dict) or set(e) < {"rest", "playArea"}:
+        if not isinstance(e, dict) or not {"rest", "playArea"} <= set(e):
             raise ValueError(f"{where}[{i}]: expected {{'rest': n, 'playArea': action or null}}, not {e!r}")
         _int(e["rest"], f"{where}[{i}].rest")
         _optional_action(e["playArea"], f"{where}[{i}].playArea")

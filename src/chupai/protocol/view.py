@@ -8,7 +8,14 @@ reads ``/watch``, a websocket on which the server sends table snapshots
 ``?replay=1`` it fetches ``/replay.json`` (the snapshots of a record, see
 :func:`chupai.protocol.records.replay_frames`) and plays them back.
 
->>> http_response("/nowhere", None).status_code
+Every viewer has its own sender: a viewer keeps at most one pending snapshot per table
+(a newer one replaces a stale one), and a send that does not finish within the send
+deadline drops that viewer, so a viewer that stops reading never delays another one or
+a table.  ``/replay.json`` is built in a worker thread, once per change of the record
+(concurrent requests share the build), and refused (413) beyond a size cap.
+
+>>> import asyncio
+>>> asyncio.run(http_response("/nowhere", None)).status_code
 404
 """
 from __future__ import annotations
@@ -16,16 +23,17 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from importlib import resources
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Response
 
-__all__ = ["VIEW_PATHS", "LiveView", "http_response"]
+__all__ = ["VIEW_PATHS", "HttpConnection", "LiveView", "ReplaySource", "SlowPeer", "drop", "http_response", "query_token", "send_within"]
 
 log = logging.getLogger("chupai.protocol")
 
@@ -39,6 +47,10 @@ _STATIC = {
 VIEW_PATHS = ("/watch", "/replay.json", *_STATIC)
 #: seconds between two updates of a table on the watchers' sockets
 UPDATE_INTERVAL = 0.1
+#: seconds a send to a peer (player or viewer) may take before the peer is dropped
+SEND_TIMEOUT = 10.0
+#: the largest ``/replay.json`` body served (bytes); a larger record is refused with 413
+MAX_REPLAY_BYTES = 32 << 20
 
 
 def _response(status: int, reason: str, body: bytes, content_type: str) -> Response:
@@ -50,84 +62,220 @@ def _response(status: int, reason: str, body: bytes, content_type: str) -> Respo
     return Response(status, reason, headers, body)
 
 
-def http_response(path: str, frames: Callable[[], list[dict[str, Any]]] | None) -> Response | None:
+def query_token(path: str) -> str | None:
+    """The ``token`` query parameter of a request path (``None`` without one)."""
+    values = parse_qs(urlsplit(path).query).get("token")
+    return values[0] if values else None
+
+
+class HttpConnection(ServerConnection):
+    """A server connection that lets an HTTP answer (a page, ``/replay.json``) leave
+    completely before the transport is closed (websockets aborts the transport of a
+    connection that did not become a websocket, dropping what was still buffered).
+    The wait is bounded by the server's ``open_timeout``."""
+
+    async def handshake(self, *args: Any, **kwargs: Any) -> None:
+        await super().handshake(*args, **kwargs)
+        response = self.response
+        if response is None or response.status_code == 101:
+            return
+        while self.transport.get_write_buffer_size() and not self.transport.is_closing():
+            await asyncio.sleep(0.005)
+
+
+class ReplaySource:
+    """The body of ``/replay.json``: ``build()`` (the frames) run in a worker thread,
+    cached until ``stamp()`` changes; concurrent requests wait for one build.  A body
+    over ``limit`` bytes is refused (413)."""
+
+    def __init__(self, build: Callable[[], list[dict[str, Any]]], stamp: Callable[[], Hashable] = lambda: None,
+                 limit: int = MAX_REPLAY_BYTES) -> None:
+        self._build = build
+        self._stamp = stamp
+        self.limit = limit
+        self._lock = asyncio.Lock()
+        self._cached: tuple[Hashable, Response] | None = None
+        #: how many times the body was built
+        self.builds = 0
+
+    def _make(self) -> Response:
+        try:
+            body = json.dumps(self._build(), separators=(",", ":")).encode()
+        except ValueError as e:
+            log.warning("/replay.json: the record does not replay: %s", e)
+            return _response(500, "Internal Server Error",
+                             json.dumps({"error": f"the record does not replay: {e}"}).encode(), "application/json")
+        if len(body) > self.limit:
+            log.warning("/replay.json: %d bytes, over the %d-byte cap: refused", len(body), self.limit)
+            return _response(413, "Content Too Large", json.dumps(
+                {"error": f"the replay is {len(body)} bytes, over the {self.limit}-byte cap; "
+                          "play the record back with chupai replay FILE --web"}).encode(), "application/json")
+        return _response(200, "OK", body, "application/json")
+
+    async def response(self) -> Response:
+        """The answer to one request (built off the event loop when the record changed)."""
+        async with self._lock:
+            stamp = self._stamp()
+            if self._cached is None or self._cached[0] != stamp:
+                self.builds += 1
+                self._cached = (stamp, await asyncio.to_thread(self._make))
+            return self._cached[1]
+
+
+async def http_response(path: str, replay: ReplaySource | None, token: str | None = None) -> Response | None:
     """The HTTP answer for ``path`` (``None``: a websocket path, let the handshake go on).
 
-    ``frames`` gives the replay snapshots for ``/replay.json`` (``None``: no record).
+    ``replay`` serves ``/replay.json`` (``None``: no record).  With ``token``, the
+    websocket paths and ``/replay.json`` need ``?token=TOKEN`` (403 otherwise).
     """
     route = path.split("?", 1)[0]
-    if route.startswith("/game/") or route == "/watch":
-        return None
     if route in _STATIC:
         name, content_type = _STATIC[route]
         body = resources.files("chupai.protocol").joinpath("static", name).read_bytes()
         return _response(200, "OK", body, content_type)
+    known = route.startswith("/game/") or route in ("/watch", "/replay.json")
+    if known and token is not None and query_token(path) != token:
+        return _response(403, "Forbidden", b"this server needs ?token=<its shared token>\n", "text/plain; charset=utf-8")
+    if route.startswith("/game/") or route == "/watch":
+        return None
     if route == "/replay.json":
-        if frames is None:
+        if replay is None:
             return _response(404, "Not Found", b'{"error": "no record to replay"}', "application/json")
-        return _response(200, "OK", json.dumps(frames()).encode(), "application/json")
-    return _response(404, "Not Found", f"no such page: {route}\n".encode(), "text/plain; charset=utf-8")
+        return await replay.response()
+    return _response(404, "Not Found", b"no such page\n", "text/plain; charset=utf-8")
+
+
+class SlowPeer(Exception):
+    """A peer did not take a message within the send deadline (it was dropped)."""
+
+
+async def send_within(connection: ServerConnection, text: str, seconds: float) -> None:
+    """Send ``text``; a peer that has not taken it within ``seconds`` is dropped (its
+    transport aborted) and :class:`SlowPeer` raised."""
+    try:
+        await asyncio.wait_for(connection.send(text), seconds)
+    except TimeoutError:
+        connection.transport.abort()
+        raise SlowPeer(f"did not read within {seconds:g} s") from None
+
+
+async def drop(connection: ServerConnection, code: int, reason: str, grace: float = 1.0) -> None:
+    """Close ``connection`` with ``code``; a peer that does not complete the closing
+    handshake within ``grace`` seconds (it stopped reading) has its transport aborted."""
+    try:
+        await asyncio.wait_for(asyncio.shield(connection.close(code, reason)), grace)
+    except TimeoutError:
+        connection.transport.abort()
+
+
+class _Watcher:
+    """One viewer: its pending snapshots (one per table, the latest) and its sender."""
+
+    def __init__(self, connection: ServerConnection) -> None:
+        self.connection = connection
+        self.pending: dict[int, str] = {}
+        self.ready = asyncio.Event()
 
 
 class LiveView:
     """The watchers of ``/watch`` and the table snapshots they are sent.
 
     ``snapshot(table)`` builds a table's snapshot; :meth:`touch` marks a table
-    changed; :meth:`run` sends the changed tables every :data:`UPDATE_INTERVAL` seconds,
-    only while someone watches (snapshots cost nothing without watchers).
+    changed; :meth:`run` hands the changed tables to every watcher every
+    :data:`UPDATE_INTERVAL` seconds, only while someone watches (snapshots cost
+    nothing without watchers); each watcher's own task sends them.
     """
 
-    def __init__(self, snapshot: Callable[[int], dict[str, Any] | None], tables: int) -> None:
+    def __init__(self, snapshot: Callable[[int], dict[str, Any] | None], tables: int,
+                 send_timeout: float = SEND_TIMEOUT) -> None:
         self._snapshot = snapshot
         self._tables = tables
-        self._watchers: set[ServerConnection] = set()
+        self._watchers: dict[ServerConnection, _Watcher] = {}
         self._dirty: set[int] = set()
+        self.send_timeout = send_timeout
+        #: viewers dropped for not reading
+        self.dropped = 0
 
     def touch(self, table: int) -> None:
         """Table ``table`` changed."""
         if self._watchers:
             self._dirty.add(table)
 
-    def _all(self) -> list[dict[str, Any]]:
-        return [s for s in (self._snapshot(t) for t in range(self._tables)) if s is not None]
+    def _encoded(self, tables: range | list[int]) -> dict[int, str]:
+        out = {}
+        for t in tables:
+            snap = self._snapshot(t)
+            if snap is not None:
+                out[t] = json.dumps(snap)
+        return out
+
+    @staticmethod
+    def _payload(snaps: dict[int, str], over: bool = False) -> str:
+        end = ', "over": true}' if over else "}"
+        return '{"type": "tables", "tables": [' + ", ".join(snaps[t] for t in sorted(snaps)) + "]" + end
 
     async def watch(self, connection: ServerConnection) -> None:
-        """Serve one watcher until it leaves (messages from it are ignored)."""
-        self._watchers.add(connection)
+        """Serve one watcher until it leaves or stops reading (messages from it are ignored)."""
+        watcher = _Watcher(connection)
         log.info("view: watcher connected from %s", _address(connection))
         try:
-            await connection.send(json.dumps({"type": "tables", "tables": self._all()}))
+            await send_within(connection, self._payload(self._encoded(range(self._tables))), self.send_timeout)
+        except ConnectionClosed:
+            return
+        except SlowPeer as e:
+            self.dropped += 1
+            log.warning("view: dropped watcher %s: it %s", _address(connection), e)
+            return
+        self._watchers[connection] = watcher
+        sender = asyncio.create_task(self._send_loop(watcher))
+        try:
             async for _ in connection:
                 pass
         except ConnectionClosed:
             pass
         finally:
-            self._watchers.discard(connection)
+            sender.cancel()
+            self._watchers.pop(connection, None)
+
+    async def _send_loop(self, watcher: _Watcher) -> None:
+        try:
+            while True:
+                await watcher.ready.wait()
+                watcher.ready.clear()
+                snaps, watcher.pending = watcher.pending, {}
+                if snaps:
+                    await send_within(watcher.connection, self._payload(snaps), self.send_timeout)
+        except ConnectionClosed:
+            self._watchers.pop(watcher.connection, None)
+        except SlowPeer as e:
+            self._watchers.pop(watcher.connection, None)
+            self.dropped += 1
+            log.warning("view: dropped watcher %s: it %s", _address(watcher.connection), e)
 
     async def run(self) -> None:
-        """Send the changed tables to every watcher, until cancelled."""
+        """Hand the changed tables to every watcher, until cancelled."""
         while True:
             await asyncio.sleep(UPDATE_INTERVAL)
             if not self._dirty or not self._watchers:
                 continue
             tables, self._dirty = sorted(self._dirty), set()
-            payload = json.dumps({"type": "tables", "tables": [
-                s for s in (self._snapshot(t) for t in tables) if s is not None]})
-            for w in list(self._watchers):
-                try:
-                    await w.send(payload)
-                except ConnectionClosed:
-                    self._watchers.discard(w)
+            snaps = self._encoded(tables)
+            for w in self._watchers.values():
+                w.pending.update(snaps)  # a stale snapshot of a table is replaced
+                w.ready.set()
 
     async def close(self) -> None:
-        """Send the final state and close every watcher."""
-        payload = json.dumps({"type": "tables", "tables": self._all(), "over": True})
-        for w in list(self._watchers):
+        """Send the final state and close every watcher (each within the send deadline)."""
+        payload = self._payload(self._encoded(range(self._tables)), over=True)
+
+        async def last(w: ServerConnection) -> None:
             try:
-                await w.send(payload)
-                await w.close(1001, "the server is done")
-            except ConnectionClosed:
+                await send_within(w, payload, self.send_timeout)
+                await drop(w, 1001, "the server is done")
+            except (ConnectionClosed, SlowPeer):
                 pass
+
+        await asyncio.gather(*(last(w) for w in list(self._watchers)))
 
 
 def _address(connection: ServerConnection) -> str:

@@ -229,11 +229,16 @@ def generate(
 
 def load(out_dir: str | os.PathLike[str]) -> dict[str, np.ndarray]:
     """Every shard of a finished :func:`generate` run, concatenated (the keys of the
-    module doc); ``ValueError`` if the run is not complete."""
+    module doc); ``ValueError`` if the run is not complete or its manifest names a
+    shard outside the run directory."""
     out = Path(out_dir)
     manifest = _read_manifest(out)
     if manifest is None:
         raise ValueError(f"{out} has no {MANIFEST}: not a chupai.rl.generate directory")
+    root = out.resolve()
+    for s in manifest["shards"]:
+        if not isinstance(s.get("file"), str) or (root / s["file"]).resolve().parent != root:
+            raise ValueError(f"{out}/{MANIFEST}: shard file {s.get('file')!r} is not a file of the run directory")
     total = sum(s["episodes"] for s in manifest["shards"] if _shard_ok(out / s["file"], s["episodes"]))
     if total != manifest["episodes"]:
         raise ValueError(f"{out} holds {total} of {manifest['episodes']} episodes: run generate again to finish it")

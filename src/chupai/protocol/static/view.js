@@ -1,9 +1,18 @@
 // The chupai table view: renders table snapshots (chupai.protocol._adapter.ProtocolGame.snapshot),
 // live from the /watch websocket, or played back from /replay.json with ?replay=1[&frame=N].
+// Every string of a snapshot comes from peers (client names, the reason a table ended):
+// it is rendered as text (textContent), never parsed as HTML.
 "use strict";
 
 const SUITS = { S: "\u2660", H: "\u2665", C: "\u2663", D: "\u2666" };
 const tables = new Map();
+
+function textEl(tag, className, text) {
+  const el = document.createElement(tag);
+  if (className) el.className = className;
+  el.textContent = text;
+  return el;
+}
 
 function cardEl(card, level) {
   const el = document.createElement("span");
@@ -24,7 +33,7 @@ function actionEl(action, level) {
   box.className = "cards";
   if (!action) return box;
   if (action[0] === "PASS") {
-    box.innerHTML = '<span class="pass">pass</span>';
+    box.appendChild(textEl("span", "pass", "pass"));
     return box;
   }
   const label = document.createElement("span");
@@ -74,9 +83,9 @@ function render(snap) {
   info.className = "info";
   const state = snap.aborted ? `ended: ${snap.aborted}` : snap.done ? "done" :
     snap.winner !== null ? `won by team ${snap.winner}` : snap.stage;
-  info.innerHTML = `<span>table ${snap.table} · game ${snap.game}/${snap.games} · deal ${snap.deal}</span>` +
-    `<span class="levels">levels ${snap.levels[0]} / ${snap.levels[1]} · playing ${snap.curRank}</span>` +
-    `<span class="state">${state}</span>`;
+  info.append(textEl("span", "", `table ${snap.table} · game ${snap.game}/${snap.games} · deal ${snap.deal}`),
+    textEl("span", "levels", `levels ${snap.levels[0]} / ${snap.levels[1]} · playing ${snap.curRank}`),
+    textEl("span", "state", state));
   el.appendChild(info);
   for (const s of [2, 3, 1, 0]) el.appendChild(seatEl(snap, s));
   const trick = document.createElement("div");
@@ -88,8 +97,12 @@ function render(snap) {
 
 function setStatus(text) { document.getElementById("status").textContent = text; }
 
+// the server's shared token (if it has one), passed on from the page's own address
+const token = new URLSearchParams(location.search).get("token");
+const withToken = (path) => token === null ? path : `${path}?token=${encodeURIComponent(token)}`;
+
 function live() {
-  const ws = new WebSocket(`ws://${location.host}/watch`);
+  const ws = new WebSocket(`ws://${location.host}${withToken("/watch")}`);
   ws.onopen = () => setStatus("live");
   let updates = 0;
   ws.onmessage = (ev) => {
@@ -103,7 +116,7 @@ function live() {
 }
 
 async function replay(params) {
-  const frames = await (await fetch("/replay.json")).json();
+  const frames = await (await fetch(withToken("/replay.json"))).json();
   const controls = document.getElementById("controls");
   const seek = document.getElementById("seek");
   const play = document.getElementById("play");
