@@ -16,7 +16,9 @@ seed of ``fuzz/corpus/`` through every target without atheris' engine.
 """
 from __future__ import annotations
 
+import contextlib
 import inspect
+import io
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -25,6 +27,8 @@ from typing import Any
 import atheris
 
 from chupai import chinese_ten, gandengyan, guandan, zhengshangyou
+from chupai import cli
+from chupai._games import GAMES
 from chupai.actions import PASS
 from chupai.contract import TERMINAL
 from chupai.cards import RANKS, Cards, face_name, parse_face
@@ -370,7 +374,7 @@ def fuzz_protocol(data: bytes) -> None:
 
 
 # -- hostile peers: records and server messages ----------------------------------------
-def fuzz_records(data: bytes) -> None:
+def fuzz_record_readers(data: bytes) -> None:
     """The record readers on arbitrary text: every malformed record is a ``ValueError``."""
     from chupai.protocol.records import load_match, parse_record, print_record, replay_frames
 
@@ -380,6 +384,44 @@ def fuzz_records(data: bytes) -> None:
             print_record(lines, sink, hands=True)
         replay_frames(lines)
         load_match(lines)
+
+
+# -- the command line ----------------------------------------------------------------
+#: words the command-line target builds argument lists of: every subcommand, the options
+#: of each, and values good and bad (numbers out of range, paths that cannot be written)
+CLI_WORDS = (
+    "plays", "playout", "arena", "ladder", "perft", "generate", "bench", "serve", "join", "replay",
+    *(game for game in GAMES), "--level", "--rules", "--previous", "--previous-type", "--previous-index", "--layout", "--turned",
+    "--free", "--variant", "--decks", "--no-joker-pair", "--players", "--deals", "--seed", "--policy",
+    "--threads", "--workers", "--bots", "--json", "--png", "--depth", "--divide", "--bench", "--episodes",
+    "--out", "--backend", "--address", "--chunk-size", "--playouts", "--quiet", "--collapse", "--matches",
+    "--version", "--help", "--port", "--host", "--games", "--seats", "--record", "--table", "--hands",
+    "--protocol", "--room", "--seat", "--bot", "--strict", "--repeat", "--no-engine",
+    "0", "-1", "1", "2", "7", "A", "x", "1e3", "1000000000000", "", "3S 4S 5S", "7S 7S 2H BJ", "8S 8D", "QD 3S",
+    "random,greedy", "mc", "alpha", "net:/nonexistent.onnx", "pagat", "competition", "ray", "local",
+    "/nonexistent/dir/x", "/", "256.1.1.1",
+)
+#: subcommands the target runs to the end (cheap on any arguments); the others it
+#: parses and checks only, the stage that must refuse bad input before any work
+CLI_RUN = ("plays", "--version", "--help")
+
+
+def fuzz_cli(data: bytes) -> None:
+    """``chupai`` argument lists of the vocabulary above: every failure is a return of
+    status 2 with one line ``chupai: error: ...`` (or argparse's exit for ``--help`` and
+    ``--version``), never a traceback."""
+    fdp = atheris.FuzzedDataProvider(data)
+    argv = [CLI_WORDS[fdp.ConsumeIntInRange(0, len(CLI_WORDS) - 1)] for _ in range(fdp.ConsumeIntInRange(0, 8))]
+    err = io.StringIO()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        if argv and argv[0] in CLI_RUN:
+            status = cli.main(argv)
+        else:
+            status = cli.check_arguments(argv)
+    assert status in (0, 2), (argv, status)
+    if status == 2:
+        lines = err.getvalue().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("chupai: error: "), (argv, err.getvalue())
 
 
 _CLIENT: list[Any] = []
@@ -511,7 +553,8 @@ TARGETS: dict[str, Callable[[bytes], None]] = {
     "plays": _by_game(PLAY_TARGETS, "legal_plays / classify with arbitrary hands, levels, previous plays and rules"),
     "play_records": fuzz_records,
     "protocol": fuzz_protocol,
-    "records": fuzz_records,
+    "records": fuzz_record_readers,
     "client_messages": fuzz_client_messages,
     "actions": _by_game(ACTION_TARGETS, "Random Deal/Match action sequences, legal and illegal interleaved,"),
+    "cli": fuzz_cli,
 }
