@@ -11,11 +11,14 @@ import sys
 import time
 from pathlib import Path
 
+import chupai
 from chupai.backends import MAIN_GUARD
 
 #: seconds any case may take; a pool that hangs is killed here and the test fails
 HARD_TIMEOUT = 90
-SRC = str(Path(__file__).resolve().parents[1] / "src")
+#: where the scripts import chupai from: the same chupai as this test run (an installed
+#: wheel or a source tree built in place)
+SRC = str(Path(chupai.__file__).resolve().parents[1])
 
 
 def run_script(path: Path, text: str) -> tuple[subprocess.CompletedProcess[str], float]:
