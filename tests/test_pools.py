@@ -6,6 +6,7 @@ Each case runs a script in a subprocess with a hard timeout, as a user would run
 """
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -19,13 +20,16 @@ HARD_TIMEOUT = 90
 #: where the scripts import chupai from: the same chupai as this test run (an installed
 #: wheel or a source tree built in place)
 SRC = str(Path(chupai.__file__).resolve().parents[1])
+#: the environment a script runs in: this run's, with chupai's source first on the path
+#: (keeps what the run depends on, such as a sanitizer build's preloaded runtime)
+ENV = {**os.environ, "PYTHONPATH": SRC}
 
 
 def run_script(path: Path, text: str) -> tuple[subprocess.CompletedProcess[str], float]:
     path.write_text(text)
     start = time.perf_counter()
     proc = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=HARD_TIMEOUT,
-                          cwd=path.parent, env={"PYTHONPATH": SRC, "PATH": "/usr/bin:/bin"})
+                          cwd=path.parent, env=ENV)
     return proc, time.perf_counter() - start
 
 
