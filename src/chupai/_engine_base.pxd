@@ -186,6 +186,15 @@ cdef class Engine:
     # 0 if `st` is a state the game can reach as far as its own fields go (indexes in
     # range, masks disjoint and inside the deck); else a positive code
     cdef int h_valid(self, const void *st) noexcept nogil
+    # the engine's phase index of `st` (0 for a game with one card-play phase); the
+    # state surface names it through its `_engine_phases`
+    cdef int h_phase(self, const void *st) noexcept nogil
+    # a snapshot of `st` taken before an action, for h_auto to compare with (0 by default)
+    cdef long long h_mark(self, const void *st) noexcept nogil
+    # the automatic step the action made since `mark` set off by itself (a forced step
+    # with a single outcome, such as a stock card resolved): its record in `out` and its
+    # phase index; -1 for none (the default)
+    cdef int h_auto(self, const void *st, long long mark, play_t *out) noexcept nogil
 
     # --- hooks with the GIL (Python values) ---------------------------------------
     # the outcome weights of evaluate(values=...) into w (None: the game's default)

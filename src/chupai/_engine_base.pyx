@@ -311,6 +311,15 @@ cdef class Engine:
             return f"{play} does not beat {self.last_play}, so it may not follow it"
         return f"{play} is not legal here under these rules"
 
+    cdef int h_phase(self, const void *st) noexcept nogil:
+        return 0
+
+    cdef long long h_mark(self, const void *st) noexcept nogil:
+        return 0
+
+    cdef int h_auto(self, const void *st, long long mark, play_t *out) noexcept nogil:
+        return -1
+
     cdef object h_extra(self):
         return None
 

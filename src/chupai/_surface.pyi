@@ -6,11 +6,10 @@ from typing_extensions import disjoint_base
 
 from chupai._core import PlayList
 
-__all__ = ["ActionList", "StateCore", "WATCH_BOMB_PLAYS", "WATCH_EVERY_ACTION", "WATCH_PASSES_ON_LEAD"]
+__all__ = ["ActionList", "StateCore", "WATCH_BOMB_PLAYS", "WATCH_PASSES_ON_LEAD"]
 
 WATCH_BOMB_PLAYS: int
 WATCH_PASSES_ON_LEAD: int
-WATCH_EVERY_ACTION: int
 
 @final
 class ActionList(Sequence[Any]):
@@ -45,6 +44,7 @@ class StateCore:
     _phase: Any
     _trick_start: int
     _watch: int
+    _engine_phases: tuple[Any, ...] | None
     @property
     def _core(self) -> Any: ...
     @_core.setter

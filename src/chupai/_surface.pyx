@@ -52,7 +52,7 @@ from chupai.actions import PASS
 from chupai.contract import Event
 from chupai.errors import IllegalActionError
 
-__all__ = ["ActionList", "StateCore", "WATCH_BOMB_PLAYS", "WATCH_EVERY_ACTION", "WATCH_PASSES_ON_LEAD"]
+__all__ = ["ActionList", "StateCore", "WATCH_BOMB_PLAYS", "WATCH_PASSES_ON_LEAD"]
 
 cdef object _PASS = PASS
 cdef tuple _NO_ARGS = ()
@@ -62,8 +62,8 @@ cdef enum:
     FIRST_ENTRIES = 64           # first capacity of a history's array (it doubles)
 
 
-cdef object _event(int seat, object action, object phase):
-    """``Event(seat, action, phase, False)``, made as ``tuple.__new__`` makes a tuple
+cdef object _event(int seat, object action, object phase, bint automatic=False):
+    """``Event(seat, action, phase, automatic)``, made as ``tuple.__new__`` makes a tuple
     subclass's instance (the type's allocator, the items set), without a Python call."""
     cdef PyObject *raw = PyType_GenericAlloc(<PyTypeObject *>_EVENT, 4)
     if raw == NULL:
@@ -77,8 +77,9 @@ cdef object _event(int seat, object action, object phase):
     PyTuple_SET_ITEM(ev, 1, action)
     Py_INCREF(phase)
     PyTuple_SET_ITEM(ev, 2, phase)
-    Py_INCREF(False)
-    PyTuple_SET_ITEM(ev, 3, False)
+    cdef object auto = True if automatic else False
+    Py_INCREF(auto)
+    PyTuple_SET_ITEM(ev, 3, auto)
     return ev
 
 
@@ -297,7 +298,12 @@ cdef class StateCore:
     make it, a card-play action through ``_commit``), ``_options()`` (a decision
     phase's options), ``_ended()`` (called once when the card play ends) and
     ``_after_action(seat, action, leading)`` (called after the card-play actions that
-    ``_watch`` selects: bits 0-7 a seat's, WATCH_BOMBS, WATCH_LEAD_PASS, WATCH_ALL).
+    ``_watch`` selects: bits 0-7 a seat's, WATCH_BOMBS, WATCH_LEAD_PASS).
+
+    A game whose engine has card-play phases of its own sets ``_engine_phases``, its
+    ``Phase`` members by the engine's phase index (``Engine.h_phase``): ``_phase`` then
+    follows the engine after every card-play action, and every automatic step the
+    engine reports (``Engine.h_auto``) enters the history as an automatic event, in C.
     """
 
     def __cinit__(self):
@@ -318,25 +324,33 @@ cdef class StateCore:
         self.recs_read = 0
         self.events = ()
 
-    cdef int push(self, int seat, int kind, object obj, object phase, const play_t *rec) except -1:
-        cdef Py_ssize_t cap, k
+    cdef int reserve(self, Py_ssize_t entries, Py_ssize_t recs) except -1:
+        """Room for `entries` more entries and `recs` more records (MemoryError, nothing
+        changed, if there is none)."""
+        cdef Py_ssize_t cap
         cdef void *grown
-        cdef entry_t *e
-        if self.nentries == self.capentries:
+        if self.nentries + entries > self.capentries:
             cap = self.capentries * 2 if self.capentries else FIRST_ENTRIES
             grown = realloc(self.entries, cap * sizeof(entry_t))
             if grown == NULL:
                 raise MemoryError("cannot grow the history")
             self.entries = <entry_t *>grown
             self.capentries = cap
-        if kind == EV_RECORD:
-            if self.nrecs == self.caprecs:
-                cap = self.caprecs * 2 if self.caprecs else FIRST_ENTRIES
-                grown = realloc(self.recs, cap * sizeof(play_t))
-                if grown == NULL:
-                    raise MemoryError("cannot grow the history")
-                self.recs = <play_t *>grown
-                self.caprecs = cap
+        if self.nrecs + recs > self.caprecs:
+            cap = self.caprecs * 2 if self.caprecs else FIRST_ENTRIES
+            grown = realloc(self.recs, cap * sizeof(play_t))
+            if grown == NULL:
+                raise MemoryError("cannot grow the history")
+            self.recs = <play_t *>grown
+            self.caprecs = cap
+        return 0
+
+    cdef int push(self, int seat, int kind, object obj, object phase, const play_t *rec) except -1:
+        cdef Py_ssize_t k
+        cdef entry_t *e
+        cdef bint has_rec = kind == EV_RECORD or kind == EV_AUTO
+        self.reserve(1, has_rec)
+        if has_rec:
             self.recs[self.nrecs] = rec[0]
             self.nrecs += 1
         e = &self.entries[self.nentries]
@@ -405,7 +419,7 @@ cdef class StateCore:
             else:
                 action = play_object(self.eng.h_spec().classes.factory, &self.recs[self.recs_read], <object>e.obj)
                 self.recs_read += 1
-            new.append(_event(e.seat, action, self.phases[e.phase]))
+            new.append(_event(e.seat, action, self.phases[e.phase], e.kind == EV_AUTO))
         self.events = self.events + tuple(new)
         return self.events
 
@@ -451,6 +465,7 @@ cdef class StateCore:
         self._phase = other._phase
         self._trick_start = other._trick_start
         self._watch = other._watch
+        self._engine_phases = other._engine_phases
         self.phases = other.phases
         if n > self.capentries:
             free(self.entries)
@@ -517,6 +532,13 @@ cdef class StateCore:
         cdef int seat = eng.h_current(st)
         cdef bint leading = eng.h_last_player(st) < 0
         cdef unsigned int watch = self._watch
+        cdef tuple phases = self._engine_phases
+        cdef long long mark = 0
+        cdef int auto
+        cdef play_t step
+        if phases is not None:
+            mark = eng.h_mark(st)
+            self.reserve(2, 2)  # the action and an automatic step it may set off
         # recorded first: the one step that can fail (memory) fails with the engine unchanged
         if rec == NULL:
             self.push(seat, EV_ACTION, _PASS, self._phase, NULL)
@@ -528,9 +550,14 @@ cdef class StateCore:
             self.push(seat, EV_ACTION, action, self._phase, rec)
             eng.h_play(st, rec)
         self.view = None
+        if phases is not None:
+            auto = eng.h_auto(st, mark, &step)
+            if auto >= 0:
+                self.push(seat, EV_AUTO, eng.h_context(), phases[auto], &step)
+            self._phase = phases[eng.h_phase(st)]
         if eng.h_last_player(st) < 0:
             self._trick_start = self.nentries
-        if watch and ((watch & WATCH_ALL) or (watch >> seat) & 1
+        if watch and ((watch >> seat) & 1
                       or (rec != NULL and rec.cls and (watch & WATCH_BOMBS))
                       or (rec == NULL and leading and (watch & WATCH_LEAD_PASS))):
             if rec != NULL and action is None:
@@ -635,4 +662,3 @@ cdef class StateCore:
 #: ``_watch`` bits: bit ``s`` (0-7) for seat ``s``'s actions, and these
 WATCH_BOMB_PLAYS = WATCH_BOMBS
 WATCH_PASSES_ON_LEAD = WATCH_LEAD_PASS
-WATCH_EVERY_ACTION = WATCH_ALL

@@ -10,6 +10,7 @@ from chupai.chinese_ten.rules import Rules
 POLICIES: dict[str, int]
 C_CONSTANTS: dict[str, int]
 RED_FIVE_BONUS: int
+PHASES: tuple[str, ...]
 
 def redeal_needed(layout: Cards | str | Iterable[str], crowded_groups: bool = True) -> bool: ...
 def first_player(rules: Rules, players: int, dealer: int) -> int: ...

@@ -62,10 +62,12 @@ from chupai.chinese_ten._movegen import GAME_CLASSES as _BOUND, parse_card, pars
 cdef enum:
     CT_REDEAL_GROUP = 5          # main_merah: this many cards of one capture group
     CT_BONUS_POINTS = 10         # red five bonus, from each other player
+    MARK_PHASES = 4              # h_mark: nstock * MARK_PHASES + phase (CT_PHASE_* < 4)
 
 #: the red five bonus each other player pays (``chupai.chinese_ten.rules.RED_FIVE_BONUS``)
 RED_FIVE_BONUS = CT_BONUS_POINTS
-_PHASES = ("play", "turn", "over")
+#: the phase names by the engine's phase index (CT_PHASE_*)
+PHASES = ("play", "turn", "over")
 
 
 # --- the rules of play ------------------------------------------------------------------------
@@ -428,6 +430,18 @@ C_CONSTANTS = {
 }
 
 
+cdef inline void last_turn_record(const ct_deal_t *d, play_t *p) noexcept nogil:
+    """The record of the last resolved stock card with what it captured."""
+    p.lo = bit(d.last_turned)
+    p.hi = 0
+    p.taken = d.last_captured
+    p.key = d.last_turned
+    p.length = popcount(p.taken)
+    p.type = CT_DISCARD if not p.taken else (CT_TRIPLE if p.length == CT_TRIPLE_SIZE else CT_CAPTURE)
+    p.cls = 0
+    p.nwild = 0
+
+
 @cython.no_gc  # no reference cycles (see Engine): no GC bookkeeping per clone
 cdef class DealCore(Engine):
     """One Chinese Ten deal in C: hands, layout, stock, piles, the turn and its step.
@@ -656,6 +670,23 @@ cdef class DealCore(Engine):
         self.redeals = extra
         return 0
 
+    cdef int h_phase(self, const void *st) noexcept nogil:
+        return (<const ct_deal_t *>st).phase
+
+    cdef long long h_mark(self, const void *st) noexcept nogil:
+        cdef const ct_deal_t *d = <const ct_deal_t *>st
+        return <long long>d.nstock * MARK_PHASES + d.phase
+
+    cdef int h_auto(self, const void *st, long long mark, play_t *out) noexcept nogil:
+        """A card from the hand turned a stock card that resolved at once (one outcome):
+        that turn, an automatic step of the TURN phase."""
+        cdef const ct_deal_t *d = <const ct_deal_t *>st
+        if (mark % MARK_PHASES != CT_PHASE_PLAY or d.phase == CT_PHASE_TURN
+                or d.nstock >= mark // MARK_PHASES):
+            return -1
+        last_turn_record(d, out)
+        return CT_PHASE_TURN
+
     cdef void h_copy_extra(self, Engine other):
         (<DealCore>other).redeals = self.redeals
 
@@ -663,7 +694,7 @@ cdef class DealCore(Engine):
     @property
     def phase(self):
         """``"play"`` (a card from the hand), ``"turn"`` (the turned card's capture) or ``"over"``."""
-        return _PHASES[self.d.phase]
+        return PHASES[self.d.phase]
 
     @property
     def dealer(self):
@@ -680,14 +711,7 @@ cdef class DealCore(Engine):
         cdef play_t p
         if self.d.last_turned == CT_NO_CARD:
             return None
-        p.lo = bit(self.d.last_turned)
-        p.hi = 0
-        p.taken = self.d.last_captured
-        p.key = self.d.last_turned
-        p.length = popcount(p.taken)
-        p.type = CT_DISCARD if not p.taken else (CT_TRIPLE if p.length == CT_TRIPLE_SIZE else CT_CAPTURE)
-        p.cls = 0
-        p.nwild = 0
+        last_turn_record(&self.d, &p)
         return play_object(CLASSES.factory, &p, None)
 
     @property

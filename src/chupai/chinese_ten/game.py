@@ -57,7 +57,6 @@ from chupai.chinese_ten import _engine
 from chupai.chinese_ten._engine import DealCore, redeal_needed
 from chupai.chinese_ten.play import Play
 from chupai.chinese_ten.rules import Rules
-from chupai._surface import WATCH_EVERY_ACTION
 from chupai.contract import TERMINAL, Event
 from chupai.errors import IllegalActionError
 
@@ -75,10 +74,12 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-# module constants: looking an enum member up on its class costs ~0.1 us, and the
-# states test the phase at every step
-_PLAY, _OVER = Phase.PLAY, Phase.OVER
+#: the phases by name (the engine's ``phase``)
 _PHASES = {p.value: p for p in Phase}
+#: the phases by the engine's phase index: the compiled surface follows the engine's
+#: phase after each action and records each stock card resolved at once (one outcome)
+#: as an automatic TURN event
+_ENGINE_PHASES = tuple(_PHASES[name] for name in _engine.PHASES)
 
 
 def _check_rules(rules: Any) -> Rules:
@@ -117,7 +118,7 @@ class Deal(DealSurface):
 
     # (the engine, the cached legal actions, the phase and the history are the compiled
     # base's: chupai._surface.StateCore)
-    __slots__ = ("_rules", "_seed", "_opening", "_first", "_stock")
+    __slots__ = ("_rules", "_seed", "_opening", "_first")
 
     _core: DealCore
 
@@ -210,8 +211,7 @@ class Deal(DealSurface):
         self._opening = core.pile(core.dealer)
         self._first = core.current
         self._phase = _PHASES[core.phase]
-        self._stock = core.stock_size
-        self._watch = WATCH_EVERY_ACTION
+        self._engine_phases = _ENGINE_PHASES
 
     # -- state -------------------------------------------------------------------------------
     @property
@@ -304,15 +304,6 @@ class Deal(DealSurface):
         if not isinstance(action, Play):
             raise foreign_action(action, "chinese_ten", "a chupai.chinese_ten.Play (no passing in Chinese Ten)")
         self._commit(action)  # checks legality, raises IllegalActionError with the state unchanged
-
-    def _after_action(self, seat: int, action: Any, leading: bool) -> None:
-        """After every action (``WATCH_EVERY_ACTION``): the stock card turned after a card
-        from the hand (an automatic event when it had a single outcome), the next step."""
-        core = self._core
-        if self._phase is _PLAY and core.phase != "turn" and core.stock_size < self._stock:
-            self._record_event(Event(seat, core.last_turn, Phase.TURN, True))
-        self._stock = core.stock_size
-        self._phase = _PHASES[core.phase]
 
     # -- copies, views -----------------------------------------------------------------------
     def clone(self) -> Deal:
