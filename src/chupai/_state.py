@@ -192,12 +192,6 @@ class StateBase(StateCore):
         return self.clone()
 
 
-def copy_origin(src: StateBase, dst: StateBase) -> None:
-    """Give a clone its original's record (cheap: the record is immutable)."""
-    dst._origin = src._origin
-    dst._origin_len = src._origin_len
-
-
 class DealSurface(StateBase):
     """The members every game's ``Deal`` shares, each written once here.
 
