@@ -29,6 +29,7 @@ from libc.string cimport memcpy
 from chupai._core cimport (
     GEN_OOM,
     PlayList,
+    mask_t,
     check_grown,
     new_playlist,
     play_object,
@@ -41,12 +42,13 @@ from chupai._core cimport (
     rng_t,
     seed64,
 )
-from chupai._engine_base cimport CHOICE_OOM, CHOICE_PASS, Engine, GameSpec
+from chupai._engine_base cimport CHOICE_OOM, CHOICE_PASS, ENGINE_MAX_SEATS, Engine, GameSpec
 from chupai._play cimport PlayRecord
 
 import numpy as np
 from collections.abc import Sequence
 
+from chupai._cards import Cards
 from chupai._engine_base import POLICIES
 from chupai.actions import PASS
 from chupai.contract import Event
@@ -433,6 +435,38 @@ cdef class StateCore:
     def _history_len(self):
         """``len(self._history)``, without making the events."""
         return self.nentries
+
+    def _played_cards(self, Py_ssize_t players):
+        """Per seat ``0 .. players - 1``, the cards of every ``Play`` it made in the
+        history (a ``Cards`` each), read from the compact entries without making the
+        events: the play records kept, the actions and the recorded events that are
+        this game's plays."""
+        cdef mask_t lo[ENGINE_MAX_SEATS]
+        cdef mask_t hi[ENGINE_MAX_SEATS]
+        cdef Py_ssize_t i, r = 0
+        cdef entry_t *e
+        cdef const play_t *rec
+        cdef object action
+        if not 0 < players <= ENGINE_MAX_SEATS:
+            raise ValueError(f"players must be 1..{ENGINE_MAX_SEATS}, not {players}")
+        for i in range(players):
+            lo[i] = hi[i] = 0
+        for i in range(self.nentries):
+            e = &self.entries[i]
+            if e.kind == EV_RECORD or e.kind == EV_AUTO:
+                rec = &self.recs[r]
+                r += 1
+            else:
+                action = <object>e.obj if e.kind == EV_ACTION else (<object>e.obj)[1]
+                if not isinstance(action, PlayRecord):
+                    continue
+                rec = &(<PlayRecord>action).rec
+            if e.seat < 0 or e.seat >= players:
+                continue
+            # two-deck masks: a face played once more moves from lo alone to hi as well
+            hi[e.seat] |= rec.hi | (lo[e.seat] & rec.lo)
+            lo[e.seat] |= rec.lo
+        return tuple([Cards.from_masks(lo[i], hi[i]) for i in range(players)])
 
     def _record_event(self, event):
         """Add ``event`` (an :class:`~chupai.contract.Event`) to the history."""

@@ -23,7 +23,6 @@ from dataclasses import asdict, dataclass, field
 from functools import partial
 from typing import Any
 
-import numpy as np
 
 __all__ = [
     "CLOCK",

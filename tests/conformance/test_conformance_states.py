@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import inspect
 import pickle
+from collections import Counter
 from enum import Enum
 
 import numpy as np
@@ -13,6 +14,7 @@ from conftest import play_random, samples, snapshot
 
 from chupai import bots
 from chupai._games import GAMES, game_of
+from chupai._play import PlayRecord
 from chupai.actions import PASS
 from chupai.contract import OBSERVATION_KEYS, TERMINAL, Event
 from chupai.errors import ActionTypeError, IllegalActionError
@@ -65,6 +67,26 @@ def test_history_is_events_of_the_games_phases(sample):
     for event in state.history:
         assert isinstance(event, Event) and isinstance(event.phase, entry.phases)
         assert isinstance(event.seat, int) and isinstance(event.automatic, bool)
+
+
+def test_played_cards_are_the_cards_of_the_plays_in_the_history(sample):
+    """What the compact history says each seat played (read in C) is the sum of the
+    cards of that seat's ``Play`` events, whichever way the events were recorded (by
+    index, as objects, or as whole events of a replayed history)."""
+    entry, state = sample
+    deal = state.deal if hasattr(state, "deal") else state
+    n = len(deal.hand_sizes())
+    expected = [Counter() for _ in range(n)]
+    for event in deal.history:
+        if isinstance(event.action, PlayRecord):
+            expected[event.seat].update(event.action.cards.faces())
+    played = deal._played_cards(n)
+    assert [Counter(c.faces()) for c in played] == expected
+    if hasattr(deal, "played_cards"):
+        assert deal.played_cards() == played
+    rebuilt = deal.clone()
+    rebuilt._history = deal.history  # every entry a whole event
+    assert rebuilt._played_cards(n) == played
 
 
 def test_observation_has_the_common_keys(sample):

@@ -34,7 +34,6 @@ from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from chupai._core import NUM_FACES
 from chupai._state import (
     DealSurface,
     MatchSurface,
@@ -233,12 +232,7 @@ class Deal(DealSurface):
 
     def played_cards(self) -> tuple[Cards, ...]:
         """The cards each seat has played so far."""
-        played = [[0] * NUM_FACES for _ in range(self.players)]
-        for seat, action, *_ in self._history:
-            if isinstance(action, Play):
-                for f in action.cards.faces():
-                    played[seat][f] += 1
-        return tuple(Cards.from_counts(c) for c in played)
+        return self._played_cards(self.players)
 
     # -- actions -------------------------------------------------------------------------
     # legal_actions(), apply(), apply_index() and is_terminal() are the compiled base's

@@ -71,18 +71,6 @@ def _check_rules(rules: Any) -> Rules:
     return check_rules(rules, Rules, "guandan")
 
 
-def _played(history: Iterable[Event]) -> list[Cards]:
-    """The cards each seat played, as two-deck masks added up (a face at most twice)."""
-    lo = [0] * SEATS
-    hi = [0] * SEATS
-    for seat, action, *_ in history:
-        if isinstance(action, Play):
-            plo, phi = action._lo, action._hi
-            hi[seat] |= phi | (lo[seat] & plo)
-            lo[seat] |= plo
-    return [Cards.from_masks(lo[s], hi[s]) for s in range(SEATS)]
-
-
 def _watched(known: Sequence[Cards]) -> int:
     """The seats whose actions change ``known`` (a ``_watch`` mask: those holding known cards)."""
     return sum(1 << s for s, k in enumerate(known) if k)
@@ -516,7 +504,7 @@ class Deal(DealSurface):
 
     def played_cards(self) -> tuple[Cards, ...]:
         """The cards each seat has played so far."""
-        return tuple(_played(self._history))
+        return self._played_cards(SEATS)
 
     def observation(self, player: int) -> dict[str, Any]:
         """What seat ``player`` knows: their hand and everything public, nothing hidden.
@@ -635,7 +623,7 @@ class Deal(DealSurface):
         cards drawn by :func:`chupai._sampling.deal_hidden` under the forbidden faces,
         the public history replayed from each draw until one reproduces it."""
         p = _seat(player)
-        played = [c.counts() for c in _played(self._history)]
+        played = [c.counts() for c in self._played_cards(SEATS)]
         mine = self.hand(p).counts()
         known = [k.counts() for k in self._known]
         others = [s for s in range(SEATS) if s != p]

@@ -18,7 +18,7 @@ import numpy as np
 
 from chupai._core import NUM_FACES
 from chupai.rl._layout import Field, Layout, one_hot
-from chupai.rl._spaces import ActionSpace, Decision, ranged
+from chupai.rl._spaces import ActionSpace, Decision
 
 __all__ = ["ClimbingGame", "card_matrix"]
 

@@ -416,11 +416,7 @@ class Deal(DealSurface):
 
     def played_cards(self) -> tuple[Cards, ...]:
         """The cards each seat has played so far."""
-        masks = [0] * self._n
-        for seat, action, *_ in self._history:
-            if isinstance(action, Play):
-                masks[seat] |= action._lo
-        return tuple(Cards.from_masks(m) for m in masks)
+        return self._played_cards(self._n)
 
     def observation(self, player: int) -> dict[str, Any]:
         """What seat ``player`` knows: their hand and everything public, nothing hidden.
