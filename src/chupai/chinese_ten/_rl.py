@@ -12,7 +12,8 @@ from typing import Any
 import numpy as np
 
 from chupai._core import BITS_PER_RANK, NUM_RANKS
-from chupai.rl._layout import Field, Layout, one_hot
+from chupai.rl._layout import Field, Layout
+from chupai.rl._pack import put_cards, put_one
 from chupai.rl._spaces import ActionSpace
 
 __all__ = ["ChineseTen"]
@@ -79,27 +80,28 @@ class ChineseTen:
         ])
 
     def encode(self, deal: Any, player: int, layout: Layout) -> np.ndarray:
+        """The observation tensor of ``deal`` seen by seat ``player``, written field by
+        field into one zeroed vector (``chupai.rl._pack``)."""
         from chupai.cards import parse_face
 
         n = deal.players
+        out = np.zeros(layout.size, dtype=np.float32)
+        at = layout.offset
         seats = [(player + k) % n for k in range(n)]
-
-        def vec(cards: Any) -> np.ndarray:
-            return np.asarray(cards.counts()[:CARDS], dtype=np.float32)
-
+        put_cards(out, at("hand"), deal.hand(player), CARDS)
+        put_cards(out, at("layout"), deal.layout, CARDS)
         turned = deal.turned
+        put_one(out, at("turned"), parse_face(turned) if turned is not None else -1, CARDS)
         piles = deal.piles
         scores = deal.scores()
         sizes = deal.hand_sizes()
+        piles_at, scores_at, sizes_at = at("piles"), at("scores"), at("hand_sizes")
+        for k, s in enumerate(seats):
+            put_cards(out, piles_at + k * CARDS, piles[s], CARDS)
+            out[scores_at + k] = scores[s]
+            out[sizes_at + k] = sizes[s]
+        out[at("stock_size")] = deal.stock_size
         current = deal.current_player
-        return layout.pack({
-            "hand": vec(deal.hand(player)),
-            "layout": vec(deal.layout),
-            "turned": one_hot(parse_face(turned) if turned is not None else -1, CARDS),
-            "piles": np.stack([vec(piles[s]) for s in seats]),
-            "scores": [scores[s] for s in seats],
-            "hand_sizes": [sizes[s] for s in seats],
-            "stock_size": [deal.stock_size],
-            "to_act": one_hot(seats.index(current) if current >= 0 else -1, n),
-            "phase": one_hot(self.phases.index(deal.phase), len(self.phases)),
-        })
+        put_one(out, at("to_act"), seats.index(current) if current >= 0 else -1, n)
+        put_one(out, at("phase"), self.phases.index(deal.phase), len(self.phases))
+        return out

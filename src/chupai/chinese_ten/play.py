@@ -53,6 +53,7 @@ class PlayType(enum.IntEnum):
 def score_class(face: int) -> tuple[int, str]:
     """The suit-collapsed group of a card: its rank and colour, black aces by suit.
 
+    >>> from chupai.cards import parse_face
     >>> score_class(parse_face("3S")) == score_class(parse_face("3C"))
     True
     >>> score_class(parse_face("AS")) == score_class(parse_face("AC"))

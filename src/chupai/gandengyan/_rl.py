@@ -8,8 +8,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from chupai.rl._climbing import ClimbingGame
-from chupai.rl._layout import Field
+from chupai.rl._layout import Field, Layout
 from chupai.rl._spaces import ranged
 
 __all__ = ["GanDengYan"]
@@ -57,5 +59,6 @@ class GanDengYan(ClimbingGame):
             Field("multiplier", 1, "the general multiplier so far (bombs played, with `multipliers`)"),
         ]
 
-    def extra_values(self, deal: Any, player: int, seats: list[int]) -> dict[str, Any]:
-        return {"talon_size": [deal.talon_size], "multiplier": [deal.general_multiplier]}
+    def extra_encode(self, deal: Any, player: int, seats: list[int], out: np.ndarray, layout: Layout) -> None:
+        out[layout.offset("talon_size")] = deal.talon_size
+        out[layout.offset("multiplier")] = deal.general_multiplier

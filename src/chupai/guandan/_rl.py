@@ -7,9 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from chupai._core import NUM_FACES
 from chupai.rl._climbing import ClimbingGame
-from chupai.rl._layout import Field, one_hot
+from chupai.rl._layout import Field, Layout
+from chupai.rl._pack import put_one
 from chupai.rl._spaces import Decision, ranged
 
 __all__ = ["GuanDan"]
@@ -66,15 +69,14 @@ class GuanDan(ClimbingGame):
                                   "none yet (a first deal)"),
         ]
 
-    def extra_values(self, deal: Any, player: int, seats: list[int]) -> dict[str, Any]:
+    def extra_encode(self, deal: Any, player: int, seats: list[int], out: np.ndarray, layout: Layout) -> None:
         from chupai.cards import RANKS
 
         team = player % 2
         levels = deal.levels
         decl = deal.declarers
-        return {
-            "own_level": one_hot(RANKS.index(levels[team]), NUM_LEVELS),
-            "opponent_level": one_hot(RANKS.index(levels[1 - team]), NUM_LEVELS),
-            "level": one_hot(RANKS.index(deal.level), NUM_LEVELS),
-            "declarers": one_hot(2 if decl is None else (0 if decl == team else 1), 3),
-        }
+        at = layout.offset
+        put_one(out, at("own_level"), RANKS.index(levels[team]), NUM_LEVELS)
+        put_one(out, at("opponent_level"), RANKS.index(levels[1 - team]), NUM_LEVELS)
+        put_one(out, at("level"), RANKS.index(deal.level), NUM_LEVELS)
+        put_one(out, at("declarers"), 2 if decl is None else (0 if decl == team else 1), 3)

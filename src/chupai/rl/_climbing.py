@@ -17,32 +17,11 @@ from typing import Any
 import numpy as np
 
 from chupai._core import NUM_FACES
-from chupai.rl._layout import Field, Layout, one_hot
+from chupai.rl._layout import Field, Layout
+from chupai.rl._pack import put_cards, put_one
 from chupai.rl._spaces import ActionSpace, Decision
 
-__all__ = ["ClimbingGame", "card_matrix"]
-
-def card_matrix(cards: Sequence[Any]) -> np.ndarray:
-    """The 54 copy counts of each of several ``Cards`` (float32, one row each), read
-    from their mask layers in one pass."""
-    depth = max((len(c.layers) for c in cards), default=0)
-    masks = np.zeros((len(cards), max(depth, 1)), dtype="<u8")
-    for i, c in enumerate(cards):
-        for j, m in enumerate(c.layers):
-            masks[i, j] = m
-    bits = np.unpackbits(masks.view(np.uint8).reshape(len(cards), -1, 8), axis=2, bitorder="little")
-    counts: np.ndarray = bits[:, :, :NUM_FACES].sum(axis=1, dtype=np.float32)
-    return counts
-
-
-def _place_of(order: Sequence[int], n: int) -> list[int]:
-    """Per seat, its finishing place 0.. (-1 while it still holds cards)."""
-    place = [-1] * n
-    for i, s in enumerate(order):
-        if s >= 0:
-            place[s] = i
-    return place
-
+__all__ = ["ClimbingGame"]
 
 class ClimbingGame:
     """The encodings a climbing game shares; a subclass names its phases, extra fields,
@@ -69,8 +48,8 @@ class ClimbingGame:
     def extra_fields(self, n: int) -> list[Field]:
         return []
 
-    def extra_values(self, deal: Any, player: int, seats: list[int]) -> dict[str, Any]:
-        return {}
+    def extra_encode(self, deal: Any, player: int, seats: list[int], out: np.ndarray, layout: Layout) -> None:
+        """Write the fields of :meth:`extra_fields` into ``out`` (zeros where not written)."""
 
     def phase(self, deal: Any) -> str:
         return "over" if deal.is_terminal() else "play"
@@ -102,35 +81,32 @@ class ClimbingGame:
         return Layout(fields + self.extra_fields(n))
 
     def encode(self, deal: Any, player: int, layout: Layout) -> np.ndarray:
-        """The observation tensor of ``deal`` seen by seat ``player``."""
+        """The observation tensor of ``deal`` seen by seat ``player``, written field by
+        field into one zeroed vector (``chupai.rl._pack``)."""
         n = len(deal.hand_sizes())
+        out = np.zeros(layout.size, dtype=np.float32)
+        at = layout.offset
         seats = [(player + k) % n for k in range(n)]
         rel = {s: k for k, s in enumerate(seats)}
-        played = deal.played_cards()
+        played = deal._played_cards(n)
         known = deal.known_cards
         sizes = deal.hand_sizes()
-        last, last_player, passes = deal.trick
-        current = deal.current_player
-        place = _place_of(self.finishing_order(deal), n)
-        finished = np.zeros((n, n), dtype=np.float32)
+        put_cards(out, at("hand"), deal.hand(player))
+        played_at, known_at, sizes_at, finished_at = at("played"), at("known"), at("hand_sizes"), at("finished")
         for k, s in enumerate(seats):
-            if place[s] >= 0:
-                finished[k, place[s]] = 1.0
-        sets = [deal.hand(player)] + [played[s] for s in seats] + [known[s] for s in seats]
+            put_cards(out, played_at + k * NUM_FACES, played[s])
+            put_cards(out, known_at + k * NUM_FACES, known[s])
+            out[sizes_at + k] = sizes[s]
+        for place, s in enumerate(self.finishing_order(deal)):
+            if s >= 0:
+                put_one(out, finished_at + rel[s] * n, place, n)
+        last, last_player, passes = deal.trick
         if last is not None:
-            sets.append(last.cards)
-        counts = card_matrix(sets)
-        values: dict[str, Any] = {
-            "hand": counts[0],
-            "played": counts[1:n + 1],
-            "known": counts[n + 1:2 * n + 1],
-            "hand_sizes": [sizes[s] for s in seats],
-            "trick_cards": counts[2 * n + 1] if last is not None else np.zeros(NUM_FACES),
-            "trick_player": one_hot(rel[last_player] if last is not None and last_player >= 0 else -1, n),
-            "passes": [passes if last is not None else 0],
-            "to_act": one_hot(rel[current] if current >= 0 else -1, n),
-            "finished": finished,
-            "phase": one_hot(self.phases.index(self.phase(deal)), len(self.phases)),
-        }
-        values.update(self.extra_values(deal, player, seats))
-        return layout.pack(values)
+            put_cards(out, at("trick_cards"), last.cards)
+            put_one(out, at("trick_player"), rel[last_player] if last_player >= 0 else -1, n)
+            out[at("passes")] = passes
+        current = deal.current_player
+        put_one(out, at("to_act"), rel[current] if current >= 0 else -1, n)
+        put_one(out, at("phase"), self.phases.index(self.phase(deal)), len(self.phases))
+        self.extra_encode(deal, player, seats, out, layout)
+        return out

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Field", "Layout", "one_hot"]
+__all__ = ["Field", "Layout"]
 
 
 @dataclass(frozen=True)
@@ -79,11 +79,3 @@ class Layout:
             rows.append(f"| {self._offsets[f.name]} | {f.size} | `{f.name}` | {f.meaning} |")
         rows.append(f"| | **{self.size}** | total | |")
         return "\n".join(rows)
-
-
-def one_hot(index: int, size: int) -> np.ndarray:
-    """A float32 one-hot of ``size`` values with 1 at ``index`` (all zeros for -1)."""
-    out = np.zeros(size, dtype=np.float32)
-    if index >= 0:
-        out[index] = 1.0
-    return out

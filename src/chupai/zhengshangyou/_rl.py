@@ -11,7 +11,7 @@ import numpy as np
 
 from chupai._core import NUM_FACES
 from chupai.rl._climbing import ClimbingGame
-from chupai.rl._layout import Field
+from chupai.rl._layout import Field, Layout
 from chupai.rl._spaces import Decision, ranged
 
 __all__ = ["ZhengShangyou"]
@@ -62,11 +62,12 @@ class ZhengShangyou(ClimbingGame):
             Field("points", n, "points each seat scored in this deal so far (2 first out, 1 second)"),
         ]
 
-    def extra_values(self, deal: Any, player: int, seats: list[int]) -> dict[str, Any]:
+    def extra_encode(self, deal: Any, player: int, seats: list[int], out: np.ndarray, layout: Layout) -> None:
         from chupai.cards import parse_face
 
-        table = np.zeros(NUM_FACES, dtype=np.float32)
+        table_at, points_at = layout.offset("table"), layout.offset("points")
         for _seat, card in deal.table:
-            table[parse_face(card)] += 1
+            out[table_at + parse_face(card)] += 1
         points = deal.points
-        return {"table": table, "points": [points[s] for s in seats]}
+        for k, s in enumerate(seats):
+            out[points_at + k] = points[s]
