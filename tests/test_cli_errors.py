@@ -122,6 +122,11 @@ def test_an_empty_previous_is_not_a_lead(game_name: str, empty: str, capsys: pyt
     fails(["plays", game_name, "8S", *extra, "--previous", empty], "omit --previous for the hand to lead", capsys)
 
 
+@pytest.mark.parametrize("option", ["--previous-type", "--previous-index"])
+def test_a_reading_of_previous_needs_previous(option: str, capsys: pytest.CaptureFixture[str]) -> None:
+    fails(["plays", "zhengshangyou", "3S", option, "1"], f"{option} says which reading of --previous", capsys)
+
+
 def test_the_readme_command_and_its_previous_run() -> None:
     """The README's first command, and with the ``--previous`` its text suggests."""
     text = (Path(__file__).resolve().parent.parent / "README.md").read_text()

@@ -85,7 +85,8 @@ def add_options(parser: argparse.ArgumentParser, command: str) -> None:
 
 def check_options(args: argparse.Namespace, command: str, parser: argparse.ArgumentParser) -> None:
     """Refuse (``parser.error``: exit status 2) an option the chosen game does not take
-    in ``command``, a choice outside the game's own, an empty ``--previous``, a missing
+    in ``command``, a choice outside the game's own, an empty ``--previous`` (or a
+    reading of it without it), a missing
     option the game requires, and a number of players outside the game's range."""
     for name, option in options().items():
         value = getattr(args, name, None)
@@ -99,6 +100,9 @@ def check_options(args: argparse.Namespace, command: str, parser: argparse.Argum
         choices = own_option(args.game, name).choices
         if choices is not None and value not in choices:
             parser.error(f"{option.flag} of {args.game} is one of {', '.join(map(str, choices))}, not {value}")
+    for name in ("previous_type", "previous_index"):
+        if getattr(args, name, None) is not None and getattr(args, "previous", None) is None:
+            parser.error(f"{options()[name].flag} says which reading of --previous: give --previous")
     if getattr(args, "previous", None) is not None and not args.previous.strip():
         parser.error("--previous is empty: an empty play is not a play to beat (omit --previous for the hand "
                      "to lead)")
