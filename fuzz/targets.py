@@ -393,11 +393,11 @@ CLI_WORDS = (
     "plays", "playout", "arena", "ladder", "perft", "generate", "bench", "serve", "join", "replay",
     *(game for game in GAMES), "--level", "--rules", "--previous", "--previous-type", "--previous-index", "--layout", "--turned",
     "--free", "--variant", "--decks", "--no-joker-pair", "--players", "--deals", "--seed", "--policy",
-    "--threads", "--workers", "--bots", "--json", "--png", "--depth", "--divide", "--bench", "--episodes",
+    "--threads", "--workers", "--bots", "--json", "--save-json", "--png", "--depth", "--divide", "--bench", "--episodes",
     "--out", "--backend", "--address", "--chunk-size", "--playouts", "--quiet", "--collapse", "--matches",
     "--version", "--help", "--port", "--host", "--games", "--seats", "--record", "--table", "--hands",
     "--protocol", "--room", "--seat", "--bot", "--strict", "--repeat", "--no-engine",
-    "0", "-1", "1", "2", "7", "A", "x", "1e3", "1000000000000", "", "3S 4S 5S", "7S 7S 2H BJ", "8S 8D", "QD 3S",
+    "0", "-1", "1", "2", "7", "A", "x", "1e3", "1000000000000", "18446744073709551616", "", " ", "3S 4S 5S", "7S 7S 2H BJ", "8S 8D", "QD 3S",
     "random,greedy", "mc", "alpha", "net:/nonexistent.onnx", "pagat", "competition", "ray", "local",
     "/nonexistent/dir/x", "/", "256.1.1.1",
 )

@@ -115,7 +115,7 @@ def test_cli_playout_and_arena(capsys):
     out = capsys.readouterr().out
     assert "200 deals" in out and "1-2:" in out
     assert main(["arena", "guandan", "--bots", "greedy,random", "--deals", "2", "--seed", "1"]) == 0
-    assert "GreedyBot() vs RandomBot(): 2 games" in capsys.readouterr().out
+    assert "GreedyBot() vs RandomBot(): 2 deals," in capsys.readouterr().out
     assert main(["arena", "guandan", "--bots", "greedy", "--deals", "2"]) == 2
 
 

@@ -68,4 +68,4 @@ def test_cli_playout_and_arena(capsys):
     assert "2000 deals (gob_dum_gob_dang, 3 players)" in out and "seat 2" in out
     assert main(["playout", "chinese_ten", "--deals", "10", "--players", "5", "--quiet"]) == 2
     assert main(["arena", "chinese_ten", "--bots", "greedy,random", "--deals", "4", "--players", "2"]) == 0
-    assert "GreedyBot() vs RandomBot(): 4 games" in capsys.readouterr().out
+    assert "GreedyBot() vs RandomBot(): 4 deals," in capsys.readouterr().out

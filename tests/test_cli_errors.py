@@ -4,14 +4,18 @@ bounded; output paths checked before a run; ``--version``; an unknown option tol
 its subcommand.  Each case runs through ``chupai.cli.main`` (and one as a process)."""
 from __future__ import annotations
 
+import json
 import os
+import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from chupai.cli import main
+from chupai._games import GAMES
+from chupai.cli import _subparser, build_parser, main
 
 HUGE = "1000000000000"
 
@@ -49,7 +53,7 @@ def test_perft_bench_of_one_game(capsys: pytest.CaptureFixture[str]) -> None:
     assert len(lines) == 2 and lines[1].startswith("gandengyan ")
 
 
-@pytest.mark.parametrize("option", ["--json", "--png"])
+@pytest.mark.parametrize("option", ["--save-json", "--png"])
 def test_ladder_output_paths_are_checked_before_the_ladder(option: str, tmp_path: Path,
                                                            capsys: pytest.CaptureFixture[str]) -> None:
     base = ["ladder", "guandan", "--bots", "random,greedy", "--deals", "100000"]
@@ -59,7 +63,10 @@ def test_ladder_output_paths_are_checked_before_the_ladder(option: str, tmp_path
 
 def test_generate_refuses_before_writing_anything(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "run"
-    fails(["generate", "guandan", "--players", "3", "--out", str(out), "--episodes", "2"], "4 players", capsys)
+    fails(["generate", "guandan", "--players", "3", "--out", str(out), "--episodes", "2"],
+          "--players does not apply to guandan", capsys)
+    fails(["generate", "zhengshangyou", "--players", "9", "--out", str(out), "--episodes", "2"],
+          "zhengshangyou is played by 2 to 8 players, not 9", capsys)
     fails(["generate", "guandan", "--workers", "0", "--out", str(out), "--episodes", "2"], "--workers", capsys)
     assert not out.exists()
     taken = tmp_path / "file"
@@ -75,14 +82,145 @@ def test_an_unknown_option_is_told_by_its_subcommand(capsys: pytest.CaptureFixtu
 def test_arena_quiet_and_version(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["arena", "guandan", "--bots", "random,greedy", "--deals", "2", "--quiet"]) == 0
     captured = capsys.readouterr()
-    assert "2 games" in captured.out and captured.err == ""
+    assert "2 deals," in captured.out and captured.err == ""
     assert main(["--version"]) == 0 and capsys.readouterr().out.startswith("chupai ")
 
 
 def test_a_process_ends_with_one_line_and_status_two(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     run = subprocess.run([sys.executable, "-m", "chupai", "ladder", "guandan", "--bots", "random,greedy",
-                          "--json", str(tmp_path / "no" / "x.json")], capture_output=True, text=True, env=env,
+                          "--save-json", str(tmp_path / "no" / "x.json")], capture_output=True, text=True, env=env,
                          timeout=120)
     assert run.returncode == 2 and run.stdout == ""
-    assert run.stderr.count("\n") == 1 and run.stderr.startswith("chupai: error: ladder: argument --json")
+    assert run.stderr.count("\n") == 1 and run.stderr.startswith("chupai: error: ladder: argument --save-json")
+
+
+# --- --previous: a play of cards the hand does not hold ------------------------------------------
+@pytest.mark.parametrize("argv, words", [
+    # two decks: a card at most twice in the hand and the play to beat together
+    (["plays", "guandan", "3D 4S 5C 6H 7S 7H 8S 8S", "--level", "7", "--previous", "8S 8D"],
+     "the hand and --previous hold 8S three times; two decks hold each card at most twice"),
+    (["plays", "zhengshangyou", "8S 3S", "--previous", "8S"], "hold 8S twice; one deck holds each card once"),
+    (["plays", "gandengyan", "8S 3S", "--previous", "8S"], "hold 8S twice; one deck holds each card once"),
+])
+def test_previous_must_fit_the_deck_with_the_hand(argv: list[str], words: str,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    fails(argv, words, capsys)
+
+
+def test_previous_within_the_decks_is_taken(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["plays", "gandengyan", "8S 3S", "--previous", "8S", "--decks", "2"]) == 0
+    assert capsys.readouterr().out.startswith("0 plays that may follow single 8: 8S (2 decks):")
+    assert main(["plays", "guandan", "8S 8H", "--level", "2", "--previous", "8S 8D"]) == 0
+    assert capsys.readouterr().out.startswith("0 plays that beat pair 8")
+
+
+@pytest.mark.parametrize("game_name", [g for g in GAMES if "previous" in GAMES[g].options_for("plays")])
+@pytest.mark.parametrize("empty", ["", "  "])
+def test_an_empty_previous_is_not_a_lead(game_name: str, empty: str, capsys: pytest.CaptureFixture[str]) -> None:
+    extra = ["--level", "2"] if "level" in GAMES[game_name].options_for("plays") else []
+    fails(["plays", game_name, "8S", *extra, "--previous", empty], "omit --previous for the hand to lead", capsys)
+
+
+@pytest.mark.parametrize("option", ["--previous-type", "--previous-index"])
+def test_a_reading_of_previous_needs_previous(option: str, capsys: pytest.CaptureFixture[str]) -> None:
+    fails(["plays", "zhengshangyou", "3S", option, "1"], f"{option} says which reading of --previous", capsys)
+
+
+def test_the_readme_command_and_its_previous_run() -> None:
+    """The README's first command, and with the ``--previous`` its text suggests."""
+    text = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    command = next(line for line in text.splitlines() if "chupai plays guandan" in line)
+    argv = shlex.split(command.split("&&", 1)[1])[1:]
+    previous = re.search(r'add `--previous "([^"]+)"`', text)
+    assert previous is not None
+    assert main(argv) == 0
+    assert main([*argv, "--previous", previous.group(1)]) == 0
+
+
+# --- replay and serve ---------------------------------------------------------------------------
+def test_replay_of_an_empty_file_or_a_missing_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    fails(["replay", str(empty)], "is empty", capsys)
+    record = tmp_path / "one.jsonl"
+    record.write_text(json.dumps({"type": "header", "tables": 1}) + "\n" + json.dumps({"type": "deal", "table": 0})
+                      + "\n")
+    fails(["replay", str(record), "--table", "3"], "has no deal of table 3 (its tables: 0)", capsys)
+    fails(["replay", str(record), "--table", "-1"], "--table: must be at least 0", capsys)
+
+
+@pytest.mark.parametrize("command", ["serve guandan", "join ws://127.0.0.1:1/game/x", "playout guandan",
+                                     "arena guandan", "ladder guandan", "generate guandan --out unused",
+                                     "perft guandan"])
+@pytest.mark.parametrize("bad", ["-3", str(2**64)])
+def test_every_seed_is_checked_alike(command: str, bad: str, capsys: pytest.CaptureFixture[str]) -> None:
+    fails([*command.split(), "--seed", bad], f"--seed: must be an int in [0, 2**64), not {bad}", capsys)
+
+
+def _help(command: str, capsys: pytest.CaptureFixture[str]) -> str:
+    assert main([command, "--help"]) == 0
+    return " ".join(capsys.readouterr().out.split())
+
+
+@pytest.mark.parametrize("command", ["playout", "arena", "ladder", "generate", "perft", "join"])
+def test_one_default_seed_shown_in_every_help(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from chupai._cli_common import DEFAULT_SEED
+
+    ap, _ = build_parser()
+    sub = _subparser(ap, command)
+    assert sub.get_default("seed") == DEFAULT_SEED
+    assert re.search(rf"--seed SEED the seed of [^()]*\(default {DEFAULT_SEED}\)", _help(command, capsys))
+
+
+def test_required_options_say_so_in_the_help(capsys: pytest.CaptureFixture[str]) -> None:
+    shown = _help("plays", capsys)
+    assert "--level RANK the level rank, 2..A (required; guandan)" in shown
+    assert "(required; chinese_ten)" in shown
+    fails(["plays", "guandan", "3S"], "guandan needs --level", capsys)
+    fails(["plays", "chinese_ten", "3S"], "chinese_ten needs --layout", capsys)
+
+
+# --- one wording of a number of players -----------------------------------------------------------
+@pytest.mark.parametrize("argv, words", [
+    (["playout", "zhengshangyou", "--players", "9", "--deals", "1"], "zhengshangyou is played by 2 to 8 players, not 9"),
+    (["arena", "gandengyan", "--players", "7"], "gandengyan is played by 2 to 6 players, not 7"),
+    (["ladder", "chinese_ten", "--players", "5"], "chinese_ten is played by 2 to 4 players, not 5"),
+    (["generate", "zhengshangyou", "--players", "9", "--out", "unused"],
+     "zhengshangyou is played by 2 to 8 players, not 9"),
+    (["perft", "gandengyan", "--players", "7"], "gandengyan is played by 2 to 6 players, not 7"),
+    (["playout", "chinese_ten", "--variant", "taiwanese", "--players", "3", "--deals", "1"],
+     "the taiwanese variant is played by 4 players, not 3"),
+    (["generate", "chinese_ten", "--variant", "barraco", "--players", "3", "--out", "unused"],
+     "the barraco variant is played by 2 or 4 players, not 3"),
+])
+def test_one_wording_of_the_players(argv: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert re.search(r"is played by .* players, not \d+$", fails(argv, words, capsys).split(" (see:")[0].strip())
+
+
+def test_the_player_count_message_is_one_function() -> None:
+    """No other player-count wording is spelt in the source the command line runs."""
+    src = Path(__file__).resolve().parent.parent / "src" / "chupai"
+    spelt = [p for p in src.rglob("*.py") if "is played by {" in p.read_text() and p.name != "_validate.py"]
+    assert spelt == []
+
+
+# --- the words of the output ------------------------------------------------------------------
+def test_output_counts_agree_with_their_nouns(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["plays", "guandan", "9S 3S", "--level", "2", "--previous", "8S"]) == 0
+    assert capsys.readouterr().out.startswith("1 play that beats single 8: 8S (level 2")
+    assert main(["plays", "zhengshangyou", "9S 3S", "--previous", "8S"]) == 0
+    assert capsys.readouterr().out.startswith("1 play that beats single 8: 8S:")
+    assert main(["plays", "chinese_ten", "7S", "--layout", ""]) == 0
+    assert capsys.readouterr().out.startswith("1 play to play on an empty layout:")
+    assert main(["plays", "chinese_ten", "7S", "--layout", "3S"]) == 0
+    assert capsys.readouterr().out.startswith("1 play to play on the layout 3S:")
+    assert main(["generate", "gandengyan", "--episodes", "1", "--out", str(tmp_path / "g"), "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("1 gandengyan deal, ") and " in 1 shard under " in out, out
+    assert main(["arena", "gandengyan", "--bots", "random,greedy", "--deals", "1", "--quiet"]) == 0
+    assert "RandomBot() vs GreedyBot(): 1 deal, " in capsys.readouterr().out
+    assert main(["arena", "gandengyan", "--bots", "random,greedy", "--deals", "3", "--quiet", "--matches"]) == 0
+    assert "RandomBot() vs GreedyBot(): 3 matches, " in capsys.readouterr().out
+    assert main(["ladder", "gandengyan", "--bots", "random,greedy", "--deals", "1", "--quiet"]) == 0
+    assert capsys.readouterr().out.startswith("ladder gandengyan: 1 deal x 2 seatings per pair")

@@ -13,7 +13,7 @@ import pytest
 
 from chupai import cli
 from chupai._cli_options import options, taken
-from chupai._entry import COMMANDS, SHARED_OPTIONS
+from chupai._entry import COMMANDS, LIKE_ARENA, SHARED_OPTIONS
 from chupai._games import GAMES
 from chupai.cli import main
 
@@ -61,8 +61,8 @@ def test_previous_reading_errors(capsys):
     readings = zhengshangyou.classify("5S 6D BJ")
     assert len(readings) > 1
     for k, reading in enumerate(readings, 1):
-        assert main(["plays", "zhengshangyou", "5S", "--previous", "5S 6D BJ", "--previous-index", str(k)]) == 0
-        assert f"that beat {reading}:" in capsys.readouterr().out
+        assert main(["plays", "zhengshangyou", "7S", "--previous", "5S 6D BJ", "--previous-index", str(k)]) == 0
+        assert f"plays that beat {reading}:" in capsys.readouterr().out
 
 
 def test_previous_index_in_every_game_that_follows(capsys):
@@ -83,7 +83,8 @@ def test_level_refused_for_zhengshangyou_and_decks_for_guandan(capsys):
 _VALUES = {"players": "4", "level": "7", "rules": "competition", "previous": "7S", "previous_type": "single",
            "previous_index": "1", "layout": "3S", "variant": "pagat", "decks": "2"}
 _BASE = {"plays": ["3S"], "playout": ["--deals", "5", "--quiet"], "arena": ["--deals", "1", "--bots", "random,random"],
-         "ladder": ["--deals", "1", "--bots", "random,greedy", "--quiet"]}
+         "ladder": ["--deals", "1", "--bots", "random,greedy", "--quiet"],
+         "generate": ["--episodes", "1", "--out", "/nonexistent/never-written", "--quiet"], "perft": ["--depth", "1"]}
 
 
 @pytest.mark.parametrize("command", COMMANDS)
@@ -144,12 +145,38 @@ def test_option_choices_and_defaults_are_the_rules():
                 assert getattr(entry.rules_class(), o.dest) == o.default, (g, o.flag)
 
 
-def test_ladder_takes_the_option_table(capsys):
-    """``chupai ladder`` takes a game's options exactly as arena does."""
-    for g in GAMES:
-        assert taken(g, "ladder") == taken(g, "arena"), g
-    assert main(["ladder", "guandan", "--bots", "random,greedy", "--deals", "1", "--decks", "2"]) == 2
-    assert "--decks does not apply to guandan" in capsys.readouterr().err
+def test_ladder_generate_perft_take_the_option_table(capsys):
+    """``chupai ladder``, ``generate`` and ``perft`` take a game's options exactly as arena
+    does, and each option appears in their help."""
+    for command in LIKE_ARENA:
+        for g in GAMES:
+            assert taken(g, command) == taken(g, "arena"), (command, g)
+        assert main([command, "guandan", *_BASE[command], "--decks", "2"]) == 2
+        assert "--decks does not apply to guandan" in capsys.readouterr().err
+        assert main([command, "--help"]) == 0
+        shown = capsys.readouterr().out
+        assert all(options()[o].flag in shown for g in GAMES for o in taken(g, "arena")), command
+
+
+def test_game_options_reach_the_rules_of_generate_and_perft(tmp_path, capsys):
+    """The options given are the rules played: generate's manifest records them, perft
+    counts another deal (Gan Deng Yan with two decks, Zheng Shangyou with 3 players)."""
+    out = tmp_path / "run"
+    assert main(["generate", "guandan", "--rules", "competition", "--episodes", "1", "--out", str(out),
+                 "--quiet"]) == 0
+    said = capsys.readouterr().out
+    assert said.startswith("1 guandan deal, ") and " in 1 shard under " in said, said
+    manifest = json.loads((out / "manifest.json").read_text())
+    from chupai.guandan import Rules
+
+    assert manifest["rules"] == repr(Rules.competition()) != repr(Rules())
+    counts = {}
+    for extra in ([], ["--decks", "2"]):
+        record = json_out(capsys, ["perft", "gandengyan", "--depth", "2", "--json", *extra])
+        counts[tuple(extra)] = record["counts"]
+    assert counts[()] != counts[("--decks", "2")]
+    three = json_out(capsys, ["perft", "zhengshangyou", "--depth", "1", "--players", "3", "--json"])
+    assert "3 players" in three["deal"]
 
 
 def test_variant_player_counts_read_as_english(capsys):

@@ -75,11 +75,21 @@ def test_ladder_errors() -> None:
 def test_cli_ladder_writes_text_json_png(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     js, png = tmp_path / "l.json", tmp_path / "l.png"
     rc = main(["ladder", "zhengshangyou", "--bots", "random,greedy,ismcts:10", "--deals", "2", "--seed", "3",
-               "--quiet", "--json", str(js), "--png", str(png)])
+               "--quiet", "--save-json", str(js), "--png", str(png)])
     assert rc == 0
     out = capsys.readouterr().out
     assert "ladder zhengshangyou: 2 deals" in out and "ismcts:10" in out
     data = json.loads(js.read_text())
+    # --json: the same object on stdout, instead of the text
+    assert main(["ladder", "zhengshangyou", "--bots", "random,greedy,ismcts:10", "--deals", "2", "--seed", "3",
+                 "--json"]) == 0
+    captured = capsys.readouterr()
+
+    def untimed(d: dict) -> dict:  # the CPU time per decision is the one figure that varies
+        return {**d, "ratings": [{k: v for k, v in r.items() if k != "cpu_ms"} for r in d["ratings"]]}
+
+    assert untimed(json.loads(captured.out)) == untimed(data)
+    assert captured.err == "" and len(captured.out.splitlines()) == 1
     assert data["bots"] == ["random", "greedy", "ismcts:10"] and data["deals"] == 2 and data["seed"] == 3
     assert len(data["pairs"]) == 3 and len(data["ratings"]) == 3
     assert {"first", "second", "games", "wins", "draws", "win_rate", "interval"} <= set(data["pairs"][0])
@@ -96,7 +106,7 @@ def test_cli_ladder_and_arena_errors(capsys: pytest.CaptureFixture[str]) -> None
 def test_cli_arena_takes_ismcts(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["arena", "chinese_ten", "--bots", "ismcts:20,random", "--deals", "2", "--seed", "1"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("ISMCTSBot(iterations=20") and "2 games" in out
+    assert out.startswith("ISMCTSBot(iterations=20") and "2 deals," in out
 
 
 def test_docstring_examples() -> None:

@@ -25,7 +25,10 @@ from typing import Any, Protocol
 from chupai.cards import RANKS
 
 __all__ = [
+    "DEFAULT_SEED",
     "MAX_COUNT",
+    "add_seed",
+    "check_previous_fits",
     "check_type_name",
     "count",
     "output_path",
@@ -36,11 +39,13 @@ __all__ = [
     "level_name",
     "non_negative_int",
     "play_json",
+    "plays_that",
     "plural",
     "positive_int",
     "print_plays",
     "report_playout",
     "report_plays",
+    "seed",
     "timed_playouts",
     "type_member_name",
 ]
@@ -57,6 +62,38 @@ class Plays(Protocol):
 def plural(n: int, noun: str) -> str:
     """``n`` and ``noun``, with an ``s`` unless ``n`` is 1."""
     return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def plays_that(n: int, verb: str) -> str:
+    """``n`` plays and ``verb`` agreeing with them: ``plays_that(1, "beat")`` is
+    ``'1 play that beats'``, ``plays_that(2, "beat")`` ``'2 plays that beat'``.
+
+    >>> plays_that(1, "beat"), plays_that(0, "beat")
+    ('1 play that beats', '0 plays that beat')
+    """
+    return f"{plural(n, 'play')} that {verb}{'s' if n == 1 else ''}"
+
+
+_DECKS = {1: "one deck holds each card once", 2: "two decks hold each card at most twice"}
+_TIMES = {1: "once", 2: "twice", 3: "three times", 4: "four times"}
+
+
+def check_previous_fits(hand: str, previous: str, decks: int) -> None:
+    """``ValueError`` unless the cards of ``hand`` and of ``--previous`` ``previous``
+    could both come from the game's ``decks`` decks (a card of the play to beat is no
+    longer in any hand).  Each is parsed as ``Cards`` first (its own error)."""
+    from collections import Counter
+
+    from chupai.cards import Cards
+
+    held = Counter(Cards(hand, decks=decks))
+    shown = Counter(Cards(previous, decks=decks))
+    for card in sorted(held.keys() & shown.keys()):
+        n = held[card] + shown[card]
+        if n > decks:
+            times = _TIMES.get(n, f"{n} times")
+            raise ValueError(f"the hand and --previous hold {card} {times}; "
+                             f"{_DECKS.get(decks, f'{decks} decks hold each card {decks} times')}")
 
 
 def type_member_name(type_name: str) -> str:
@@ -272,6 +309,32 @@ def int_at_least(low: int) -> Callable[[str], int]:
     return parse
 
 
-#: argparse types of counts (``--deals``, ``--repeat``, ...) and of seeds
+#: argparse types of counts (``--deals``, ``--repeat``, ...)
 positive_int = int_at_least(1)
 non_negative_int = int_at_least(0)
+
+#: the seed of every command that takes ``--seed`` and is not given one
+DEFAULT_SEED = 1
+
+
+def seed(text: str) -> int:
+    """An argparse type: a seed, an int in ``[0, 2**64)`` (:func:`chupai._validate.check_seed`,
+    the check of every seeded function)."""
+    from chupai._validate import check_seed
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
+    try:
+        return check_seed(value, allow_none=False)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an int in [0, 2**64), not {value}") from None
+
+
+def add_seed(parser: argparse.ArgumentParser, what: str = "the deals", *, default: int | None = DEFAULT_SEED,
+             none: str = "") -> None:
+    """Offer ``--seed`` on ``parser``: the seed of ``what``, :data:`DEFAULT_SEED` unless
+    ``default`` is ``None`` (then ``none`` says what happens without it)."""
+    shown = f"default {default}" if default is not None else f"default: {none}"
+    parser.add_argument("--seed", type=seed, default=default, help=f"the seed of {what} ({shown})")

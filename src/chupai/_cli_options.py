@@ -4,8 +4,8 @@ An option that only some games take is declared once: in the entry of the game t
 takes it (:attr:`chupai._entry.Game.options`, with its choices and default) or, when
 several games take it, in :data:`chupai._entry.SHARED_OPTIONS`.  Which game takes which,
 per subcommand, is the entry's ``cli_options`` (:meth:`chupai._entry.Game.options_for`),
-the one table of it for every subcommand (``plays``, ``playout``, ``arena``,
-``ladder``).  The command line offers each option on every subcommand where some game
+the one table of it for every subcommand (``plays``, ``playout``, ``arena``, and
+``ladder``, ``generate`` and ``perft``, which take ``arena``'s).  The command line offers each option on every subcommand where some game
 takes it, adds the games to its help, and refuses it (exit status 2, naming the option
 and the game) when the chosen game does not take it.  Options every game takes
 (``--deals``, ``--seed``, ``--json``, ...) are not here.
@@ -25,6 +25,7 @@ from functools import lru_cache
 
 from chupai._entry import SHARED_OPTIONS, Option
 from chupai._games import GAMES, game
+from chupai._validate import players_error
 
 __all__ = ["add_options", "check_options", "games_taking", "option_help", "options", "own_option", "taken"]
 
@@ -69,6 +70,9 @@ def option_help(command: str, option: str) -> str:
     games = games_taking(command, option)
     defaults = {own_option(g, option).default for g in games} - {None}
     default = f"default {defaults.pop()}; " if len(defaults) == 1 else ""
+    required = [g for g in games if own_option(g, option).required]
+    if required:
+        default = f"required{'' if required == list(games) else ' for ' + ', '.join(required)}; " + default
     return f"{options()[option].help} ({default}{', '.join(games)})"
 
 
@@ -81,22 +85,32 @@ def add_options(parser: argparse.ArgumentParser, command: str) -> None:
 
 def check_options(args: argparse.Namespace, command: str, parser: argparse.ArgumentParser) -> None:
     """Refuse (``parser.error``: exit status 2) an option the chosen game does not take
-    in ``command``, a choice outside the game's own, and a number of players outside
-    the game's range."""
-    own = taken(args.game, command)
+    in ``command``, a choice outside the game's own, an empty ``--previous`` (or a
+    reading of it without it), a missing
+    option the game requires, and a number of players outside the game's range."""
     for name, option in options().items():
         value = getattr(args, name, None)
         if value is None or value is False:
             continue
-        if name not in own:
+        if args.game is None:  # a subcommand whose game is optional (perft --bench)
+            parser.error(f"{option.flag} is an option of a game: give the GAME")
+        if name not in taken(args.game, command):
             others = ", ".join(games_taking(command, name))
             parser.error(f"{option.flag} does not apply to {args.game} (it is an option of {others})")
         choices = own_option(args.game, name).choices
         if choices is not None and value not in choices:
             parser.error(f"{option.flag} of {args.game} is one of {', '.join(map(str, choices))}, not {value}")
+    for name in ("previous_type", "previous_index"):
+        if getattr(args, name, None) is not None and getattr(args, "previous", None) is None:
+            parser.error(f"{options()[name].flag} says which reading of --previous: give --previous")
+    if getattr(args, "previous", None) is not None and not args.previous.strip():
+        parser.error("--previous is empty: an empty play is not a play to beat (omit --previous for the hand "
+                     "to lead)")
+    for name in taken(args.game, command) if args.game is not None else ():
+        if own_option(args.game, name).required and getattr(args, name, None) is None:
+            parser.error(f"{args.game} needs {options()[name].flag}: {own_option(args.game, name).help}")
     players = getattr(args, "players", None)
     if players is not None:
         low, high = game(args.game).players
         if not low <= players <= high:
-            allowed = str(low) if low == high else f"{low} to {high}"
-            parser.error(f"{args.game} is played by {allowed} players, not {players}")
+            parser.error(str(players_error(args.game, range(low, high + 1), players)))

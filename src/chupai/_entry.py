@@ -16,12 +16,17 @@ from enum import Enum
 from types import ModuleType
 from typing import Any
 
-from chupai._validate import check_bool, check_int, check_seed
+from chupai._validate import check_bool, check_int, check_seed, players_error
 
-__all__ = ["COMMANDS", "FOLLOW", "Game", "Option", "PerftDepths", "SHARED_OPTIONS", "resolve", "returns_field"]
+__all__ = ["COMMANDS", "ENTRY_COMMANDS", "FOLLOW", "LIKE_ARENA", "Game", "Option", "PerftDepths", "SHARED_OPTIONS", "resolve", "returns_field"]
 
 #: the subcommands whose game-specific options an entry lists (``Game.cli_options``)
-COMMANDS = ("plays", "playout", "arena", "ladder")
+ENTRY_COMMANDS = ("plays", "playout", "arena")
+#: the subcommands that play whole deals of a game beside ``arena`` and take its
+#: options (the rules and the number of players), the one table of them
+LIKE_ARENA = ("ladder", "generate", "perft")
+#: every subcommand that takes game-specific options
+COMMANDS = (*ENTRY_COMMANDS, *LIKE_ARENA)
 
 
 def resolve(path: str) -> Any:
@@ -44,6 +49,8 @@ class Option:
         default: the value the game's ``rules_of`` uses when the option is not given
             (shown in the help; the parser itself keeps ``None``, so that an option given
             to a game that does not take it is seen and refused).
+        required: the game cannot run the subcommands that take it without it (shown in
+            the help, refused before any work when missing).
     """
 
     flag: str
@@ -53,6 +60,7 @@ class Option:
     switch: bool = False
     metavar: str | None = None
     default: Any = None
+    required: bool = False
 
     @property
     def dest(self) -> str:
@@ -144,7 +152,7 @@ class Game:
         cli: the command-line module (``cmd_plays(args)``, ``cmd_playout(args)``,
             ``rules_of(args)``).
         options: the command-line options only this game takes (choices and defaults).
-        cli_options: per subcommand of :data:`COMMANDS`, the options the game takes
+        cli_options: per subcommand of :data:`ENTRY_COMMANDS`, the options the game takes
             beyond the common ones: its own :attr:`options` and the shared ones of
             :data:`SHARED_OPTIONS`; the others are refused.
         bench: the module whose ``main(argv)`` ``chupai bench`` runs.
@@ -216,8 +224,9 @@ class Game:
         return {name: getattr(cls, name)() for name in self.rule_presets}
 
     def options_for(self, command: str) -> tuple[str, ...]:
-        """The game-specific options of subcommand ``command``."""
-        return dict(self.cli_options).get(command, ())
+        """The game-specific options of subcommand ``command`` (those of ``arena`` for
+        the subcommands of :data:`LIKE_ARENA`)."""
+        return dict(self.cli_options).get("arena" if command in LIKE_ARENA else command, ())
 
     def cli_module(self) -> ModuleType:
         return importlib.import_module(self.cli)
@@ -249,6 +258,6 @@ class Game:
         seed = check_seed(seed)
         if self.fixed_players:
             if players is not None and check_int(players, "players") != self.players[0]:
-                raise ValueError(f"{self.name} is played by {self.players[0]} players, not {players!r}")
+                raise players_error(self.name, self.players[:1], players)
             return cls(seed, rules=rules)
         return cls(seed, rules=rules, players=self.default_players if players is None else players)

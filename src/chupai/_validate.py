@@ -26,7 +26,7 @@ ValueError: player must be a seat 0-3, not 4
 from __future__ import annotations
 
 import operator
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import TypeVar
 
 import numpy as np
@@ -44,6 +44,7 @@ __all__ = [
     "check_seat",
     "check_seed",
     "is_int",
+    "players_error",
     "random_seed",
 ]
 
@@ -129,6 +130,24 @@ def check_seed(seed: object, name: str = "seed", *, allow_none: bool = True) -> 
 def check_players(players: object, low: int, high: int, name: str = "players") -> int:
     """The number of players as an int if it is one of ``low..high``."""
     return check_int(players, name, low, high)
+
+
+def players_error(who: str, allowed: Sequence[int], players: object) -> ValueError:
+    """The one error of a number of players ``who`` (a game, a variant) is not played
+    by: ``"guandan is played by 4 players, not 3"``; ``allowed`` the numbers it is played
+    by, in order (a run of them is written ``2 to 8``, else listed: ``2 or 4``).
+
+    >>> str(players_error("zhengshangyou", range(2, 9), 9))
+    'zhengshangyou is played by 2 to 8 players, not 9'
+    >>> str(players_error("the barraco variant", (2, 4), 3))
+    'the barraco variant is played by 2 or 4 players, not 3'
+    """
+    counts = list(allowed)
+    if len(counts) > 2 and counts == list(range(counts[0], counts[-1] + 1)):
+        said = f"{counts[0]} to {counts[-1]}"
+    else:
+        said = ", ".join(map(str, counts[:-1])) + " or " * (len(counts) > 1) + str(counts[-1])
+    return ValueError(f"{who} is played by {said} players, not {players!r}")
 
 
 def check_seat(player: object, players: int, name: str = "player") -> int:

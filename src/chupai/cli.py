@@ -2,7 +2,7 @@
 
     chupai plays GAME "<hand>" [game options] [--collapse] [--json]
     chupai playout GAME [--deals 100000] [--seed 1] [--players N] [--policy random|greedy|heuristic] [--threads 1] [--json]
-    chupai arena GAME [--bots mc,random] [--deals 200] [--seed 0] [--workers 1] [--players N] [--json]
+    chupai arena GAME [--bots mc,random] [--deals 200] [--seed 1] [--workers 1] [--players N] [--json]
     chupai bench GAME [--deals N] [--repeat 5] [--playouts N] [--surface-deals 200] [--no-engine] [--no-surface]
                       [--json]
 
@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from chupai import backends
-from chupai._cli_common import MAX_COUNT, count, non_negative_int, positive_int, threads
+from chupai._cli_common import MAX_COUNT, add_seed, count, positive_int, threads
 from chupai._engine_base import POLICIES
 from chupai._entry import COMMANDS
 from chupai._cli_options import add_options, check_options
@@ -124,7 +124,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     po.add_argument("game", choices=games)
     add_options(po, "playout")
     po.add_argument("--deals", type=count, default=100000, help=f"deals to play (default 100000, at most {MAX_COUNT:,})")
-    po.add_argument("--seed", type=non_negative_int, default=1, help="the seed of the deals (default 1)")
+    add_seed(po)
     po.add_argument("--policy", choices=sorted(POLICIES), default="random",
                     help="the compiled policy every seat plays (heuristic: HeuristicBot's; default random)")
     po.add_argument("--threads", type=threads, default=1, help="threads, at most 4 per core (default 1)")
@@ -138,7 +138,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     ar.add_argument("--bots", default="mc,random", help="two bot specs, first,second: random, greedy, heuristic, "
                     "mc[:N], ismcts[:N|:20ms], net:PATH, module:attr; they alternate seats (default mc,random)")
     ar.add_argument("--deals", type=count, default=200, help=f"deals to play (default 200, at most {MAX_COUNT:,})")
-    ar.add_argument("--seed", type=non_negative_int, default=0, help="the seed of the deals (default 0)")
+    add_seed(ar)
     ar.add_argument("--workers", type=positive_int, default=1, help="local worker processes (default 1)")
     ar.add_argument("--playouts", type=positive_int, default=200,
                     help="playouts per decision of an mc bot without a budget (default 200)")

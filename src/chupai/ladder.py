@@ -135,7 +135,8 @@ class LadderResult:
         }
 
     def __str__(self) -> str:
-        lines = [f"ladder {self.game}: {self.deals} deals x 2 seatings per pair, seed {self.seed}"]
+        deals = f"{self.deals} deal{'' if self.deals == 1 else 's'}"
+        lines = [f"ladder {self.game}: {deals} x 2 seatings per pair, seed {self.seed}"]
         for p in self.pairs:
             lo, hi = p.interval
             lines.append(
@@ -178,7 +179,8 @@ class LadderResult:
                     ax2.text(j, i, f"{m[i, j]:.0%}", ha="center", va="center", fontsize=9)
         ax2.set_title("win rate of row vs column")
         fig.colorbar(im, ax=ax2, fraction=0.046)
-        fig.suptitle(f"{self.game}: {self.deals} deals x 2 seatings per pair (seed {self.seed})")
+        deals = f"{self.deals} deal{'' if self.deals == 1 else 's'}"
+        fig.suptitle(f"{self.game}: {deals} x 2 seatings per pair (seed {self.seed})")
         fig.tight_layout()
         fig.savefig(path, dpi=110)
         plt.close(fig)
@@ -339,6 +341,8 @@ def ladder(
 def _cmd_ladder(args: argparse.Namespace) -> int:
     from chupai._games import game as game_entry
 
+    from chupai._cli_common import dump_json
+
     if args.png:
         try:
             import matplotlib  # noqa: F401
@@ -346,14 +350,17 @@ def _cmd_ladder(args: argparse.Namespace) -> int:
             raise ValueError("--png needs matplotlib: pip install 'chupai[plot]'") from None
     rules = game_entry(args.game).cli_module().rules_of(args)
     result = ladder(args.game, args.bots.split(","), args.deals, args.seed, args.workers, rules=rules,
-                    players=args.players, playouts=args.playouts, progress=not args.quiet,
+                    players=args.players, playouts=args.playouts, progress=not (args.quiet or args.json),
                     **backends.options_of(args))
-    print(result)
-    if args.json:
-        with open(args.json, "w") as f:
+    if args.save_json:
+        with open(args.save_json, "w") as f:
             json.dump(result.to_dict(), f, indent=2)
+            f.write("\n")
     if args.png:
         result.plot(args.png)
+    if args.json:
+        return dump_json(result.to_dict())
+    print(result)
     return 0
 
 
@@ -361,7 +368,7 @@ def register(sub: Any) -> argparse.ArgumentParser:
     """Add the ``ladder`` subcommand to the ``chupai`` command's subparsers (its
     game-specific options are the registry entries', checked by ``chupai.cli``); the
     subcommand's parser."""
-    from chupai._cli_common import MAX_COUNT, count, non_negative_int, output_path, positive_int
+    from chupai._cli_common import MAX_COUNT, add_seed, count, output_path, positive_int
     from chupai._cli_options import add_options
 
     p: argparse.ArgumentParser = sub.add_parser(
@@ -372,13 +379,17 @@ def register(sub: Any) -> argparse.ArgumentParser:
                    "ismcts[:N|:20ms], net:PATH, module:attr (default random,greedy,mc,ismcts)")
     p.add_argument("--deals", type=count, default=100,
                    help=f"deals per pair, each played twice, seats swapped (default 100, at most {MAX_COUNT:,})")
-    p.add_argument("--seed", type=non_negative_int, default=0, help="the seed of the deals (default 0)")
+    add_seed(p)
     p.add_argument("--workers", type=positive_int, default=1, help="local worker processes (default 1)")
     add_options(p, "ladder")
     p.add_argument("--playouts", type=positive_int, default=200,
                    help="playouts per decision of an mc bot without a budget (default 200)")
-    p.add_argument("--json", type=output_path, help="write the result as JSON to this file")
-    p.add_argument("--png", type=output_path, help="write the plot to this PNG file (needs matplotlib: chupai[plot])")
+    p.add_argument("--json", action="store_true",
+                   help="write the result as one JSON object to stdout instead of text (the keys of --save-json)")
+    p.add_argument("--save-json", type=output_path, metavar="PATH", dest="save_json",
+                   help="also write the result as JSON to the file PATH")
+    p.add_argument("--png", type=output_path, metavar="PATH",
+                   help="also write the plot to the PNG file PATH (needs matplotlib: chupai[plot])")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     backends.add_arguments(p)
     p.set_defaults(run=_cmd_ladder)

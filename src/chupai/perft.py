@@ -34,9 +34,10 @@ __all__ = ["GOLDEN_SEEDS", "deal_of", "divide", "golden", "perft", "perft_slow",
 GOLDEN_SEEDS = (1, 2, 3)
 
 
-def deal_of(name: str, seed: int) -> Any:
-    """The seeded 4-player first ``Deal`` of game ``name`` at the start of card play."""
-    return game(name).module().Deal(seed)
+def deal_of(name: str, seed: int, *, rules: Any = None, players: int | None = None) -> Any:
+    """The seeded first ``Deal`` of game ``name`` at the start of card play (default:
+    4 players, the default rules)."""
+    return game(name).new(seed, rules=rules, players=players)
 
 
 def _core_of(state: Any) -> Any:
@@ -128,23 +129,38 @@ def perft_slow(state: Any, depth: int) -> int:
     return total
 
 
-def golden(name: str, depth: int, seeds: tuple[int, ...] = GOLDEN_SEEDS) -> dict[str, Any]:
+def golden(name: str, depth: int, seeds: tuple[int, ...] = GOLDEN_SEEDS, *, rules: Any = None,
+           players: int | None = None) -> dict[str, Any]:
     """The golden record of game ``name``: ``perft`` of each seeded deal at depths
-    ``1..depth`` (``counts[str(seed)][d - 1]``), as ``tests/golden/perft_<game>.json`` holds."""
-    counts = {str(seed): [perft(deal_of(name, seed), d) for d in range(1, depth + 1)] for seed in seeds}
-    return {"game": name, "deal": f"chupai.{name}.Deal(seed): 4 players, default rules", "counts": counts}
+    ``1..depth`` (``counts[str(seed)][d - 1]``), as ``tests/golden/perft_<game>.json`` holds
+    (the default rules and 4 players; ``rules`` and ``players`` deal others)."""
+    counts = {str(seed): [perft(deal_of(name, seed, rules=rules, players=players), d) for d in range(1, depth + 1)]
+              for seed in seeds}
+    if rules is None and players is None:
+        deal = f"chupai.{name}.Deal(seed): 4 players, default rules"
+    else:
+        entry = game(name)
+        shown = entry.rules_class() if rules is None else rules
+        deal = (f"chupai.{name}.Deal(seed, rules=...): {entry.default_players if players is None else players} "
+                f"players, {shown!r}")
+    return {"game": name, "deal": deal, "counts": counts}
 
 
 # -- the command line (``chupai perft``) ------------------------------------------------
 def _cmd_perft(args: argparse.Namespace) -> int:
-    if args.bench:
-        return _bench(args.depth, args.seed, [args.game] if args.game is not None else list(GAMES))
     if args.game is None:
-        raise ValueError("chupai perft: give a GAME (or --bench)")
+        if args.bench:
+            return _bench(args.depth, args.seed, list(GAMES))
+        raise ValueError("perft: give a GAME (or --bench)")
+    rules = game(args.game).cli_module().rules_of(args)
+    players = getattr(args, "players", None)
+    if args.bench:
+        return _bench(args.depth, args.seed, [args.game], rules=rules, players=players)
     if args.json:
-        print(json.dumps(golden(args.game, 3 if args.depth is None else args.depth, (args.seed,)), indent=1))
+        depth = 3 if args.depth is None else args.depth
+        print(json.dumps(golden(args.game, depth, (args.seed,), rules=rules, players=players), indent=1))
         return 0
-    state = deal_of(args.game, args.seed)
+    state = deal_of(args.game, args.seed, rules=rules, players=players)
     depth_max = 3 if args.depth is None else args.depth
     for depth in range(1, depth_max + 1):
         start = time.process_time()
@@ -156,13 +172,13 @@ def _cmd_perft(args: argparse.Namespace) -> int:
     return 0
 
 
-def _bench(depth: int | None, seed: int, names: list[str]) -> int:
+def _bench(depth: int | None, seed: int, names: list[str], *, rules: Any = None, players: int | None = None) -> int:
     print(f"{'game':<14} {'depth':>5} {'sequences':>12} {'CPU s':>8} {'sequences/s':>14}")
     for name in names:
         # about a second of enumeration per game (its registry entry's perft.full); the
         # sequences per second count the leaves, the last ply counted without making its moves
         d = depth or GAMES[name].perft.full
-        state = deal_of(name, seed)
+        state = deal_of(name, seed, rules=rules, players=players)
         start = time.process_time()
         n = perft(state, d)
         cpu = time.process_time() - start
@@ -171,14 +187,17 @@ def _bench(depth: int | None, seed: int, names: list[str]) -> int:
 
 
 def register(sub: Any) -> None:
-    """Register ``chupai perft`` on the command line's subparsers."""
+    """Register ``chupai perft`` on the command line's subparsers (its game-specific
+    options are the registry entries', checked by ``chupai.cli``)."""
     p = sub.add_parser("perft", help="count the action sequences of a seeded deal (and --bench)")
-    from chupai._cli_common import int_at_least, non_negative_int
+    from chupai._cli_common import add_seed, int_at_least
+    from chupai._cli_options import add_options
 
     p.add_argument("game", nargs="?", choices=list(GAMES), help="the game (with --bench: default every game)")
-    p.add_argument("--seed", type=non_negative_int, default=1, help="the seed of the deal (default 1)")
+    add_seed(p, "the deal")
     p.add_argument("--depth", type=int_at_least(1), default=None,
                    help="count to this depth, at least 1 (default 3; --bench: per game)")
+    add_options(p, "perft")
     p.add_argument("--divide", action="store_true", help="also the count at --depth split by first action")
     p.add_argument("--json", action="store_true", help="print the counts as a golden record (JSON)")
     p.add_argument("--bench", action="store_true", help="sequences per second of the game (or of every game)")

@@ -39,12 +39,14 @@ class ArenaResult:
         wins: games the first bot's team won.
         returns: the first bot's team's return in each game (levels won or lost in a
             deal; +1 / -1 / 0 for a match).
+        matches: the games are whole matches (else deals).
     """
 
     bots: tuple[str, str]
     games: int
     wins: int
     returns: np.ndarray
+    matches: bool = False
 
     @property
     def win_rate(self) -> float:
@@ -59,7 +61,8 @@ class ArenaResult:
         lo, hi = self.interval
         mean = float(self.returns.mean()) if self.games else 0.0
         return (
-            f"{self.bots[0]} vs {self.bots[1]}: {self.games} games, {self.bots[0]} won {self.wins} "
+            f"{self.bots[0]} vs {self.bots[1]}: {self.games} {'match' if self.matches else 'deal'}"
+            f"{'' if self.games == 1 else ('es' if self.matches else 's')}, {self.bots[0]} won {self.wins} "
             f"({self.win_rate:.1%}, 95% interval {lo:.1%}-{hi:.1%}), mean return {mean:+.2f}"
         )
 
@@ -148,4 +151,4 @@ def arena(
                         chunk_size=chunk_size, progress=progress,
                         unit="match" if matches else "deal")
     arr = np.array(returns)
-    return ArenaResult((repr(bots[0]), repr(bots[1])), deals, int((arr > 0).sum()), arr)
+    return ArenaResult((repr(bots[0]), repr(bots[1])), deals, int((arr > 0).sum()), arr, matches=bool(matches))

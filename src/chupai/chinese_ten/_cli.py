@@ -32,7 +32,8 @@ def cmd_plays(args: argparse.Namespace) -> int:
         plays = legal_plays(args.hand, args.layout, rules=rules, collapse_suits=args.collapse)
     layout = Cards(args.layout, decks=1)
     what = f"for the turned {args.hand}" if args.turned else "to play"
-    header = (f"{plural(len(plays), 'play')} {what} on the layout {layout}"
+    on = f"on the layout {layout}" if len(layout) else "on an empty layout"
+    header = (f"{plural(len(plays), 'play')} {what} {on}"
               f"{', capture optional' if args.free else ''}{', suits collapsed' if args.collapse else ''}:")
     return report_plays(args, header, plays, previous=None, can_pass=False,
                         options={"layout": list(layout), "turned": args.turned, "variant": rules.variant,

@@ -22,7 +22,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from chupai._core import BITS_PER_RANK, NUM_RANKS, NUM_SUITS, RANKS, SUITS
-from chupai._validate import check_bool, check_choice, check_int, check_optional_int
+from chupai._validate import check_bool, check_choice, check_int, check_optional_int, players_error
 from chupai.chinese_ten._entry import VARIANTS
 from chupai.chinese_ten._movegen import FLAG_FORCED_CAPTURE, FLAG_REDEAL, FLAG_REDEAL_CROWDED, FLAG_RED_FIVE_BONUS
 
@@ -166,8 +166,7 @@ class Rules:
         allowed = _PLAYERS[self.variant]
         n = check_int(players, "players")
         if n not in allowed:
-            counts = ", ".join(map(str, allowed[:-1])) + " or " * (len(allowed) > 1) + str(allowed[-1])
-            raise ValueError(f"the {self.variant} variant is played by {counts} players, not {n!r}")
+            raise players_error(f"the {self.variant} variant", allowed, n)
         return n
 
     def deal_sizes(self, players: int) -> tuple[int, int, int]:

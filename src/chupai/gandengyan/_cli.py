@@ -10,7 +10,14 @@ import argparse
 
 import numpy as np
 
-from chupai._cli_common import choose_reading, plural, report_playout, report_plays, timed_playouts
+from chupai._cli_common import (
+    check_previous_fits,
+    choose_reading,
+    plural,
+    report_playout,
+    report_plays,
+    timed_playouts,
+)
 from chupai.gandengyan._movegen import legal_plays
 from chupai.gandengyan.classify import classify
 from chupai.gandengyan.play import PlayType
@@ -29,13 +36,14 @@ def rules_of(args: argparse.Namespace) -> Rules:
 def cmd_plays(args: argparse.Namespace) -> int:
     rules = rules_of(args)
     previous = None
-    if args.previous:
+    if args.previous is not None:
+        check_previous_fits(args.hand, args.previous, rules.decks)
         previous = choose_reading(args.previous, classify(args.previous, rules=rules), PlayType, args.previous_type,
                                   args.previous_index)
     plays = legal_plays(args.hand, previous, rules=rules, collapse_suits=args.collapse)
-    what = f"that may follow {previous}" if previous else "to lead"
+    what = f"{plural(len(plays), 'play')} that may follow {previous}" if previous else f"{plural(len(plays), 'play')} to lead"
     collapsed = ", suits collapsed" if args.collapse else ""
-    return report_plays(args, f"{plural(len(plays), 'play')} {what} ({plural(rules.decks, 'deck')}{collapsed}):",
+    return report_plays(args, f"{what} ({plural(rules.decks, 'deck')}{collapsed}):",
                         plays, previous=previous, can_pass=previous is not None, options={"decks": rules.decks})
 
 

@@ -10,15 +10,26 @@ import argparse
 
 import numpy as np
 
-from chupai._cli_common import choose_reading, level_name, plural, report_playout, report_plays, timed_playouts
+from chupai._cli_common import (
+    check_previous_fits,
+    choose_reading,
+    level_name,
+    plays_that,
+    plural,
+    report_playout,
+    report_plays,
+    timed_playouts,
+)
 from chupai.guandan._movegen import legal_plays
 from chupai.guandan.classify import classify
 from chupai.guandan.play import Play, PlayType
 from chupai.guandan.playouts import playouts
 from chupai.guandan.rules import Rules
 
-__all__ = ["cmd_playout", "cmd_plays", "previous_play", "rules_of"]
+__all__ = ["DECKS", "cmd_playout", "cmd_plays", "previous_play", "rules_of"]
 
+#: Guan Dan is played with two decks (a hand and the play to beat hold a card at most twice)
+DECKS = 2
 # the names of r.result 1, 2, 3: the partner of the first out finished second, third, last
 _RESULTS = ("1-2", "1-3", "1-4")
 
@@ -42,13 +53,14 @@ def cmd_plays(args: argparse.Namespace) -> int:
     level = level_name(args.level)
     rules = rules_of(args)
     previous = None
-    if args.previous:
+    if args.previous is not None:
+        check_previous_fits(args.hand, args.previous, DECKS)
         previous = previous_play(args.previous, level, rules, args.previous_type, args.previous_index)
     plays = legal_plays(args.hand, level, previous, rules=rules, collapse_suits=args.collapse)
-    what = f"that beat {previous}" if previous else "to lead"
+    what = f"{plays_that(len(plays), 'beat')} {previous}" if previous else f"{plural(len(plays), 'play')} to lead"
     preset = args.rules or "pagat"
     collapsed = ", suits collapsed" if args.collapse else ""
-    return report_plays(args, f"{plural(len(plays), 'play')} {what} (level {level}, {preset} rules{collapsed}):",
+    return report_plays(args, f"{what} (level {level}, {preset} rules{collapsed}):",
                         plays, previous=previous, can_pass=previous is not None,
                         options={"level": level, "rules": preset})
 

@@ -99,6 +99,12 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     from chupai.protocol.records import print_record, read_record
 
     lines = read_record(args.file)
+    if not lines:
+        raise ValueError(f"{args.file} is empty: not a record of chupai serve --record")
+    tables = sorted({d["table"] for d in lines if d.get("type") == "deal" and isinstance(d.get("table"), int)})
+    if args.table is not None and args.table not in tables:
+        held = f"its tables: {', '.join(map(str, tables))}" if tables else "it holds no deal"
+        raise ValueError(f"{args.file} has no deal of table {args.table} ({held})")
     if not args.web:
         print_record(lines, sys.stdout, table=args.table, hands=args.hands)
         return 0
@@ -132,12 +138,14 @@ async def _serve_replay(args: argparse.Namespace, lines: list[dict[str, Any]]) -
 
 def register(sub: Any) -> None:
     """Add ``serve``, ``join`` and ``replay`` to the ``chupai`` subparsers ``sub``."""
+    from chupai._cli_common import add_seed, non_negative_int
+
     s = sub.add_parser("serve", help="run a Guan Dan competition-protocol server")
     s.add_argument("game", choices=["guandan"])
     s.add_argument("--host", default="127.0.0.1")
     s.add_argument("--port", type=int, default=PORT, help="0: any free port (logged)")
     s.add_argument("--games", type=int, default=1, help="games (matches to A) per table")
-    s.add_argument("--seed", type=int, help="deals seed (default: drawn and logged)")
+    add_seed(s, default=None, none="drawn and logged")
     s.add_argument("--tables", type=int, default=1, help="tables played at once (4 seats each)")
     s.add_argument("--seats", help="the four seats, each remote or a bot spec: remote,best,remote,greedy")
     s.add_argument("--record", help="write a JSON-lines record of every deal to this file")
@@ -160,7 +168,7 @@ def register(sub: Any) -> None:
     j.add_argument("--room", type=int, help="openguandan: the room to join (default: create one)")
     j.add_argument("--seat", type=int, help="openguandan: the seat to ask for, 0..3")
     j.add_argument("--games", type=int, default=1, help="openguandan: games a created room plays (default: 1)")
-    j.add_argument("--seed", type=int, default=0)
+    add_seed(j, "the bot's choices")
     j.add_argument("--playouts", type=int, default=200)
     j.add_argument("--strict", action="store_true", help="check every message against the protocol")
     j.add_argument("--timeout", type=float, default=SERVER_TIMEOUT,
@@ -169,7 +177,7 @@ def register(sub: Any) -> None:
     j.set_defaults(run=_cmd_join)
     r = sub.add_parser("replay", help="show a protocol record (terminal, or the web view)")
     r.add_argument("file")
-    r.add_argument("--table", type=int, help="the table to show (default: the first)")
+    r.add_argument("--table", type=non_negative_int, help="the table to show (default: the first)")
     r.add_argument("--hands", action="store_true", help="print the hands")
     r.add_argument("--web", action="store_true", help="serve the table view playing the record back")
     r.add_argument("--host", default="127.0.0.1")

@@ -251,17 +251,20 @@ def load(out_dir: str | os.PathLike[str]) -> dict[str, np.ndarray]:
 
 
 def register(sub: Any) -> None:
-    """Add the ``generate`` subcommand to the ``chupai`` command's subparsers."""
-    from chupai._cli_common import MAX_COUNT, count, non_negative_int, positive_int
+    """Add the ``generate`` subcommand to the ``chupai`` command's subparsers (its
+    game-specific options are the registry entries', checked by ``chupai.cli``)."""
+    from chupai._cli_common import MAX_COUNT, add_seed, count, positive_int
+    from chupai._cli_options import add_options
     from chupai._games import GAMES
 
     p = sub.add_parser("generate", help="write self-play data (numpy shards) for learning")
     p.add_argument("game", choices=list(GAMES))
-    p.add_argument("--policy", default="greedy", help="the bot at every seat: random, greedy, mc[:N], ismcts[:N]")
+    p.add_argument("--policy", default="greedy",
+                   help="the bot at every seat: random, greedy, mc[:N], ismcts[:N] (default greedy)")
     p.add_argument("--episodes", type=count, default=1000, help=f"deals to play (default 1000, at most {MAX_COUNT:,})")
     p.add_argument("--out", required=True, help="the output directory (a restarted run resumes there)")
-    p.add_argument("--seed", type=non_negative_int, default=0, help="the seed of the deals (default 0)")
-    p.add_argument("--players", type=positive_int, default=None, help="players (default: the game's)")
+    add_seed(p)
+    add_options(p, "generate")
     p.add_argument("--shard-size", type=count, default=100, dest="shard_size", help="deals per shard (default 100)")
     p.add_argument("--workers", type=positive_int, default=1, help="local worker processes (default 1)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -270,10 +273,13 @@ def register(sub: Any) -> None:
 
 
 def _cmd_generate(args: argparse.Namespace) -> int:
+    from chupai._cli_common import plural
+
     options = backends.options_of(args)
-    manifest = generate(args.game, args.policy, args.episodes, args.out, args.seed, players=args.players,
+    rules = game_entry(args.game).cli_module().rules_of(args)
+    manifest = generate(args.game, args.policy, args.episodes, args.out, args.seed, rules=rules, players=args.players,
                         shard_size=args.shard_size, workers=args.workers, progress=not args.quiet, **options)
     steps = sum(s["steps"] for s in manifest["shards"])
-    print(f"{manifest['episodes']} {args.game} deals, {steps} decisions in {len(manifest['shards'])} shards "
-          f"under {args.out}")
+    print(f"{plural(manifest['episodes'], f'{args.game} deal')}, {plural(steps, 'decision')} in "
+          f"{plural(len(manifest['shards']), 'shard')} under {args.out}")
     return 0

@@ -10,14 +10,25 @@ import argparse
 
 import numpy as np
 
-from chupai._cli_common import choose_reading, plural, report_playout, report_plays, timed_playouts
+from chupai._cli_common import (
+    check_previous_fits,
+    choose_reading,
+    plays_that,
+    plural,
+    report_playout,
+    report_plays,
+    timed_playouts,
+)
 from chupai.zhengshangyou._movegen import legal_plays
 from chupai.zhengshangyou.classify import classify
 from chupai.zhengshangyou.play import Play, PlayType
 from chupai.zhengshangyou.playouts import playouts
 from chupai.zhengshangyou.rules import Rules
 
-__all__ = ["cmd_playout", "cmd_plays", "previous_play", "rules_of"]
+__all__ = ["DECKS", "cmd_playout", "cmd_plays", "previous_play", "rules_of"]
+
+#: Zheng Shangyou is played with one deck (a hand and the play to beat share no card)
+DECKS = 1
 
 
 def rules_of(args: argparse.Namespace) -> Rules:
@@ -35,12 +46,13 @@ def previous_play(cards: str, rules: Rules, type_name: str | None, index: int | 
 def cmd_plays(args: argparse.Namespace) -> int:
     rules = rules_of(args)
     previous = None
-    if args.previous:
+    if args.previous is not None:
+        check_previous_fits(args.hand, args.previous, DECKS)
         previous = previous_play(args.previous, rules, args.previous_type, args.previous_index)
     plays = legal_plays(args.hand, previous, rules=rules, collapse_suits=args.collapse)
-    what = f"that beat {previous}" if previous else "to lead"
+    what = f"{plays_that(len(plays), 'beat')} {previous}" if previous else f"{plural(len(plays), 'play')} to lead"
     collapsed = " (suits collapsed)" if args.collapse else ""
-    return report_plays(args, f"{plural(len(plays), 'play')} {what}{collapsed}:", plays, previous=previous,
+    return report_plays(args, f"{what}{collapsed}:", plays, previous=previous,
                         can_pass=previous is not None, options={"joker_pair": rules.joker_pair})
 
 
