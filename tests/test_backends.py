@@ -130,7 +130,7 @@ def test_cli_arena_on_ray(local_ray: Any, capsys: pytest.CaptureFixture[str]) ->
     local = capsys.readouterr().out
     assert main(args + ["--backend", "ray", "--workers", "2", "--chunk-size", "2"]) == 0
     assert capsys.readouterr().out == local
-    assert "6 games" in local
+    assert "6 deals" in local
 
 
 def test_ladder_is_the_same_on_every_backend(local_ray: Any) -> None:
