@@ -117,12 +117,15 @@ async def _serve_replay(args: argparse.Namespace, lines: list[dict[str, Any]]) -
     from websockets.http11 import Request, Response
 
     from chupai.protocol.records import replay_frames
-    from chupai.protocol.view import HttpConnection, ReplaySource, http_response
+    from chupai.protocol.view import HttpConnection, ReplaySource, http_response, redirect
 
     frames = replay_frames(lines, table=args.table, hands=True)
     replay = ReplaySource(lambda: frames)
 
     async def http(connection: ServerConnection, request: Request) -> Response | None:
+        route, _, query = request.path.partition("?")
+        if route in ("/", "/index.html") and "replay=" not in query:  # the page plays the record back
+            return redirect("/?replay=1" + (f"&{query}" if query else ""))
         return await http_response(request.path, replay)
 
     async def handler(connection: ServerConnection) -> None:
@@ -131,7 +134,7 @@ async def _serve_replay(args: argparse.Namespace, lines: list[dict[str, Any]]) -
     async with serve(handler, args.host, args.port, process_request=http, create_connection=HttpConnection) as server:
         port = next(iter(server.sockets)).getsockname()[1]
         logging.getLogger("chupai.protocol").info(
-            "replay of %s (%d frames): http://%s:%d/?replay=1 (Ctrl-C to stop)", args.file, len(frames), args.host, port)
+            "replay of %s (%d frames): http://%s:%d/ (Ctrl-C to stop)", args.file, len(frames), args.host, port)
         await asyncio.Future()
     return 0
 

@@ -83,8 +83,10 @@ function render(snap) {
   info.className = "info";
   const state = snap.aborted ? `ended: ${snap.aborted}` : snap.done ? "done" :
     snap.winner !== null ? `won by team ${snap.winner}` : snap.stage;
+  // games count from 1, deals from 0 (as in the record and chupai replay)
   info.append(textEl("span", "", `table ${snap.table} · game ${snap.game}/${snap.games} · deal ${snap.deal}`),
-    textEl("span", "levels", `levels ${snap.levels[0]} / ${snap.levels[1]} · playing ${snap.curRank}`),
+    textEl("span", "levels",
+      `levels: seats 0+2 at ${snap.levels[0]}, seats 1+3 at ${snap.levels[1]} · playing ${snap.curRank}`),
     textEl("span", "state", state));
   el.appendChild(info);
   for (const s of [2, 3, 1, 0]) el.appendChild(seatEl(snap, s));
