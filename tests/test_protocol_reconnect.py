@@ -124,10 +124,17 @@ def test_a_client_not_back_within_the_grace_ends_its_table_with_an_abort_line(tm
         loop = asyncio.get_running_loop()
         t0 = loop.time()
         ws.transport.abort()
+        while not server.tables[0].done:
+            snap = server.tables[0].snapshot()
+            assert snap is not None
+            away.append(snap["seats"][0]["away"])
+            await asyncio.sleep(0.05)
         status = await asyncio.wait_for(task, TIMEOUT)
         return status, loop.time() - t0
 
+    away: list[bool] = []
     status, waited = asyncio.run(main())
+    assert True in away  # the view shows the seat away while the table waits
     assert status == 1 and 0.5 <= waited < 10
     abort = [x for x in read_record(record) if x["type"] == "abort"]
     assert len(abort) == 1

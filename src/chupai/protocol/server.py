@@ -341,6 +341,7 @@ class Table:
         if lost and grace > 0:
             log.warning("%s lost its connection: the table waits up to %g s for it to take its seat back",
                         self.label(seat), grace)
+            self.server.view.touch(self.index)
             remote.grace = asyncio.get_running_loop().create_task(self._grace(seat, remote, grace))
             return
         self.abort(f"{self.label(seat)} {why}")
@@ -567,6 +568,9 @@ class Table:
         snap = self.game.snapshot(self.names, hands=self.server.config.view_hands)
         snap["done"] = self.done
         snap["aborted"] = self._aborted
+        for s, seat in enumerate(snap["seats"]):
+            remote = self.remotes.get(s)
+            seat["away"] = remote is not None and remote.connection is None  # it may take its seat back
         return snap
 
 

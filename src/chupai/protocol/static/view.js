@@ -53,7 +53,8 @@ function seatEl(snap, s) {
   name.textContent = `${s} · ${seat.name}`;
   const meta = document.createElement("div");
   meta.className = "meta";
-  meta.textContent = `team ${seat.team} · ${seat.rest} cards` + (seat.out ? ` · out ${seat.out}` : "");
+  meta.textContent = `team ${seat.team} · ${seat.rest} cards` + (seat.out ? ` · out ${seat.out}` : "") +
+    (seat.away ? " · away (its connection was lost)" : "");
   const now = actionEl(seat.playArea, snap.curRank);
   now.classList.add("trick-action");
   const last = actionEl(seat.lastAction, snap.curRank);
