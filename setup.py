@@ -8,7 +8,10 @@ whose kernels run without checks: every index in them is bounded by construction
     symbols, and every exception the compiled code would only report as "Exception
     ignored" (a failed check inside a ``noexcept`` kernel has nowhere to propagate)
     aborts the process instead (``build_support/abort_unraisable.h``), so a test that
-    hits a bounds error cannot pass.
+    hits a bounds error cannot pass.  Cython's checks cover buffers and memoryviews
+    only: the C flags of ``build_support/debug_cflags.txt`` (GCC's
+    ``-fsanitize=bounds`` trapping, no runtime library) make an index out of a plain C
+    array's bounds (a kernel struct's ``int out[4]``) trap too.
 ``CHUPAI_SANITIZE=1``
     AddressSanitizer + UndefinedBehaviorSanitizer (``-fsanitize=address,undefined``,
     ``-fno-sanitize-recover=all`` so undefined behaviour is fatal too), ``-O1 -g``.
@@ -45,6 +48,8 @@ compile_args = ["-O0", "-g"] if DEBUG else ["-O3"]
 link_args = []
 if DEBUG:
     compile_args += ["-include", os.path.join(HERE, "build_support", "abort_unraisable.h")]
+    with open(os.path.join(HERE, "build_support", "debug_cflags.txt")) as f:
+        compile_args += [line.strip() for line in f if line.strip() and not line.startswith("#")]
 if SANITIZE:
     sanitizers = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer"]
     compile_args = [a for a in compile_args if not a.startswith("-O")] + ["-O1", "-g"] + sanitizers

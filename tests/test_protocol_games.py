@@ -252,3 +252,39 @@ def test_chupai_join_command_and_replay_command(tmp_path: Path, capsys: pytest.C
     deals = sum(1 for x in read_record(record) if x["type"] == "deal")
     assert text.count("-- deal ") == deals and "=== table 0 game 1: won by team" in text
     assert "seats greedy,remote,random,greedy" in text
+
+
+def test_serve_quiet_prints_its_port_and_join_says_why_it_was_refused() -> None:
+    """``chupai serve --port 0 --quiet`` prints the address it took (one stdout line);
+    ``chupai join`` refused because every seat is taken: one line with the server's
+    reason, exit status 2."""
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen([sys.executable, "-m", "chupai", "serve", "guandan", "--port", "0", "--quiet",
+                             "--seats", "greedy,greedy,greedy,remote", "--seed", "1"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        m = re.fullmatch(r"chupai: serving on ws://127\.0\.0\.1:(\d+)/game/<name>; table view http://127\.0\.0\.1:\1/\n",
+                         line)
+        assert m, line
+        url = f"ws://127.0.0.1:{m.group(1)}/game/"
+
+        async def main() -> subprocess.CompletedProcess[str]:
+            from websockets.asyncio.client import connect
+
+            async with connect(url + "holder") as holder:  # takes the one seat, answers nothing
+                await asyncio.wait_for(holder.recv(), TIMEOUT)
+                return await asyncio.to_thread(
+                    subprocess.run, [sys.executable, "-m", "chupai", "join", url + "late", "--quiet"],
+                    capture_output=True, text=True, timeout=TIMEOUT)
+
+        late = asyncio.run(main())
+        assert proc.wait(TIMEOUT) == 1  # the holder left: its table ended early
+        _, err = proc.communicate()
+    finally:
+        proc.kill()
+    assert late.returncode == 2 and late.stdout == ""
+    assert late.stderr == ("chupai: error: the server refused this client: every seat is taken "
+                           "(close code 1013)\n"), late.stderr
+    assert "listening on" not in err  # --quiet: the log keeps to warnings and errors

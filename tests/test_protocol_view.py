@@ -116,7 +116,7 @@ def test_live_view_shows_a_table_as_it_plays(tmp_path: Path) -> None:
     assert '<span id="status">live</span>' in dom
     updates = re.search(r'<body data-updates="(\d+)">', dom)
     assert updates and int(updates.group(1)) >= 3, "the page did not update live"
-    assert 'id="table-0"' in dom and "game 1/1" in dom and "levels " in dom
+    assert 'id="table-0"' in dom and "game 1/1 · deal " in dom and "levels: seats 0+2 at " in dom
     assert sorted(seats_shown(dom)) == [("0", "watched"), ("1", "greedy"), ("2", "random"), ("3", "greedy")]
     assert dom.count('class="cards hand"') == 4  # every hand (--view-hands)
     assert len(re.findall(r"team [01] · \d+ cards", dom)) == 4
@@ -127,7 +127,7 @@ def test_live_view_shows_a_table_as_it_plays(tmp_path: Path) -> None:
 def test_replay_view_plays_a_record_back(tmp_path: Path) -> None:
     record = tmp_path / "r.jsonl"
 
-    async def main() -> tuple[str, str]:
+    async def main() -> tuple[str, str, str]:
         _, task, _ = await start(ServerConfig(port=0, games=1, seed=2, record=record,
                                               seats=["greedy", "random", "greedy", "random"]))
         assert await asyncio.wait_for(task, TIMEOUT) == 0
@@ -140,21 +140,29 @@ def test_replay_view_plays_a_record_back(tmp_path: Path) -> None:
             while port is None:
                 line = (await asyncio.wait_for(proc.stderr.readline(), 60)).decode()
                 assert line, "chupai replay --web ended without saying where it listens"
-                m = re.search(r"http://[\d.]+:(\d+)/\?replay=1", line)
+                m = re.search(r"http://[\d.]+:(\d+)/ ", line)
                 port = int(m.group(1)) if m else None
             base = f"http://127.0.0.1:{port}/?replay=1"
             last = await browse(base + "&frame=last", "--dump-dom")
             first = await browse(base + "&frame=0", "--dump-dom")
+            root = await browse(f"http://127.0.0.1:{port}/", "--dump-dom")  # the address it prints
         finally:
             proc.terminate()
             await proc.wait()
-        return first, last
+        return first, last, root
 
-    first, last = asyncio.run(main())
+    first, last, root = asyncio.run(main())
     deals = [x for x in read_record(record) if x["type"] == "deal"]
     frames = sum(len([a for a in d["actions"] if a[1] != "lead"]) for d in deals) + len(deals)
     assert f"replay · {frames} frames" in last and f"{frames}/{frames}" in last
     assert f"1/{frames}" in first
+    # / plays the record back (it is no live view: nothing to connect to)
+    assert f"replay · {frames} frames" in root and "disconnected" not in root and len(seats_shown(root)) == 4
+    # deals count from 0 as in the record; the levels name their seats
+    assert "game 1/1 · deal 0<" in first and f"game 1/1 · deal {deals[-1]['deal']}<" in last
+    assert "levels: seats 0+2 at 2, seats 1+3 at 2 · playing 2" in first
+    end = deals[-1]["levelsAfter"]
+    assert f"levels: seats 0+2 at {deals[-1]['levels'][0]}, seats 1+3 at {deals[-1]['levels'][1]}" in last, end
     assert len(seats_shown(last)) == 4 and len(seats_shown(first)) == 4
     assert "won by team" in last and "out 1" in last  # the end of the game
     assert first.count("· 27 cards") == 4  # the first decision of the first deal

@@ -2,7 +2,8 @@
 for chupai bots (and your own), JSON-lines records and a live table view.
 
 * :class:`Server` / :class:`ServerConfig` (``chupai serve guandan``);
-* :class:`Client` (``chupai join URL --bot mc``), :class:`ClientState`;
+* :class:`Client` (``chupai join URL --bot mc``), :class:`ClientState`,
+  :class:`SeatRefused`;
 * :func:`read_record`, :func:`load_match`, :func:`print_record`
   (``chupai replay FILE``);
 * :func:`check_message`: the shapes of the eleven messages.
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from chupai.protocol.client import Client as Client
     from chupai.protocol.client import ClientState as ClientState
+    from chupai.protocol.client import SeatRefused as SeatRefused
     from chupai.protocol.records import load_match as load_match
     from chupai.protocol.records import print_record as print_record
     from chupai.protocol.records import read_record as read_record
@@ -32,6 +34,7 @@ if TYPE_CHECKING:
 _WHERE = {
     "Client": "client",
     "ClientState": "client",
+    "SeatRefused": "client",
     "load_match": "records",
     "print_record": "records",
     "read_record": "records",

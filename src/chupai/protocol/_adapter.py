@@ -366,7 +366,8 @@ class ProtocolGame:
             "table": self.table,
             "game": self.game,
             "games": self.games,
-            "deal": match.deals_played + (0 if deal.is_terminal() else 1),
+            # the deal's number in its game, from 0 as the record's ``deal`` lines
+            "deal": match.deals_played - (1 if deal.is_terminal() else 0),
             "stage": self.stage,
             "levels": list(deal.levels),
             "curRank": deal.level,

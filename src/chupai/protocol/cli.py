@@ -3,8 +3,9 @@
     chupai serve guandan [--host 127.0.0.1] [--port 23456] [--games N] [--seed S]
                          [--tables T] [--seats remote,mc,remote,greedy] [--record FILE]
                          [--view-hands] [--pace SECONDS] [--playouts N] [--move-timeout SECONDS]
-                         [--token TOKEN] [--quiet]
+                         [--reconnect-grace SECONDS] [--token TOKEN] [--quiet]
     chupai join URL --bot SPEC [--seed S] [--playouts N] [--strict] [--timeout SECONDS]
+                [--reconnect SECONDS]
     chupai join URL --protocol openguandan (--bot SPEC [--room R] [--seat S] | --bots A,B,C,D)
                 [--games G]
     chupai replay FILE [--table T] [--hands] [--web [--host H] [--port P]]
@@ -26,6 +27,9 @@ PORT = 23456
 MOVE_TIMEOUT = 30.0
 #: ``--timeout``'s default (``chupai.protocol.client.SERVER_TIMEOUT``)
 SERVER_TIMEOUT = 300.0
+#: ``--reconnect-grace``'s and ``--reconnect``'s defaults (``chupai.protocol.server.RECONNECT_GRACE``,
+#: ``chupai.protocol.client.RECONNECT``)
+RECONNECT = 30.0
 
 
 def _logging(quiet: bool) -> None:
@@ -40,8 +44,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     config = ServerConfig(host=args.host, port=args.port, games=args.games, seed=args.seed, tables=args.tables,
                           seats=parse_seats(args.seats), record=args.record, view_hands=args.view_hands,
                           pace=args.pace, playouts=args.playouts,
-                          move_timeout=args.move_timeout or None, token=args.token)
-    return serve_forever(config)
+                          move_timeout=args.move_timeout or None, reconnect_grace=args.reconnect_grace,
+                          token=args.token)
+    return serve_forever(config, announce=sys.stdout)
 
 
 def _cmd_join(args: argparse.Namespace) -> int:
@@ -53,14 +58,15 @@ def _cmd_join(args: argparse.Namespace) -> int:
 
     _logging(args.quiet)
     client = Client(args.url, bot=args.bot, seed=args.seed, playouts=args.playouts, strict=args.strict,
-                    timeout=args.timeout)
+                    timeout=args.timeout, reconnect=args.reconnect)
     try:
-        state = client.run()
+        state = client.run()  # SeatRefused (a ValueError): one line, exit 2
     except OSError as e:
         raise ValueError(f"cannot connect to {args.url}: {e}") from None
     if state.result is None:
-        print(f"seat {state.my_pos}: the server closed the connection after {client.decisions} decisions "
-              "(no gameResult)")
+        why = ("the connection was lost" if client.closed is None else
+               f"the server closed the connection ({client.closed[1] or 'no reason given'}, close code {client.closed[0]})")
+        print(f"seat {state.my_pos}: {why} after {client.decisions} decisions (no gameResult)")
         return 1
     print(f"seat {state.my_pos}: {client.decisions} decisions; victoryNum {state.result['victoryNum']}, "
           f"draws {state.result['draws']}")
@@ -117,12 +123,15 @@ async def _serve_replay(args: argparse.Namespace, lines: list[dict[str, Any]]) -
     from websockets.http11 import Request, Response
 
     from chupai.protocol.records import replay_frames
-    from chupai.protocol.view import HttpConnection, ReplaySource, http_response
+    from chupai.protocol.view import HttpConnection, ReplaySource, http_response, redirect
 
     frames = replay_frames(lines, table=args.table, hands=True)
     replay = ReplaySource(lambda: frames)
 
     async def http(connection: ServerConnection, request: Request) -> Response | None:
+        route, _, query = request.path.partition("?")
+        if route in ("/", "/index.html") and "replay=" not in query:  # the page plays the record back
+            return redirect("/?replay=1" + (f"&{query}" if query else ""))
         return await http_response(request.path, replay)
 
     async def handler(connection: ServerConnection) -> None:
@@ -131,7 +140,7 @@ async def _serve_replay(args: argparse.Namespace, lines: list[dict[str, Any]]) -
     async with serve(handler, args.host, args.port, process_request=http, create_connection=HttpConnection) as server:
         port = next(iter(server.sockets)).getsockname()[1]
         logging.getLogger("chupai.protocol").info(
-            "replay of %s (%d frames): http://%s:%d/?replay=1 (Ctrl-C to stop)", args.file, len(frames), args.host, port)
+            "replay of %s (%d frames): http://%s:%d/ (Ctrl-C to stop)", args.file, len(frames), args.host, port)
         await asyncio.Future()
     return 0
 
@@ -155,6 +164,9 @@ def register(sub: Any) -> None:
     s.add_argument("--move-timeout", type=float, default=MOVE_TIMEOUT, dest="move_timeout",
                    help="seconds a seat has to answer a request; a seat that does not is disconnected "
                         "and its table ends (0: wait forever)")
+    s.add_argument("--reconnect-grace", type=float, default=RECONNECT, dest="reconnect_grace",
+                   help="seconds a client that lost its connection has to take its seat back with its "
+                        "seat token (0: its table ends at once)")
     s.add_argument("--token", help="a shared secret: seats and viewers must add ?token=TOKEN to their URL")
     s.add_argument("--quiet", action="store_true", help="log warnings and errors only")
     s.set_defaults(run=_cmd_serve)
@@ -173,6 +185,8 @@ def register(sub: Any) -> None:
     j.add_argument("--strict", action="store_true", help="check every message against the protocol")
     j.add_argument("--timeout", type=float, default=SERVER_TIMEOUT,
                    help="seconds without a message from the server before giving up")
+    j.add_argument("--reconnect", type=float, default=RECONNECT,
+                   help="seconds to try to take the seat back after a lost connection (0: give up)")
     j.add_argument("--quiet", action="store_true")
     j.set_defaults(run=_cmd_join)
     r = sub.add_parser("replay", help="show a protocol record (terminal, or the web view)")

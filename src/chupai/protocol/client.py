@@ -17,23 +17,33 @@ Every message is checked against the shapes of ``docs/protocol.md`` before it is
 nesting, a missing field, ``myPos`` out of range), a message over
 :data:`MAX_SERVER_MESSAGE` bytes, or nothing for ``timeout`` seconds ends the client
 with a ``ValueError`` naming it.
+
+A server that refuses the client before any message (every seat taken, close code
+1013; a bad name or token, 1008 or HTTP 403) ends :meth:`Client.run` with
+:class:`SeatRefused` (a ``ValueError``) naming the server's reason.  A connection lost
+during play (no close frame from the server) is taken up again: the client connects
+again for up to ``reconnect`` seconds with the seat token of its ``beginning``
+messages (``docs/protocol.md``), the server resends what it missed, and play goes on.
 """
 from __future__ import annotations
 
 import asyncio
 import json
 import logging
+import time
 from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import numpy as np
 from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from chupai.protocol._adapter import SEATS, action_key, lowest_return, rebuild_deal
 from chupai.protocol.shapes import MESSAGES, check_message
 from chupai.search.registry import make_bot
 
-__all__ = ["MAX_SERVER_MESSAGE", "SERVER_TIMEOUT", "Client", "ClientState", "parse_message"]
+__all__ = ["MAX_SERVER_MESSAGE", "RECONNECT", "SERVER_TIMEOUT", "Client", "ClientState", "SeatRefused",
+           "parse_message"]
 
 log = logging.getLogger("chupai.protocol.client")
 
@@ -42,6 +52,19 @@ log = logging.getLogger("chupai.protocol.client")
 MAX_SERVER_MESSAGE = 4 << 20
 #: seconds without a message from the server before the client gives up
 SERVER_TIMEOUT = 300.0
+#: seconds a client tries to take its seat back after a lost connection
+RECONNECT = 30.0
+
+
+class SeatRefused(ValueError):
+    """The server refused the client before any message: ``code`` is the close code
+    (``None`` for an HTTP refusal), ``reason`` the server's words."""
+
+    def __init__(self, code: int | None, reason: str) -> None:
+        self.code = code
+        self.reason = reason
+        how = f"close code {code}" if code is not None else "at the handshake"
+        super().__init__(f"the server refused this client: {reason or 'no reason given'} ({how})")
 
 
 def parse_message(raw: str | bytes) -> dict[str, Any] | None:
@@ -178,15 +201,34 @@ class Client:
             (``ValueError``).
         timeout: seconds without a message from the server before giving up
             (``ValueError``).
+        reconnect: seconds to try to take the seat back (with the seat token) after
+            the connection is lost during play; 0: give up at once.
+
+    :meth:`run` raises :class:`SeatRefused` if the server refuses the client before
+    any message; after the table ended early it returns the state without ``result``
+    (``closed`` is the server's close code and reason).
     """
 
     def __init__(self, url: str, bot: Any = "greedy", *, seed: int = 0, playouts: int = 200,
-                 strict: bool = False, timeout: float = SERVER_TIMEOUT) -> None:
+                 strict: bool = False, timeout: float = SERVER_TIMEOUT, reconnect: float = RECONNECT) -> None:
         if not isinstance(url, str) or not url.startswith(("ws://", "wss://")):
             raise ValueError(f"url must be a ws:// or wss:// address, not {url!r}")
         if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
             raise ValueError(f"timeout must be > 0 seconds, not {timeout!r}")
+        if isinstance(reconnect, bool) or not isinstance(reconnect, (int, float)) or not 0 <= reconnect < float("inf"):
+            raise ValueError(f"reconnect must be >= 0 seconds, not {reconnect!r}")
         self.timeout = float(timeout)
+        self.reconnect = float(reconnect)
+        #: the seat token of the latest ``beginning`` (``None`` before one)
+        self.seat_token: str | None = None
+        #: every message received (the ``received`` count of a reconnection)
+        self.received = 0
+        #: how many times the seat was taken back after a lost connection
+        self.reconnections = 0
+        #: the server's close code and reason (``None`` until it closed the connection)
+        self.closed: tuple[int | None, str] | None = None
+        #: the websocket in use (``None`` between connections)
+        self.connection: Any = None
         self.url = url
         self.bot = make_bot(bot, playouts=playouts) if isinstance(bot, str) else bot
         self.rng = np.random.default_rng(seed)
@@ -233,33 +275,84 @@ class Client:
     def on_message(self, message: dict[str, Any]) -> None:
         """A hook called with every message after ``state`` took it."""
 
+    def _url(self) -> str:
+        """The address to connect to: with the seat token and the count of messages
+        received once the client has a seat to take back."""
+        if self.seat_token is None:
+            return self.url
+        parts = urlsplit(self.url)
+        query = [(k, v) for k, v in parse_qsl(parts.query) if k not in ("seatToken", "received")]
+        query += [("seatToken", self.seat_token), ("received", str(self.received))]
+        return urlunsplit(parts._replace(query=urlencode(query)))
+
     async def play(self) -> ClientState:
-        """Connect and play until the server sends ``gameResult`` or closes."""
-        async with connect(self.url, max_size=MAX_SERVER_MESSAGE, ping_interval=20, ping_timeout=60) as ws:
+        """Connect and play until the server sends ``gameResult`` or closes; a lost
+        connection is taken up again (see ``reconnect``)."""
+        lost_at: float | None = None
+        delay = 0.1
+        while True:
+            url = self._url()
             try:
-                while True:
+                async with connect(url, max_size=MAX_SERVER_MESSAGE, ping_interval=20, ping_timeout=60) as ws:
+                    if lost_at is not None:
+                        self.reconnections += 1
+                        log.info("took the seat back after %.1f s", time.monotonic() - lost_at)
+                    lost_at, delay = None, 0.1
+                    self.connection = ws
                     try:
-                        raw = await asyncio.wait_for(ws.recv(), self.timeout)
-                    except TimeoutError:
-                        raise ValueError(f"the server sent nothing for {self.timeout:g} s") from None
-                    msg = parse_message(raw)
-                    if msg is None:
-                        if self.strict:
-                            raise ValueError(f"a message of no protocol type/stage from the server: {raw[:80]!r}")
-                        continue
-                    self.state.update(msg)
-                    self.on_message(msg)
-                    if msg.get("type") == "act":
-                        index = await asyncio.to_thread(self.choose, msg)
-                        self.decisions += 1
-                        await ws.send(json.dumps({"actIndex": index}))
-                    elif msg.get("stage") == "gameResult":
-                        break
+                        await self._session(ws)
+                    finally:
+                        self.connection = None
+                    return self.state
             except ConnectionClosed as e:
                 if 1009 in (e.sent.code if e.sent else None, e.rcvd.code if e.rcvd else None):
                     raise ValueError(f"a message from the server is over {MAX_SERVER_MESSAGE} bytes") from None
-                log.info("connection closed: %s", e)
-        return self.state
+                if e.rcvd is not None:  # the server closed the connection
+                    self.closed = (e.rcvd.code, e.rcvd.reason)
+                    if self.received == 0:
+                        raise SeatRefused(e.rcvd.code, e.rcvd.reason) from None
+                    log.info("connection closed: %s", e)
+                    return self.state
+                if self.seat_token is None or not self.reconnect:
+                    log.info("connection lost: %s", e)
+                    return self.state
+                log.warning("connection lost (%s): taking the seat back", e)
+                lost_at = time.monotonic()
+            except InvalidStatus as e:
+                if lost_at is None:
+                    raise SeatRefused(None, f"HTTP {e.response.status_code}") from None
+            except (OSError, TimeoutError):
+                if lost_at is None:
+                    raise
+            if time.monotonic() - lost_at > self.reconnect:
+                raise ValueError(f"lost the connection and could not take the seat back within {self.reconnect:g} s")
+            await asyncio.sleep(delay)
+            delay = min(2 * delay, 2.0)
+
+    async def _session(self, ws: Any) -> None:
+        """Answer every request on ``ws`` until ``gameResult`` (``ConnectionClosed`` if it ends first)."""
+        while True:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), self.timeout)
+            except TimeoutError:
+                raise ValueError(f"the server sent nothing for {self.timeout:g} s") from None
+            self.received += 1
+            msg = parse_message(raw)
+            if msg is None:
+                if self.strict:
+                    raise ValueError(f"a message of no protocol type/stage from the server: {raw[:80]!r}")
+                continue
+            token = msg.get("seatToken")
+            if isinstance(token, str) and msg.get("stage") == "beginning":
+                self.seat_token = token
+            self.state.update(msg)
+            self.on_message(msg)
+            if msg.get("type") == "act":
+                index = await asyncio.to_thread(self.choose, msg)
+                await ws.send(json.dumps({"actIndex": index}))
+                self.decisions += 1
+            elif msg.get("stage") == "gameResult":
+                return
 
     def run(self) -> ClientState:
         """:meth:`play` in a new event loop (blocking)."""

@@ -15,9 +15,19 @@ Decisions this server takes (the rules are silent):
   waiting for a valid answer from the seat it asked.  A client refused
   ``max_refused`` times in a row (no valid answer between) is disconnected (close
   code 1008), which ends its table.
-* A client that leaves before its table starts frees its seat; one that leaves a
-  table in play ends that table (logged, an ``abort`` line in the record; the other
-  clients of the table are disconnected with code 1001), and the other tables go on.
+* A client that leaves before its table starts frees its seat.  Every ``beginning``
+  sent to a client carries an extra field ``seatToken``; a client whose connection is
+  lost during play (no close frame from it) may connect again within
+  ``reconnect_grace`` seconds to ``/game/<name>?seatToken=TOKEN[&received=N]``
+  (``N``: the messages it received so far): it takes its seat back, is sent what it
+  missed of the deal in progress (from message ``N``, or from the deal's
+  ``beginning``) and the pending request again, and the game goes on; meanwhile the
+  table waits when it asks that seat.  A reconnection while the old connection is
+  still open replaces it (closed with 1008).  A wrong or stale token is refused
+  (1008).  A client that closes its connection itself (a close frame), or is not
+  back within the grace, ends its table (logged, an ``abort`` line in the record;
+  the other clients of the table are disconnected with code 1001), and the other
+  tables go on.
 * A seat that does not answer a request within ``move_timeout`` seconds, or does not
   take a message within ``send_timeout`` seconds (it stopped reading), is
   disconnected (1008) and its table ends the same way.
@@ -34,16 +44,19 @@ import json
 import ipaddress
 import logging
 import re
+import secrets
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TextIO
+from urllib.parse import parse_qs, urlsplit
 
 import numpy as np
 from websockets.asyncio.server import Server as WsServer
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
+from websockets.frames import CloseCode
 from websockets.http11 import Request, Response
 
 from chupai._state import SEED_MASK, derive_seed
@@ -63,7 +76,7 @@ from chupai.protocol.view import (
     send_within,
 )
 
-__all__ = ["DEFAULT_PORT", "MOVE_TIMEOUT", "NAME_PATTERN", "ServerConfig", "Server", "exposure_warning",
+__all__ = ["DEFAULT_PORT", "MOVE_TIMEOUT", "NAME_PATTERN", "RECONNECT_GRACE", "ServerConfig", "Server", "exposure_warning",
            "parse_seats", "serve_forever"]
 
 log = logging.getLogger("chupai.protocol")
@@ -74,6 +87,8 @@ DEFAULT_PORT = 23456
 MAX_CLIENT_MESSAGE = 1 << 16
 #: seconds a seat has to answer a request (the budget competitions commonly give a move)
 MOVE_TIMEOUT = 30.0
+#: seconds a client that lost its connection has to take its seat back
+RECONNECT_GRACE = 30.0
 #: refused messages after which a client is disconnected
 MAX_REFUSED = 100
 #: the client names accepted (``/game/<name>``): they reach logs, records and the view
@@ -119,9 +134,10 @@ class ServerConfig:
     each decision (for watching bot tables); ``view_hands`` shows every hand on the
     table view; ``playouts`` is the mc bots' budget per decision.  ``move_timeout``
     (seconds, ``None``: wait forever) bounds a seat's answer and ``send_timeout`` a
-    send to a peer; ``max_refused`` bounds a client's refused messages; ``token`` is
-    the optional shared secret of seats and viewers; ``replay_limit`` caps the bytes
-    of ``/replay.json``.
+    send to a peer; ``reconnect_grace`` (seconds, 0: none) is how long a client that
+    lost its connection has to take its seat back; ``max_refused`` bounds a client's
+    refused messages; ``token`` is the optional shared secret of seats and viewers;
+    ``replay_limit`` caps the bytes of ``/replay.json``.
     """
 
     host: str = "127.0.0.1"
@@ -136,6 +152,7 @@ class ServerConfig:
     playouts: int = 200
     move_timeout: float | None = MOVE_TIMEOUT
     send_timeout: float = SEND_TIMEOUT
+    reconnect_grace: float = RECONNECT_GRACE
     max_refused: int = MAX_REFUSED
     token: str | None = None
     replay_limit: int = MAX_REPLAY_BYTES
@@ -158,6 +175,9 @@ class ServerConfig:
             raise ValueError(f"move_timeout must be > 0 seconds or None, not {self.move_timeout!r}")
         if not self.send_timeout > 0:
             raise ValueError(f"send_timeout must be > 0 seconds, not {self.send_timeout!r}")
+        if isinstance(self.reconnect_grace, bool) or not isinstance(self.reconnect_grace, (int, float)) \
+                or not 0 <= self.reconnect_grace < float("inf"):
+            raise ValueError(f"reconnect_grace must be >= 0 seconds, not {self.reconnect_grace!r}")
         if self.token is not None and (not isinstance(self.token, str) or not self.token):
             raise ValueError(f"token must be a non-empty str or None, not {self.token!r}")
 
@@ -200,14 +220,32 @@ class TableAborted(Exception):
 
 
 class _Remote:
-    """A seat played by a websocket client."""
+    """A seat played by a websocket client (``connection`` ``None`` while it is away)."""
 
     def __init__(self, connection: ServerConnection, name: str) -> None:
-        self.connection = connection
+        self.connection: ServerConnection | None = connection
         self.name = name
+        #: the messages addressed to the seat so far (the index of the next one)
         self.sent = 0
         #: messages refused since its last valid answer
         self.refused = 0
+        #: the secret that takes the seat back after a lost connection
+        self.token = secrets.token_urlsafe(16)
+        #: the messages from the latest ``beginning`` on (message ``log_start`` first),
+        #: resent to a client that takes its seat back
+        self.log: list[str] = []
+        self.log_start = 0
+        #: set (and replaced) whenever ``connection`` changes
+        self.changed = asyncio.Event()
+        #: one sender at a time (a resend and the table's messages stay in order)
+        self.lock = asyncio.Lock()
+        self.grace: asyncio.Task[None] | None = None
+
+    def connect(self, connection: ServerConnection | None) -> None:
+        """The seat's connection is now ``connection`` (``None``: away)."""
+        self.connection = connection
+        self.changed.set()
+        self.changed = asyncio.Event()
 
 
 class Table:
@@ -225,6 +263,8 @@ class Table:
         self.done = False
         self.game: ProtocolGame | None = None
         self._pending: tuple[int, int, asyncio.Future[int]] | None = None
+        #: the latest request to a remote seat: seat, its index in the seat's messages, text
+        self._asked: tuple[int, int, str] | None = None
         self._aborted: str | None = None
         self._answered = 0.0
         seed = derive_seed(int(cfg.seed or 0), index)
@@ -239,10 +279,13 @@ class Table:
         return f"table {self.index} seat {seat} ({self.names[seat]})"
 
     # -- messages from clients ------------------------------------------------------------------
-    def on_message(self, seat: int, raw: str | bytes) -> None:
-        """A message from ``seat``: the answer it was asked for, or refused and logged."""
-        reason = self._check(seat, raw)
+    def on_message(self, seat: int, raw: str | bytes, connection: ServerConnection | None = None) -> None:
+        """A message from ``seat`` (on ``connection``): the answer it was asked for, or
+        refused and logged.  A message on a connection the seat no longer uses is ignored."""
         remote = self.remotes.get(seat)
+        if connection is not None and remote is not None and remote.connection is not connection:
+            return
+        reason = self._check(seat, raw)
         if reason is None:
             if remote is not None:
                 remote.refused = 0
@@ -252,7 +295,7 @@ class Table:
         log.warning("refused from %s: %s: %r%s", self.label(seat), reason, raw[:80], more)
         if remote is not None:
             remote.refused += 1
-            if remote.refused == self.server.config.max_refused:
+            if remote.refused == self.server.config.max_refused and remote.connection is not None:
                 log.error("%s: %d refused messages in a row: disconnected", self.label(seat), remote.refused)
                 task = asyncio.get_running_loop().create_task(
                     drop(remote.connection, 1008, f"{remote.refused} refused messages in a row"))
@@ -277,20 +320,81 @@ class Table:
         pending[2].set_result(index)
         return None
 
-    def on_disconnect(self, seat: int, why: str = "disconnected") -> None:
-        """``seat``'s client left (or was dropped, ``why``): the table ends (if it is playing)."""
-        if self.done:
+    def on_disconnect(self, seat: int, connection: ServerConnection, why: str = "disconnected",
+                      lost: bool = False) -> None:
+        """``seat``'s ``connection`` ended: before the start the seat is free again; in
+        play a ``lost`` connection waits for the client to take its seat back (within
+        the grace), any other end (the client closed, or was dropped: ``why``) ends the
+        table.  Nothing happens for a connection the seat no longer uses."""
+        remote = self.remotes.get(seat)
+        if self.done or remote is None or remote.connection is not connection:
             return
         if not self.started:
-            if self.remotes.pop(seat, None) is not None:
-                log.info("%s left before the table started; the seat is free again", self.label(seat))
+            del self.remotes[seat]
+            log.info("%s left before the table started; the seat is free again", self.label(seat))
             self.names[seat] = REMOTE
             return
+        remote.connect(None)
+        grace = self.server.config.reconnect_grace
+        if self._aborted is not None:
+            return
+        if lost and grace > 0:
+            log.warning("%s lost its connection: the table waits up to %g s for it to take its seat back",
+                        self.label(seat), grace)
+            self.server.view.touch(self.index)
+            remote.grace = asyncio.get_running_loop().create_task(self._grace(seat, remote, grace))
+            return
+        self.abort(f"{self.label(seat)} {why}")
+
+    def abort(self, reason: str) -> None:
+        """End the table early for ``reason`` (the first reason is kept)."""
         if self._aborted is None:
-            self._aborted = f"{self.label(seat)} {why}"
+            self._aborted = reason
             log.error("table %d ends: %s", self.index, self._aborted)
         if self._pending is not None and not self._pending[2].done():
             self._pending[2].set_exception(TableAborted(self._aborted))
+
+    async def _grace(self, seat: int, remote: _Remote, grace: float) -> None:
+        await asyncio.sleep(grace)
+        if remote.connection is None and not self.done:
+            self.abort(f"{self.label(seat)} lost its connection and did not take its seat back within {grace:g} s")
+
+    def take_back(self, seat: int, connection: ServerConnection, received: int | None) -> list[str]:
+        """``connection`` is ``seat``'s now (its client presented the seat token): the
+        messages to resend, from message ``received`` (clamped to the messages kept:
+        from the deal's ``beginning``), then the pending request again if the client
+        had it already."""
+        remote = self.remotes[seat]
+        if remote.grace is not None:
+            remote.grace.cancel()
+            remote.grace = None
+        remote.connect(connection)
+        remote.refused = 0
+        start = remote.log_start if received is None else min(max(received, remote.log_start), remote.sent)
+        texts = remote.log[start - remote.log_start:]
+        asked = self._asked
+        pending = self._pending
+        if asked is not None and asked[0] == seat and asked[1] < start and pending is not None and pending[0] == seat:
+            remote.log.append(asked[2])  # a new message of the seat's sequence
+            remote.sent += 1
+            texts.append(asked[2])
+        return texts
+
+    async def resend(self, seat: int, connection: ServerConnection, texts: list[str]) -> None:
+        """Send ``texts`` to ``seat`` on ``connection`` (before any newer message)."""
+        remote = self.remotes[seat]
+        async with remote.lock:
+            for text in texts:
+                if remote.connection is not connection:
+                    return
+                try:
+                    await send_within(connection, text, self.server.config.send_timeout)
+                except ConnectionClosed:
+                    return  # the seat's handler sees the end
+                except SlowPeer as e:
+                    self.abort(f"{self.label(seat)} {e}")
+                    return
+                self.server.stats.sent += 1
 
     # -- the game ---------------------------------------------------------------------------------
     async def run(self) -> None:
@@ -348,12 +452,16 @@ class Table:
         finally:
             self.done = True
             self._pending = None
+            for r in self.remotes.values():
+                if r.grace is not None:
+                    r.grace.cancel()
             self.server.stats.ended = time.perf_counter()
             self.server.stats.cpu_ended = time.process_time()
             self.server.table_done()
             self.server.view.touch(self.index)
             code, why = (1000, "the table is done") if self._aborted is None else (1001, self._aborted)
-            await asyncio.gather(*(drop(r.connection, code, why[:120]) for r in self.remotes.values()))
+            await asyncio.gather(*(drop(r.connection, code, why[:120]) for r in self.remotes.values()
+                                   if r.connection is not None))
 
     def _write_abort(self, reason: str) -> None:
         """The record's ``abort`` line: the reason and the deal in progress as far as it went."""
@@ -365,22 +473,39 @@ class Table:
         self.server.write_record(line)
 
     async def _notify(self, to: Sequence[int], message: dict[str, Any]) -> None:
+        """Send ``message`` to the remote seats of ``to`` (kept for a seat that is away)."""
         if self._aborted is not None:
             raise TableAborted(self._aborted)
         text = json.dumps(message)
+        beginning = message.get("stage") == "beginning"
         for seat in to:
             remote = self.remotes.get(seat)
             if remote is None:
                 continue
-            try:
-                await send_within(remote.connection, text, self.server.config.send_timeout)
-            except ConnectionClosed:
-                self.on_disconnect(seat)
-                raise TableAborted(self._aborted) from None
-            except SlowPeer as e:
-                self.on_disconnect(seat, str(e))
-                raise TableAborted(self._aborted) from None
+            if beginning:
+                text = json.dumps({**message, "seatToken": remote.token})
+                if remote.connection is not None:  # an away client still needs the deal before
+                    remote.log, remote.log_start = [], remote.sent
+            remote.log.append(text)
             remote.sent += 1
+            if message["type"] == "act":
+                self._asked = (seat, remote.sent - 1, text)
+            connection = remote.connection
+            if connection is None:
+                continue
+            async with remote.lock:
+                if remote.connection is not connection:
+                    continue  # taken back meanwhile: the resend has this message
+                try:
+                    await send_within(connection, text, self.server.config.send_timeout)
+                except ConnectionClosed:
+                    self.on_disconnect(seat, connection, lost=_lost(connection))
+                    if self._aborted is not None:
+                        raise TableAborted(self._aborted) from None
+                    continue
+                except SlowPeer as e:
+                    self.abort(f"{self.label(seat)} {e}")
+                    raise TableAborted(self._aborted) from None
             self.server.stats.sent += 1
 
     async def _ask(self, ask: Ask) -> int:
@@ -396,17 +521,35 @@ class Table:
             if self._answered:
                 stats.turnaround.append(time.perf_counter() - self._answered)
             sent = time.perf_counter()
-            try:
-                index = await asyncio.wait_for(future, self.server.config.move_timeout)
-            except TimeoutError:
-                why = f"did not answer within {self.server.config.move_timeout:g} s"
-                self.on_disconnect(seat, why)
-                await drop(self.remotes[seat].connection, 1008, why)
-                raise TableAborted(self._aborted) from None
+            index = await self._answer(seat, future)
             self._answered = time.perf_counter()
             stats.roundtrip.append(self._answered - sent)
         stats.decisions += 1
         return index
+
+    async def _answer(self, seat: int, future: asyncio.Future[int]) -> int:
+        """The answer of ``seat``: the move timeout runs while it is connected (afresh on
+        each connection); while it is away the table waits (its grace timer may end it)."""
+        remote = self.remotes[seat]
+        timeout = self.server.config.move_timeout
+        while True:
+            changed = asyncio.ensure_future(remote.changed.wait())
+            connection = remote.connection
+            try:
+                waits: set[asyncio.Future[Any]] = {future, changed}
+                done, _ = await asyncio.wait(waits, timeout=None if connection is None else timeout,
+                                             return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                changed.cancel()
+            if future.done():
+                return future.result()
+            if changed in done:
+                continue
+            assert connection is not None
+            why = f"did not answer within {timeout:g} s"
+            self.abort(f"{self.label(seat)} {why}")
+            await drop(connection, 1008, why)
+            raise TableAborted(self._aborted)
 
     def _bot_index(self, seat: int, ask: Ask) -> int:
         if ask.actions[0] is None:  # a forced payment
@@ -425,14 +568,19 @@ class Table:
         snap = self.game.snapshot(self.names, hands=self.server.config.view_hands)
         snap["done"] = self.done
         snap["aborted"] = self._aborted
+        for s, seat in enumerate(snap["seats"]):
+            remote = self.remotes.get(s)
+            seat["away"] = remote is not None and remote.connection is None  # it may take its seat back
         return snap
 
 
 class Server:
     """The server: tables, seating, the record, the view.  See :func:`serve_forever`."""
 
-    def __init__(self, config: ServerConfig) -> None:
+    def __init__(self, config: ServerConfig, announce: TextIO | None = None) -> None:
         self.config = config
+        #: where the address is printed once the port is bound (one line, even when quiet)
+        self.announce = announce
         self.stats = Stats()
         self.tables = [Table(self, t) for t in range(config.tables)]
         self.view = LiveView(self._snapshot, config.tables, config.send_timeout)
@@ -440,6 +588,8 @@ class Server:
                        if config.record is not None else None)
         self._record: IO[str] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        #: seat token -> its table and seat (the remote seats of every table that started)
+        self._seat_tokens: dict[str, tuple[Table, int]] = {}
         self.port = config.port
         self.ready = asyncio.Event()
         self._all_done = asyncio.Event()
@@ -487,6 +637,10 @@ class Server:
             log.warning("refused connection from %s: bad name %r", _peer(connection), name[:40])
             await connection.close(1008, "the name must be 1-32 of A-Z a-z 0-9 _ . -")
             return
+        query = parse_qs(urlsplit(path).query)
+        if "seatToken" in query:
+            await self._take_back(connection, query)
+            return
         table = next((t for t in self.tables if not t.started and t.free_seats), None)
         if table is None:
             log.warning("refused connection %r from %s: every seat is taken", name, _peer(connection))
@@ -498,16 +652,47 @@ class Server:
         log.info("connected %r from %s: table %d seat %d", name, _peer(connection), table.index, seat)
         if not table.free_seats:
             table.started = True
+            for s, r in table.remotes.items():
+                self._seat_tokens[r.token] = (table, s)
             log.info("table %d starts: %s", table.index, ", ".join(f"{s}={n}" for s, n in enumerate(table.names)))
             task = asyncio.create_task(table.run())
             self._tasks.add(task)
+        await self._seat(table, seat, connection)
+
+    async def _seat(self, table: Table, seat: int, connection: ServerConnection, resend: list[str] | None = None) -> None:
+        """Read ``seat``'s messages on ``connection`` (after resending ``resend``) until it ends."""
         try:
+            if resend:
+                await table.resend(seat, connection, resend)
             async for raw in connection:
-                table.on_message(seat, raw)
+                table.on_message(seat, raw, connection)
         except ConnectionClosed:
             pass
         finally:
-            table.on_disconnect(seat)
+            table.on_disconnect(seat, connection, lost=_lost(connection))
+
+    async def _take_back(self, connection: ServerConnection, query: dict[str, list[str]]) -> None:
+        """A client presenting a seat token: its seat back, or refused (1008)."""
+        found = self._seat_tokens.get(query["seatToken"][0])
+        if found is None or found[0].done or found[0]._aborted is not None:
+            log.warning("refused a reconnection from %s: no seat to take back with that seat token", _peer(connection))
+            await connection.close(1008, "no seat to take back with this seat token (unknown, or its table is over)")
+            return
+        table, seat = found
+        raw = query.get("received", [""])[0]
+        received = int(raw) if raw.isdecimal() and len(raw) < 10 else None
+        old = table.remotes[seat].connection
+        texts = table.take_back(seat, connection, received)
+        if old is not None:
+            log.warning("%s took its seat back on a new connection from %s; the old one is closed",
+                        table.label(seat), _peer(connection))
+            task = asyncio.get_running_loop().create_task(drop(old, 1008, "replaced by a new connection to this seat"))
+            self._tasks.add(task)
+        else:
+            log.warning("%s took its seat back from %s (%d message(s) resent)", table.label(seat),
+                        _peer(connection), len(texts))
+        self.view.touch(table.index)
+        await self._seat(table, seat, connection, texts)
 
     async def run(self) -> int:
         """Serve until every table is done; 0 if every table played to the end, else 1."""
@@ -532,6 +717,9 @@ class Server:
                 warning = exposure_warning(cfg.host, cfg.token)
                 if warning is not None:
                     log.warning("%s", warning)
+                if self.announce is not None:
+                    print(f"chupai: serving on ws://{cfg.host}:{self.port}/game/<name>; "
+                          f"table view http://{cfg.host}:{self.port}/", file=self.announce, flush=True)
                 self.ready.set()
                 await self._all_done.wait()
                 await asyncio.gather(*self._tasks)
@@ -551,11 +739,21 @@ def _bound_port(ws: WsServer, default: int) -> int:
     return default
 
 
+def _lost(connection: ServerConnection) -> bool:
+    """Whether ``connection`` was lost (no close frame from the peer, and none from the
+    server but the one of a keepalive timeout: the peer vanished or stopped answering
+    pings) rather than closed by the client or dropped by the server."""
+    protocol = connection.protocol
+    sent = protocol.close_sent
+    return protocol.close_rcvd is None and (sent is None or sent.code == CloseCode.INTERNAL_ERROR)
+
+
 def _peer(connection: ServerConnection) -> str:
     addr = connection.remote_address
     return f"{addr[0]}:{addr[1]}" if isinstance(addr, tuple) and len(addr) >= 2 else str(addr)
 
 
-def serve_forever(config: ServerConfig) -> int:
-    """Run a server until every table is done (``chupai serve guandan``); the exit status."""
-    return asyncio.run(Server(config).run())
+def serve_forever(config: ServerConfig, announce: TextIO | None = None) -> int:
+    """Run a server until every table is done (``chupai serve guandan``); the exit
+    status.  ``announce``: a stream to print the address on once the port is bound."""
+    return asyncio.run(Server(config, announce).run())

@@ -33,7 +33,8 @@ from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Response
 
-__all__ = ["VIEW_PATHS", "HttpConnection", "LiveView", "ReplaySource", "SlowPeer", "drop", "http_response", "query_token", "send_within"]
+__all__ = ["VIEW_PATHS", "HttpConnection", "LiveView", "ReplaySource", "SlowPeer", "drop", "http_response", "query_token",
+           "redirect", "send_within"]
 
 log = logging.getLogger("chupai.protocol")
 
@@ -60,6 +61,13 @@ def _response(status: int, reason: str, body: bytes, content_type: str) -> Respo
     headers["Cache-Control"] = "no-store"
     headers["Connection"] = "close"
     return Response(status, reason, headers, body)
+
+
+def redirect(location: str) -> Response:
+    """A 302 answer sending the browser to ``location``."""
+    response = _response(302, "Found", b"", "text/plain; charset=utf-8")
+    response.headers["Location"] = location
+    return response
 
 
 def query_token(path: str) -> str | None:

@@ -53,7 +53,8 @@ function seatEl(snap, s) {
   name.textContent = `${s} · ${seat.name}`;
   const meta = document.createElement("div");
   meta.className = "meta";
-  meta.textContent = `team ${seat.team} · ${seat.rest} cards` + (seat.out ? ` · out ${seat.out}` : "");
+  meta.textContent = `team ${seat.team} · ${seat.rest} cards` + (seat.out ? ` · out ${seat.out}` : "") +
+    (seat.away ? " · away (its connection was lost)" : "");
   const now = actionEl(seat.playArea, snap.curRank);
   now.classList.add("trick-action");
   const last = actionEl(seat.lastAction, snap.curRank);
@@ -83,8 +84,10 @@ function render(snap) {
   info.className = "info";
   const state = snap.aborted ? `ended: ${snap.aborted}` : snap.done ? "done" :
     snap.winner !== null ? `won by team ${snap.winner}` : snap.stage;
+  // games count from 1, deals from 0 (as in the record and chupai replay)
   info.append(textEl("span", "", `table ${snap.table} · game ${snap.game}/${snap.games} · deal ${snap.deal}`),
-    textEl("span", "levels", `levels ${snap.levels[0]} / ${snap.levels[1]} · playing ${snap.curRank}`),
+    textEl("span", "levels",
+      `levels: seats 0+2 at ${snap.levels[0]}, seats 1+3 at ${snap.levels[1]} · playing ${snap.curRank}`),
     textEl("span", "state", state));
   el.appendChild(info);
   for (const s of [2, 3, 1, 0]) el.appendChild(seatEl(snap, s));
