@@ -33,7 +33,7 @@ from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Response
 
-__all__ = ["VIEW_PATHS", "HttpConnection", "LiveView", "ReplaySource", "SlowPeer", "drop", "http_response", "query_token",
+__all__ = ["HttpConnection", "LiveView", "ReplaySource", "SlowPeer", "drop", "http_response", "query_token",
            "redirect", "send_within"]
 
 log = logging.getLogger("chupai.protocol")
@@ -44,8 +44,6 @@ _STATIC = {
     "/view.js": ("view.js", "application/javascript; charset=utf-8"),
     "/view.css": ("view.css", "text/css; charset=utf-8"),
 }
-#: the paths of the view (besides ``/game/<name>``)
-VIEW_PATHS = ("/watch", "/replay.json", *_STATIC)
 #: seconds between two updates of a table on the watchers' sockets
 UPDATE_INTERVAL = 0.1
 #: seconds a send to a peer (player or viewer) may take before the peer is dropped
