@@ -1,4 +1,4 @@
-"""VectorEnv's threads and seeds: the deal seeds derived by ``deal_seed`` on both paths,
+"""VectorEnv's threads and seeds: the deal seeds derived by ``table_deal`` on both paths,
 the same trajectories bit for bit for any ``threads`` with enough tables that every
 worker steps some, fresh arrays at every call, and the compiled worker pool
 (``chupai.rl._workers``) after a fork."""
@@ -11,7 +11,7 @@ import pytest
 
 from chupai.guandan import Deal
 from chupai.rl import VectorEnv
-from chupai.rl._guandan_tables import deal_seed
+from chupai._seeds import table_deal
 from chupai.rl._workers import Workers
 
 
@@ -62,8 +62,8 @@ def test_same_trajectories_for_1_2_3_threads_many_tables(n, kw):
 
 
 @pytest.mark.parametrize("backend", ["python", "compiled"])
-def test_deals_are_deal_seed_of_seed_table_episode(backend):
-    """Table i's deal number e is Deal(seed=deal_seed(seed, i, e)) on both paths; a reset
+def test_deals_are_table_deal_of_seed_table_episode(backend):
+    """Table i's deal number e is Deal(seed=table_deal(seed, i, e)) on both paths; a reset
     without a seed goes on to the next deal, a reset with one starts again at deal 0."""
     env = VectorEnv("guandan", 3, seed=77, backend=backend)
     obs, _ = env.reset()
@@ -71,8 +71,8 @@ def test_deals_are_deal_seed_of_seed_table_episode(backend):
 
     def check() -> None:
         for i, state in enumerate(env.states()):
-            assert state.seed == deal_seed(77, i, episodes[i])
-            replay = Deal(seed=deal_seed(77, i, episodes[i]))
+            assert state.seed == table_deal(77, i, episodes[i])
+            replay = Deal(seed=table_deal(77, i, episodes[i]))
             for event in state.history:
                 replay.apply(event.action)
             assert replay.history == state.history
@@ -94,15 +94,15 @@ def test_deals_are_deal_seed_of_seed_table_episode(backend):
     check()
 
 
-def test_deal_seed_values():
-    seeds = {deal_seed(s, t, e) for s in (0, 1, 2**64 - 1) for t in range(20) for e in range(20)}
+def test_table_deal_values():
+    seeds = {table_deal(s, t, e) for s in (0, 1, 2**64 - 1) for t in range(20) for e in range(20)}
     assert len(seeds) == 3 * 20 * 20 and all(0 <= x < 2**63 for x in seeds)
-    assert deal_seed(5, 1, 2) == deal_seed(5, 1, 2)
+    assert table_deal(5, 1, 2) == table_deal(5, 1, 2)
     for bad in (-1, 2**64):
         with pytest.raises(ValueError, match="seed"):
-            deal_seed(bad, 0, 0)
+            table_deal(bad, 0, 0)
     with pytest.raises(TypeError, match="seed"):
-        deal_seed(1.0, 0, 0)
+        table_deal(1.0, 0, 0)
 
 
 @pytest.mark.parametrize("backend", ["python", "compiled"])

@@ -16,10 +16,11 @@ from chupai import (
     guandan,
 )
 from chupai._play import PlayBase, RecordPlay
+from chupai._seeds import match_deal
 from chupai._timing import mean_per_item, median_run, per_item
 
 
-@pytest.mark.parametrize("name", ["chupai._batch", "chupai._state", "chupai._games", "chupai._timing",
+@pytest.mark.parametrize("name", ["chupai._batch", "chupai._seeds", "chupai._games", "chupai._timing",
                                   "chupai._cli_common"])
 def test_docstring_examples(name):
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
@@ -120,9 +121,9 @@ def test_rng_and_derived_seeds():
     assert _state.as_rng(7).integers(1000) == np.random.default_rng(7).integers(1000)
     with pytest.raises(TypeError, match="rng"):
         _state.as_rng("x")
-    seeds = [_state.derive_seed(11, i) for i in range(50)]
+    seeds = [match_deal(11, i) for i in range(50)]
     assert len(set(seeds)) == 50 and all(0 <= s < 2**63 for s in seeds)
-    assert _state.derive_seed(-11, 0) == _state.derive_seed(2**64 - 11, 0)
+    assert match_deal(-11, 0) == match_deal(2**64 - 11, 0)
 
 
 @pytest.mark.parametrize("match", [guandan.Match(seed=1), gandengyan.Match(seed=1, max_deals=2), chinese_ten.Match(seed=1)],

@@ -335,6 +335,16 @@ cdef inline uint64_t splitmix64(uint64_t *x) noexcept nogil:
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
     return z ^ (z >> 31)
 
+# The deal seed of deal `episode` of table `table` of tables seeded with `seed` (a
+# VectorEnv's, chupai._seeds.table_deal): a splitmix64 hash of the three, below 2**63;
+# the salt ("chupai.d") keeps the deal seeds apart from the policies' streams
+# (rng_seed(seed, table)).
+cdef inline uint64_t table_deal_hash(uint64_t seed, uint64_t table, uint64_t episode) noexcept nogil:
+    cdef uint64_t x = episode ^ 0x6368757061692E64ULL
+    x = table ^ splitmix64(&x)
+    x = seed ^ splitmix64(&x)
+    return splitmix64(&x) & 0x7FFFFFFFFFFFFFFFULL
+
 cdef inline void rng_seed(rng_t *r, uint64_t seed, uint64_t stream) noexcept nogil:
     cdef uint64_t x = seed ^ splitmix64(&stream)
     r.s[0] = splitmix64(&x)

@@ -19,6 +19,8 @@ MAX_WILD_CARDS: int
 NO_FACE_CODE: int
 PLAY_DTYPE: np.dtype[Any]
 
+def table_deal_seed(seed: int, table: int, episode: int) -> int: ...
+
 @disjoint_base
 class PlayMaker:
     """The compiled factory of a game's Play objects (subclassed in chupai._play)."""

@@ -246,6 +246,13 @@ cdef uint64_t seed64(object seed) except? 0:
     return <uint64_t>int(seed)
 
 
+def table_deal_seed(seed, table, episode):
+    """The seed of deal ``episode`` (0, 1, ...) of table ``table`` of tables seeded with
+    ``seed`` (each an int in ``[0, 2**64)``): a splitmix64 hash of the three, below
+    ``2**63``, computed in C (``table_deal_hash``) as the compiled tables do per deal."""
+    return table_deal_hash(seed64(seed), seed64(table), seed64(episode))
+
+
 cdef int policy_code(dict policies, object policy) except -1:
     if not isinstance(policy, str):
         raise TypeError(f"policy must be a str, one of {sorted(policies)}, not {policy!r}")

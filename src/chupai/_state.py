@@ -1,9 +1,7 @@
 """The base every game's state machines (``Deal``, ``Match``) share: the contract of
 :mod:`chupai.contract` written once (terminal player, copies, pickling,
-determinization's record), per-deal seeds, and what a match delegates to its deal.
-
->>> derive_seed(5, 0) == derive_seed(5, 0) != derive_seed(5, 1)
-True
+determinization's record), and what a match delegates to its deal (its deals'
+seeds are :func:`chupai._seeds.match_deal`'s).
 """
 from __future__ import annotations
 
@@ -25,7 +23,6 @@ from chupai.contract import TERMINAL, Event
 from chupai.errors import ActionTypeError, IllegalActionError
 
 __all__ = [
-    "SEED_MASK",
     "ActionList",
     "DealSurface",
     "MatchSurface",
@@ -37,12 +34,8 @@ __all__ = [
     "check_rules",
     "check_seat",
     "check_seed",
-    "derive_seed",
     "is_int",
 ]
-
-#: seeds derived here are below 2**63 (non-negative int64)
-SEED_MASK = (1 << 63) - 1
 
 # determinize's test of its rng (a module constant: looked up at every call)
 _GENERATOR = np.random.Generator
@@ -56,12 +49,6 @@ M = TypeVar("M", bound="MatchSurface")
 #: ``("determinize", (parent origin, its origin_len, its record, player, seed))``, the
 #: record being the parent's public history in parts (:meth:`StateBase._record`)
 Origin = tuple[str, tuple[Any, ...]]
-
-
-def derive_seed(seed: int, index: int) -> int:
-    """The seed of deal ``index`` of a match with ``seed`` (deterministic, below 2**63)."""
-    ss = np.random.SeedSequence([seed & ((1 << 64) - 1), index])
-    return int(ss.generate_state(1, np.uint64)[0] & np.uint64(SEED_MASK))
 
 
 def foreign_action(action: object, game: str, expected: str) -> ActionTypeError:

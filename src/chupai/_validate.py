@@ -31,6 +31,8 @@ from typing import TypeVar
 
 import numpy as np
 
+from chupai._seeds import fresh
+
 __all__ = [
     "SEED_LIMIT",
     "as_rng",
@@ -45,13 +47,10 @@ __all__ = [
     "check_seed",
     "is_int",
     "players_error",
-    "random_seed",
 ]
 
 #: seeds are ints in ``[0, SEED_LIMIT)``
 SEED_LIMIT = 1 << 64
-#: seeds drawn here (``random_seed``) are below 2**63, a non-negative int64
-_DRAWN_LIMIT = 1 << 63
 
 R = TypeVar("R")
 
@@ -109,15 +108,10 @@ def check_bool(x: object, name: str) -> bool:
     return bool(x)
 
 
-def random_seed() -> int:
-    """A fresh seed from the operating system's entropy (below 2**63)."""
-    return int(np.random.default_rng().integers(0, _DRAWN_LIMIT))
-
-
 def check_seed(seed: object, name: str = "seed", *, allow_none: bool = True) -> int:
     """The seed as an int in ``[0, 2**64)``; ``None`` (when allowed) draws a fresh one."""
     if seed is None and allow_none:
-        return random_seed()
+        return fresh()
     if not is_int(seed):
         none = " or None" if allow_none else ""
         raise TypeError(f"{name} must be an int{none}, not {seed!r}")

@@ -24,6 +24,7 @@ import numpy as np
 
 from chupai._engine_base import POLICIES
 from chupai._games import game_of
+from chupai._seeds import draw
 from chupai._validate import as_rng, check_choice, check_positive_int
 from chupai.actions import PASS
 from chupai.search.bot import ISMCTSBot
@@ -56,10 +57,6 @@ class Bot(Protocol):
         """An item of ``state.legal_actions()`` (see the class doc)."""
 
 
-def _seed(rng: np.random.Generator) -> int:
-    return int(rng.integers(0, 2**63))
-
-
 def _non_play_choice(state: Any, actions: list[Any]) -> Any:
     """A sensible choice outside card play (tribute, exchange): the registry's
     ``decision_policy`` of the state's game."""
@@ -77,7 +74,7 @@ class RandomBot:
         actions = state.legal_actions()
         if actions.plays is None:  # a decision (tribute, exchange)
             return actions[int(g.integers(len(actions)))]
-        return state.policy_action("random", _seed(g))
+        return state.policy_action("random", draw(g))
 
     def __repr__(self) -> str:
         return "RandomBot()"
@@ -172,7 +169,7 @@ class MonteCarloBot:
         for _ in range(worlds):
             # the world's engine alone (its state would be thrown away)
             world = state.determinize_card_play(player, rng)
-            sums += world.evaluate(candidates, include_pass, per_world, _seed(rng), self.policy, *extra)
+            sums += world.evaluate(candidates, include_pass, per_world, draw(rng), self.policy, *extra)
         best = int(np.argmax(sums))
         # the list's own item (found by its record): apply() then needs no search
         return actions[actions.index(candidates[best] if best < len(candidates) else PASS)]

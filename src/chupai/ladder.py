@@ -15,7 +15,7 @@ virtual draw per pair keeps a bot that wins (or loses) every game finite.  It al
 measures each bot's mean process CPU time per decision, so that budgets can be
 compared (equal CPU time per decision).
 
-Deal ``k`` is dealt from ``derive_seed(seed, k)`` for every pair, and every bot draws
+Deal ``k`` is dealt from ``match_deal(seed, k)`` (:mod:`chupai._seeds`) for every pair, and every bot draws
 from its own stream of ``(seed, k, pair, side)``: the numbers are the same for any
 ``workers`` (bots with a time budget excepted, whose iterations depend on the load).
 
@@ -39,7 +39,7 @@ from chupai import backends
 from chupai._games import GAMES
 from chupai._validate import check_positive_int, check_seed
 from chupai.backends import run_batch
-from chupai._state import derive_seed
+from chupai._seeds import ladder_bots, match_deal
 from chupai.search.registry import make_bot
 from chupai.tournament import _new_state, wilson_interval
 
@@ -236,13 +236,13 @@ def _play_deal(args: tuple[str, tuple[str, str], int, int, int, Any, int | None,
     """Deal ``k`` twice between the pair (seats swapped): the first bot's two returns
     and each bot's (CPU seconds, decisions)."""
     game, specs, seed, pair, k, rules, players, playouts = args
-    deal_seed = derive_seed(seed, k)
+    deal_seed = match_deal(seed, k)
     returns = []
     cpu = [0.0, 0.0]
     count = [0, 0]
     for side in (0, 1):
         bots = [make_bot(s, playouts=playouts) for s in specs]
-        bot_seed = np.random.SeedSequence([seed, k, pair, side]).generate_state(1, np.uint64)[0]
+        bot_seed = ladder_bots(seed, k, pair, side)
         rng = np.random.default_rng(int(bot_seed))
         state = _new_state(game, deal_seed, False, rules, players)
         while not state.is_terminal():

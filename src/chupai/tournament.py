@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from chupai._games import GAMES, game as game_entry
+from chupai._seeds import arena_game
 from chupai._validate import check_bool, check_positive_int, check_seed
 from chupai.backends import run_batch
 from chupai.bots import Bot
@@ -82,10 +83,9 @@ def _cores() -> int:
 def _play_one(args: tuple[str, tuple[Any, Any], int, int, bool, Any, int | None]) -> float:
     """Play game ``index``; the return of bots[0]'s team (it sits on team index % 2)."""
     game, bots, seed, index, matches, rules, players = args
-    seq = np.random.SeedSequence([seed, index])
-    deal_seed, bot_seed = seq.generate_state(2, dtype=np.uint64)
-    rng = np.random.default_rng(int(bot_seed))
-    state = _new_state(game, int(deal_seed), matches, rules, players)
+    deal_seed, bot_seed = arena_game(seed, index)
+    rng = np.random.default_rng(bot_seed)
+    state = _new_state(game, deal_seed, matches, rules, players)
     team_a = index % 2  # alternate seats so neither bot keeps the same seats
     while not state.is_terminal():
         seat = state.current_player

@@ -41,13 +41,13 @@ from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from typing import Any, ClassVar
 
+from chupai._seeds import match_deal
 from chupai._state import (
     DealSurface,
     MatchSurface,
     check_rules,
     check_seat,
     check_seed,
-    derive_seed,
     foreign_action,
     shallow_clone,
 )
@@ -461,7 +461,7 @@ class Match(MatchSurface):
         self._made("new", self._seed, rules=self._rules, players=self._players, dealer=dealer)
 
     def _new_deal(self, dealer: int) -> Deal:
-        seed = derive_seed(self._seed, len(self._summaries))
+        seed = match_deal(self._seed, len(self._summaries))
         return Deal(seed, rules=self._rules, players=self._players, dealer=dealer)
 
     def _after_deal(self) -> None:

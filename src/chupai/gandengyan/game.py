@@ -34,6 +34,7 @@ from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from typing import Any, ClassVar
 
+from chupai._seeds import match_deal
 from chupai._state import (
     DealSurface,
     MatchSurface,
@@ -41,7 +42,6 @@ from chupai._state import (
     check_rules,
     check_seat,
     check_seed,
-    derive_seed,
     foreign_action,
     shallow_clone,
 )
@@ -403,7 +403,7 @@ class Match(MatchSurface):
         self._scores = (0,) * self._players
         self._past: tuple[Event, ...] = ()
         self._summaries: tuple[dict[str, Any], ...] = ()
-        self._deal = Deal(derive_seed(self._seed, 0), rules=self._rules, players=self._players, dealer=dealer)
+        self._deal = Deal(match_deal(self._seed, 0), rules=self._rules, players=self._players, dealer=dealer)
         self._made("new", self._seed, rules=self._rules, players=self._players, max_deals=self._max_deals,
                    dealer=dealer)
 
@@ -425,7 +425,7 @@ class Match(MatchSurface):
         )
         if len(self._summaries) < self._max_deals:
             dealer = deal.dealer if deal.winner is None else deal.winner
-            seed = derive_seed(self._seed, len(self._summaries))
+            seed = match_deal(self._seed, len(self._summaries))
             self._deal = Deal(seed, rules=self._rules, players=self._players, dealer=dealer)
 
     # -- the common surface -------------------------------------------------------------

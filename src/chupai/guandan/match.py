@@ -8,7 +8,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from chupai._state import OpenEndedMatch, check_rules, check_seat, check_seed, derive_seed
+from chupai._seeds import match_deal
+from chupai._state import OpenEndedMatch, check_rules, check_seat, check_seed
 from chupai._validate import check_positive_int
 from chupai.cards import RANKS, Cards
 from chupai.contract import Event
@@ -150,7 +151,7 @@ class Match(OpenEndedMatch):
 
     def _new_deal(self, previous: tuple[int, ...] | None) -> Deal:
         index = len(self._summaries)
-        seed = derive_seed(self._seed, index)
+        seed = match_deal(self._seed, index)
         level_chars = (RANKS[self._levels[0]], RANKS[self._levels[1]])
         leader = None
         if self._hands_of is not None:

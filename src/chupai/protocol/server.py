@@ -59,7 +59,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.frames import CloseCode
 from websockets.http11 import Request, Response
 
-from chupai._state import SEED_MASK, derive_seed
+from chupai._seeds import fresh, match_deal, stream
 from chupai.protocol._adapter import SEATS, Ask, Notify, ProtocolGame, Recorded
 from chupai.search.registry import make_bot
 from chupai.protocol.records import header_line
@@ -165,7 +165,7 @@ class ServerConfig:
         if not is_int(self.port) or not 0 <= self.port < 65536:
             raise ValueError(f"port must be 0..65535, not {self.port!r}")
         if self.seed is None:
-            self.seed = int(np.random.default_rng().integers(0, SEED_MASK))
+            self.seed = fresh()
         elif not is_int(self.seed):
             raise ValueError(f"seed must be an int, not {self.seed!r}")
         self.seats = parse_seats(",".join(self.seats))
@@ -267,8 +267,8 @@ class Table:
         self._asked: tuple[int, int, str] | None = None
         self._aborted: str | None = None
         self._answered = 0.0
-        seed = derive_seed(int(cfg.seed or 0), index)
-        self._rngs = {s: np.random.default_rng([seed, s]) for s in self.bots}
+        seed = match_deal(int(cfg.seed or 0), index)
+        self._rngs = {s: stream(seed, s) for s in self.bots}
         self._seed = seed
 
     @property
@@ -407,7 +407,7 @@ class Table:
         draws = 0
         try:
             for g in range(cfg.games):
-                game = ProtocolGame(derive_seed(self._seed, g), game=g + 1, games=cfg.games, table=self.index)
+                game = ProtocolGame(match_deal(self._seed, g), game=g + 1, games=cfg.games, table=self.index)
                 self.game = game
                 events = game.events()
                 answer: int | None = None

@@ -9,7 +9,6 @@ from chupai.rl._workers import Workers
 DEFAULT_FIELDS: tuple[str, ...]
 DANZERO_FIELDS: tuple[str, ...]
 
-def deal_seed(seed: int, table: int, episode: int) -> int: ...
 
 @final
 class GuanDanTables:

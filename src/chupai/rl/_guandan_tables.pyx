@@ -20,7 +20,7 @@ What it covers: first deals (both teams at level 2, no tribute: what ``VectorEnv
 deals), so the phase is always the card play.
 
 Deal seeds are derived in C: the deal number ``e`` of table ``i`` (counted from the last
-``seed``) is ``Deal(seed=deal_seed(seed, i, e))``, a pure function the Python path calls
+``seed``) is ``Deal(seed=chupai._seeds.table_deal(seed, i, e))``, a pure function the Python path calls
 too, so a table's deals never depend on how the tables are split between threads and
 no Python code runs per deal.  Every element of every output row is written by the
 thread that steps the table (no zeroing or filling by the caller), so the parallel
@@ -48,7 +48,7 @@ from chupai._core cimport (
     rng_seed,
     rng_t,
     seed64,
-    splitmix64,
+    table_deal_hash,
 )
 from chupai._engine_base cimport (
     CHOICE_OOM,
@@ -106,22 +106,6 @@ DEFAULT_FIELDS = ("hand", "played", "known", "hand_sizes", "trick_cards", "trick
 DANZERO_FIELDS = ("hand", "wild_flags", "unseen", "last_action", "partner_action", "played_next",
                   "left_next", "own_level", "opponent_level", "level")
 
-
-cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
-    return splitmix64(&x)
-
-
-cdef inline uint64_t episode_seed(uint64_t seed, uint64_t table, uint64_t episode) noexcept nogil:
-    # the salt ("chupai.d") keeps the deal seeds apart from the policies' streams
-    # (rng_seed(seed, table)); the mask keeps them below 2**63 (chupai._state.SEED_MASK)
-    return mix64(seed ^ mix64(table ^ mix64(episode ^ 0x6368757061692E64ULL))) & 0x7FFFFFFFFFFFFFFFULL
-
-
-def deal_seed(seed, table, episode):
-    """The seed of deal number ``episode`` (0, 1, ...) of table ``table`` of tables seeded
-    with ``seed``: a splitmix64 hash of the three, below 2**63.  Both paths of
-    ``VectorEnv`` deal ``Deal(seed=deal_seed(seed, table, episode))``."""
-    return episode_seed(seed64(seed), seed64(table), seed64(episode))
 
 
 cdef extern from *:
@@ -574,11 +558,11 @@ cdef class GuanDanTables:
             self._play(t, &self.legal[i].data[k], <uint32_t>k)
 
     cdef void _deal(self, Py_ssize_t i) noexcept nogil:
-        """Table i's next deal: Deal(seed=deal_seed(seed, i, episode))."""
+        """Table i's next deal: Deal(seed=table_deal(seed, i, episode))."""
         cdef table_t *t = &self.tabs[i]
         cdef rng_t r
         cdef int s
-        t.deal_seed = episode_seed(self.base_seed, <uint64_t>i, t.episode)
+        t.deal_seed = table_deal_hash(self.base_seed, <uint64_t>i, t.episode)
         t.episode += 1
         t.nmoves = 0
         rng_seed(&r, t.deal_seed, 0)

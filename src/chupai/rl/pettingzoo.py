@@ -27,6 +27,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from chupai import rl
 from chupai._games import game as registry_entry
+from chupai._seeds import draw
 
 __all__ = ["ChupaiEnv", "env", "raw_env"]
 
@@ -83,7 +84,7 @@ class ChupaiEnv(AECEnv):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._seeds = np.random.default_rng(seed)
-        deal_seed = int(self._seeds.integers(0, 2**63))
+        deal_seed = draw(self._seeds)
         kwargs = dict(self._kwargs)
         if self._rules is not None:
             kwargs["rules"] = self._rules

@@ -50,8 +50,8 @@ Conventions (Gymnasium's vector API):
   with ``ValueError`` where it cannot run.  ``env.backend`` says which runs.  Both
   give the same arrays, bit for bit, in self-play (``tests/test_rl_vector_compiled.py``).
 * Determinism: deal ``e`` (0, 1, ... since the last seeding) of table ``i`` is
-  ``Deal(seed=deal_seed(seed, i, e))`` on both paths
-  (:func:`chupai.rl._guandan_tables.deal_seed`, a splitmix64 hash computed in C, so
+  ``Deal(seed=table_deal(seed, i, e))`` on both paths
+  (:func:`chupai._seeds.table_deal`, a splitmix64 hash computed in C, so
   no Python runs per deal and the split of the tables between threads cannot matter);
   the opponents' random choices come from a numpy generator seeded by ``(seed, i)`` on
   the Python path, from a C stream seeded by ``(seed, i)`` on the compiled path (so
@@ -77,7 +77,8 @@ from typing import Any
 import numpy as np
 
 from chupai._games import game as registry_entry
-from chupai._state import SEED_MASK, check_seed, is_int
+from chupai._seeds import SEED_MASK, stream, table_deal
+from chupai._state import check_seed, is_int
 from chupai._core import NUM_FACES
 from chupai.rl import danzero
 from chupai.rl._api import (
@@ -89,7 +90,6 @@ from chupai.rl._api import (
     observation_tensor,
 )
 from chupai.rl._compiled import COMPILED_GAMES, CompiledTables
-from chupai.rl._guandan_tables import deal_seed
 from chupai.rl._spaces import ActionSpace
 
 __all__ = ["VectorEnv"]
@@ -267,7 +267,7 @@ class VectorEnv:
         return self._deal_cls(seed=deal_seed, **self._kwargs)
 
     def _seed_tables(self, seed: int) -> None:
-        self._tables = [_Table(i, np.random.default_rng(np.random.SeedSequence([seed & SEED_MASK, i])))
+        self._tables = [_Table(i, stream(seed & SEED_MASK, i))
                         for i in range(self.num_envs)]
 
     def _advance(self, table: _Table, rewards: np.ndarray) -> bool:
@@ -306,7 +306,7 @@ class VectorEnv:
 
     def _reset_table(self, table: _Table) -> None:
         while True:
-            table.deal = self._new_deal(deal_seed(self._seed & SEED_MASK, table.index, table.episode))
+            table.deal = self._new_deal(table_deal(self._seed & SEED_MASK, table.index, table.episode))
             table.episode += 1
             if not self._advance(table, np.zeros(self.players)):
                 return

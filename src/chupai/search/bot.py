@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from chupai._games import game_of
+from chupai._seeds import draw, spawn
 from chupai._validate import as_rng
 from chupai.search.ismcts import ISMCTS, SearchResult, Tree, _check_count, _check_seconds, root_actions
 
@@ -161,7 +162,7 @@ class ISMCTSBot:
         if self.decisions == "greedy" and state.card_play() is None:
             # GreedyBot's choice outside the card play: the game's decision policy
             return game_of(state).choose_decision(state, state.legal_actions())
-        seed = int(gen.integers(0, 2**63))
+        seed = draw(gen)
         if self.workers > 1:
             return legal[legal.index(self._choose_parallel(state, seed, actions))]
         tree = self._reused_tree(state)
@@ -180,7 +181,7 @@ class ISMCTSBot:
         state (no pickling); the action with the most visits summed over them."""
         global _SHARED
         k = self.workers
-        seeds = [int(s.generate_state(1, np.uint64)[0] >> np.uint64(1)) for s in np.random.SeedSequence(seed).spawn(k)]
+        seeds = spawn(seed, k)
         if self.iterations is not None:
             shares: list[int | None] = [self.iterations // k + (i < self.iterations % k) for i in range(k)]
         else:

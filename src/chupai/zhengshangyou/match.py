@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from chupai._seeds import match_deal
 from chupai._state import (
     OpenEndedMatch,
     check_players,
     check_rules,
     check_seat,
     check_seed,
-    derive_seed,
 )
 from chupai._validate import check_positive_int
 from chupai.contract import Event
@@ -81,7 +81,7 @@ class Match(OpenEndedMatch):
         self._made("new", self._seed, rules=self._rules, players=self._n, dealer=dealer, max_deals=self._max_deals)
 
     def _new_deal(self, previous: tuple[int, ...] | None, dealer: int | None = None) -> Deal:
-        seed = derive_seed(self._seed, len(self._summaries))
+        seed = match_deal(self._seed, len(self._summaries))
         if previous is not None:
             dealer = self._rules.dealer_after(previous)
         core = DealCore.random(seed, players=self._n, dealer=dealer, rules=self._rules)
