@@ -3,7 +3,6 @@ a world budget, its input checked; and ``bench/rulebots.py``'s argument checks (
 need none of the outside bots).  No win rate is asserted: figures live in ``bench/``."""
 from __future__ import annotations
 
-import doctest
 import importlib
 import importlib.util
 import sys
@@ -111,9 +110,3 @@ def test_rulebots_checks_its_arguments(tmp_path: Path, capsys: pytest.CaptureFix
     assert rulebots.wilson(0, 0) == (0.0, 1.0)
     lo, hi = rulebots.wilson(50, 100)
     assert lo < 0.5 < hi and abs((lo + hi) / 2 - 0.5) < 1e-12
-
-
-@pytest.mark.parametrize("name", ["chupai.search.best", "chupai.search.registry"])
-def test_docstring_examples(name: str) -> None:
-    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 0 and result.failed == 0

@@ -88,8 +88,17 @@ def test_arena_bad_input():
         arena("poker", [RandomBot(), RandomBot()], 1, seed=0)
     with pytest.raises(ValueError, match="two bots"):
         arena("guandan", [RandomBot()], 1, seed=0)
-    with pytest.raises(TypeError, match="not a bot"):
+    with pytest.raises(TypeError, match="each of bots must be a bot"):
         arena("guandan", [RandomBot(), object()], 1, seed=0)
+
+
+def test_arena_takes_bot_specs_as_well_as_bots():
+    by_object = arena("gandengyan", [RandomBot(), GreedyBot()], 4, seed=3, progress=False)
+    by_spec = arena("gandengyan", ["random", "greedy"], 4, seed=3, progress=False)
+    assert (by_spec.bots, by_spec.wins) == (by_object.bots, by_object.wins)
+    assert np.array_equal(by_spec.returns, by_object.returns)
+    with pytest.raises(ValueError, match="each of bots: unknown bot"):
+        arena("gandengyan", ["random", "alpha"], 1, seed=0)
 
 
 def test_wilson_interval():

@@ -1,9 +1,7 @@
 """``chupai bench``: bad counts are usage errors, ``--deals`` is honoured by every game,
 the game is the first argument, ``--json`` has one shape, and the Python-surface paths
 are in every game's report.  No timing is asserted here (figures live in ``bench/``)."""
-import doctest
 import math
-import importlib
 import json
 import subprocess
 import sys
@@ -111,9 +109,3 @@ def test_surface_positions_reach_later_deals():
         states = Surface(g, 2).decision_states(1)
         assert len(states) > 10
         assert len({id(s) for s in states}) == len(states)
-
-
-@pytest.mark.parametrize("name", ["chupai._timing", "chupai._cli_common", "chupai._cli_options"])
-def test_docstring_examples(name):
-    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 0 and result.failed == 0

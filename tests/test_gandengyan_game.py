@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from chupai import Cards
-from chupai.contract import TERMINAL, Event
+from chupai.contract import TERMINAL
 from chupai.gandengyan import (
     PASS,
     Deal,

@@ -7,7 +7,6 @@ generator must list exactly the plays of the reference, each once, in both views
 from __future__ import annotations
 
 import random
-import numpy as np
 import pytest
 from guandan_reference import collapse_key, random_dense_hand, random_hand, reference_plays
 

@@ -4,13 +4,11 @@ state machines' ``legal_actions``/``clone``/``apply``) agrees at smaller depths,
 golden numbers are checked, not only recorded."""
 from __future__ import annotations
 
-import doctest
 import json
 import pathlib
 
 import pytest
 
-from chupai import perft as perft_module
 from chupai._games import GAMES
 from chupai.cli import main
 from chupai.perft import GOLDEN_SEEDS, deal_of, divide, golden, perft, perft_slow
@@ -117,8 +115,3 @@ def test_cli(capsys: pytest.CaptureFixture[str]) -> None:
     table = capsys.readouterr().out.splitlines()
     assert len(table) == 1 + len(GAMES) and all(name in "".join(table) for name in GAMES)
     assert main(["perft"]) == 2
-
-
-def test_docstring_examples() -> None:
-    result = doctest.testmod(perft_module)
-    assert result.attempted > 0 and result.failed == 0

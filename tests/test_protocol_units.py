@@ -206,14 +206,6 @@ def test_print_record(tmp_path: Path) -> None:
     assert text.count("result 1-") == len(lines) - 1
 
 
-@pytest.mark.parametrize("name", ["chupai.protocol.shapes", "chupai.protocol.view", "chupai.protocol.client"])
-def test_docstring_examples(name: str) -> None:
-    import doctest
-    import importlib
-
-    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
-    assert result.failed == 0 and (result.attempted > 0 or name.endswith("client"))
-
 
 def test_falls_from_a_to_2_make_a_draw(monkeypatch: pytest.MonkeyPatch) -> None:
     """The draw rule, with the limit of 50 falls lowered to 1: the game stops at the

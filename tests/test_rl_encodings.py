@@ -165,12 +165,3 @@ def test_docs_hold_the_layout_tables(game):
     text = DOCS.read_text()
     assert rl.observation_layout(game, 4).table() in text
     assert f"`{game}`" in text and str(rl.num_distinct_actions(game)) in text
-
-
-@pytest.mark.parametrize("name", ["chupai.rl", "chupai.rl._api", "chupai.rl._layout", "chupai.rl.danzero", "chupai.rl.vector"])
-def test_docstring_examples(name):
-    import doctest
-    import importlib
-
-    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
-    assert result.failed == 0

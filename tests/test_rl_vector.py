@@ -80,8 +80,15 @@ def test_opponents_play_their_seats():
     for _ in range(60):
         assert set(obs["player"].tolist()) <= {0, 2}
         obs, *_ = env.step(_pick(obs, rng))
-    with pytest.raises(ValueError, match="opponent"):
+    env = VectorEnv("zhengshangyou", num_envs=2, seed=3, opponents="heuristic")  # any bot spec
+    obs, _ = env.reset()
+    for _ in range(30):
+        assert (obs["player"] == 0).all()
+        obs, *_ = env.step(_pick(obs, rng))
+    with pytest.raises(ValueError, match="opponent: unknown bot 'smart'"):
         VectorEnv("guandan", 1, 0, opponents="smart")
+    with pytest.raises(TypeError, match="opponent must be a bot"):
+        VectorEnv("guandan", 1, 0, opponents=[None, 3, None, None])
     with pytest.raises(ValueError, match="caller"):
         VectorEnv("guandan", 1, 0, opponents=["random"] * 4)
     with pytest.raises(ValueError, match="seat"):

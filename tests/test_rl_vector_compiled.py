@@ -148,7 +148,7 @@ def test_backend_choice():
         assert VectorEnv(game, 1, 0).backend == "python"
         with pytest.raises(ValueError, match=f"{game} has no compiled tables"):
             VectorEnv(game, 1, 0, backend="compiled")
-    with pytest.raises(ValueError, match="bot object"):
+    with pytest.raises(ValueError, match="a bot other than .random. and .greedy."):
         VectorEnv("guandan", 1, 0, opponents=RandomBot(), backend="compiled")
     with pytest.raises(ValueError, match="backend"):
         VectorEnv("guandan", 1, 0, backend="c")

@@ -456,15 +456,3 @@ def test_timed_monte_carlo_adapts_its_playouts() -> None:
         TimedMonteCarloBot(0)
     with pytest.raises(TypeError, match="seconds"):
         TimedMonteCarloBot("1")  # type: ignore[arg-type]
-
-
-@pytest.mark.parametrize(
-    "name",
-    ["chupai.search.ismcts", "chupai.search.bot", "chupai.search.registry", "chupai.search.timed"],
-)
-def test_docstring_examples(name: str) -> None:
-    import doctest
-    import importlib
-
-    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 0 and result.failed == 0

@@ -26,11 +26,13 @@ from its own stream of ``(seed, k, pair, side)``: the numbers are the same for a
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import math
 import time
 from dataclasses import asdict, dataclass
 from itertools import combinations
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -40,7 +42,7 @@ from chupai._games import GAMES
 from chupai._validate import check_positive_int, check_seed
 from chupai.backends import run_batch
 from chupai._seeds import ladder_bots, match_deal
-from chupai.search.registry import make_bot
+from chupai.search.registry import as_bot, make_bot
 from chupai.tournament import _new_state, wilson_interval
 
 __all__ = ["LadderResult", "PairResult", "Rating", "bradley_terry", "ladder", "register"]
@@ -232,6 +234,17 @@ def bradley_terry(
     return theta, se
 
 
+def _fresh_bot(bot: Any, playouts: int) -> Any:
+    """A bot in its first state for one deal: made from its spec, or a copy of the bot
+    object given (so what it keeps between decisions never crosses deals)."""
+    return make_bot(bot, playouts=playouts) if isinstance(bot, str) else copy.deepcopy(bot)
+
+
+def _name(bot: Any) -> str:
+    """A ladder's name of a bot: its spec, or the ``repr`` of a bot object."""
+    return bot.strip() if isinstance(bot, str) else repr(bot)
+
+
 def _play_deal(args: tuple[str, tuple[str, str], int, int, int, Any, int | None, int]) -> tuple[Any, ...]:
     """Deal ``k`` twice between the pair (seats swapped): the first bot's two returns
     and each bot's (CPU seconds, decisions)."""
@@ -241,7 +254,7 @@ def _play_deal(args: tuple[str, tuple[str, str], int, int, int, Any, int | None,
     cpu = [0.0, 0.0]
     count = [0, 0]
     for side in (0, 1):
-        bots = [make_bot(s, playouts=playouts) for s in specs]
+        bots = [_fresh_bot(s, playouts) for s in specs]
         bot_seed = ladder_bots(seed, k, pair, side)
         rng = np.random.default_rng(int(bot_seed))
         state = _new_state(game, deal_seed, False, rules, players)
@@ -263,7 +276,7 @@ def _play_deal(args: tuple[str, tuple[str, str], int, int, int, Any, int | None,
 
 def ladder(
     game: str,
-    bots: list[str] | tuple[str, ...],
+    bots: Sequence[Any],
     deals: int,
     seed: int,
     workers: int = 1,
@@ -276,8 +289,12 @@ def ladder(
     address: str | None = None,
     chunk_size: int | None = None,
 ) -> LadderResult:
-    """Play the ladder of ``bots`` (specs for :func:`chupai.search.make_bot`, e.g.
-    ``"ismcts:20ms"``) on ``deals`` deals of ``game`` (see the module doc).
+    """Play the ladder of ``bots`` on ``deals`` deals of ``game`` (see the module doc).
+
+    Each bot is a spec of :func:`chupai.search.make_bot` (e.g. ``"ismcts:20ms"``) or a
+    bot object (``choose(state, rng)``; picklable for ``workers > 1`` or Ray, and
+    copied afresh for every deal); the results name a spec by itself and an object by
+    its ``repr``, and the names must differ.
 
     ``workers > 1`` plays the deals in that many processes, ``backend="ray"`` as Ray
     tasks (:func:`chupai.backends.run_batch`: the same result on every backend).
@@ -285,15 +302,15 @@ def ladder(
     """
     if game not in GAMES:
         raise ValueError(f"unknown game {game!r}; expected one of {tuple(GAMES)}")
-    if isinstance(bots, str) or not all(isinstance(b, str) for b in bots):
-        raise TypeError("bots must be a list of bot specs (str)")
-    bots = tuple(b.strip() for b in bots)
+    if isinstance(bots, (str, bytes)) or not isinstance(bots, Sequence):
+        raise TypeError(f"bots must be a list of bots or bot specs, not {bots!r}")
+    made = [as_bot(b, playouts=playouts, what="each of bots") for b in bots]  # a bad one fails here
+    bots = tuple(b.strip() if isinstance(b, str) else m for b, m in zip(bots, made))
+    names = tuple(_name(b) for b in bots)
     if len(bots) < 2:
         raise ValueError(f"a ladder needs at least two bots, not {len(bots)}")
-    if len(set(bots)) != len(bots):
-        raise ValueError(f"bots must be different specs, not {list(bots)!r}")
-    for b in bots:
-        make_bot(b, playouts=playouts)  # a bad spec fails here, not in a worker
+    if len(set(names)) != len(names):
+        raise ValueError(f"bots must have different names (specs, or the repr of bot objects), not {list(names)!r}")
     deals = check_positive_int(deals, "deals")
     workers = check_positive_int(workers, "workers")
     seed = check_seed(seed, allow_none=False)
@@ -325,7 +342,7 @@ def ladder(
     for p, (i, j) in enumerate(pairs):
         r = rets[p].ravel()
         wins, draws = int((r > 0).sum()), int((r == 0).sum())
-        results.append(PairResult(bots[i], bots[j], r.size, wins, draws, float(r.mean())))
+        results.append(PairResult(names[i], names[j], r.size, wins, draws, float(r.mean())))
         scores[i, j] = wins + 0.5 * draws
         scores[j, i] = r.size - scores[i, j]
         games[i, j] = games[j, i] = r.size
@@ -333,9 +350,9 @@ def ladder(
     ratings = tuple(
         Rating(b, float(ELO * theta[i]), float(ELO * (theta[i] - 1.96 * se[i])), float(ELO * (theta[i] + 1.96 * se[i])),
                float(1000.0 * cpu[i] / count[i]) if count[i] else 0.0, int(count[i]))
-        for i, b in enumerate(bots)
+        for i, b in enumerate(names)
     )
-    return LadderResult(game, bots, deals, seed, tuple(results), ratings)
+    return LadderResult(game, names, deals, seed, tuple(results), ratings)
 
 
 def _cmd_ladder(args: argparse.Namespace) -> int:

@@ -12,7 +12,6 @@ from chupai._games import GAMES, game as game_entry
 from chupai._seeds import arena_game
 from chupai._validate import check_bool, check_positive_int, check_seed
 from chupai.backends import run_batch
-from chupai.bots import Bot
 
 __all__ = ["ArenaResult", "arena", "wilson_interval"]
 
@@ -132,12 +131,9 @@ def arena(
     game_entry(game)  # TypeError / ValueError for an unknown game
     if isinstance(bots, (str, bytes)) or len(bots) != 2:
         raise ValueError(f"expected two bots, not {bots!r}")
-    from chupai.search.registry import make_bot
+    from chupai.search.registry import as_bot
 
-    bots = [make_bot(b) if isinstance(b, str) else b for b in bots]  # a spec string names a bot
-    for b in bots:
-        if not isinstance(b, Bot):
-            raise TypeError(f"{b!r} is not a bot (it has no choose(state, rng) method) nor a bot spec")
+    bots = [as_bot(b, what="each of bots") for b in bots]
     deals = check_positive_int(deals, "deals")
     workers = check_positive_int(workers, "workers")
     seed = check_seed(seed, allow_none=False)

@@ -22,11 +22,13 @@ from chupai.rl._guandan_tables import DANZERO_FIELDS, DEFAULT_FIELDS, GuanDanTab
 from chupai.rl._layout import Layout
 from chupai.rl._spaces import ActionSpace
 
-__all__ = ["COMPILED_GAMES", "CompiledTables"]
+__all__ = ["COMPILED_GAMES", "COMPILED_POLICIES", "CompiledTables"]
 
 #: the games whose VectorEnv runs compiled (the others keep the Python path)
 COMPILED_GAMES = ("guandan",)
 _POLICY_CODES = {"random": 0, "greedy": 1}  # chupai._engine_base POLICY_RANDOM, POLICY_GREEDY
+#: the opponents the compiled tables play (bot specs)
+COMPILED_POLICIES = tuple(_POLICY_CODES)
 
 # the sizes the C encoders write per field (checked against the layouts at start)
 _DEFAULT_SIZES = {"hand": NUM_FACES, "played": 4 * NUM_FACES, "known": 4 * NUM_FACES, "hand_sizes": 4,

@@ -34,8 +34,9 @@ Conventions (Gymnasium's vector API):
   False (deals always end).  **Auto-reset, same step**: a table whose deal ended starts
   a new deal at once and the returned observation is the new deal's;
   ``info["final_returns"]`` holds the finished deal's returns (NaN rows elsewhere).
-* ``opponents``: seats played by built-in policies (``"random"``, ``"greedy"`` or any
-  bot with ``choose(state, rng)``); ``None`` is self-play (every seat is the caller's).
+* ``opponents``: seats played by bots: a spec of :func:`chupai.search.make_bot`
+  (``"random"``, ``"greedy"``, ``"heuristic"``, ``"mc:50"``, ...) or any bot with
+  ``choose(state, rng)``; ``None`` is self-play (every seat is the caller's).
   A policy (str or bot) plays every seat but 0; a sequence gives one entry per seat
   (``None`` for the caller's seats); a dict maps seats to policies.  The tables run the
   opponents' moves before returning, so the acting player is always the caller's.
@@ -89,7 +90,7 @@ from chupai.rl._api import (
     observation_layout,
     observation_tensor,
 )
-from chupai.rl._compiled import COMPILED_GAMES, CompiledTables
+from chupai.rl._compiled import COMPILED_GAMES, COMPILED_POLICIES, CompiledTables
 from chupai.rl._spaces import ActionSpace
 
 __all__ = ["VectorEnv"]
@@ -101,17 +102,11 @@ _BACKENDS = ("auto", "compiled", "python")
 
 
 def _policy(spec: Any) -> Any:
-    from chupai.bots import GreedyBot, RandomBot
+    """The opponent a spec names: ``None`` (the caller's seat), a bot, or a bot spec
+    of :func:`chupai.search.make_bot` (``"random"`` and ``"greedy"`` also run compiled)."""
+    from chupai.search.registry import as_bot
 
-    if spec is None:
-        return None
-    if spec == "random":
-        return RandomBot()
-    if spec == "greedy":
-        return GreedyBot()
-    if isinstance(spec, str) or not callable(getattr(spec, "choose", None)):
-        raise ValueError(f"opponent must be 'random', 'greedy', a bot (choose(state, rng)) or None, not {spec!r}")
-    return spec
+    return None if spec is None else as_bot(spec, what="opponent")
 
 
 def opponents_specs(opponents: Any, n: int) -> list[Any]:
@@ -258,8 +253,8 @@ class VectorEnv:
         if self.game not in COMPILED_GAMES:
             return f"{self.game} has no compiled tables (compiled: {', '.join(COMPILED_GAMES)})"
         specs = opponents_specs(opponents, self.players)
-        if any(o is not None and not isinstance(o, str) for o in specs):
-            return "a bot object plays a seat (the compiled tables run 'random' and 'greedy' only)"
+        if any(o is not None and o not in COMPILED_POLICIES for o in specs):
+            return "a seat is played by a bot other than 'random' and 'greedy' (the compiled tables run those only)"
         return ""
 
     # -- tables --------------------------------------------------------------------------------

@@ -56,7 +56,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["BOT_NAMES", "make_bot", "parse_budget"]
+__all__ = ["BOT_NAMES", "as_bot", "make_bot", "parse_budget"]
 
 #: the bot names make_bot knows
 BOT_NAMES = ("random", "greedy", "heuristic", "mc", "ismcts", "best", "net")
@@ -131,6 +131,25 @@ def parse_budget(text: str) -> tuple[int | None, float | None]:
     if seconds <= 0:
         raise ValueError(f"a budget time must be positive, not {text!r}")
     return None, seconds
+
+
+def as_bot(bot: Any, *, playouts: int = 200, what: str = "bot") -> Any:
+    """``bot`` itself if it is a bot (an object with ``choose(state, rng)``), else the
+    bot its spec string names (:func:`make_bot`): every API that takes a bot takes
+    either.  ``TypeError`` (naming ``what``) for anything else, ``ValueError`` (naming
+    it too) for a spec that names no bot.
+
+    >>> as_bot("greedy"), as_bot(as_bot("random"))
+    (GreedyBot(), RandomBot())
+    """
+    if isinstance(bot, str):
+        try:
+            return make_bot(bot, playouts=playouts)
+        except ValueError as e:
+            raise ValueError(f"{what}: {e}") from None
+    if not callable(getattr(bot, "choose", None)):
+        raise TypeError(f"{what} must be a bot (an object with choose(state, rng)) or a bot spec (str), not {bot!r}")
+    return bot
 
 
 def make_bot(spec: str, *, playouts: int = 200) -> Any:
