@@ -150,6 +150,30 @@ def test_replay_of_an_empty_file_or_a_missing_table(tmp_path: Path, capsys: pyte
     fails(["replay", str(record), "--table", "-1"], "--table: must be at least 0", capsys)
 
 
+@pytest.mark.parametrize("argv,words", [
+    ("serve guandan --games 0", "--games: must be at least 1, not 0"),
+    ("serve guandan --tables 0", "--tables: must be at least 1, not 0"),
+    ("serve guandan --tables 10001", "--tables: must be at most 10,000, not 10,001"),
+    ("serve guandan --port 65536", "--port: must be a port 0..65535, not 65536"),
+    ("serve guandan --port -1", "--port: must be at least 0, not -1"),
+    ("serve guandan --playouts -5", "--playouts: must be at least 1, not -5"),
+    ("join ws://127.0.0.1:1/game/x --playouts -1", "--playouts: must be at least 1, not -1"),
+    ("join ws://127.0.0.1:1 --protocol openguandan --games 0", "--games: must be at least 1, not 0"),
+    ("replay unused.jsonl --port 70000", "--port: must be a port 0..65535, not 70000"),
+])
+def test_the_server_and_client_numbers_are_bounded(argv: str, words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Checked when the arguments are read: before a socket opens or a file is read."""
+    fails(argv.split(), words, capsys)
+
+
+def test_the_cli_copies_of_server_facts_agree_with_the_server() -> None:
+    from chupai.protocol import cli, client, server
+
+    assert (cli.PORT, cli.MOVE_TIMEOUT, cli.RECONNECT, cli.MAX_TABLES) == (
+        server.DEFAULT_PORT, server.MOVE_TIMEOUT, server.RECONNECT_GRACE, server.MAX_TABLES)
+    assert (cli.SERVER_TIMEOUT, cli.RECONNECT) == (client.SERVER_TIMEOUT, client.RECONNECT)
+
+
 @pytest.mark.parametrize("command", ["serve guandan", "join ws://127.0.0.1:1/game/x", "playout guandan",
                                      "arena guandan", "ladder guandan", "generate guandan --out unused",
                                      "perft guandan"])

@@ -138,10 +138,13 @@ def test_options_are_checked() -> None:
     for bad in ("remote,mc", "remote,remote,remote,human"):
         with pytest.raises(ValueError, match="seat"):
             parse_seats(bad)
-    bad_options: list[dict[str, Any]] = [{"games": 0}, {"tables": -1}, {"port": 70000}, {"seed": "x"},
-                                         {"pace": -1.0}, {"games": True}]
-    for kw in bad_options:
-        with pytest.raises(ValueError):
+    bad_values: list[dict[str, Any]] = [{"games": 0}, {"tables": -1}, {"tables": 10**6}, {"port": 70000},
+                                        {"pace": -1.0}]
+    for kw in bad_values:
+        with pytest.raises(ValueError, match=next(iter(kw))):
+            ServerConfig(**kw)
+    for kw in ({"seed": "x"}, {"games": True}, {"playouts": 2.0}):
+        with pytest.raises(TypeError, match=next(iter(kw))):
             ServerConfig(**kw)
     assert ServerConfig().seed is not None  # drawn, so that the record says it
     with pytest.raises(ValueError, match="unknown bot"):

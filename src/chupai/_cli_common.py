@@ -278,6 +278,18 @@ def threads(text: str) -> int:
     return value
 
 
+#: the highest TCP port
+MAX_PORT = 65535
+
+
+def port(text: str) -> int:
+    """An argparse type: a TCP port, 0 (any free port) to :data:`MAX_PORT`."""
+    value = non_negative_int(text)
+    if value > MAX_PORT:
+        raise argparse.ArgumentTypeError(f"must be a port 0..{MAX_PORT}, not {value}")
+    return value
+
+
 def output_path(text: str) -> str:
     """An argparse type: a file to write, whose folder exists and is writable and which
     is not a folder itself (checked before any work, so a long run never ends in a
@@ -304,6 +316,19 @@ def int_at_least(low: int) -> Callable[[str], int]:
             raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
         if value < low:
             raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
+        return value
+
+    return parse
+
+
+def int_in(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: an int from ``low`` to ``high``."""
+    at_least = int_at_least(low)
+
+    def parse(text: str) -> int:
+        value = at_least(text)
+        if value > high:
+            raise argparse.ArgumentTypeError(f"must be at most {high:,}, not {value:,}")
         return value
 
     return parse

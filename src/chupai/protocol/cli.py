@@ -30,6 +30,8 @@ SERVER_TIMEOUT = 300.0
 #: ``--reconnect-grace``'s and ``--reconnect``'s defaults (``chupai.protocol.server.RECONNECT_GRACE``,
 #: ``chupai.protocol.client.RECONNECT``)
 RECONNECT = 30.0
+#: ``--tables``' bound (``chupai.protocol.server.MAX_TABLES``)
+MAX_TABLES = 10_000
 
 
 def _logging(quiet: bool) -> None:
@@ -147,20 +149,20 @@ async def _serve_replay(args: argparse.Namespace, lines: list[dict[str, Any]]) -
 
 def register(sub: Any) -> None:
     """Add ``serve``, ``join`` and ``replay`` to the ``chupai`` subparsers ``sub``."""
-    from chupai._cli_common import add_seed, non_negative_int
+    from chupai._cli_common import add_seed, count, int_in, non_negative_int, port
 
     s = sub.add_parser("serve", help="run a Guan Dan competition-protocol server")
     s.add_argument("game", choices=["guandan"])
     s.add_argument("--host", default="127.0.0.1")
-    s.add_argument("--port", type=int, default=PORT, help="0: any free port (logged)")
-    s.add_argument("--games", type=int, default=1, help="games (matches to A) per table")
+    s.add_argument("--port", type=port, default=PORT, help="0: any free port (printed)")
+    s.add_argument("--games", type=count, default=1, help="games (matches to A) per table")
     add_seed(s, default=None, none="drawn and logged")
-    s.add_argument("--tables", type=int, default=1, help="tables played at once (4 seats each)")
+    s.add_argument("--tables", type=int_in(1, MAX_TABLES), default=1, help="tables played at once (4 seats each)")
     s.add_argument("--seats", help="the four seats, each remote or a bot spec: remote,best,remote,greedy")
     s.add_argument("--record", help="write a JSON-lines record of every deal to this file")
     s.add_argument("--view-hands", action="store_true", help="the table view shows every hand")
     s.add_argument("--pace", type=float, default=0.0, help="seconds to wait after each decision")
-    s.add_argument("--playouts", type=int, default=200, help="playouts per decision of mc seats")
+    s.add_argument("--playouts", type=count, default=200, help="playouts per decision of mc seats")
     s.add_argument("--move-timeout", type=float, default=MOVE_TIMEOUT, dest="move_timeout",
                    help="seconds a seat has to answer a request; a seat that does not is disconnected "
                         "and its table ends (0: wait forever)")
@@ -179,9 +181,9 @@ def register(sub: Any) -> None:
     j.add_argument("--bots", help="openguandan: four bot specs, seats 0..3 of a new room")
     j.add_argument("--room", type=int, help="openguandan: the room to join (default: create one)")
     j.add_argument("--seat", type=int, help="openguandan: the seat to ask for, 0..3")
-    j.add_argument("--games", type=int, default=1, help="openguandan: games a created room plays (default: 1)")
+    j.add_argument("--games", type=count, default=1, help="openguandan: games a created room plays (default: 1)")
     add_seed(j, "the bot's choices")
-    j.add_argument("--playouts", type=int, default=200)
+    j.add_argument("--playouts", type=count, default=200, help="playouts per decision of an mc bot")
     j.add_argument("--strict", action="store_true", help="check every message against the protocol")
     j.add_argument("--timeout", type=float, default=SERVER_TIMEOUT,
                    help="seconds without a message from the server before giving up")
@@ -195,5 +197,5 @@ def register(sub: Any) -> None:
     r.add_argument("--hands", action="store_true", help="print the hands")
     r.add_argument("--web", action="store_true", help="serve the table view playing the record back")
     r.add_argument("--host", default="127.0.0.1")
-    r.add_argument("--port", type=int, default=8023)
+    r.add_argument("--port", type=port, default=8023)
     r.set_defaults(run=_cmd_replay)

@@ -40,7 +40,8 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from chupai.protocol._adapter import SEATS, action_key, lowest_return, rebuild_deal
 from chupai.protocol.shapes import MESSAGES, check_message
-from chupai.search.registry import make_bot
+from chupai._validate import check_positive_int
+from chupai.search.registry import as_bot
 
 __all__ = ["MAX_SERVER_MESSAGE", "RECONNECT", "SERVER_TIMEOUT", "Client", "ClientState", "SeatRefused",
            "parse_message"]
@@ -230,7 +231,7 @@ class Client:
         #: the websocket in use (``None`` between connections)
         self.connection: Any = None
         self.url = url
-        self.bot = make_bot(bot, playouts=playouts) if isinstance(bot, str) else bot
+        self.bot = as_bot(bot, playouts=check_positive_int(playouts, "playouts"))
         self.rng = np.random.default_rng(seed)
         self.strict = strict
         self.state = ClientState()

@@ -91,6 +91,8 @@ MOVE_TIMEOUT = 30.0
 RECONNECT_GRACE = 30.0
 #: refused messages after which a client is disconnected
 MAX_REFUSED = 100
+#: the most tables one server plays at once
+MAX_TABLES = 10_000
 #: the client names accepted (``/game/<name>``): they reach logs, records and the view
 NAME_PATTERN = re.compile(r"[A-Za-z0-9_.\-]{1,32}")
 REMOTE = "remote"
@@ -160,14 +162,18 @@ class ServerConfig:
     def __post_init__(self) -> None:
         for name in ("games", "tables", "playouts", "max_refused", "replay_limit"):
             v = getattr(self, name)
-            if not is_int(v) or v < 1:
+            if not is_int(v):
+                raise TypeError(f"{name} must be an int, not {v!r}")
+            if v < 1:
                 raise ValueError(f"{name} must be a positive int, not {v!r}")
+        if self.tables > MAX_TABLES:
+            raise ValueError(f"tables must be at most {MAX_TABLES:,}, not {self.tables:,}")
         if not is_int(self.port) or not 0 <= self.port < 65536:
             raise ValueError(f"port must be 0..65535, not {self.port!r}")
         if self.seed is None:
             self.seed = fresh()
         elif not is_int(self.seed):
-            raise ValueError(f"seed must be an int, not {self.seed!r}")
+            raise TypeError(f"seed must be an int, not {self.seed!r}")
         self.seats = parse_seats(",".join(self.seats))
         if self.pace < 0:
             raise ValueError(f"pace must be >= 0 seconds, not {self.pace!r}")
