@@ -248,3 +248,63 @@ def test_output_counts_agree_with_their_nouns(tmp_path: Path, capsys: pytest.Cap
     assert "RandomBot() vs GreedyBot(): 3 matches, " in capsys.readouterr().out
     assert main(["ladder", "gandengyan", "--bots", "random,greedy", "--deals", "1", "--quiet"]) == 0
     assert capsys.readouterr().out.startswith("ladder gandengyan: 1 deal x 2 seatings per pair")
+
+
+# --- what the operating system or a peer refuses: one line, exit 2 -------------------------
+def test_serve_on_a_port_in_use_a_bad_host_or_an_unwritable_record(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        fails(["serve", "guandan", "--port", port, "--quiet"], "address already in use", capsys)
+    fails(["serve", "guandan", "--host", "256.1.1.1", "--port", "0", "--quiet"], "256.1.1.1", capsys)
+    fails(["serve", "guandan", "--record", str(tmp_path / "no" / "x.jsonl"), "--quiet"], "No such file", capsys)
+
+
+def test_join_a_path_the_server_does_not_serve(capsys: pytest.CaptureFixture[str]) -> None:
+    """A server that answers the handshake with HTTP 404: the reason, not a traceback."""
+    import http.server
+    import threading
+
+    class NotFound(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_GET(self) -> None:  # noqa: N802 (the handler's name)
+            self.send_error(404)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), NotFound)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"ws://127.0.0.1:{server.server_address[1]}/wrong/path"
+        fails(["join", url, "--quiet", "--reconnect", "0"], "HTTP 404", capsys)
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_replay_of_a_missing_file_a_folder_or_a_bare_header(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    fails(["replay", str(tmp_path / "missing.jsonl")], "No such file", capsys)
+    fails(["replay", str(tmp_path)], "Is a directory", capsys)
+    header = tmp_path / "header.jsonl"
+    header.write_text(json.dumps({"type": "header"}) + "\n")
+    fails(["replay", str(header)], "holds no deal", capsys)
+
+
+@pytest.mark.parametrize("argv", [
+    ["arena", "guandan", "--bots", "random,random", "--deals", "2"],
+    ["ladder", "guandan", "--bots", "random,greedy", "--deals", "1"],
+    ["generate", "guandan", "--episodes", "1", "--out", "OUT"],
+])
+def test_the_ray_backend_without_ray_names_the_extra(argv: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray fails, as where it is not installed
+    argv = [str(tmp_path / "out") if a == "OUT" else a for a in argv]
+    fails([*argv, "--backend", "ray"], "pip install 'chupai[ray]'", capsys)
+    assert not (tmp_path / "out").exists()  # refused before any side effect

@@ -44,7 +44,8 @@ from tqdm import tqdm
 from chupai._validate import check_choice, check_positive_int
 
 
-__all__ = ["BACKENDS", "MAIN_GUARD", "add_arguments", "chunk_bounds", "default_chunk_size", "options_of", "run_batch"]
+__all__ = ["BACKENDS", "MAIN_GUARD", "add_arguments", "chunk_bounds", "default_chunk_size", "options_of", "require_ray",
+           "run_batch"]
 
 #: the backends :func:`run_batch` knows
 BACKENDS = ("local", "ray")
@@ -119,6 +120,8 @@ def run_batch(
         raise TypeError(f"address must be a str or None, not {type(address).__name__}")
     if address is not None and backend != "ray":
         raise ValueError("address is for backend='ray' only")
+    if backend == "ray":
+        require_ray()
     items = list(items)
     weights = [1] * len(items) if sizes is None else [check_positive_int(w, "sizes[i]") for w in sizes]
     if len(weights) != len(items):
@@ -165,13 +168,20 @@ def _pool_chunks(fn: Callable[[T], R], items: list[T], bounds: list[tuple[int, i
         pool.shutdown(wait=True, cancel_futures=True)
 
 
+def require_ray() -> None:
+    """``ImportError`` naming the extra unless Ray can be imported (checked before a
+    run starts anything)."""
+    try:
+        import ray  # noqa: F401
+    except ImportError:
+        raise ImportError("backend='ray' needs Ray: pip install 'chupai[ray]'") from None
+
+
 def _ray_chunks(fn: Callable[[T], R], items: list[T], bounds: list[tuple[int, int]],
                 workers: int, address: str | None) -> Iterator[tuple[int, list[R]]]:
-    try:
-        import ray
-        from ray.exceptions import RayTaskError
-    except ImportError:  # pragma: no cover - depends on the extra
-        raise ImportError("backend='ray' needs Ray: pip install 'chupai[ray]'") from None
+    import ray
+    from ray.exceptions import RayTaskError
+
     if not ray.is_initialized():
         address = address or os.environ.get("RAY_ADDRESS") or None
         options: dict[str, Any] = {"address": address, "log_to_driver": False}
@@ -213,7 +223,10 @@ def add_arguments(parser: argparse.ArgumentParser, *, chunks: bool = True) -> No
 
 
 def options_of(args: argparse.Namespace) -> dict[str, Any]:
-    """The :func:`run_batch` keywords that :func:`add_arguments` parsed."""
+    """The :func:`run_batch` keywords that :func:`add_arguments` parsed (``--backend
+    ray`` without Ray fails here, before any work)."""
+    if args.backend == "ray":
+        require_ray()
     options = {"backend": args.backend, "address": args.address}
     if hasattr(args, "chunk_size"):
         options["chunk_size"] = args.chunk_size

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import socket
 import sys
 from typing import Any
 
@@ -43,6 +44,10 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from chupai.protocol.server import ServerConfig, parse_seats, serve_forever
 
     _logging(args.quiet)
+    try:
+        socket.getaddrinfo(args.host, None)
+    except socket.gaierror as e:
+        raise ValueError(f"--host {args.host}: {e.strerror}") from None
     config = ServerConfig(host=args.host, port=args.port, games=args.games, seed=args.seed, tables=args.tables,
                           seats=parse_seats(args.seats), record=args.record, view_hands=args.view_hands,
                           pace=args.pace, playouts=args.playouts,
@@ -110,9 +115,10 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     if not lines:
         raise ValueError(f"{args.file} is empty: not a record of chupai serve --record")
     tables = sorted({d["table"] for d in lines if d.get("type") == "deal" and isinstance(d.get("table"), int)})
+    if not tables:
+        raise ValueError(f"{args.file} holds no deal (a server's record before its first deal ended)")
     if args.table is not None and args.table not in tables:
-        held = f"its tables: {', '.join(map(str, tables))}" if tables else "it holds no deal"
-        raise ValueError(f"{args.file} has no deal of table {args.table} ({held})")
+        raise ValueError(f"{args.file} has no deal of table {args.table} (its tables: {', '.join(map(str, tables))})")
     if not args.web:
         print_record(lines, sys.stdout, table=args.table, hands=args.hands)
         return 0

@@ -194,6 +194,8 @@ def generate(
     task = _Shard(entry.name, policy, rules, players, seed, os.fspath(out_dir))
     state = task._state(seed)  # bad rules or players fail here, before any work
     _bot(policy)  # a bad spec too
+    if backend == "ray":
+        backends.require_ray()
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     manifest: dict[str, Any] = {
