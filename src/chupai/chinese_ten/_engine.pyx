@@ -431,7 +431,9 @@ C_CONSTANTS = {
 
 
 cdef inline void last_turn_record(const ct_deal_t *d, play_t *p) noexcept nogil:
-    """The record of the last resolved stock card with what it captured."""
+    """The record of the last resolved stock card with what it captured (every byte
+    written: the record is kept in the history)."""
+    memset(p, 0, sizeof(play_t))
     p.lo = bit(d.last_turned)
     p.hi = 0
     p.taken = d.last_captured
