@@ -154,12 +154,12 @@ def test_replay_of_an_empty_file_or_a_missing_table(tmp_path: Path, capsys: pyte
     ("serve guandan --games 0", "--games: must be at least 1, not 0"),
     ("serve guandan --tables 0", "--tables: must be at least 1, not 0"),
     ("serve guandan --tables 10001", "--tables: must be at most 10,000, not 10,001"),
-    ("serve guandan --port 65536", "--port: must be a port 0..65535, not 65536"),
+    ("serve guandan --port 65536", "--port: must be at most 65,535, not 65,536"),
     ("serve guandan --port -1", "--port: must be at least 0, not -1"),
     ("serve guandan --playouts -5", "--playouts: must be at least 1, not -5"),
     ("join ws://127.0.0.1:1/game/x --playouts -1", "--playouts: must be at least 1, not -1"),
     ("join ws://127.0.0.1:1 --protocol openguandan --games 0", "--games: must be at least 1, not 0"),
-    ("replay unused.jsonl --port 70000", "--port: must be a port 0..65535, not 70000"),
+    ("replay unused.jsonl --port 70000", "--port: must be at most 65,535, not 70,000"),
 ])
 def test_the_server_and_client_numbers_are_bounded(argv: str, words: str, capsys: pytest.CaptureFixture[str]) -> None:
     """Checked when the arguments are read: before a socket opens or a file is read."""

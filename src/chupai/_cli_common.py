@@ -259,14 +259,6 @@ MAX_COUNT = 10**8
 THREADS_PER_CORE = 4
 
 
-def count(text: str) -> int:
-    """An argparse type: a count of deals, 1..:data:`MAX_COUNT`."""
-    value = positive_int(text)
-    if value > MAX_COUNT:
-        raise argparse.ArgumentTypeError(f"must be at most {MAX_COUNT:,}, not {value:,}")
-    return value
-
-
 def threads(text: str) -> int:
     """An argparse type: threads, 1 to :data:`THREADS_PER_CORE` per core of this machine."""
     import os
@@ -280,14 +272,6 @@ def threads(text: str) -> int:
 
 #: the highest TCP port
 MAX_PORT = 65535
-
-
-def port(text: str) -> int:
-    """An argparse type: a TCP port, 0 (any free port) to :data:`MAX_PORT`."""
-    value = non_negative_int(text)
-    if value > MAX_PORT:
-        raise argparse.ArgumentTypeError(f"must be a port 0..{MAX_PORT}, not {value}")
-    return value
 
 
 def output_path(text: str) -> str:
@@ -337,6 +321,10 @@ def int_in(low: int, high: int) -> Callable[[str], int]:
 #: argparse types of counts (``--deals``, ``--repeat``, ...)
 positive_int = int_at_least(1)
 non_negative_int = int_at_least(0)
+#: an argparse type: a count of deals, episodes or games, 1..:data:`MAX_COUNT`
+count = int_in(1, MAX_COUNT)
+#: an argparse type: a TCP port, 0 (any free port) to :data:`MAX_PORT`
+port = int_in(0, MAX_PORT)
 
 #: the seed of every command that takes ``--seed`` and is not given one
 DEFAULT_SEED = 1

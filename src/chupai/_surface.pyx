@@ -85,6 +85,18 @@ cdef object _event(int seat, object action, object phase, bint automatic=False):
     return ev
 
 
+cdef int _grow(void **array, Py_ssize_t *cap, size_t item) except -1:
+    """Double the capacity of a history array (its first: FIRST_ENTRIES items);
+    MemoryError with the array unchanged if there is no memory."""
+    cdef Py_ssize_t new_cap = cap[0] * 2 if cap[0] else FIRST_ENTRIES
+    cdef void *grown = realloc(array[0], new_cap * item)
+    if grown == NULL:
+        raise MemoryError("cannot grow the history")
+    array[0] = grown
+    cap[0] = new_cap
+    return 0
+
+
 cdef inline unsigned long long _new_stamp() noexcept:
     global _last_stamp
     _last_stamp += 1
@@ -329,22 +341,10 @@ cdef class StateCore:
     cdef int reserve(self, Py_ssize_t entries, Py_ssize_t recs) except -1:
         """Room for `entries` more entries and `recs` more records (MemoryError, nothing
         changed, if there is none)."""
-        cdef Py_ssize_t cap
-        cdef void *grown
         if self.nentries + entries > self.capentries:
-            cap = self.capentries * 2 if self.capentries else FIRST_ENTRIES
-            grown = realloc(self.entries, cap * sizeof(entry_t))
-            if grown == NULL:
-                raise MemoryError("cannot grow the history")
-            self.entries = <entry_t *>grown
-            self.capentries = cap
+            _grow(<void **>&self.entries, &self.capentries, sizeof(entry_t))
         if self.nrecs + recs > self.caprecs:
-            cap = self.caprecs * 2 if self.caprecs else FIRST_ENTRIES
-            grown = realloc(self.recs, cap * sizeof(play_t))
-            if grown == NULL:
-                raise MemoryError("cannot grow the history")
-            self.recs = <play_t *>grown
-            self.caprecs = cap
+            _grow(<void **>&self.recs, &self.caprecs, sizeof(play_t))
         return 0
 
     cdef int push(self, int seat, int kind, object obj, object phase, const play_t *rec) except -1:
