@@ -205,14 +205,15 @@ cdef int choose_greedy(const gd_deal_t *d, const playbuf_t *buf) noexcept nogil:
 # lowest free pair as a full house), each costing more the lower it ranks, while bombs
 # and wild cards count as assets.  The plan is searched once a decision, for the hand
 # as it is; each play is scored by the hand it leaves, kept to that plan's runs
-# (plan_after), so that a play breaking a run of the plan costs what the run saved.  Leading, the play that leaves
-# the lightest hand wins (the fewest and weakest combinations: the weakest first);
-# following, the play that adds the least burden, and only if it adds none (no broken
-# pairs, no spent wild cards, bombs or jokers) unless an opponent is about to go out or
-# the play decides the deal.  Never over the partner unless it goes out; lead what a
-# partner about to go out can follow; lead what an opponent about to go out cannot
-# match; keep the lead with an unbeatable play (counted from the cards not yet seen)
-# when the hand is nearly out.  It reads only the player's own hand, every seat's card
+# (plan_after), so that a play breaking a run of the plan costs what the run saved.
+# Leading, the play that leaves the lightest hand wins (the fewest and weakest
+# combinations: the weakest first); following, the play that adds the least burden, and
+# only if it adds at most HX_FOLLOW_SLACK (a broken pair may; a broken run or a spent
+# wild card costs more, a bomb is kept) unless the opponent who made the play is within HX_FOLLOW_THREAT cards of going
+# out (then any play that beats it, bombs too) or the hand is nearly out.  Never over
+# the partner unless it goes out; lead what a partner about to go out can follow; lead
+# what an opponent about to go out cannot match; keep the lead with an unbeatable play
+# (counted from the cards not yet seen) when the hand is nearly out.  It reads only the player's own hand, every seat's card
 # count, the trick and the unseen cards as a whole (2 decks minus the own hand minus
 # what was played), so a bot may run it on the true state.
 from chupai._core cimport BJ_BIT, RJ_BIT, SUIT_H, bit, face_of, rank_count
@@ -224,14 +225,15 @@ cdef enum:
     HX_PAIR_BONUS = 1            # a pair costs that much less than a single of its rank
     HX_BOMB_ASSET = 8            # what a bomb in hand is worth (negative burden)
     HX_WILD_ASSET = 12           # and a wild card
-    HX_FOLLOW_SLACK = 1          # burden a follow may add without a reason
-    HX_THREAT = 6                # an opponent with this many cards is about to go out
+    HX_FOLLOW_SLACK = 5          # burden a follow may add without a reason
+    HX_THREAT = 2                # leading, an opponent with this many cards is about to go out
+    HX_FOLLOW_THREAT = 10        # following one with this many, any play that beats it
     HX_CLOSE = 4                 # a partner with this many cards is about to go out
     HX_BOMB_LEAD = 60            # leading a bomb that does not decide the deal
     HX_SHORT_LEAD = 40           # leading what an opponent about to go out may match
     HX_PARTNER_LEAD = 30         # leading what a partner about to go out may follow
     HX_KEEP_LEAD = 50            # an unbeatable lead when the rest is at most HX_NEAR_OUT plays
-    HX_NEAR_OUT = 2
+    HX_NEAR_OUT = 1
     HX_HUGE = 1 << 28
 
 
@@ -502,7 +504,7 @@ cdef int choose_heuristic(const gd_deal_t *d, const playbuf_t *buf) noexcept nog
                 uhi |= (ulo & lo) | hi
                 ulo |= lo
         hx_count(ulo, uhi, d.level, &unseen)
-    threat = lp >= 0 and hand_size(d, lp) <= HX_THREAT
+    threat = lp >= 0 and hand_size(d, lp) <= HX_FOLLOW_THREAT
     for i in range(buf.len):
         p = &buf.data[i]
         hand_after(d.lo[me], d.hi[me], p, &lo, &hi)
