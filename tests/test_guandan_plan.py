@@ -16,7 +16,7 @@ from chupai.guandan.plan import plan
 
 RANKS = "23456789TJQKA"
 # the cost model of the planner (chupai.guandan._engine, "the plan"), written out again
-TOP, PAIR_BONUS, BOMB_ASSET, WILD_ASSET, RUN_TOP = 11, 1, 8, 12, 12
+TOP, PAIR_BONUS, BOMB_ASSET, WILD_ASSET, RUN_TOP = 11, 0, 16, 6, 12
 
 
 def _hands(n: int, seed: int) -> list[tuple[Cards, str]]:

@@ -222,9 +222,9 @@ from chupai.guandan._movegen cimport GD_BJ_VALUE, GD_RJ_VALUE
 cdef enum:
     HX_VALUES = 15               # level-order values: ranks 0..11, level 12, BJ 13, RJ 14
     HX_TOP = 11                  # a combination of value v costs HX_TOP - v (an ace: 0)
-    HX_PAIR_BONUS = 1            # a pair costs that much less than a single of its rank
-    HX_BOMB_ASSET = 8            # what a bomb in hand is worth (negative burden)
-    HX_WILD_ASSET = 12           # and a wild card
+    HX_PAIR_BONUS = 0            # a pair costs that much less than a single of its rank
+    HX_BOMB_ASSET = 16           # what a bomb in hand is worth (negative burden)
+    HX_WILD_ASSET = 6            # and a wild card
     HX_FOLLOW_SLACK = 5          # burden a follow may add without a reason
     HX_THREAT = 2                # leading, an opponent with this many cards is about to go out
     HX_FOLLOW_THREAT = 10        # following one with this many, any play that beats it
