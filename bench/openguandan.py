@@ -23,6 +23,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -123,7 +124,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"openguandan: error: {e}", file=sys.stderr)
         return 2
     port = free_port()
-    server = subprocess.Popen([args.java, f"-Dserver.port={port}", "-cp", cp, MAIN],
+    # the server writes its game log (log.txt) into its working folder: a temporary one
+    workdir = tempfile.mkdtemp(prefix="openguandan-")
+    server = subprocess.Popen([args.java, f"-Dserver.port={port}", "-cp", cp, MAIN], cwd=workdir,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     compare = Compare()
     try:
@@ -135,6 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         server.terminate()
         server.wait(10)
+        shutil.rmtree(workdir, ignore_errors=True)
     print(f"OpenGuanDan room {clients[0].room}: {args.games} game(s), {wall:.1f} s")
     for c in clients:
         result = c.state.result or {}
