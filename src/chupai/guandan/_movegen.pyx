@@ -8,7 +8,8 @@ lists every sub-multiset of every nibble pattern by size, so a combination is a
 product of per-rank choices.  The suit-collapsed view keeps only the first choice of
 each size, which is exactly one representative per group of ``docs/rules/cards.md``.
 """
-from libc.stdint cimport uint8_t
+from libc.stdint cimport uint8_t, uint64_t
+from libc.string cimport memcpy
 
 from chupai._cards cimport hand_masks
 from chupai._play cimport PlayRecord
@@ -17,9 +18,11 @@ from chupai._core cimport (
     target_set,
     BJ_BIT,
     MAX_PER_RANK,
+    MAX_WILDS,
     N_RANKS,
     N_SUITS,
     NIBBLE,
+    NO_FACE,
     RANK_A,
     RANK_BITS,
     SUIT_S_MASK,
@@ -32,11 +35,12 @@ from chupai._core cimport (
     mask_t,
     multiset_valid,
     new_playlist,
-    play_push,
     play_t,
+    playbuf_grow,
     playbuf_close,
     playbuf_open,
     playbuf_t,
+    lowest_bit,
     popcount,
     rank_pattern,
     rank_subsets,
@@ -152,23 +156,110 @@ cdef inline int heart(int rank) noexcept nogil:
     return face_of(rank, SUIT_H)
 
 
+# --- writing records ------------------------------------------------------------
+# A record is written as five words: lo, hi, taken (0), then the eight bytes type, key,
+# length, cls, nwild, flags (0), decl[0], decl[1] as one word (the "tail", built once per
+# group of plays that share it), then decl[2:10], which the generator never uses
+# (NO_FACE).  The import-time check below holds the tail to play_t's field order.
+cdef extern from *:
+    """
+    /* the tail word in memory order: its low byte first */
+    #if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    #define CHUPAI_GD_MEMORY_ORDER(t) __builtin_bswap64(t)
+    #else
+    #define CHUPAI_GD_MEMORY_ORDER(t) (t)
+    #endif
+    """
+    uint64_t memory_order "CHUPAI_GD_MEMORY_ORDER"(uint64_t t) noexcept nogil
+
+cdef enum:
+    TAIL_BYTES = 8
+    DECL_FREE = 2                # decl slots [DECL_FREE:] stay NO_FACE
+
+cdef uint64_t NO_DECL = 0xFFFFFFFFFFFFFFFFULL  # eight NO_FACE bytes
+
+
+cdef inline uint64_t head_of(int type_, int key, int length, int cls) noexcept nogil:
+    """The first half of a tail word: type, key, length, cls."""
+    return memory_order(<uint64_t>type_ | <uint64_t>key << 8 | <uint64_t>length << 16
+                        | <uint64_t>cls << 24)
+
+
+cdef inline uint64_t wilds_of(int nw, int d0, int d1) noexcept nogil:
+    """The second half: `nw` (0..2) wilds standing for d0 (and d1, d0 <= d1), flags 0."""
+    if nw == 0:
+        d0 = NO_FACE
+        d1 = NO_FACE
+    elif nw == 1:
+        d1 = NO_FACE
+    return memory_order(<uint64_t>nw << 32 | <uint64_t>d0 << 48 | <uint64_t>d1 << 56)
+
+
+cdef inline uint64_t tail_of(int type_, int key, int length, int cls, int nw, int d0,
+                             int d1) noexcept nogil:
+    """The tail word of a play with `nw` (0..2) wilds standing for d0 (and d1, d0 <= d1)."""
+    return head_of(type_, key, length, cls) | wilds_of(nw, d0, d1)
+
+
+cdef inline void put(play_t *p, mask_t lo, mask_t hi, uint64_t tail) noexcept nogil:
+    """Write one record: the cards lo/hi (wilds included) and a tail word."""
+    p.lo = lo
+    p.hi = hi
+    p.taken = 0
+    memcpy(&p.type, &tail, TAIL_BYTES)
+    memcpy(&p.decl[DECL_FREE], &NO_DECL, TAIL_BYTES)
+
+
+cdef inline play_t *reserve(playbuf_t *b, Py_ssize_t n) noexcept nogil:
+    """Room for `n` more records: a pointer to the first, or NULL (and `oom`); the caller
+    writes them all, then adds `n` to the length."""
+    while b.cap - b.len < n:
+        if playbuf_grow(b) != 0:
+            return NULL
+    return &b.data[b.len]
+
+
+cdef inline mask_t wild_lo(const ctx_t *c, int nw) noexcept nogil:
+    """The wild cards of a play with `nw` of them: their lo bits, then (wild_hi) hi bits."""
+    return c.wbit if nw >= 1 else 0
+
+
+cdef inline mask_t wild_hi(const ctx_t *c, int nw) noexcept nogil:
+    return c.wbit if nw == 2 else 0
+
+
 cdef inline void emit(ctx_t *c, mask_t lo, mask_t hi, int type_, int key, int cls,
                       int length, int nw, int d0, int d1) noexcept nogil:
     """Append a play: natural cards lo/hi plus `nw` wilds standing for d0 (and d1)."""
-    cdef play_t *p
-    if nw >= 1:
-        lo |= c.wbit
-        if nw == 2:
-            hi |= c.wbit
-    p = play_push(c.out, lo, hi, type_, key, length, cls)
-    if p == NULL or nw == 0:
+    cdef play_t *p = reserve(c.out, 1)
+    if p == NULL:
         return
-    p.nwild = nw
-    if nw == 2:
-        if d1 < d0:
-            d0, d1 = d1, d0
-        p.decl[1] = d1
-    p.decl[0] = d0
+    if nw == 2 and d1 < d0:
+        d0, d1 = d1, d0
+    put(p, lo | wild_lo(c, nw), hi | wild_hi(c, nw), tail_of(type_, key, length, cls, nw, d0, d1))
+    c.out.len += 1
+
+
+cdef inline int put_slot(ctx_t *c, const slot_t *s, mask_t wl, mask_t wh,
+                         uint64_t tail) noexcept nogil:
+    """Append every entry of a slot (plus the wild bits wl/wh) with one tail; -1 on oom."""
+    cdef int k, n = s.end - s.begin
+    cdef play_t *p = reserve(c.out, n)
+    if p == NULL:
+        return -1
+    for k in range(s.begin, s.end):
+        put(p, slot_lo(s, k) | wl, slot_hi(s, k) | wh, tail)
+        p += 1
+    c.out.len += n
+    return 0
+
+
+# the record writer's assumption about play_t, checked once
+cdef play_t _PROBE
+put(&_PROBE, 1, 2, tail_of(3, 4, 5, 6, 2, 7, 8))
+if (_PROBE.lo, _PROBE.hi, _PROBE.taken, _PROBE.type, _PROBE.key, _PROBE.length, _PROBE.cls,
+        _PROBE.nwild, _PROBE.flags, [_PROBE.decl[_i] for _i in range(MAX_WILDS)]) != (1, 2, 0, 3, 4, 5, 6, 2, 0, [7, 8] + [NO_FACE] * 8):
+    raise ImportError("chupai._core.play_t's layout is not the one the Guan Dan record writer assumes")
 
 
 cdef inline int ordinary_min(const ctx_t *c, int type_) noexcept nogil:
@@ -191,7 +282,7 @@ cdef inline int bomb_min(const ctx_t *c, int cls) noexcept nogil:
 
 cdef void gen_same_rank(ctx_t *c, int type_, int n, int cls, int kmin) noexcept nogil:
     """n cards declared as one rank with at least one natural card (singles .. bombs)."""
-    cdef int r, w, wmax, m, k
+    cdef int r, w, wmax, m
     cdef slot_t s
     wmax = c.nw if c.nw < n - 1 else n - 1
     for w in range(wmax + 1):
@@ -202,9 +293,9 @@ cdef void gen_same_rank(ctx_t *c, int type_, int n, int cls, int kmin) noexcept 
             if c.cnt[r] < m or c.lv[r] <= kmin:
                 continue
             sub_range(c, r, m, &s)
-            for k in range(s.begin, s.end):
-                emit(c, slot_lo(&s, k), slot_hi(&s, k), type_, c.lv[r], cls, n, w,
-                     heart(r), heart(r))
+            if put_slot(c, &s, wild_lo(c, w), wild_hi(c, w),
+                        tail_of(type_, c.lv[r], n, cls, w, heart(r), heart(r))) != 0:
+                return
 
 
 cdef void gen_singles_pairs_triples(ctx_t *c) noexcept nogil:
@@ -233,24 +324,58 @@ cdef void gen_singles_pairs_triples(ctx_t *c) noexcept nogil:
         gen_same_rank(c, GD_TRIPLE, 3, 0, kmin)
 
 
-cdef inline void emit_full_house(ctx_t *c, mask_t tlo, mask_t thi, const pair_part_t *pair,
-                                 int T, int wt, int wp) noexcept nogil:
-    """A triple of rank T (wt wilds) and a pair part (wp wilds, standing for its rank)."""
-    cdef int dt = heart(T)
-    cdef int dp = heart(pair.rank) if wp else dt
-    emit(c, tlo | pair.lo, thi | pair.hi, GD_FULL_HOUSE, c.lv[T], 0, 5, wt + wp,
-         dt if wt else dp, dp)
+cdef inline int put_pairs(ctx_t *c, mask_t lo, mask_t hi, const pair_part_t *parts,
+                          int begin, int end, uint64_t tail) noexcept nogil:
+    """Append the triple lo/hi (wild bits included) with each of parts[begin:end], one
+    tail for all; -1 on oom."""
+    cdef int j
+    cdef play_t *p
+    if end <= begin:
+        return 0
+    p = reserve(c.out, end - begin)
+    if p == NULL:
+        return -1
+    for j in range(begin, end):
+        put(p, lo | parts[j].lo, hi | parts[j].hi, tail)
+        p += 1
+    c.out.len += end - begin
+    return 0
+
+
+cdef inline int put_wild_pairs(ctx_t *c, mask_t lo, mask_t hi, const pair_part_t *parts,
+                               int begin, int end, uint64_t head, int wt, int dt) noexcept nogil:
+    """Append the triple lo/hi (wild bits included; `wt` of its wilds standing for dt) with
+    each of parts[begin:end], a pair of one natural card and a wild; -1 on oom."""
+    cdef int j, dp
+    cdef play_t *p
+    if end <= begin:
+        return 0
+    p = reserve(c.out, end - begin)
+    if p == NULL:
+        return -1
+    for j in range(begin, end):
+        dp = heart(parts[j].rank)
+        if wt == 0:
+            put(p, lo | parts[j].lo, hi | parts[j].hi, head | wilds_of(1, dp, dp))
+        elif dp < dt:
+            put(p, lo | parts[j].lo, hi | parts[j].hi, head | wilds_of(2, dp, dt))
+        else:
+            put(p, lo | parts[j].lo, hi | parts[j].hi, head | wilds_of(2, dt, dp))
+        p += 1
+    c.out.len += end - begin
+    return 0
 
 
 cdef void gen_full_houses(ctx_t *c) noexcept nogil:
-    cdef int kmin, T, P, P_k, wt, jv, k, j, pcanon, nw
+    cdef int kmin, T, P, P_k, wt, jv, k, j, pcanon, dt
+    cdef uint64_t head, tail
     cdef slot_t st, sp
     # every possible pair, once, grouped by the wilds it uses and ordered by rank:
     # parts[w][first[w][P] : first[w][P + 1]] are the pairs of rank P with w wilds
     # (two naturals, or one natural and a wild); joker pairs come after rank K-A.
     cdef pair_part_t parts[2][MAX_PAIR_PARTS]
     cdef int first[2][N_RANKS + 2]
-    cdef mask_t jb, tlo, thi
+    cdef mask_t jb, tlo, thi, wlo, whi
     kmin = ordinary_min(c, GD_FULL_HOUSE)
     if kmin == -2:
         return
@@ -286,19 +411,28 @@ cdef void gen_full_houses(ctx_t *c) noexcept nogil:
             continue
         # both wilds as the pair: one play whatever rank they declare
         pcanon = c.level if T != c.level else (0 if T != 0 else 1)
+        dt = heart(T)
+        head = head_of(GD_FULL_HOUSE, c.lv[T], 5, 0)
         for wt in range((c.nw if c.nw < 2 else 2) + 1):
             sub_range(c, T, 3 - wt, &st)
             for k in range(st.begin, st.end):
-                tlo = slot_lo(&st, k)
-                thi = slot_hi(&st, k)
-                for nw in range(2 if c.nw - wt >= 1 else 1):
-                    # the pairs of every rank but T
-                    for j in range(first[nw][0], first[nw][T]):
-                        emit_full_house(c, tlo, thi, &parts[nw][j], T, wt, nw)
-                    for j in range(first[nw][T + 1], first[nw][N_RANKS + 1]):
-                        emit_full_house(c, tlo, thi, &parts[nw][j], T, wt, nw)
+                tlo = slot_lo(&st, k) | wild_lo(c, wt)
+                thi = slot_hi(&st, k) | wild_hi(c, wt)
+                # the pairs of every rank but T: natural, then (a wild to spare) with one
+                tail = head | wilds_of(wt, dt, dt)
+                if (put_pairs(c, tlo, thi, parts[0], first[0][0], first[0][T], tail) != 0
+                        or put_pairs(c, tlo, thi, parts[0], first[0][T + 1], first[0][N_RANKS + 1],
+                                     tail) != 0):
+                    return
+                if c.nw - wt >= 1:
+                    wlo = tlo | wild_lo(c, wt + 1)
+                    whi = thi | wild_hi(c, wt + 1)
+                    if (put_wild_pairs(c, wlo, whi, parts[1], first[1][0], first[1][T], head, wt, dt) != 0
+                            or put_wild_pairs(c, wlo, whi, parts[1], first[1][T + 1], first[1][N_RANKS + 1],
+                                              head, wt, dt) != 0):
+                        return
                 if c.nw - wt == 2:
-                    emit(c, tlo, thi, GD_FULL_HOUSE, c.lv[T], 0, 5, 2, heart(pcanon), heart(pcanon))
+                    emit(c, slot_lo(&st, k), slot_hi(&st, k), GD_FULL_HOUSE, c.lv[T], 0, 5, 2, heart(pcanon), heart(pcanon))
 
 
 # a window of consecutive ranks being filled (tubes, plates)
@@ -376,6 +510,14 @@ cdef void gen_straights(ctx_t *c, mask_t nlo) noexcept nogil:
     cdef unsigned su[6]
     cdef int sh[5]
     cdef mask_t acc[6]
+    cdef mask_t part[256]        # the choices of up to four ranks, four suits each
+    cdef mask_t bits[4]
+    cdef mask_t excl[4]
+    cdef mask_t m, wl, wh
+    cdef int npart, nb, k, nex
+    cdef uint64_t head = head_of(GD_STRAIGHT, 0, 5, 0), tail
+    cdef play_t *out
+    cdef play_t *q
     cdef bint mono = not (c.flags & GD_FLAG_SF_AS_STRAIGHT)
     kmin = ordinary_min(c, GD_STRAIGHT)
     if kmin == -2:
@@ -387,6 +529,7 @@ cdef void gen_straights(ctx_t *c, mask_t nlo) noexcept nogil:
         missing = ~(ext >> p) & 0x1F
         if popcount(missing) > c.nw:
             continue
+        head = head_of(GD_STRAIGHT, p, 5, 0)
         for i in range(N_GAPSETS[c.nw]):
             g = GAPSET[i]
             if (g & missing) != missing:
@@ -426,27 +569,68 @@ cdef void gen_straights(ctx_t *c, mask_t nlo) noexcept nogil:
                         continue
                 emit(c, acc[0], 0, GD_STRAIGHT, p, 0, 5, nd, d[0], d[1])
                 continue
-            # every choice of one suit per natural rank
-            j = 0
-            rem[0] = nib[0]
-            acc[0] = 0
-            su[0] = 0xF
-            while True:
-                if rem[j] == 0:
-                    if j == 0:
+            # every choice of one suit per natural rank, the first rank's choice varying
+            # slowest and each rank's suits in order: the choices of all ranks but the
+            # last, expanded in place, then each with every suit of the last
+            if nd == 2 and d[1] < d[0]:
+                d[0], d[1] = d[1], d[0]
+            tail = head | wilds_of(nd, d[0], d[1])
+            wl = wild_lo(c, nd)
+            wh = wild_hi(c, nd)
+            part[0] = wl
+            npart = 1
+            for j in range(n - 1):
+                nb = 0
+                b = nib[j]
+                while b:
+                    bits[nb] = <mask_t>(b & (~b + 1)) << sh[j]
+                    b &= b - 1
+                    nb += 1
+                for i in range(npart - 1, -1, -1):
+                    m = part[i]
+                    for k in range(nb):
+                        part[i * nb + k] = m | bits[k]
+                npart *= nb
+            nb = 0
+            b = nib[n - 1]
+            while b:
+                bits[nb] = <mask_t>(b & (~b + 1)) << sh[n - 1]
+                b &= b - 1
+                nb += 1
+            # the one-suit choices that are straight flushes (unless counted as straights)
+            nex = 0
+            b = bad
+            while b:
+                k = lowest_bit(b)
+                b &= b - 1
+                for j in range(n):
+                    if not (nib[j] >> k) & 1:
                         break
-                    j -= 1
-                    continue
-                b = rem[j] & (~rem[j] + 1)
-                rem[j] ^= b
-                acc[j + 1] = acc[j] | (<mask_t>b << sh[j])
-                su[j + 1] = su[j] & b
-                if j + 1 < n:
-                    j += 1
-                    rem[j] = nib[j]
-                    continue
-                if not (su[n] & bad):
-                    emit(c, acc[n], 0, GD_STRAIGHT, p, 0, 5, nd, d[0], d[1])
+                else:
+                    excl[nex] = wl
+                    for j in range(n):
+                        excl[nex] |= (<mask_t>1 << k) << sh[j]
+                    nex += 1
+            out = reserve(c.out, npart * nb)
+            if out == NULL:
+                return
+            q = out
+            if nex == 0:
+                for i in range(npart):
+                    for k in range(nb):
+                        put(q, part[i] | bits[k], wh, tail)
+                        q += 1
+            else:
+                for i in range(npart):
+                    for k in range(nb):
+                        m = part[i] | bits[k]
+                        for j in range(nex):
+                            if m == excl[j]:
+                                break
+                        else:
+                            put(q, m, wh, tail)
+                            q += 1
+            c.out.len += q - out
 
 
 cdef void gen_straight_flushes(ctx_t *c, mask_t nlo) noexcept nogil:
