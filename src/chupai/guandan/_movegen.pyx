@@ -9,7 +9,6 @@ product of per-rank choices.  The suit-collapsed view keeps only the first choic
 each size, which is exactly one representative per group of ``docs/rules/cards.md``.
 """
 from libc.stdint cimport uint8_t, uint64_t
-from libc.string cimport memcpy
 
 from chupai._cards cimport hand_masks
 from chupai._play cimport PlayRecord
@@ -157,10 +156,10 @@ cdef inline int heart(int rank) noexcept nogil:
 
 
 # --- writing records ------------------------------------------------------------
-# A record is written as five words: lo, hi, taken (0), then the eight bytes type, key,
-# length, cls, nwild, flags (0), decl[0], decl[1] as one word (the "tail", built once per
-# group of plays that share it), then decl[2:10], which the generator never uses
-# (NO_FACE).  The import-time check below holds the tail to play_t's field order.
+# A record is written as five word stores: lo, hi, taken (0), then the eight bytes type,
+# key, length, cls, nwild, flags (0), decl[0], decl[1] as one word (the "tail", built
+# once per group of plays that share it), then decl[2:10], which the generator never
+# uses (NO_FACE).  The import-time check below holds this to play_t's layout.
 cdef extern from *:
     """
     /* the tail word in memory order: its low byte first */
@@ -173,10 +172,13 @@ cdef extern from *:
     uint64_t memory_order "CHUPAI_GD_MEMORY_ORDER"(uint64_t t) noexcept nogil
 
 cdef enum:
-    TAIL_BYTES = 8
-    DECL_FREE = 2                # decl slots [DECL_FREE:] stay NO_FACE
+    RECORD_WORDS = 5             # a play_t is five 64-bit words
 
-cdef uint64_t NO_DECL = 0xFFFFFFFFFFFFFFFFULL  # eight NO_FACE bytes
+cdef extern from *:
+    """
+    #define CHUPAI_GD_NO_DECL 0xFFFFFFFFFFFFFFFFULL
+    """
+    const uint64_t NO_DECL "CHUPAI_GD_NO_DECL"   # eight NO_FACE bytes
 
 
 cdef inline uint64_t head_of(int type_, int key, int length, int cls) noexcept nogil:
@@ -202,12 +204,14 @@ cdef inline uint64_t tail_of(int type_, int key, int length, int cls, int nw, in
 
 
 cdef inline void put(play_t *p, mask_t lo, mask_t hi, uint64_t tail) noexcept nogil:
-    """Write one record: the cards lo/hi (wilds included) and a tail word."""
-    p.lo = lo
-    p.hi = hi
-    p.taken = 0
-    memcpy(&p.type, &tail, TAIL_BYTES)
-    memcpy(&p.decl[DECL_FREE], &NO_DECL, TAIL_BYTES)
+    """Write one record: the cards lo/hi (wilds included) and a tail word, as five word
+    stores (a record is five aligned words: the import-time check below)."""
+    cdef uint64_t *w = <uint64_t *>p
+    w[0] = lo
+    w[1] = hi
+    w[2] = 0
+    w[3] = tail
+    w[4] = NO_DECL
 
 
 cdef inline play_t *reserve(playbuf_t *b, Py_ssize_t n) noexcept nogil:
@@ -257,7 +261,7 @@ cdef inline int put_slot(ctx_t *c, const slot_t *s, mask_t wl, mask_t wh,
 # the record writer's assumption about play_t, checked once
 cdef play_t _PROBE
 put(&_PROBE, 1, 2, tail_of(3, 4, 5, 6, 2, 7, 8))
-if (_PROBE.lo, _PROBE.hi, _PROBE.taken, _PROBE.type, _PROBE.key, _PROBE.length, _PROBE.cls,
+if sizeof(play_t) != RECORD_WORDS * sizeof(uint64_t) or (_PROBE.lo, _PROBE.hi, _PROBE.taken, _PROBE.type, _PROBE.key, _PROBE.length, _PROBE.cls,
         _PROBE.nwild, _PROBE.flags, [_PROBE.decl[_i] for _i in range(MAX_WILDS)]) != (1, 2, 0, 3, 4, 5, 6, 2, 0, [7, 8] + [NO_FACE] * 8):
     raise ImportError("chupai._core.play_t's layout is not the one the Guan Dan record writer assumes")
 
@@ -443,6 +447,7 @@ ctypedef struct window_t:
     int n                # ranks in the window
     int ranks[5]
     int need[6]          # wilds needed by ranks j.. for lack of natural cards
+    uint64_t head        # the plays' tail word without the wilds (head_of)
 
 
 cdef void window_dfs(ctx_t *c, const window_t *w, int j, mask_t lo, mask_t hi, int nwu,
@@ -451,11 +456,8 @@ cdef void window_dfs(ctx_t *c, const window_t *w, int j, mask_t lo, mask_t hi, i
 
     `nwu` wilds are used so far, standing for d0 (and d1).
     """
-    cdef int r, wj, wmax, k, nd0, nd1
+    cdef int r, wj, wmax, k, nd0, nd1, nt
     cdef slot_t sl
-    if j == w.n:
-        emit(c, lo, hi, w.type, w.key, 0, w.n * w.per_rank, nwu, d0, d1)
-        return
     r = w.ranks[j]
     wj = w.per_rank - c.cnt[r]
     if wj < 0:
@@ -473,9 +475,18 @@ cdef void window_dfs(ctx_t *c, const window_t *w, int j, mask_t lo, mask_t hi, i
             else:
                 nd1 = heart(r)
         sub_range(c, r, w.per_rank - wj, &sl)
-        for k in range(sl.begin, sl.end):
-            window_dfs(c, w, j + 1, lo | slot_lo(&sl, k), hi | slot_hi(&sl, k),
-                       nwu + wj, nd0, nd1)
+        if j + 1 == w.n:
+            # the last rank: every choice of it completes a play with the same tail
+            nt = nwu + wj
+            if nt == 2 and nd1 < nd0:
+                nd0, nd1 = nd1, nd0
+            if put_slot(c, &sl, lo | wild_lo(c, nt), hi | wild_hi(c, nt),
+                        w.head | wilds_of(nt, nd0, nd1)) != 0:
+                return
+        else:
+            for k in range(sl.begin, sl.end):
+                window_dfs(c, w, j + 1, lo | slot_lo(&sl, k), hi | slot_hi(&sl, k),
+                           nwu + wj, nd0, nd1)
         wj += 1
 
 
@@ -491,6 +502,7 @@ cdef void gen_windows(ctx_t *c, int type_, int per_rank, int nranks, int npos) n
     w.n = nranks
     for p in range(kmin + 1, npos):
         w.key = p
+        w.head = head_of(type_, p, nranks * per_rank, 0)
         w.need[nranks] = 0
         for j in range(nranks - 1, -1, -1):
             w.ranks[j] = WINDOW_RANK[p + j]
