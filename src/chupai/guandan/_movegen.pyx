@@ -36,6 +36,7 @@ from chupai._core cimport (
     new_playlist,
     play_t,
     playbuf_grow,
+    playbuf_trim,
     playbuf_close,
     playbuf_open,
     playbuf_t,
@@ -750,6 +751,15 @@ cdef inline int _level_index(object level) except -1:
     return r
 
 
+# a PlayList's first room (records): a few 27-card hands have more plays (buffers grow);
+# below 128 KiB (glibc's default mmap threshold), so it comes from the heap
+cdef enum:
+    ROOMY_LEAD = 3072
+    ROOMY_COLLAPSED = 1024
+    ROOMY_FOLLOW = 1024
+    TRIM_SLACK = 64
+
+
 cdef int check_record(PlayRecord p) except -1:
     """ValueError unless the record is a Guan Dan play: the key in its type's range and
     the bomb class of its type and number of cards."""
@@ -818,9 +828,11 @@ def legal_plays(hand, level, previous=None, *, rules=None, collapse_suits=False)
                 f"previous play {previous} was formed at level {previous.level}, not {level!r}"
             )
         target_set(&tg, &prev.rec)
-    out = new_playlist(CLASSES.factory, lv, 64 if tg.type else (256 if collapse else 1024))
+    # room for nearly every hand's plays (growing copies every record), the rest given back
+    out = new_playlist(CLASSES.factory, lv, ROOMY_FOLLOW if tg.type else (ROOMY_COLLAPSED if collapse else ROOMY_LEAD))
     # a few microseconds of work: releasing the GIL would cost more than it frees
     check_generated(gd_generate(lo, hi, lv, flags, collapse, &tg, &out.buf))
+    playbuf_trim(&out.buf, TRIM_SLACK)
     return out
 
 
