@@ -513,8 +513,138 @@ cdef void gen_windows(ctx_t *c, int type_, int per_rank, int nranks, int npos) n
             window_dfs(c, &w, 0, 0, 0, 0, 0, 0)
 
 
+cdef inline unsigned bad_suits(const ctx_t *c, int nd) noexcept nogil:
+    """The suits whose natural cards alone make a straight a straight flush (not listed as
+    a straight unless the rules count it as one): any suit without wilds, hearts (the
+    wilds' suit) with `nd` >= 1."""
+    if c.flags & GD_FLAG_SF_AS_STRAIGHT:
+        return 0
+    return (1u << SUIT_H) if nd else 0xFu
+
+
+cdef void gen_straights_concrete(ctx_t *c, int kmin, unsigned ext, unsigned bad_wild,
+                                 unsigned bad_natural) noexcept nogil:
+    """Every straight: at each window, every gap set G the wilds fill, every choice of
+    one suit per natural rank, in order: the first rank's choice varying slowest, each
+    rank's suits in order (`ext` as in gen_straights)."""
+    cdef int p, i, j, r, k, nd, nex, total, i0, i1, i2, i3, i4
+    cdef unsigned missing, g, b, common
+    cdef mask_t rb[N_RANKS][N_SUITS]   # each rank's natural cards, one mask each
+    cdef int rn[N_RANKS]
+    cdef mask_t none[1]
+    cdef const mask_t *wop[5]          # the window's choices at each rank, their number,
+    cdef int wn[5]                     # its natural suits and its wild's face
+    cdef unsigned wnib[5]
+    cdef int wface[5]
+    cdef int wsh[5]
+    cdef const mask_t *op[5]           # the same with the gap ranks' one empty choice
+    cdef int on[5]
+    cdef mask_t excl[4]
+    cdef mask_t m, m0, m1, m2, m3, wl, wh, l0, l1, l2, l3
+    cdef int d0, d1, n4
+    cdef uint64_t head, tail
+    cdef play_t *out
+    cdef play_t *q
+    none[0] = 0
+    for r in range(N_RANKS):
+        rn[r] = 0
+        b = <unsigned>c.pat[r] & NIBBLE
+        while b:
+            rb[r][rn[r]] = (<mask_t>1 << lowest_bit(b)) << (r * RANK_BITS)
+            rn[r] += 1
+            b &= b - 1
+    for p in range(kmin + 1, N_STRAIGHT):
+        missing = ~(ext >> p) & 0x1F
+        if popcount(missing) > c.nw:
+            continue
+        head = head_of(GD_STRAIGHT, p, 5, 0)
+        for j in range(5):
+            r = WINDOW_RANK[p + j]
+            wop[j] = &rb[r][0]
+            wn[j] = rn[r]
+            wnib[j] = <unsigned>c.pat[r] & NIBBLE
+            wface[j] = heart(r)
+            wsh[j] = r * RANK_BITS
+        for i in range(N_GAPSETS[c.nw]):
+            g = GAPSET[i]
+            if (g & missing) != missing:
+                continue
+            nd = 0
+            d0 = 0
+            d1 = 0
+            total = 1
+            common = bad_wild if g else bad_natural
+            for j in range(5):
+                if (g >> j) & 1:
+                    if nd == 0:
+                        d0 = wface[j]
+                    else:
+                        d1 = wface[j]
+                    nd += 1
+                    on[j] = 1
+                    op[j] = &none[0]
+                else:
+                    on[j] = wn[j]
+                    op[j] = wop[j]
+                    total *= wn[j]
+                    common &= wnib[j]
+            if nd == 2 and d1 < d0:
+                d0, d1 = d1, d0
+            tail = head | wilds_of(nd, d0, d1)
+            wl = wild_lo(c, nd)
+            wh = wild_hi(c, nd)
+            # the one-suit choices, straight flushes, that are not straights
+            nex = 0
+            while common:
+                k = lowest_bit(common)
+                common &= common - 1
+                excl[nex] = wl
+                for j in range(5):
+                    if not (g >> j) & 1:
+                        excl[nex] |= (<mask_t>1 << k) << wsh[j]
+                nex += 1
+            out = reserve(c.out, total)
+            if out == NULL:
+                return
+            q = out
+            n4 = on[4]
+            l0 = op[4][0]
+            l1 = op[4][1] if n4 > 1 else 0
+            l2 = op[4][2] if n4 > 2 else 0
+            l3 = op[4][3] if n4 > 3 else 0
+            for i0 in range(on[0]):
+                m0 = wl | op[0][i0]
+                for i1 in range(on[1]):
+                    m1 = m0 | op[1][i1]
+                    for i2 in range(on[2]):
+                        m2 = m1 | op[2][i2]
+                        for i3 in range(on[3]):
+                            m3 = m2 | op[3][i3]
+                            if nex == 0:
+                                # the last rank's choices, held in registers
+                                put(q, m3 | l0, wh, tail)
+                                if n4 > 1:
+                                    put(q + 1, m3 | l1, wh, tail)
+                                    if n4 > 2:
+                                        put(q + 2, m3 | l2, wh, tail)
+                                        if n4 > 3:
+                                            put(q + 3, m3 | l3, wh, tail)
+                                q += n4
+                                continue
+                            for i4 in range(on[4]):
+                                m = m3 | op[4][i4]
+                                for k in range(nex):
+                                    if m == excl[k]:
+                                        break
+                                else:
+                                    put(q, m, wh, tail)
+                                    q += 1
+            c.out.len += q - out
+
+
 cdef void gen_straights(ctx_t *c, mask_t nlo) noexcept nogil:
-    """Five consecutive ranks, one card each, wild cards filling the gap set G."""
+    """Five consecutive ranks, one card each, wild cards filling the gap set G (concrete:
+    gen_straights_concrete)."""
     cdef int kmin, p, j, i, n, r, nd
     cdef int d[2]
     cdef unsigned ext, missing, g, b, bad
@@ -523,26 +653,19 @@ cdef void gen_straights(ctx_t *c, mask_t nlo) noexcept nogil:
     cdef unsigned su[6]
     cdef int sh[5]
     cdef mask_t acc[6]
-    cdef mask_t part[256]        # the choices of up to four ranks, four suits each
-    cdef mask_t bits[4]
-    cdef mask_t excl[4]
-    cdef mask_t m, wl, wh
-    cdef int npart, nb, k, nex
-    cdef uint64_t head = head_of(GD_STRAIGHT, 0, 5, 0), tail
-    cdef play_t *out
-    cdef play_t *q
-    cdef bint mono = not (c.flags & GD_FLAG_SF_AS_STRAIGHT)
     kmin = ordinary_min(c, GD_STRAIGHT)
     if kmin == -2:
         return
     # ranks holding a natural card, the ace copied below the 2
     ext = (suit_ranks(nlo, 0) | suit_ranks(nlo, 1) | suit_ranks(nlo, 2) | suit_ranks(nlo, 3)) << 1
     ext |= (ext >> (RANK_A + 1)) & 1
+    if not c.collapse:
+        gen_straights_concrete(c, kmin, ext, bad_suits(c, 1), bad_suits(c, 0))
+        return
     for p in range(kmin + 1, N_STRAIGHT):
         missing = ~(ext >> p) & 0x1F
         if popcount(missing) > c.nw:
             continue
-        head = head_of(GD_STRAIGHT, p, 5, 0)
         for i in range(N_GAPSETS[c.nw]):
             g = GAPSET[i]
             if (g & missing) != missing:
@@ -560,90 +683,25 @@ cdef void gen_straights(ctx_t *c, mask_t nlo) noexcept nogil:
                     nib[n] = <unsigned>c.pat[r] & NIBBLE
                     sh[n] = r * RANK_BITS
                     n += 1
-            # all one physical suit (wilds are hearts) makes only a straight flush
-            bad = ((1u << SUIT_H) if nd else 0xFu) if mono else 0u
-            if c.collapse:
-                # one representative: the first suit of each rank, or, if that is all
-                # one forbidden suit, another suit at the first rank that has one
-                acc[0] = 0
-                su[0] = 0xF
+            bad = bad_suits(c, nd)
+            # one representative: the first suit of each rank, or, if that is all
+            # one forbidden suit, another suit at the first rank that has one
+            acc[0] = 0
+            su[0] = 0xF
+            for j in range(n):
+                b = nib[j] & (~nib[j] + 1)
+                acc[0] |= <mask_t>b << sh[j]
+                su[0] &= b
+            if su[0] & bad:
                 for j in range(n):
-                    b = nib[j] & (~nib[j] + 1)
-                    acc[0] |= <mask_t>b << sh[j]
-                    su[0] &= b
-                if su[0] & bad:
-                    for j in range(n):
-                        b = nib[j] & ~su[0]
-                        if b:
-                            b &= ~b + 1
-                            acc[0] = (acc[0] & ~(<mask_t>su[0] << sh[j])) | (<mask_t>b << sh[j])
-                            break
-                    else:
-                        continue
-                emit(c, acc[0], 0, GD_STRAIGHT, p, 0, 5, nd, d[0], d[1])
-                continue
-            # every choice of one suit per natural rank, the first rank's choice varying
-            # slowest and each rank's suits in order: the choices of all ranks but the
-            # last, expanded in place, then each with every suit of the last
-            if nd == 2 and d[1] < d[0]:
-                d[0], d[1] = d[1], d[0]
-            tail = head | wilds_of(nd, d[0], d[1])
-            wl = wild_lo(c, nd)
-            wh = wild_hi(c, nd)
-            part[0] = wl
-            npart = 1
-            for j in range(n - 1):
-                nb = 0
-                b = nib[j]
-                while b:
-                    bits[nb] = <mask_t>(b & (~b + 1)) << sh[j]
-                    b &= b - 1
-                    nb += 1
-                for i in range(npart - 1, -1, -1):
-                    m = part[i]
-                    for k in range(nb):
-                        part[i * nb + k] = m | bits[k]
-                npart *= nb
-            nb = 0
-            b = nib[n - 1]
-            while b:
-                bits[nb] = <mask_t>(b & (~b + 1)) << sh[n - 1]
-                b &= b - 1
-                nb += 1
-            # the one-suit choices that are straight flushes (unless counted as straights)
-            nex = 0
-            b = bad
-            while b:
-                k = lowest_bit(b)
-                b &= b - 1
-                for j in range(n):
-                    if not (nib[j] >> k) & 1:
+                    b = nib[j] & ~su[0]
+                    if b:
+                        b &= ~b + 1
+                        acc[0] = (acc[0] & ~(<mask_t>su[0] << sh[j])) | (<mask_t>b << sh[j])
                         break
                 else:
-                    excl[nex] = wl
-                    for j in range(n):
-                        excl[nex] |= (<mask_t>1 << k) << sh[j]
-                    nex += 1
-            out = reserve(c.out, npart * nb)
-            if out == NULL:
-                return
-            q = out
-            if nex == 0:
-                for i in range(npart):
-                    for k in range(nb):
-                        put(q, part[i] | bits[k], wh, tail)
-                        q += 1
-            else:
-                for i in range(npart):
-                    for k in range(nb):
-                        m = part[i] | bits[k]
-                        for j in range(nex):
-                            if m == excl[j]:
-                                break
-                        else:
-                            put(q, m, wh, tail)
-                            q += 1
-            c.out.len += q - out
+                    continue
+            emit(c, acc[0], 0, GD_STRAIGHT, p, 0, 5, nd, d[0], d[1])
 
 
 cdef void gen_straight_flushes(ctx_t *c, mask_t nlo) noexcept nogil:
