@@ -513,6 +513,26 @@ cdef void gen_windows(ctx_t *c, int type_, int per_rank, int nranks, int npos) n
             window_dfs(c, &w, 0, 0, 0, 0, 0, 0)
 
 
+cdef inline unsigned windows_of(unsigned ext, int nw, int kmin) noexcept nogil:
+    """The window positions p in (kmin, N_STRAIGHT) at which at most `nw` of the five
+    ranks ext >> p .. ext >> p + 4 are missing (bit p; counted bit-sliced)."""
+    cdef unsigned c0 = 0, c1 = 0, c2 = 0, x, t
+    cdef int k
+    for k in range(5):
+        x = ext >> k
+        t = c0 & x
+        c0 ^= x
+        c2 |= c1 & t
+        c1 ^= t
+    if nw == 0:
+        x = c2 & c0           # five present
+    elif nw == 1:
+        x = c2                # at least four
+    else:
+        x = c2 | (c1 & c0)    # at least three
+    return x & ((1u << N_STRAIGHT) - 1) & ~((1u << (kmin + 1)) - 1)
+
+
 cdef inline unsigned bad_suits(const ctx_t *c, int nd) noexcept nogil:
     """The suits whose natural cards alone make a straight a straight flush (not listed as
     a straight unless the rules count it as one): any suit without wilds, hearts (the
@@ -528,7 +548,7 @@ cdef void gen_straights_concrete(ctx_t *c, int kmin, unsigned ext, unsigned bad_
     one suit per natural rank, in order: the first rank's choice varying slowest, each
     rank's suits in order (`ext` as in gen_straights)."""
     cdef int p, i, j, r, k, nd, nex, total, i0, i1, i2, i3, i4
-    cdef unsigned missing, g, b, common
+    cdef unsigned missing, g, b, common, wins
     cdef mask_t rb[N_RANKS][N_SUITS]   # each rank's natural cards, one mask each
     cdef int rn[N_RANKS]
     cdef mask_t none[1]
@@ -553,10 +573,11 @@ cdef void gen_straights_concrete(ctx_t *c, int kmin, unsigned ext, unsigned bad_
             rb[r][rn[r]] = (<mask_t>1 << lowest_bit(b)) << (r * RANK_BITS)
             rn[r] += 1
             b &= b - 1
-    for p in range(kmin + 1, N_STRAIGHT):
+    wins = windows_of(ext, c.nw, kmin)
+    while wins:
+        p = lowest_bit(wins)
+        wins &= wins - 1
         missing = ~(ext >> p) & 0x1F
-        if popcount(missing) > c.nw:
-            continue
         head = head_of(GD_STRAIGHT, p, 5, 0)
         for j in range(5):
             r = WINDOW_RANK[p + j]
@@ -647,7 +668,7 @@ cdef void gen_straights(ctx_t *c, mask_t nlo) noexcept nogil:
     gen_straights_concrete)."""
     cdef int kmin, p, j, i, n, r, nd
     cdef int d[2]
-    cdef unsigned ext, missing, g, b, bad
+    cdef unsigned ext, missing, g, b, bad, wins
     cdef unsigned nib[5]
     cdef unsigned rem[5]
     cdef unsigned su[6]
@@ -662,10 +683,11 @@ cdef void gen_straights(ctx_t *c, mask_t nlo) noexcept nogil:
     if not c.collapse:
         gen_straights_concrete(c, kmin, ext, bad_suits(c, 1), bad_suits(c, 0))
         return
-    for p in range(kmin + 1, N_STRAIGHT):
+    wins = windows_of(ext, c.nw, kmin)
+    while wins:
+        p = lowest_bit(wins)
+        wins &= wins - 1
         missing = ~(ext >> p) & 0x1F
-        if popcount(missing) > c.nw:
-            continue
         for i in range(N_GAPSETS[c.nw]):
             g = GAPSET[i]
             if (g & missing) != missing:
@@ -707,7 +729,7 @@ cdef void gen_straights(ctx_t *c, mask_t nlo) noexcept nogil:
 cdef void gen_straight_flushes(ctx_t *c, mask_t nlo) noexcept nogil:
     cdef int kmin, s, p, j, i, nd
     cdef int d[2]
-    cdef unsigned ext, missing, g
+    cdef unsigned ext, missing, g, wins
     cdef mask_t lo
     kmin = bomb_min(c, GD_CLASS_SF)
     if kmin == -2:
@@ -718,10 +740,11 @@ cdef void gen_straight_flushes(ctx_t *c, mask_t nlo) noexcept nogil:
         # the suit's ranks with the ace copied below the 2: bit 0 low ace, bit r + 1 rank r
         ext = suit_ranks(nlo, s) << 1
         ext |= (ext >> (RANK_A + 1)) & 1
-        for p in range(kmin + 1, N_STRAIGHT):
+        wins = windows_of(ext, c.nw, kmin)
+        while wins:
+            p = lowest_bit(wins)
+            wins &= wins - 1
             missing = ~(ext >> p) & 0x1F
-            if popcount(missing) > c.nw:
-                continue
             # wilds fill every missing rank, and may stand in for present ones too
             for i in range(N_GAPSETS[c.nw]):
                 g = GAPSET[i]
@@ -741,7 +764,7 @@ cdef void gen_straight_flushes(ctx_t *c, mask_t nlo) noexcept nogil:
 
 
 cdef void gen_bombs(ctx_t *c) noexcept nogil:
-    cdef int n, w, r, k, kmin, cls
+    cdef int n, w, r, kmin, cls
     cdef slot_t sl
     for r in range(N_RANKS):
         if c.cnt[r] + c.nw < 4:
@@ -754,9 +777,9 @@ cdef void gen_bombs(ctx_t *c) noexcept nogil:
             # at least one natural card: n - w of them, w wilds
             for w in range(c.nw + 1):
                 sub_range(c, r, n - w, &sl)
-                for k in range(sl.begin, sl.end):
-                    emit(c, slot_lo(&sl, k), slot_hi(&sl, k), GD_BOMB, c.lv[r], cls, n, w,
-                         heart(r), heart(r))
+                if sl.end > sl.begin and put_slot(c, &sl, wild_lo(c, w), wild_hi(c, w),
+                                                  tail_of(GD_BOMB, c.lv[r], n, cls, w, heart(r), heart(r))) != 0:
+                    return
     if (c.jhi >> BJ_BIT) & 1 and (c.jhi >> RJ_BIT) & 1 and bomb_min(c, GD_CLASS_FOUR_JOKERS) > -2:
         emit(c, c.jlo, c.jhi, GD_FOUR_JOKERS, 0, GD_CLASS_FOUR_JOKERS, 4, 0, 0, 0)
 
