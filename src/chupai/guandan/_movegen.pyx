@@ -204,15 +204,35 @@ cdef inline uint64_t tail_of(int type_, int key, int length, int cls, int nw, in
     return head_of(type_, key, length, cls) | wilds_of(nw, d0, d1)
 
 
+cdef extern from *:
+    """
+    /* One record as five words (lo, hi, taken = 0, tail, decl[2:10] = NO_FACE); with SSE2
+       the first four as two 16-byte stores. */
+    #if defined(__SSE2__)
+    #include <emmintrin.h>
+    static inline void chupai_gd_put(void *p, uint64_t lo, uint64_t hi, uint64_t tail) {
+        _mm_storeu_si128((__m128i *)p, _mm_set_epi64x((long long)hi, (long long)lo));
+        _mm_storeu_si128((__m128i *)p + 1, _mm_set_epi64x((long long)tail, 0));
+        ((uint64_t *)p)[4] = 0xFFFFFFFFFFFFFFFFULL;
+    }
+    #else
+    static inline void chupai_gd_put(void *p, uint64_t lo, uint64_t hi, uint64_t tail) {
+        uint64_t *w = (uint64_t *)p;
+        w[0] = lo;
+        w[1] = hi;
+        w[2] = 0;
+        w[3] = tail;
+        w[4] = 0xFFFFFFFFFFFFFFFFULL;
+    }
+    #endif
+    """
+    void c_put "chupai_gd_put"(void *p, uint64_t lo, uint64_t hi, uint64_t tail) noexcept nogil
+
+
 cdef inline void put(play_t *p, mask_t lo, mask_t hi, uint64_t tail) noexcept nogil:
-    """Write one record: the cards lo/hi (wilds included) and a tail word, as five word
-    stores (a record is five aligned words: the import-time check below)."""
-    cdef uint64_t *w = <uint64_t *>p
-    w[0] = lo
-    w[1] = hi
-    w[2] = 0
-    w[3] = tail
-    w[4] = NO_DECL
+    """Write one record: the cards lo/hi (wilds included) and a tail word (a record is
+    five aligned words: the import-time check below)."""
+    c_put(p, lo, hi, tail)
 
 
 cdef inline play_t *reserve(playbuf_t *b, Py_ssize_t n) noexcept nogil:
