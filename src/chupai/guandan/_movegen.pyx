@@ -349,46 +349,33 @@ cdef void gen_singles_pairs_triples(ctx_t *c) noexcept nogil:
         gen_same_rank(c, GD_TRIPLE, 3, 0, kmin)
 
 
-cdef inline int put_pairs(ctx_t *c, mask_t lo, mask_t hi, const pair_part_t *parts,
-                          int begin, int end, uint64_t tail) noexcept nogil:
-    """Append the triple lo/hi (wild bits included) with each of parts[begin:end], one
-    tail for all; -1 on oom."""
+cdef inline play_t *put_pairs(play_t *q, mask_t lo, mask_t hi, const pair_part_t *parts,
+                              int begin, int end, uint64_t tail) noexcept nogil:
+    """Write the triple lo/hi (wild bits included) with each of parts[begin:end], one tail
+    for all, from `q` on; the record after the last."""
     cdef int j
-    cdef play_t *p
-    if end <= begin:
-        return 0
-    p = reserve(c.out, end - begin)
-    if p == NULL:
-        return -1
     for j in range(begin, end):
-        put(p, lo | parts[j].lo, hi | parts[j].hi, tail)
-        p += 1
-    c.out.len += end - begin
-    return 0
+        put(q, lo | parts[j].lo, hi | parts[j].hi, tail)
+        q += 1
+    return q
 
 
-cdef inline int put_wild_pairs(ctx_t *c, mask_t lo, mask_t hi, const pair_part_t *parts,
-                               int begin, int end, uint64_t head, int wt, int dt) noexcept nogil:
-    """Append the triple lo/hi (wild bits included; `wt` of its wilds standing for dt) with
-    each of parts[begin:end], a pair of one natural card and a wild; -1 on oom."""
+cdef inline play_t *put_wild_pairs(play_t *q, mask_t lo, mask_t hi, const pair_part_t *parts,
+                                   int begin, int end, uint64_t head, int wt, int dt) noexcept nogil:
+    """Write the triple lo/hi (wild bits included; `wt` of its wilds standing for dt) with
+    each of parts[begin:end], a pair of one natural card and a wild, from `q` on; the
+    record after the last."""
     cdef int j, dp
-    cdef play_t *p
-    if end <= begin:
-        return 0
-    p = reserve(c.out, end - begin)
-    if p == NULL:
-        return -1
     for j in range(begin, end):
         dp = heart(parts[j].rank)
         if wt == 0:
-            put(p, lo | parts[j].lo, hi | parts[j].hi, head | wilds_of(1, dp, dp))
+            put(q, lo | parts[j].lo, hi | parts[j].hi, head | wilds_of(1, dp, dp))
         elif dp < dt:
-            put(p, lo | parts[j].lo, hi | parts[j].hi, head | wilds_of(2, dp, dt))
+            put(q, lo | parts[j].lo, hi | parts[j].hi, head | wilds_of(2, dp, dt))
         else:
-            put(p, lo | parts[j].lo, hi | parts[j].hi, head | wilds_of(2, dt, dp))
-        p += 1
-    c.out.len += end - begin
-    return 0
+            put(q, lo | parts[j].lo, hi | parts[j].hi, head | wilds_of(2, dt, dp))
+        q += 1
+    return q
 
 
 cdef void gen_full_houses(ctx_t *c) noexcept nogil:
@@ -401,6 +388,8 @@ cdef void gen_full_houses(ctx_t *c) noexcept nogil:
     cdef pair_part_t parts[2][MAX_PAIR_PARTS]
     cdef int first[2][N_RANKS + 2]
     cdef mask_t jb, tlo, thi, wlo, whi
+    cdef play_t *out
+    cdef play_t *q
     kmin = ordinary_min(c, GD_FULL_HOUSE)
     if kmin == -2:
         return
@@ -444,18 +433,20 @@ cdef void gen_full_houses(ctx_t *c) noexcept nogil:
                 tlo = slot_lo(&st, k) | wild_lo(c, wt)
                 thi = slot_hi(&st, k) | wild_hi(c, wt)
                 # the pairs of every rank but T: natural, then (a wild to spare) with one
-                tail = head | wilds_of(wt, dt, dt)
-                if (put_pairs(c, tlo, thi, parts[0], first[0][0], first[0][T], tail) != 0
-                        or put_pairs(c, tlo, thi, parts[0], first[0][T + 1], first[0][N_RANKS + 1],
-                                     tail) != 0):
+                q = reserve(c.out, first[0][N_RANKS + 1] + first[1][N_RANKS + 1])
+                if q == NULL:
                     return
+                out = q
+                tail = head | wilds_of(wt, dt, dt)
+                q = put_pairs(q, tlo, thi, parts[0], first[0][0], first[0][T], tail)
+                q = put_pairs(q, tlo, thi, parts[0], first[0][T + 1], first[0][N_RANKS + 1], tail)
                 if c.nw - wt >= 1:
                     wlo = tlo | wild_lo(c, wt + 1)
                     whi = thi | wild_hi(c, wt + 1)
-                    if (put_wild_pairs(c, wlo, whi, parts[1], first[1][0], first[1][T], head, wt, dt) != 0
-                            or put_wild_pairs(c, wlo, whi, parts[1], first[1][T + 1], first[1][N_RANKS + 1],
-                                              head, wt, dt) != 0):
-                        return
+                    q = put_wild_pairs(q, wlo, whi, parts[1], first[1][0], first[1][T], head, wt, dt)
+                    q = put_wild_pairs(q, wlo, whi, parts[1], first[1][T + 1], first[1][N_RANKS + 1],
+                                       head, wt, dt)
+                c.out.len += q - out
                 if c.nw - wt == 2:
                     emit(c, slot_lo(&st, k), slot_hi(&st, k), GD_FULL_HOUSE, c.lv[T], 0, 5, 2, heart(pcanon), heart(pcanon))
 
