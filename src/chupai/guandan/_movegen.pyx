@@ -307,20 +307,42 @@ cdef inline int bomb_min(const ctx_t *c, int cls) noexcept nogil:
 
 cdef void gen_same_rank(ctx_t *c, int type_, int n, int cls, int kmin) noexcept nogil:
     """n cards declared as one rank with at least one natural card (singles .. bombs)."""
-    cdef int r, w, wmax, m
-    cdef slot_t s
+    cdef int r, w, wmax, m, k, nr, total
+    cdef slot_t sl[N_RANKS]
+    cdef int rk[N_RANKS]
+    cdef uint64_t head = head_of(type_, 0, n, cls), tail
+    cdef mask_t wl, wh
+    cdef play_t *out
+    cdef play_t *q
     wmax = c.nw if c.nw < n - 1 else n - 1
     for w in range(wmax + 1):
         m = n - w
         if m > MAX_PER_RANK:
             continue
+        # the ranks' choices, then all of them under one reserve
+        nr = 0
+        total = 0
         for r in range(N_RANKS):
             if c.cnt[r] < m or c.lv[r] <= kmin:
                 continue
-            sub_range(c, r, m, &s)
-            if put_slot(c, &s, wild_lo(c, w), wild_hi(c, w),
-                        tail_of(type_, c.lv[r], n, cls, w, heart(r), heart(r))) != 0:
-                return
+            sub_range(c, r, m, &sl[nr])
+            rk[nr] = r
+            total += sl[nr].end - sl[nr].begin
+            nr += 1
+        if total == 0:
+            continue
+        out = reserve(c.out, total)
+        if out == NULL:
+            return
+        q = out
+        wl = wild_lo(c, w)
+        wh = wild_hi(c, w)
+        for r in range(nr):
+            tail = head | head_of(0, c.lv[rk[r]], 0, 0) | wilds_of(w, heart(rk[r]), heart(rk[r]))
+            for k in range(sl[r].begin, sl[r].end):
+                put(q, slot_lo(&sl[r], k) | wl, slot_hi(&sl[r], k) | wh, tail)
+                q += 1
+        c.out.len += total
 
 
 cdef void gen_singles_pairs_triples(ctx_t *c) noexcept nogil:
