@@ -703,7 +703,6 @@ cdef void gen_straights(ctx_t *c, mask_t nlo) noexcept nogil:
     cdef int d[2]
     cdef unsigned ext, missing, g, b, bad, wins
     cdef unsigned nib[5]
-    cdef unsigned rem[5]
     cdef unsigned su[6]
     cdef int sh[5]
     cdef mask_t acc[6]
