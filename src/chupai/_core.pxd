@@ -87,6 +87,7 @@ ctypedef struct playbuf_t:
 cdef int playbuf_init(playbuf_t *buf, Py_ssize_t cap) noexcept nogil
 cdef void playbuf_free(playbuf_t *buf) noexcept nogil
 cdef int playbuf_grow(playbuf_t *buf) noexcept nogil
+cdef void playbuf_trim(playbuf_t *buf, Py_ssize_t slack) noexcept nogil
 
 cdef inline play_t *playbuf_push(playbuf_t *buf) noexcept nogil:
     """A fresh record at the end of the buffer, or NULL (and `oom`) if it cannot grow."""

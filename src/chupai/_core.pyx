@@ -75,6 +75,19 @@ cdef int playbuf_grow(playbuf_t *buf) noexcept nogil:
     return 0
 
 
+cdef void playbuf_trim(playbuf_t *buf, Py_ssize_t slack) noexcept nogil:
+    """Give back the room of a buffer that has more than `slack` spare records (keeping
+    its records): a generator can then start from a roomy buffer and never copy."""
+    cdef Py_ssize_t cap = buf.len if buf.len > 0 else 1
+    cdef play_t *data
+    if buf.cap - buf.len <= slack:
+        return
+    data = <play_t *>realloc(buf.data, cap * sizeof(play_t))
+    if data != NULL:  # else the buffer keeps its room
+        buf.data = data
+        buf.cap = cap
+
+
 # --- the sub-multiset table (see _core.pxd) ---------------------------------------------
 cdef enum:
     N_COUNT_VECTORS = 81         # per-suit counts 0..2 for four suits

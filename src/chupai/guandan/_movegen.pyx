@@ -8,7 +8,7 @@ lists every sub-multiset of every nibble pattern by size, so a combination is a
 product of per-rank choices.  The suit-collapsed view keeps only the first choice of
 each size, which is exactly one representative per group of ``docs/rules/cards.md``.
 """
-from libc.stdint cimport uint8_t
+from libc.stdint cimport uint8_t, uint64_t
 
 from chupai._cards cimport hand_masks
 from chupai._play cimport PlayRecord
@@ -17,9 +17,11 @@ from chupai._core cimport (
     target_set,
     BJ_BIT,
     MAX_PER_RANK,
+    MAX_WILDS,
     N_RANKS,
     N_SUITS,
     NIBBLE,
+    NO_FACE,
     RANK_A,
     RANK_BITS,
     SUIT_S_MASK,
@@ -32,11 +34,13 @@ from chupai._core cimport (
     mask_t,
     multiset_valid,
     new_playlist,
-    play_push,
     play_t,
+    playbuf_grow,
+    playbuf_trim,
     playbuf_close,
     playbuf_open,
     playbuf_t,
+    lowest_bit,
     popcount,
     rank_pattern,
     rank_subsets,
@@ -152,23 +156,135 @@ cdef inline int heart(int rank) noexcept nogil:
     return face_of(rank, SUIT_H)
 
 
+# --- writing records ------------------------------------------------------------
+# A record is written as five word stores: lo, hi, taken (0), then the eight bytes type,
+# key, length, cls, nwild, flags (0), decl[0], decl[1] as one word (the "tail", built
+# once per group of plays that share it), then decl[2:10], which the generator never
+# uses (NO_FACE).  The import-time check below holds this to play_t's layout.
+cdef extern from *:
+    """
+    /* the tail word in memory order: its low byte first */
+    #if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    #define CHUPAI_GD_MEMORY_ORDER(t) __builtin_bswap64(t)
+    #else
+    #define CHUPAI_GD_MEMORY_ORDER(t) (t)
+    #endif
+    """
+    uint64_t memory_order "CHUPAI_GD_MEMORY_ORDER"(uint64_t t) noexcept nogil
+
+cdef enum:
+    RECORD_WORDS = 5             # a play_t is five 64-bit words
+
+cdef extern from *:
+    """
+    #define CHUPAI_GD_NO_DECL 0xFFFFFFFFFFFFFFFFULL
+    """
+    const uint64_t NO_DECL "CHUPAI_GD_NO_DECL"   # eight NO_FACE bytes
+
+
+cdef inline uint64_t head_of(int type_, int key, int length, int cls) noexcept nogil:
+    """The first half of a tail word: type, key, length, cls."""
+    return memory_order(<uint64_t>type_ | <uint64_t>key << 8 | <uint64_t>length << 16
+                        | <uint64_t>cls << 24)
+
+
+cdef inline uint64_t wilds_of(int nw, int d0, int d1) noexcept nogil:
+    """The second half: `nw` (0..2) wilds standing for d0 (and d1, d0 <= d1), flags 0."""
+    if nw == 0:
+        d0 = NO_FACE
+        d1 = NO_FACE
+    elif nw == 1:
+        d1 = NO_FACE
+    return memory_order(<uint64_t>nw << 32 | <uint64_t>d0 << 48 | <uint64_t>d1 << 56)
+
+
+cdef inline uint64_t tail_of(int type_, int key, int length, int cls, int nw, int d0,
+                             int d1) noexcept nogil:
+    """The tail word of a play with `nw` (0..2) wilds standing for d0 (and d1, d0 <= d1)."""
+    return head_of(type_, key, length, cls) | wilds_of(nw, d0, d1)
+
+
+cdef extern from *:
+    """
+    /* One record as five words (lo, hi, taken = 0, tail, decl[2:10] = NO_FACE); with SSE2
+       the first four as two 16-byte stores. */
+    #if defined(__SSE2__)
+    #include <emmintrin.h>
+    static inline void chupai_gd_put(void *p, uint64_t lo, uint64_t hi, uint64_t tail) {
+        _mm_storeu_si128((__m128i *)p, _mm_set_epi64x((long long)hi, (long long)lo));
+        _mm_storeu_si128((__m128i *)p + 1, _mm_set_epi64x((long long)tail, 0));
+        ((uint64_t *)p)[4] = 0xFFFFFFFFFFFFFFFFULL;
+    }
+    #else
+    static inline void chupai_gd_put(void *p, uint64_t lo, uint64_t hi, uint64_t tail) {
+        uint64_t *w = (uint64_t *)p;
+        w[0] = lo;
+        w[1] = hi;
+        w[2] = 0;
+        w[3] = tail;
+        w[4] = 0xFFFFFFFFFFFFFFFFULL;
+    }
+    #endif
+    """
+    void c_put "chupai_gd_put"(void *p, uint64_t lo, uint64_t hi, uint64_t tail) noexcept nogil
+
+
+cdef inline void put(play_t *p, mask_t lo, mask_t hi, uint64_t tail) noexcept nogil:
+    """Write one record: the cards lo/hi (wilds included) and a tail word (a record is
+    five aligned words: the import-time check below)."""
+    c_put(p, lo, hi, tail)
+
+
+cdef inline play_t *reserve(playbuf_t *b, Py_ssize_t n) noexcept nogil:
+    """Room for `n` more records: a pointer to the first, or NULL (and `oom`); the caller
+    writes them all, then adds `n` to the length."""
+    while b.cap - b.len < n:
+        if playbuf_grow(b) != 0:
+            return NULL
+    return &b.data[b.len]
+
+
+cdef inline mask_t wild_lo(const ctx_t *c, int nw) noexcept nogil:
+    """The wild cards of a play with `nw` of them: their lo bits, then (wild_hi) hi bits."""
+    return c.wbit if nw >= 1 else 0
+
+
+cdef inline mask_t wild_hi(const ctx_t *c, int nw) noexcept nogil:
+    return c.wbit if nw == 2 else 0
+
+
 cdef inline void emit(ctx_t *c, mask_t lo, mask_t hi, int type_, int key, int cls,
                       int length, int nw, int d0, int d1) noexcept nogil:
     """Append a play: natural cards lo/hi plus `nw` wilds standing for d0 (and d1)."""
-    cdef play_t *p
-    if nw >= 1:
-        lo |= c.wbit
-        if nw == 2:
-            hi |= c.wbit
-    p = play_push(c.out, lo, hi, type_, key, length, cls)
-    if p == NULL or nw == 0:
+    cdef play_t *p = reserve(c.out, 1)
+    if p == NULL:
         return
-    p.nwild = nw
-    if nw == 2:
-        if d1 < d0:
-            d0, d1 = d1, d0
-        p.decl[1] = d1
-    p.decl[0] = d0
+    if nw == 2 and d1 < d0:
+        d0, d1 = d1, d0
+    put(p, lo | wild_lo(c, nw), hi | wild_hi(c, nw), tail_of(type_, key, length, cls, nw, d0, d1))
+    c.out.len += 1
+
+
+cdef inline int put_slot(ctx_t *c, const slot_t *s, mask_t wl, mask_t wh,
+                         uint64_t tail) noexcept nogil:
+    """Append every entry of a slot (plus the wild bits wl/wh) with one tail; -1 on oom."""
+    cdef int k, n = s.end - s.begin
+    cdef play_t *p = reserve(c.out, n)
+    if p == NULL:
+        return -1
+    for k in range(s.begin, s.end):
+        put(p, slot_lo(s, k) | wl, slot_hi(s, k) | wh, tail)
+        p += 1
+    c.out.len += n
+    return 0
+
+
+# the record writer's assumption about play_t, checked once
+cdef play_t _PROBE
+put(&_PROBE, 1, 2, tail_of(3, 4, 5, 6, 2, 7, 8))
+if sizeof(play_t) != RECORD_WORDS * sizeof(uint64_t) or (_PROBE.lo, _PROBE.hi, _PROBE.taken, _PROBE.type, _PROBE.key, _PROBE.length, _PROBE.cls,
+        _PROBE.nwild, _PROBE.flags, [_PROBE.decl[_i] for _i in range(MAX_WILDS)]) != (1, 2, 0, 3, 4, 5, 6, 2, 0, [7, 8] + [NO_FACE] * 8):
+    raise ImportError("chupai._core.play_t's layout is not the one the Guan Dan record writer assumes")
 
 
 cdef inline int ordinary_min(const ctx_t *c, int type_) noexcept nogil:
@@ -191,20 +307,42 @@ cdef inline int bomb_min(const ctx_t *c, int cls) noexcept nogil:
 
 cdef void gen_same_rank(ctx_t *c, int type_, int n, int cls, int kmin) noexcept nogil:
     """n cards declared as one rank with at least one natural card (singles .. bombs)."""
-    cdef int r, w, wmax, m, k
-    cdef slot_t s
+    cdef int r, w, wmax, m, k, nr, total
+    cdef slot_t sl[N_RANKS]
+    cdef int rk[N_RANKS]
+    cdef uint64_t head = head_of(type_, 0, n, cls), tail
+    cdef mask_t wl, wh
+    cdef play_t *out
+    cdef play_t *q
     wmax = c.nw if c.nw < n - 1 else n - 1
     for w in range(wmax + 1):
         m = n - w
         if m > MAX_PER_RANK:
             continue
+        # the ranks' choices, then all of them under one reserve
+        nr = 0
+        total = 0
         for r in range(N_RANKS):
             if c.cnt[r] < m or c.lv[r] <= kmin:
                 continue
-            sub_range(c, r, m, &s)
-            for k in range(s.begin, s.end):
-                emit(c, slot_lo(&s, k), slot_hi(&s, k), type_, c.lv[r], cls, n, w,
-                     heart(r), heart(r))
+            sub_range(c, r, m, &sl[nr])
+            rk[nr] = r
+            total += sl[nr].end - sl[nr].begin
+            nr += 1
+        if total == 0:
+            continue
+        out = reserve(c.out, total)
+        if out == NULL:
+            return
+        q = out
+        wl = wild_lo(c, w)
+        wh = wild_hi(c, w)
+        for r in range(nr):
+            tail = head | head_of(0, c.lv[rk[r]], 0, 0) | wilds_of(w, heart(rk[r]), heart(rk[r]))
+            for k in range(sl[r].begin, sl[r].end):
+                put(q, slot_lo(&sl[r], k) | wl, slot_hi(&sl[r], k) | wh, tail)
+                q += 1
+        c.out.len += total
 
 
 cdef void gen_singles_pairs_triples(ctx_t *c) noexcept nogil:
@@ -233,24 +371,47 @@ cdef void gen_singles_pairs_triples(ctx_t *c) noexcept nogil:
         gen_same_rank(c, GD_TRIPLE, 3, 0, kmin)
 
 
-cdef inline void emit_full_house(ctx_t *c, mask_t tlo, mask_t thi, const pair_part_t *pair,
-                                 int T, int wt, int wp) noexcept nogil:
-    """A triple of rank T (wt wilds) and a pair part (wp wilds, standing for its rank)."""
-    cdef int dt = heart(T)
-    cdef int dp = heart(pair.rank) if wp else dt
-    emit(c, tlo | pair.lo, thi | pair.hi, GD_FULL_HOUSE, c.lv[T], 0, 5, wt + wp,
-         dt if wt else dp, dp)
+cdef inline play_t *put_pairs(play_t *q, mask_t lo, mask_t hi, const pair_part_t *parts,
+                              int begin, int end, uint64_t tail) noexcept nogil:
+    """Write the triple lo/hi (wild bits included) with each of parts[begin:end], one tail
+    for all, from `q` on; the record after the last."""
+    cdef int j
+    for j in range(begin, end):
+        put(q, lo | parts[j].lo, hi | parts[j].hi, tail)
+        q += 1
+    return q
+
+
+cdef inline play_t *put_wild_pairs(play_t *q, mask_t lo, mask_t hi, const pair_part_t *parts,
+                                   int begin, int end, uint64_t head, int wt, int dt) noexcept nogil:
+    """Write the triple lo/hi (wild bits included; `wt` of its wilds standing for dt) with
+    each of parts[begin:end], a pair of one natural card and a wild, from `q` on; the
+    record after the last."""
+    cdef int j, dp
+    for j in range(begin, end):
+        dp = heart(parts[j].rank)
+        if wt == 0:
+            put(q, lo | parts[j].lo, hi | parts[j].hi, head | wilds_of(1, dp, dp))
+        elif dp < dt:
+            put(q, lo | parts[j].lo, hi | parts[j].hi, head | wilds_of(2, dp, dt))
+        else:
+            put(q, lo | parts[j].lo, hi | parts[j].hi, head | wilds_of(2, dt, dp))
+        q += 1
+    return q
 
 
 cdef void gen_full_houses(ctx_t *c) noexcept nogil:
-    cdef int kmin, T, P, P_k, wt, jv, k, j, pcanon, nw
+    cdef int kmin, T, P, P_k, wt, jv, k, j, pcanon, dt
+    cdef uint64_t head, tail
     cdef slot_t st, sp
     # every possible pair, once, grouped by the wilds it uses and ordered by rank:
     # parts[w][first[w][P] : first[w][P + 1]] are the pairs of rank P with w wilds
     # (two naturals, or one natural and a wild); joker pairs come after rank K-A.
     cdef pair_part_t parts[2][MAX_PAIR_PARTS]
     cdef int first[2][N_RANKS + 2]
-    cdef mask_t jb, tlo, thi
+    cdef mask_t jb, tlo, thi, wlo, whi
+    cdef play_t *out
+    cdef play_t *q
     kmin = ordinary_min(c, GD_FULL_HOUSE)
     if kmin == -2:
         return
@@ -286,19 +447,30 @@ cdef void gen_full_houses(ctx_t *c) noexcept nogil:
             continue
         # both wilds as the pair: one play whatever rank they declare
         pcanon = c.level if T != c.level else (0 if T != 0 else 1)
+        dt = heart(T)
+        head = head_of(GD_FULL_HOUSE, c.lv[T], 5, 0)
         for wt in range((c.nw if c.nw < 2 else 2) + 1):
             sub_range(c, T, 3 - wt, &st)
             for k in range(st.begin, st.end):
-                tlo = slot_lo(&st, k)
-                thi = slot_hi(&st, k)
-                for nw in range(2 if c.nw - wt >= 1 else 1):
-                    # the pairs of every rank but T
-                    for j in range(first[nw][0], first[nw][T]):
-                        emit_full_house(c, tlo, thi, &parts[nw][j], T, wt, nw)
-                    for j in range(first[nw][T + 1], first[nw][N_RANKS + 1]):
-                        emit_full_house(c, tlo, thi, &parts[nw][j], T, wt, nw)
+                tlo = slot_lo(&st, k) | wild_lo(c, wt)
+                thi = slot_hi(&st, k) | wild_hi(c, wt)
+                # the pairs of every rank but T: natural, then (a wild to spare) with one
+                q = reserve(c.out, first[0][N_RANKS + 1] + first[1][N_RANKS + 1])
+                if q == NULL:
+                    return
+                out = q
+                tail = head | wilds_of(wt, dt, dt)
+                q = put_pairs(q, tlo, thi, parts[0], first[0][0], first[0][T], tail)
+                q = put_pairs(q, tlo, thi, parts[0], first[0][T + 1], first[0][N_RANKS + 1], tail)
+                if c.nw - wt >= 1:
+                    wlo = tlo | wild_lo(c, wt + 1)
+                    whi = thi | wild_hi(c, wt + 1)
+                    q = put_wild_pairs(q, wlo, whi, parts[1], first[1][0], first[1][T], head, wt, dt)
+                    q = put_wild_pairs(q, wlo, whi, parts[1], first[1][T + 1], first[1][N_RANKS + 1],
+                                       head, wt, dt)
+                c.out.len += q - out
                 if c.nw - wt == 2:
-                    emit(c, tlo, thi, GD_FULL_HOUSE, c.lv[T], 0, 5, 2, heart(pcanon), heart(pcanon))
+                    emit(c, slot_lo(&st, k), slot_hi(&st, k), GD_FULL_HOUSE, c.lv[T], 0, 5, 2, heart(pcanon), heart(pcanon))
 
 
 # a window of consecutive ranks being filled (tubes, plates)
@@ -309,6 +481,7 @@ ctypedef struct window_t:
     int n                # ranks in the window
     int ranks[5]
     int need[6]          # wilds needed by ranks j.. for lack of natural cards
+    uint64_t head        # the plays' tail word without the wilds (head_of)
 
 
 cdef void window_dfs(ctx_t *c, const window_t *w, int j, mask_t lo, mask_t hi, int nwu,
@@ -317,11 +490,8 @@ cdef void window_dfs(ctx_t *c, const window_t *w, int j, mask_t lo, mask_t hi, i
 
     `nwu` wilds are used so far, standing for d0 (and d1).
     """
-    cdef int r, wj, wmax, k, nd0, nd1
+    cdef int r, wj, wmax, k, nd0, nd1, nt
     cdef slot_t sl
-    if j == w.n:
-        emit(c, lo, hi, w.type, w.key, 0, w.n * w.per_rank, nwu, d0, d1)
-        return
     r = w.ranks[j]
     wj = w.per_rank - c.cnt[r]
     if wj < 0:
@@ -339,9 +509,18 @@ cdef void window_dfs(ctx_t *c, const window_t *w, int j, mask_t lo, mask_t hi, i
             else:
                 nd1 = heart(r)
         sub_range(c, r, w.per_rank - wj, &sl)
-        for k in range(sl.begin, sl.end):
-            window_dfs(c, w, j + 1, lo | slot_lo(&sl, k), hi | slot_hi(&sl, k),
-                       nwu + wj, nd0, nd1)
+        if j + 1 == w.n:
+            # the last rank: every choice of it completes a play with the same tail
+            nt = nwu + wj
+            if nt == 2 and nd1 < nd0:
+                nd0, nd1 = nd1, nd0
+            if put_slot(c, &sl, lo | wild_lo(c, nt), hi | wild_hi(c, nt),
+                        w.head | wilds_of(nt, nd0, nd1)) != 0:
+                return
+        else:
+            for k in range(sl.begin, sl.end):
+                window_dfs(c, w, j + 1, lo | slot_lo(&sl, k), hi | slot_hi(&sl, k),
+                           nwu + wj, nd0, nd1)
         wj += 1
 
 
@@ -357,6 +536,7 @@ cdef void gen_windows(ctx_t *c, int type_, int per_rank, int nranks, int npos) n
     w.n = nranks
     for p in range(kmin + 1, npos):
         w.key = p
+        w.head = head_of(type_, p, nranks * per_rank, 0)
         w.need[nranks] = 0
         for j in range(nranks - 1, -1, -1):
             w.ranks[j] = WINDOW_RANK[p + j]
@@ -366,27 +546,180 @@ cdef void gen_windows(ctx_t *c, int type_, int per_rank, int nranks, int npos) n
             window_dfs(c, &w, 0, 0, 0, 0, 0, 0)
 
 
+cdef inline unsigned windows_of(unsigned ext, int nw, int kmin) noexcept nogil:
+    """The window positions p in (kmin, N_STRAIGHT) at which at most `nw` of the five
+    ranks ext >> p .. ext >> p + 4 are missing (bit p; counted bit-sliced)."""
+    cdef unsigned c0 = 0, c1 = 0, c2 = 0, x, t
+    cdef int k
+    for k in range(5):
+        x = ext >> k
+        t = c0 & x
+        c0 ^= x
+        c2 |= c1 & t
+        c1 ^= t
+    if nw == 0:
+        x = c2 & c0           # five present
+    elif nw == 1:
+        x = c2                # at least four
+    else:
+        x = c2 | (c1 & c0)    # at least three
+    return x & ((1u << N_STRAIGHT) - 1) & ~((1u << (kmin + 1)) - 1)
+
+
+cdef inline unsigned bad_suits(const ctx_t *c, int nd) noexcept nogil:
+    """The suits whose natural cards alone make a straight a straight flush (not listed as
+    a straight unless the rules count it as one): any suit without wilds, hearts (the
+    wilds' suit) with `nd` >= 1."""
+    if c.flags & GD_FLAG_SF_AS_STRAIGHT:
+        return 0
+    return (1u << SUIT_H) if nd else 0xFu
+
+
+cdef void gen_straights_concrete(ctx_t *c, int kmin, unsigned ext, unsigned bad_wild,
+                                 unsigned bad_natural) noexcept nogil:
+    """Every straight: at each window, every gap set G the wilds fill, every choice of
+    one suit per natural rank, in order: the first rank's choice varying slowest, each
+    rank's suits in order (`ext` as in gen_straights)."""
+    cdef int p, i, j, r, k, nd, nex, total, i0, i1, i2, i3, i4
+    cdef unsigned missing, g, b, common, wins
+    cdef mask_t rb[N_RANKS][N_SUITS]   # each rank's natural cards, one mask each
+    cdef int rn[N_RANKS]
+    cdef mask_t none[1]
+    cdef const mask_t *wop[5]          # the window's choices at each rank, their number,
+    cdef int wn[5]                     # its natural suits and its wild's face
+    cdef unsigned wnib[5]
+    cdef int wface[5]
+    cdef int wsh[5]
+    cdef const mask_t *op[5]           # the same with the gap ranks' one empty choice
+    cdef int on[5]
+    cdef mask_t excl[4]
+    cdef mask_t m, m0, m1, m2, m3, wl, wh, l0, l1, l2, l3
+    cdef int d0, d1, n4
+    cdef uint64_t head, tail
+    cdef play_t *out
+    cdef play_t *q
+    none[0] = 0
+    for r in range(N_RANKS):
+        rn[r] = 0
+        b = <unsigned>c.pat[r] & NIBBLE
+        while b:
+            rb[r][rn[r]] = (<mask_t>1 << lowest_bit(b)) << (r * RANK_BITS)
+            rn[r] += 1
+            b &= b - 1
+    wins = windows_of(ext, c.nw, kmin)
+    while wins:
+        p = lowest_bit(wins)
+        wins &= wins - 1
+        missing = ~(ext >> p) & 0x1F
+        head = head_of(GD_STRAIGHT, p, 5, 0)
+        for j in range(5):
+            r = WINDOW_RANK[p + j]
+            wop[j] = &rb[r][0]
+            wn[j] = rn[r]
+            wnib[j] = <unsigned>c.pat[r] & NIBBLE
+            wface[j] = heart(r)
+            wsh[j] = r * RANK_BITS
+        for i in range(N_GAPSETS[c.nw]):
+            g = GAPSET[i]
+            if (g & missing) != missing:
+                continue
+            nd = 0
+            d0 = 0
+            d1 = 0
+            total = 1
+            common = bad_wild if g else bad_natural
+            for j in range(5):
+                if (g >> j) & 1:
+                    if nd == 0:
+                        d0 = wface[j]
+                    else:
+                        d1 = wface[j]
+                    nd += 1
+                    on[j] = 1
+                    op[j] = &none[0]
+                else:
+                    on[j] = wn[j]
+                    op[j] = wop[j]
+                    total *= wn[j]
+                    common &= wnib[j]
+            if nd == 2 and d1 < d0:
+                d0, d1 = d1, d0
+            tail = head | wilds_of(nd, d0, d1)
+            wl = wild_lo(c, nd)
+            wh = wild_hi(c, nd)
+            # the one-suit choices, straight flushes, that are not straights
+            nex = 0
+            while common:
+                k = lowest_bit(common)
+                common &= common - 1
+                excl[nex] = wl
+                for j in range(5):
+                    if not (g >> j) & 1:
+                        excl[nex] |= (<mask_t>1 << k) << wsh[j]
+                nex += 1
+            out = reserve(c.out, total)
+            if out == NULL:
+                return
+            q = out
+            n4 = on[4]
+            l0 = op[4][0]
+            l1 = op[4][1] if n4 > 1 else 0
+            l2 = op[4][2] if n4 > 2 else 0
+            l3 = op[4][3] if n4 > 3 else 0
+            for i0 in range(on[0]):
+                m0 = wl | op[0][i0]
+                for i1 in range(on[1]):
+                    m1 = m0 | op[1][i1]
+                    for i2 in range(on[2]):
+                        m2 = m1 | op[2][i2]
+                        for i3 in range(on[3]):
+                            m3 = m2 | op[3][i3]
+                            if nex == 0:
+                                # the last rank's choices, held in registers
+                                put(q, m3 | l0, wh, tail)
+                                if n4 > 1:
+                                    put(q + 1, m3 | l1, wh, tail)
+                                    if n4 > 2:
+                                        put(q + 2, m3 | l2, wh, tail)
+                                        if n4 > 3:
+                                            put(q + 3, m3 | l3, wh, tail)
+                                q += n4
+                                continue
+                            for i4 in range(on[4]):
+                                m = m3 | op[4][i4]
+                                for k in range(nex):
+                                    if m == excl[k]:
+                                        break
+                                else:
+                                    put(q, m, wh, tail)
+                                    q += 1
+            c.out.len += q - out
+
+
 cdef void gen_straights(ctx_t *c, mask_t nlo) noexcept nogil:
-    """Five consecutive ranks, one card each, wild cards filling the gap set G."""
+    """Five consecutive ranks, one card each, wild cards filling the gap set G (concrete:
+    gen_straights_concrete)."""
     cdef int kmin, p, j, i, n, r, nd
     cdef int d[2]
-    cdef unsigned ext, missing, g, b, bad
+    cdef unsigned ext, missing, g, b, bad, wins
     cdef unsigned nib[5]
-    cdef unsigned rem[5]
     cdef unsigned su[6]
     cdef int sh[5]
     cdef mask_t acc[6]
-    cdef bint mono = not (c.flags & GD_FLAG_SF_AS_STRAIGHT)
     kmin = ordinary_min(c, GD_STRAIGHT)
     if kmin == -2:
         return
     # ranks holding a natural card, the ace copied below the 2
     ext = (suit_ranks(nlo, 0) | suit_ranks(nlo, 1) | suit_ranks(nlo, 2) | suit_ranks(nlo, 3)) << 1
     ext |= (ext >> (RANK_A + 1)) & 1
-    for p in range(kmin + 1, N_STRAIGHT):
+    if not c.collapse:
+        gen_straights_concrete(c, kmin, ext, bad_suits(c, 1), bad_suits(c, 0))
+        return
+    wins = windows_of(ext, c.nw, kmin)
+    while wins:
+        p = lowest_bit(wins)
+        wins &= wins - 1
         missing = ~(ext >> p) & 0x1F
-        if popcount(missing) > c.nw:
-            continue
         for i in range(N_GAPSETS[c.nw]):
             g = GAPSET[i]
             if (g & missing) != missing:
@@ -404,55 +737,31 @@ cdef void gen_straights(ctx_t *c, mask_t nlo) noexcept nogil:
                     nib[n] = <unsigned>c.pat[r] & NIBBLE
                     sh[n] = r * RANK_BITS
                     n += 1
-            # all one physical suit (wilds are hearts) makes only a straight flush
-            bad = ((1u << SUIT_H) if nd else 0xFu) if mono else 0u
-            if c.collapse:
-                # one representative: the first suit of each rank, or, if that is all
-                # one forbidden suit, another suit at the first rank that has one
-                acc[0] = 0
-                su[0] = 0xF
-                for j in range(n):
-                    b = nib[j] & (~nib[j] + 1)
-                    acc[0] |= <mask_t>b << sh[j]
-                    su[0] &= b
-                if su[0] & bad:
-                    for j in range(n):
-                        b = nib[j] & ~su[0]
-                        if b:
-                            b &= ~b + 1
-                            acc[0] = (acc[0] & ~(<mask_t>su[0] << sh[j])) | (<mask_t>b << sh[j])
-                            break
-                    else:
-                        continue
-                emit(c, acc[0], 0, GD_STRAIGHT, p, 0, 5, nd, d[0], d[1])
-                continue
-            # every choice of one suit per natural rank
-            j = 0
-            rem[0] = nib[0]
+            bad = bad_suits(c, nd)
+            # one representative: the first suit of each rank, or, if that is all
+            # one forbidden suit, another suit at the first rank that has one
             acc[0] = 0
             su[0] = 0xF
-            while True:
-                if rem[j] == 0:
-                    if j == 0:
+            for j in range(n):
+                b = nib[j] & (~nib[j] + 1)
+                acc[0] |= <mask_t>b << sh[j]
+                su[0] &= b
+            if su[0] & bad:
+                for j in range(n):
+                    b = nib[j] & ~su[0]
+                    if b:
+                        b &= ~b + 1
+                        acc[0] = (acc[0] & ~(<mask_t>su[0] << sh[j])) | (<mask_t>b << sh[j])
                         break
-                    j -= 1
+                else:
                     continue
-                b = rem[j] & (~rem[j] + 1)
-                rem[j] ^= b
-                acc[j + 1] = acc[j] | (<mask_t>b << sh[j])
-                su[j + 1] = su[j] & b
-                if j + 1 < n:
-                    j += 1
-                    rem[j] = nib[j]
-                    continue
-                if not (su[n] & bad):
-                    emit(c, acc[n], 0, GD_STRAIGHT, p, 0, 5, nd, d[0], d[1])
+            emit(c, acc[0], 0, GD_STRAIGHT, p, 0, 5, nd, d[0], d[1])
 
 
 cdef void gen_straight_flushes(ctx_t *c, mask_t nlo) noexcept nogil:
     cdef int kmin, s, p, j, i, nd
     cdef int d[2]
-    cdef unsigned ext, missing, g
+    cdef unsigned ext, missing, g, wins
     cdef mask_t lo
     kmin = bomb_min(c, GD_CLASS_SF)
     if kmin == -2:
@@ -463,10 +772,11 @@ cdef void gen_straight_flushes(ctx_t *c, mask_t nlo) noexcept nogil:
         # the suit's ranks with the ace copied below the 2: bit 0 low ace, bit r + 1 rank r
         ext = suit_ranks(nlo, s) << 1
         ext |= (ext >> (RANK_A + 1)) & 1
-        for p in range(kmin + 1, N_STRAIGHT):
+        wins = windows_of(ext, c.nw, kmin)
+        while wins:
+            p = lowest_bit(wins)
+            wins &= wins - 1
             missing = ~(ext >> p) & 0x1F
-            if popcount(missing) > c.nw:
-                continue
             # wilds fill every missing rank, and may stand in for present ones too
             for i in range(N_GAPSETS[c.nw]):
                 g = GAPSET[i]
@@ -486,7 +796,7 @@ cdef void gen_straight_flushes(ctx_t *c, mask_t nlo) noexcept nogil:
 
 
 cdef void gen_bombs(ctx_t *c) noexcept nogil:
-    cdef int n, w, r, k, kmin, cls
+    cdef int n, w, r, kmin, cls
     cdef slot_t sl
     for r in range(N_RANKS):
         if c.cnt[r] + c.nw < 4:
@@ -499,9 +809,9 @@ cdef void gen_bombs(ctx_t *c) noexcept nogil:
             # at least one natural card: n - w of them, w wilds
             for w in range(c.nw + 1):
                 sub_range(c, r, n - w, &sl)
-                for k in range(sl.begin, sl.end):
-                    emit(c, slot_lo(&sl, k), slot_hi(&sl, k), GD_BOMB, c.lv[r], cls, n, w,
-                         heart(r), heart(r))
+                if sl.end > sl.begin and put_slot(c, &sl, wild_lo(c, w), wild_hi(c, w),
+                                                  tail_of(GD_BOMB, c.lv[r], n, cls, w, heart(r), heart(r))) != 0:
+                    return
     if (c.jhi >> BJ_BIT) & 1 and (c.jhi >> RJ_BIT) & 1 and bomb_min(c, GD_CLASS_FOUR_JOKERS) > -2:
         emit(c, c.jlo, c.jhi, GD_FOUR_JOKERS, 0, GD_CLASS_FOUR_JOKERS, 4, 0, 0, 0)
 
@@ -552,6 +862,15 @@ cdef inline int _level_index(object level) except -1:
     if r is None:
         return parse_rank(level, "level")
     return r
+
+
+# a PlayList's first room (records): a few 27-card hands have more plays (buffers grow);
+# below 128 KiB (glibc's default mmap threshold), so it comes from the heap
+cdef enum:
+    ROOMY_LEAD = 3072
+    ROOMY_COLLAPSED = 1024
+    ROOMY_FOLLOW = 1024
+    TRIM_SLACK = 64
 
 
 cdef int check_record(PlayRecord p) except -1:
@@ -622,9 +941,11 @@ def legal_plays(hand, level, previous=None, *, rules=None, collapse_suits=False)
                 f"previous play {previous} was formed at level {previous.level}, not {level!r}"
             )
         target_set(&tg, &prev.rec)
-    out = new_playlist(CLASSES.factory, lv, 64 if tg.type else (256 if collapse else 1024))
+    # room for nearly every hand's plays (growing copies every record), the rest given back
+    out = new_playlist(CLASSES.factory, lv, ROOMY_FOLLOW if tg.type else (ROOMY_COLLAPSED if collapse else ROOMY_LEAD))
     # a few microseconds of work: releasing the GIL would cost more than it frees
     check_generated(gd_generate(lo, hi, lv, flags, collapse, &tg, &out.buf))
+    playbuf_trim(&out.buf, TRIM_SLACK)
     return out
 
 
