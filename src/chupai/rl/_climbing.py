@@ -88,7 +88,7 @@ class ClimbingGame:
         at = layout.offset
         seats = [(player + k) % n for k in range(n)]
         rel = {s: k for k, s in enumerate(seats)}
-        played = deal._played_cards(n)
+        played = deal.played_cards()
         known = deal.known_cards
         sizes = deal.hand_sizes()
         put_cards(out, at("hand"), deal.hand(player))
