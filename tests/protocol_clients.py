@@ -118,15 +118,8 @@ class Bookkeeper:
 
 
 class Ws4pyBot(WebSocketClient):  # type: ignore[misc]
-    """A bot built like the published ones: ws4py's threaded client, fields by name.
-
-    One repair of ws4py (0.6): its ``connect()`` starts the reading thread and then
-    hands the bytes read past the handshake response to ``process`` itself, which
-    parses one frame of them and drops the rest, racing the reading thread.  A server
-    message that arrives in the same read as the handshake response (the table starts
-    at once when this client takes its last seat; likelier under load) is lost or
-    garbled.  Here those bytes are queued for the reading thread, started after them.
-    """
+    """A bot built like the published ones: ws4py's threaded client, stock (nothing of
+    ws4py overridden but the three callbacks a bot writes), fields by name."""
 
     def __init__(self, url: str, style: str = "random", seed: int = 0, junk: bool = False) -> None:
         super().__init__(url)
@@ -134,24 +127,6 @@ class Ws4pyBot(WebSocketClient):  # type: ignore[misc]
         self.junk = junk
         self.done = threading.Event()
         self.failure: BaseException | None = None
-        self._connecting = False
-
-    def handshake_ok(self) -> None:
-        pass  # the reading thread starts in connect(), once the bytes past the handshake are queued
-
-    def connect(self) -> None:
-        self._connecting = True
-        try:
-            super().connect()
-        finally:
-            self._connecting = False
-        self._th.start()
-
-    def process(self, data: bytes) -> bool:
-        if self._connecting:  # the bytes read past the handshake response: the reading thread parses them
-            self.buf += data
-            return True
-        return bool(super().process(data))
 
     def received_message(self, message: Any) -> None:
         try:

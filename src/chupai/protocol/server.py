@@ -96,6 +96,11 @@ MAX_TABLES = 10_000
 #: the client names accepted (``/game/<name>``): they reach logs, records and the view
 NAME_PATTERN = re.compile(r"[A-Za-z0-9_.\-]{1,32}")
 REMOTE = "remote"
+#: ws4py 0.6's client (the published competition bots') reads the handshake response in
+#: chunks of this many bytes and mishandles websocket bytes read in the same chunk
+HANDSHAKE_CHUNK = 128
+#: the header that pads the handshake response to a whole number of chunks
+PAD_HEADER = "X-Padding"
 
 
 def exposure_warning(host: str, token: str | None) -> str | None:
@@ -109,6 +114,17 @@ def exposure_warning(host: str, token: str | None) -> str | None:
     guard = ("a client needs the shared token to take a seat or watch" if token is not None
              else "there is no authentication: anyone who reaches it can take a seat, watch and read the record")
     return f"listening on {host}, beyond loopback: {guard}"
+
+
+def pad_handshake(connection: ServerConnection, request: Request, response: Response) -> Response:
+    """``response`` (a 101 handshake answer) padded with a :data:`PAD_HEADER` header to a
+    multiple of :data:`HANDSHAKE_CHUNK` bytes, so that a ws4py 0.6 client's last read of
+    the handshake ends where the response ends and never holds a message
+    (``docs/protocol.md``, "Clients built on ws4py 0.6")."""
+    if response.status_code == 101:
+        length = len(response.serialize()) + len(f"{PAD_HEADER}: \r\n")
+        response.headers[PAD_HEADER] = "-" * ((-length) % HANDSHAKE_CHUNK or HANDSHAKE_CHUNK)
+    return response
 
 
 def parse_seats(spec: str | None) -> list[str]:
@@ -713,7 +729,7 @@ class Server:
         viewer = asyncio.create_task(self.view.run())
         try:
             async with serve(self._handler, cfg.host, cfg.port, process_request=self._http,
-                             create_connection=HttpConnection, max_size=MAX_CLIENT_MESSAGE,
+                             process_response=pad_handshake, create_connection=HttpConnection, max_size=MAX_CLIENT_MESSAGE,
                              ping_interval=20, ping_timeout=60) as ws:
                 self.port = _bound_port(ws, cfg.port)
                 log.info("chupai serve guandan: %d table(s) x %d game(s), seed %d, seats %s",
