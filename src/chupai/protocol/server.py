@@ -45,6 +45,7 @@ import ipaddress
 import logging
 import re
 import secrets
+import signal
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -89,6 +90,8 @@ MAX_CLIENT_MESSAGE = 1 << 16
 MOVE_TIMEOUT = 30.0
 #: seconds a client that lost its connection has to take its seat back
 RECONNECT_GRACE = 30.0
+#: seconds a stopped server gives a table busy in a bot's decision before cancelling it
+STOP_GRACE = 2.0
 #: refused messages after which a client is disconnected
 MAX_REFUSED = 100
 #: the most tables one server plays at once
@@ -467,6 +470,11 @@ class Table:
         except TableAborted as e:
             log.error("table %d ended early: %s", self.index, e)
             self._write_abort(str(e))
+        except asyncio.CancelledError:  # the server stops (Server.stop)
+            self._aborted = self._aborted or "cancelled"
+            log.error("table %d ended early: %s", self.index, self._aborted)
+            self._write_abort(self._aborted)
+            raise
         except Exception:
             log.exception("table %d ended by an internal error", self.index)
             self._aborted = self._aborted or "an internal error"
@@ -531,6 +539,8 @@ class Table:
             self.server.stats.sent += 1
 
     async def _ask(self, ask: Ask) -> int:
+        if self._aborted is not None:
+            raise TableAborted(self._aborted)
         stats = self.server.stats
         seat = ask.seat
         if seat in self.bots:
@@ -569,6 +579,8 @@ class Table:
                 continue
             assert connection is not None
             why = f"did not answer within {timeout:g} s"
+            self._pending = None
+            future.cancel()  # nobody awaits it any more
             self.abort(f"{self.label(seat)} {why}")
             await drop(connection, 1008, why)
             raise TableAborted(self._aborted)
@@ -615,6 +627,24 @@ class Server:
         self.port = config.port
         self.ready = asyncio.Event()
         self._all_done = asyncio.Event()
+        #: why the server was stopped before its tables were done (``None``: it was not)
+        self.stopped: str | None = None
+        #: the exit status :meth:`run` returns when stopped (``128 + signal`` for a signal)
+        self._stop_status = 1
+
+    def stop(self, reason: str = "the server was stopped", status: int = 1) -> None:
+        """Stop serving before every table is done: :meth:`run` aborts each table still
+        playing (its ``abort`` line names ``reason``), awaits it, closes the record and
+        returns ``status``.  Safe to call more than once (the first reason is kept)."""
+        if self.stopped is None:
+            self.stopped = reason
+            self._stop_status = status
+            log.warning("%s: ending the tables still playing", reason)
+        self._all_done.set()
+
+    def on_signal(self, signum: int) -> None:
+        """:meth:`stop` for a received signal (``SIGINT``, ``SIGTERM``): status ``128 + signum``."""
+        self.stop(f"the server was stopped by {signal.Signals(signum).name}", 128 + signum)
 
     def table_done(self) -> None:
         """A table finished (or ended early): the server ends once every table has."""
@@ -744,15 +774,35 @@ class Server:
                           f"table view http://{cfg.host}:{self.port}/", file=self.announce, flush=True)
                 self.ready.set()
                 await self._all_done.wait()
-                await asyncio.gather(*self._tasks)
+                if self.stopped is not None:
+                    await self._end_tables(self.stopped)
+                await asyncio.gather(*self._tasks, return_exceptions=True)
                 await self.view.close()
         finally:
             viewer.cancel()
             if self._record is not None:
                 self._record.close()
+                self._record = None
         complete = all(t._aborted is None for t in self.tables)
+        if self.stopped is not None:
+            interrupted = sum(t.started and t._aborted == self.stopped for t in self.tables)
+            log.warning("%s: %d table(s) interrupted; %s", self.stopped, interrupted, self.stats.summary())
+            return self._stop_status
         log.info("all tables done: %s", self.stats.summary())
         return 0 if complete else 1
+
+    async def _end_tables(self, reason: str) -> None:
+        """Abort every table still playing and wait for each to write its ``abort`` line
+        and close its connections (a table busy in a bot's decision is cancelled)."""
+        for t in self.tables:
+            if t.started and not t.done:
+                t.abort(reason)  # a table waiting for a client's answer ends at once
+            t.done = t.done or not t.started
+        tasks = [task for task in self._tasks if not task.done()]
+        if tasks:
+            _, late = await asyncio.wait(tasks, timeout=STOP_GRACE)
+            for task in late:
+                task.cancel()
 
 
 def _bound_port(ws: WsServer, default: int) -> int:
@@ -777,5 +827,19 @@ def _peer(connection: ServerConnection) -> str:
 
 def serve_forever(config: ServerConfig, announce: TextIO | None = None) -> int:
     """Run a server until every table is done (``chupai serve guandan``); the exit
-    status.  ``announce``: a stream to print the address on once the port is bound."""
-    return asyncio.run(Server(config, announce).run())
+    status.  ``announce``: a stream to print the address on once the port is bound.
+    ``SIGINT`` and ``SIGTERM`` stop it cleanly (:meth:`Server.stop`): status ``128 +
+    signal``."""
+
+    async def main() -> int:
+        server = Server(config, announce)
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(signum, server.on_signal, signum)
+        try:
+            return await server.run()
+        finally:
+            for signum in (signal.SIGINT, signal.SIGTERM):
+                loop.remove_signal_handler(signum)
+
+    return asyncio.run(main())
