@@ -194,7 +194,8 @@ def register(sub: Any) -> None:
     j.add_argument("--timeout", type=float, default=SERVER_TIMEOUT,
                    help="seconds without a message from the server before giving up")
     j.add_argument("--reconnect", type=float, default=RECONNECT,
-                   help="seconds to try to take the seat back after a lost connection (0: give up)")
+                   help="seconds the bot may spend in all, per game, taking its seat back after lost "
+                        "connections (0: give up at once)")
     j.add_argument("--quiet", action="store_true")
     j.set_defaults(run=_cmd_join)
     r = sub.add_parser("replay", help="show a protocol record (terminal, or the web view)")

@@ -22,8 +22,12 @@ A server that refuses the client before any message (every seat taken, close cod
 1013; a bad name or token, 1008 or HTTP 403) ends :meth:`Client.run` with
 :class:`SeatRefused` (a ``ValueError``) naming the server's reason.  A connection lost
 during play (no close frame from the server) is taken up again: the client connects
-again for up to ``reconnect`` seconds with the seat token of its ``beginning``
-messages (``docs/protocol.md``), the server resends what it missed, and play goes on.
+again with the seat token of its ``beginning`` messages (``docs/protocol.md``), the
+server resends what it missed, and play goes on.  The time spent taking the seat back
+is bounded per game: ``reconnect`` seconds in all, however many times the connection
+is lost, and the wait between two attempts grows (from :data:`RETRY_DELAY` to
+:data:`MAX_RETRY_DELAY`, doubling) across the reconnections of a game, so a server that
+accepts each reconnection and drops it again ends the client with a ``ValueError``.
 """
 from __future__ import annotations
 
@@ -43,8 +47,8 @@ from chupai.protocol.shapes import MESSAGES, check_message
 from chupai._validate import check_positive_int
 from chupai.search.registry import as_bot
 
-__all__ = ["MAX_SERVER_MESSAGE", "RECONNECT", "SERVER_TIMEOUT", "Client", "ClientState", "SeatRefused",
-           "parse_message"]
+__all__ = ["MAX_RETRY_DELAY", "MAX_SERVER_MESSAGE", "RECONNECT", "RETRY_DELAY", "SERVER_TIMEOUT", "Client",
+           "ClientState", "SeatRefused", "parse_message"]
 
 log = logging.getLogger("chupai.protocol.client")
 
@@ -53,8 +57,12 @@ log = logging.getLogger("chupai.protocol.client")
 MAX_SERVER_MESSAGE = 4 << 20
 #: seconds without a message from the server before the client gives up
 SERVER_TIMEOUT = 300.0
-#: seconds a client tries to take its seat back after a lost connection
+#: seconds a client may spend taking its seat back, in all, during one game
 RECONNECT = 30.0
+#: seconds before the first attempt to take the seat back; doubled at each attempt of a game
+RETRY_DELAY = 0.1
+#: the longest wait between two attempts
+MAX_RETRY_DELAY = 2.0
 
 
 class SeatRefused(ValueError):
@@ -202,8 +210,9 @@ class Client:
             (``ValueError``).
         timeout: seconds without a message from the server before giving up
             (``ValueError``).
-        reconnect: seconds to try to take the seat back (with the seat token) after
-            the connection is lost during play; 0: give up at once.
+        reconnect: seconds the client may spend, in all during one game, taking its
+            seat back (with the seat token) after the connection is lost during play;
+            0: give up at once.
 
     :meth:`run` raises :class:`SeatRefused` if the server refuses the client before
     any message; after the table ended early it returns the state without ``result``
@@ -226,6 +235,9 @@ class Client:
         self.received = 0
         #: how many times the seat was taken back after a lost connection
         self.reconnections = 0
+        #: seconds spent taking the seat back in the current game, and the next wait
+        self._away = 0.0
+        self._delay = RETRY_DELAY
         #: the server's close code and reason (``None`` until it closed the connection)
         self.closed: tuple[int | None, str] | None = None
         #: the websocket in use (``None`` between connections)
@@ -242,9 +254,9 @@ class Client:
 
         Tribute: the first card that is not the heart of the level (a server may list
         it); return: the lowest card.  Play: the bot's choice on the rebuilt state; if
-        the state cannot be rebuilt (a server whose rules differ from the competition
-        preset), a warning and the first entry (a pass when following), unless
-        ``strict``.
+        the state cannot be rebuilt or the ``actionList`` lacks the bot's play (a server
+        whose rules differ from the competition preset), a warning naming it and the
+        first entry (a pass when following); ``strict``: a ``ValueError`` instead.
         """
         actions = message["actionList"]
         stage = message["stage"]
@@ -270,8 +282,13 @@ class Client:
                                  f"{len(legal)} legal plays")
         if self.bot is None:
             raise ValueError("a Client without a bot must override choose()")
-        action = self.bot.choose(deal, self.rng)
-        return keys.index(action_key(_form(action)))
+        play = _form(self.bot.choose(deal, self.rng))
+        key = action_key(play)
+        if key not in keys:  # not when strict: the list was checked above
+            log.warning("the server's actionList (%d entries) lacks the bot's play %s (the server's rules "
+                        "differ from the competition preset); answering with entry 0", len(keys), json.dumps(play))
+            return 0
+        return keys.index(key)
 
     def on_message(self, message: dict[str, Any]) -> None:
         """A hook called with every message after ``state`` took it."""
@@ -290,15 +307,15 @@ class Client:
         """Connect and play until the server sends ``gameResult`` or closes; a lost
         connection is taken up again (see ``reconnect``)."""
         lost_at: float | None = None
-        delay = 0.1
         while True:
             url = self._url()
             try:
                 async with connect(url, max_size=MAX_SERVER_MESSAGE, ping_interval=20, ping_timeout=60) as ws:
                     if lost_at is not None:
                         self.reconnections += 1
+                        self._away += time.monotonic() - lost_at
                         log.info("took the seat back after %.1f s", time.monotonic() - lost_at)
-                    lost_at, delay = None, 0.1
+                    lost_at = None
                     self.connection = ws
                     try:
                         await self._session(ws)
@@ -325,10 +342,13 @@ class Client:
             except (OSError, TimeoutError):
                 if lost_at is None:
                     raise
-            if time.monotonic() - lost_at > self.reconnect:
-                raise ValueError(f"lost the connection and could not take the seat back within {self.reconnect:g} s")
-            await asyncio.sleep(delay)
-            delay = min(2 * delay, 2.0)
+            away = self._away + time.monotonic() - lost_at
+            if away + self._delay > self.reconnect:
+                raise ValueError(f"lost the connection and could not keep the seat: {away:.1f} s spent taking it "
+                                 f"back in this game ({self.reconnections} time(s)), the budget is "
+                                 f"{self.reconnect:g} s")
+            await asyncio.sleep(self._delay)
+            self._delay = min(2 * self._delay, MAX_RETRY_DELAY)
 
     async def _session(self, ws: Any) -> None:
         """Answer every request on ``ws`` until ``gameResult`` (``ConnectionClosed`` if it ends first)."""
@@ -352,6 +372,8 @@ class Client:
                 index = await asyncio.to_thread(self.choose, msg)
                 await ws.send(json.dumps({"actIndex": index}))
                 self.decisions += 1
+            elif msg.get("stage") == "gameOver":  # a new game: a new reconnection budget
+                self._away, self._delay = 0.0, RETRY_DELAY
             elif msg.get("stage") == "gameResult":
                 return
 
