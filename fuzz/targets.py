@@ -375,9 +375,21 @@ def fuzz_protocol(data: bytes) -> None:
 
 # -- hostile peers: records and server messages ----------------------------------------
 def fuzz_record_readers(data: bytes) -> None:
-    """The record readers on arbitrary text: every malformed record is a ``ValueError``."""
-    from chupai.protocol.records import load_match, parse_record, print_record, replay_frames
+    """The record readers on arbitrary text, and :meth:`Record.open` on the raw bytes as a
+    file: every malformed record is a ``ValueError``."""
+    import tempfile
 
+    from chupai.protocol.records import Record, load_match, parse_record, print_record, replay_frames
+
+    with tempfile.NamedTemporaryFile(suffix=".jsonl") as f:
+        f.write(data)
+        f.flush()
+        with documented():
+            record = Record.open(f.name)
+            with open(os.devnull, "w") as sink:
+                print_record(record, sink, hands=True)
+            for t, g in record.games():
+                load_match(record, t, g)
     with documented():
         lines = parse_record(data.decode("utf-8", "replace"))
         with open(os.devnull, "w") as sink:

@@ -146,6 +146,11 @@ def test_replay_of_an_empty_file_or_a_missing_table(tmp_path: Path, capsys: pyte
     record = tmp_path / "one.jsonl"
     record.write_text(json.dumps({"type": "header", "tables": 1}) + "\n" + json.dumps({"type": "deal", "table": 0})
                       + "\n")
+    fails(["replay", str(record)], "one.jsonl:2: a deal line has no 'game'", capsys)
+    deal = {"type": "deal", "table": 0, "game": 1, "deal": 0, "levels": ["2", "2"], "level": "2", "previous": None,
+            "hands": [[]] * 4, "handsAfterTribute": [[]] * 4, "tribute": [], "back": [], "antiTribute": None,
+            "leader": 0, "actions": [], "order": [], "result": "1-2", "levelsAfter": ["2", "4"], "restCards": []}
+    record.write_text(json.dumps({"type": "header", "tables": 1}) + "\n" + json.dumps(deal) + "\n")
     fails(["replay", str(record), "--table", "3"], "has no deal of table 3 (its tables: 0)", capsys)
     fails(["replay", str(record), "--table", "-1"], "--table: must be at least 0", capsys)
 

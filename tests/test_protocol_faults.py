@@ -262,13 +262,20 @@ def test_replay_json_on_a_live_record_is_complete_and_never_stalls_the_tables(tm
     assert 1 <= builds <= 3
 
 
-def test_replay_json_over_the_cap_is_refused_whole() -> None:
-    frames = [{"frame": i, "pad": "x" * 100} for i in range(100)]
-    response = asyncio.run(http_response("/replay.json", ReplaySource(lambda: frames, limit=5000)))
+def test_replay_json_over_the_cap_is_refused_whole(tmp_path: Path) -> None:
+    record = tmp_path / "r.jsonl"
+
+    async def main() -> None:
+        _, task, _ = await start(ServerConfig(port=0, games=1, seed=2, record=record, seats=BOTS))
+        assert await asyncio.wait_for(task, TIMEOUT) == 0
+
+    asyncio.run(main())
+    response = asyncio.run(http_response("/replay.json", ReplaySource(record, limit=5000, wait=TIMEOUT)))
     assert response is not None and response.status_code == 413
     assert "over the 5000-byte cap" in json.loads(response.body)["error"]
-    whole = asyncio.run(http_response("/replay.json", ReplaySource(lambda: frames)))
-    assert whole is not None and whole.status_code == 200 and json.loads(whole.body) == frames
+    whole = asyncio.run(http_response("/replay.json", ReplaySource(record, wait=TIMEOUT)))
+    assert whole is not None and whole.status_code == 200
+    assert json.loads(whole.body) == json.loads(json.dumps(replay_frames(read_record(record))))
 
 
 def test_the_shared_token_guards_seats_viewers_and_the_record(tmp_path: Path) -> None:

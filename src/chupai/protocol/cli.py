@@ -109,32 +109,35 @@ def _join_openguandan(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    from chupai.protocol.records import print_record, read_record
+    from chupai.protocol.records import Record, iter_frames, print_record
 
-    lines = read_record(args.file)
-    if not lines:
+    record = Record.open(args.file)
+    if record.lines == 0:
         raise ValueError(f"{args.file} is empty: not a record of chupai serve --record")
-    tables = sorted({d["table"] for d in lines if d.get("type") == "deal" and isinstance(d.get("table"), int)})
+    if record.cut is not None:
+        print(f"chupai: warning: {args.file}: line {record.cut} is cut off (its writer stopped mid-line); "
+              f"showing the {record.cut - 1} lines before it", file=sys.stderr)
+    tables = record.tables()
     if not tables:
         raise ValueError(f"{args.file} holds no deal (a server's record before its first deal ended)")
     if args.table is not None and args.table not in tables:
         raise ValueError(f"{args.file} has no deal of table {args.table} (its tables: {', '.join(map(str, tables))})")
     if not args.web:
-        print_record(lines, sys.stdout, table=args.table, hands=args.hands)
+        print_record(record, sys.stdout, table=args.table, hands=args.hands)
         return 0
+    for _frame in iter_frames(record, args.table):  # a record that does not replay is refused before serving
+        pass
     _logging(False)
-    return asyncio.run(_serve_replay(args, lines))
+    return asyncio.run(_serve_replay(args))
 
 
-async def _serve_replay(args: argparse.Namespace, lines: list[dict[str, Any]]) -> int:
+async def _serve_replay(args: argparse.Namespace) -> int:
     from websockets.asyncio.server import ServerConnection, serve
     from websockets.http11 import Request, Response
 
-    from chupai.protocol.records import replay_frames
     from chupai.protocol.view import HttpConnection, ReplaySource, http_response, redirect
 
-    frames = replay_frames(lines, table=args.table, hands=True)
-    replay = ReplaySource(lambda: frames)
+    replay = ReplaySource(args.file, table=args.table)
 
     async def http(connection: ServerConnection, request: Request) -> Response | None:
         route, _, query = request.path.partition("?")
@@ -145,11 +148,14 @@ async def _serve_replay(args: argparse.Namespace, lines: list[dict[str, Any]]) -
     async def handler(connection: ServerConnection) -> None:
         await connection.close(1008, "this server only plays back a record")
 
-    async with serve(handler, args.host, args.port, process_request=http, create_connection=HttpConnection) as server:
-        port = next(iter(server.sockets)).getsockname()[1]
-        logging.getLogger("chupai.protocol").info(
-            "replay of %s (%d frames): http://%s:%d/ (Ctrl-C to stop)", args.file, len(frames), args.host, port)
-        await asyncio.Future()
+    try:
+        async with serve(handler, args.host, args.port, process_request=http, create_connection=HttpConnection) as server:
+            port = next(iter(server.sockets)).getsockname()[1]
+            logging.getLogger("chupai.protocol").info(
+                "replay of %s: http://%s:%d/ (Ctrl-C to stop)", args.file, args.host, port)
+            await asyncio.Future()
+    finally:
+        await replay.close()
     return 0
 
 

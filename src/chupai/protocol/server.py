@@ -618,8 +618,7 @@ class Server:
         self.stats = Stats()
         self.tables = [Table(self, t) for t in range(config.tables)]
         self.view = LiveView(self._snapshot, config.tables, config.send_timeout)
-        self.replay = (ReplaySource(self._replay_frames, self._record_stamp, config.replay_limit)
-                       if config.record is not None else None)
+        self.replay = ReplaySource(config.record, limit=config.replay_limit) if config.record is not None else None
         self._record: IO[str] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         #: seat token -> its table and seat (the remote seats of every table that started)
@@ -659,21 +658,6 @@ class Server:
         if self._record is not None:
             self._record.write(json.dumps(line) + "\n")
             self._record.flush()
-
-    def _replay_frames(self) -> list[dict[str, Any]]:
-        from chupai.protocol.records import parse_record, replay_frames
-
-        assert self.config.record is not None
-        with open(self.config.record, "rb") as f:
-            data = f.read()
-        # the record is being written: only its complete lines
-        return replay_frames(parse_record(data[:data.rfind(b"\n") + 1].decode("utf-8"), str(self.config.record)),
-                             hands=True)
-
-    def _record_stamp(self) -> tuple[int, int]:
-        assert self.config.record is not None
-        st = Path(self.config.record).stat()
-        return st.st_size, st.st_mtime_ns
 
     async def _http(self, connection: ServerConnection, request: Request) -> Response | None:
         return await http_response(request.path, self.replay, self.config.token)
@@ -780,6 +764,8 @@ class Server:
                 await self.view.close()
         finally:
             viewer.cancel()
+            if self.replay is not None:
+                await self.replay.close()
             if self._record is not None:
                 self._record.close()
                 self._record = None

@@ -11,7 +11,7 @@ reads ``/watch``, a websocket on which the server sends table snapshots
 Every viewer has its own sender: a viewer keeps at most one pending snapshot per table
 (a newer one replaces a stale one), and a send that does not finish within the send
 deadline drops that viewer, so a viewer that stops reading never delays another one or
-a table.  ``/replay.json`` is built in a worker thread, once per change of the record
+a table.  ``/replay.json`` is built in a child process, once per change of the record
 (concurrent requests share the build), and refused (413) beyond a size cap.
 
 >>> import asyncio
@@ -23,8 +23,11 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
+import sys
 from collections.abc import Callable, Hashable
 from importlib import resources
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -32,6 +35,8 @@ from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Response
+
+from chupai.protocol.replay_json import OVER_LIMIT
 
 __all__ = ["HttpConnection", "LiveView", "ReplaySource", "SlowPeer", "drop", "http_response", "query_token",
            "redirect", "send_within"]
@@ -50,6 +55,10 @@ UPDATE_INTERVAL = 0.1
 SEND_TIMEOUT = 10.0
 #: the largest ``/replay.json`` body served (bytes); a larger record is refused with 413
 MAX_REPLAY_BYTES = 32 << 20
+#: seconds a ``/replay.json`` request waits for the build (under the handshake timeout)
+REPLAY_WAIT = 5.0
+#: the seconds a 503 answer to ``/replay.json`` asks the client to wait
+RETRY_AFTER = 5
 
 
 def _response(status: int, reason: str, body: bytes, content_type: str) -> Response:
@@ -90,42 +99,98 @@ class HttpConnection(ServerConnection):
 
 
 class ReplaySource:
-    """The body of ``/replay.json``: ``build()`` (the frames) run in a worker thread,
-    cached until ``stamp()`` changes; concurrent requests wait for one build.  A body
-    over ``limit`` bytes is refused (413)."""
+    """The body of ``/replay.json``: the frames of table ``table`` (default: the first)
+    of the record at ``path``, built by :mod:`chupai.protocol.replay_json` in a child
+    process (the tables never wait for it, and its memory is returned when it ends),
+    and kept until the record changes (its size or modification time).
 
-    def __init__(self, build: Callable[[], list[dict[str, Any]]], stamp: Callable[[], Hashable] = lambda: None,
-                 limit: int = MAX_REPLAY_BYTES) -> None:
-        self._build = build
-        self._stamp = stamp
+    Concurrent requests share one build: a request that finds a build running waits for
+    it, up to ``wait`` seconds, and is then answered 503 with ``Retry-After`` (the build
+    goes on, and a later request gets it).  A body over ``limit`` bytes is refused
+    (413), a record that does not replay too (500, saying why); each refusal is logged.
+    """
+
+    def __init__(self, path: str | Path, table: int | None = None, limit: int = MAX_REPLAY_BYTES,
+                 wait: float = REPLAY_WAIT) -> None:
+        self.path = Path(path)
+        self.table = table
         self.limit = limit
-        self._lock = asyncio.Lock()
+        self.wait = wait
         self._cached: tuple[Hashable, Response] | None = None
+        self._building: asyncio.Task[tuple[Hashable, Response]] | None = None
         #: how many times the body was built
         self.builds = 0
 
-    def _make(self) -> Response:
+    def _stamp(self) -> Hashable:
         try:
-            body = json.dumps(self._build(), separators=(",", ":")).encode()
-        except ValueError as e:
-            log.warning("/replay.json: the record does not replay: %s", e)
-            return _response(500, "Internal Server Error",
-                             json.dumps({"error": f"the record does not replay: {e}"}).encode(), "application/json")
-        if len(body) > self.limit:
-            log.warning("/replay.json: %d bytes, over the %d-byte cap: refused", len(body), self.limit)
-            return _response(413, "Content Too Large", json.dumps(
-                {"error": f"the replay is {len(body)} bytes, over the {self.limit}-byte cap; "
-                          "play the record back with chupai replay FILE --web"}).encode(), "application/json")
-        return _response(200, "OK", body, "application/json")
+            st = self.path.stat()
+        except OSError:
+            return None
+        return st.st_size, st.st_mtime_ns
 
     async def response(self) -> Response:
-        """The answer to one request (built off the event loop when the record changed)."""
-        async with self._lock:
-            stamp = self._stamp()
-            if self._cached is None or self._cached[0] != stamp:
-                self.builds += 1
-                self._cached = (stamp, await asyncio.to_thread(self._make))
+        """The answer to one request."""
+        stamp = self._stamp()
+        if self._cached is not None and self._cached[0] == stamp:
             return self._cached[1]
+        if self._building is None:
+            self.builds += 1
+            self._building = asyncio.ensure_future(self._build(stamp))
+        building = self._building
+        try:
+            return (await asyncio.wait_for(asyncio.shield(building), self.wait))[1]
+        except TimeoutError:
+            log.warning("/replay.json: still building the replay of %s after %g s: answered 503", self.path, self.wait)
+            response = _response(503, "Service Unavailable", json.dumps(
+                {"error": f"the replay is being built; try again in {RETRY_AFTER} seconds"}).encode(),
+                "application/json")
+            response.headers["Retry-After"] = str(RETRY_AFTER)
+            return response
+
+    async def _build(self, stamp: Hashable) -> tuple[Hashable, Response]:
+        table = [] if self.table is None else ["--table", str(self.table)]
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "chupai.protocol.replay_json", str(self.path), "--limit", str(self.limit), *table,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env=_child_env())
+        try:
+            body, err = await proc.communicate()
+        except asyncio.CancelledError:
+            proc.kill()
+            await proc.wait()
+            raise
+        finally:
+            self._building = None
+        if proc.returncode == 0:
+            response = _response(200, "OK", body, "application/json")
+        elif proc.returncode == OVER_LIMIT:
+            log.warning("/replay.json: the replay of %s is over the %d-byte cap: refused", self.path, self.limit)
+            response = _response(413, "Content Too Large", json.dumps(
+                {"error": f"the replay is over the {self.limit}-byte cap; "
+                          "play the record back with chupai replay FILE --web"}).encode(), "application/json")
+        else:
+            why = err.decode(errors="replace").strip().splitlines()[-1:] or [f"status {proc.returncode}"]
+            log.warning("/replay.json: the record does not replay: %s", why[0])
+            response = _response(500, "Internal Server Error",
+                                 json.dumps({"error": f"the record does not replay: {why[0]}"}).encode(),
+                                 "application/json")
+        self._cached = (stamp, response)
+        return self._cached
+
+    async def close(self) -> None:
+        """End a build still running (its child process is killed)."""
+        building = self._building
+        if building is not None:
+            building.cancel()
+            await asyncio.gather(building, return_exceptions=True)
+
+
+def _child_env() -> dict[str, str]:
+    """The environment of a child Python that imports this chupai."""
+    import chupai
+
+    root = str(Path(chupai.__file__).resolve().parent.parent)
+    path = os.environ.get("PYTHONPATH")
+    return {**os.environ, "PYTHONPATH": root + (os.pathsep + path if path else "")}
 
 
 async def http_response(path: str, replay: ReplaySource | None, token: str | None = None) -> Response | None:
