@@ -96,6 +96,10 @@ STOP_GRACE = 2.0
 MAX_REFUSED = 100
 #: the most tables one server plays at once
 MAX_TABLES = 10_000
+#: seconds between two log lines of refused seat tokens (the others are counted)
+REFUSAL_LOG_INTERVAL = 1.0
+#: a ``received`` count of a reconnection: ASCII digits (``str.isdecimal`` takes others too)
+_COUNT = re.compile(r"[0-9]{1,9}")
 #: the client names accepted (``/game/<name>``): they reach logs, records and the view
 NAME_PATTERN = re.compile(r"[A-Za-z0-9_.\-]{1,32}")
 REMOTE = "remote"
@@ -238,6 +242,30 @@ class Stats:
             text += (f"; server latency per decision median {np.median(t):.2f} ms, p99 {np.percentile(t, 99):.2f} ms"
                      f"; request-answer round trip median {np.median(r):.2f} ms, p99 {np.percentile(r, 99):.2f} ms")
         return text
+
+
+class RateLimitedLog:
+    """Warnings to ``logger`` at most one per ``interval`` seconds; the next line that
+    is written says how many were left out meanwhile."""
+
+    def __init__(self, logger: logging.Logger, interval: float) -> None:
+        self.logger = logger
+        self.interval = interval
+        self._last = -float("inf")
+        #: lines left out since the last one written
+        self.suppressed = 0
+
+    def warning(self, msg: str, *args: Any) -> None:
+        """Log ``msg % args`` unless a line was logged less than ``interval`` seconds ago."""
+        now = time.monotonic()
+        if now - self._last < self.interval:
+            self.suppressed += 1
+            return
+        self._last = now
+        if self.suppressed:
+            msg += f" ({self.suppressed} more like it since the last line, not logged)"
+            self.suppressed = 0
+        self.logger.warning(msg, *args)
 
 
 class TableAborted(Exception):
@@ -403,6 +431,8 @@ class Table:
             remote.log.append(asked[2])  # a new message of the seat's sequence
             remote.sent += 1
             texts.append(asked[2])
+            # its latest copy: a client that reconnects again with the same count gets this one
+            self._asked = (seat, remote.sent - 1, asked[2])
         return texts
 
     async def resend(self, seat: int, connection: ServerConnection, texts: list[str]) -> None:
@@ -630,6 +660,8 @@ class Server:
         self.stopped: str | None = None
         #: the exit status :meth:`run` returns when stopped (``128 + signal`` for a signal)
         self._stop_status = 1
+        #: the log of refused seat tokens (anyone may send them: at most one line a second)
+        self._refusals = RateLimitedLog(log, REFUSAL_LOG_INTERVAL)
 
     def stop(self, reason: str = "the server was stopped", status: int = 1) -> None:
         """Stop serving before every table is done: :meth:`run` aborts each table still
@@ -711,12 +743,13 @@ class Server:
         """A client presenting a seat token: its seat back, or refused (1008)."""
         found = self._seat_tokens.get(query["seatToken"][0])
         if found is None or found[0].done or found[0]._aborted is not None:
-            log.warning("refused a reconnection from %s: no seat to take back with that seat token", _peer(connection))
+            self._refusals.warning("refused a reconnection from %s: no seat to take back with that seat token",
+                                   _peer(connection))
             await connection.close(1008, "no seat to take back with this seat token (unknown, or its table is over)")
             return
         table, seat = found
         raw = query.get("received", [""])[0]
-        received = int(raw) if raw.isdecimal() and len(raw) < 10 else None
+        received = int(raw) if _COUNT.fullmatch(raw) else None
         old = table.remotes[seat].connection
         texts = table.take_back(seat, connection, received)
         if old is not None:
