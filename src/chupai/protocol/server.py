@@ -356,7 +356,7 @@ class Table:
 
     def _check(self, seat: int, raw: str | bytes) -> str | None:
         pending = self._pending
-        if pending is None or pending[0] != seat:
+        if pending is None or pending[0] != seat or pending[2].done():
             return "out of turn (this seat is not asked to act)"
         try:
             msg = json.loads(raw)
@@ -406,6 +406,7 @@ class Table:
             log.error("table %d ends: %s", self.index, self._aborted)
         if self._pending is not None and not self._pending[2].done():
             self._pending[2].set_exception(TableAborted(self._aborted))
+        self._pending = None  # an answer that comes now is out of turn
 
     async def _grace(self, seat: int, remote: _Remote, grace: float) -> None:
         await asyncio.sleep(grace)
