@@ -37,6 +37,7 @@ OWN_CODE = {
     "bench/protocol_load.py": "a load test of the Guan Dan protocol server",
     "bench/openguandan.py": "chupai's Guan Dan bots on OpenGuanDan's server",
     "bench/rulebots.py": "the published Guan Dan competition bots as sparring partners",
+    "bench/rulebot_tables.py": "the published Guan Dan competition bots against each other on the server",
     "bench/surface.py": "the generators' positions, one recipe per game",
     "bench/determinize.py": "the Python determinization references, one per game",
 }
