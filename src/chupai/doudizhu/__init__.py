@@ -1,0 +1,25 @@
+"""Dou Dizhu (斗地主): the legal-play generator, recognition and rule options.
+
+``legal_plays`` / ``classify`` / ``Play`` / ``Rules`` follow ``docs/rules/doudizhu.md``.
+
+>>> from chupai.doudizhu import legal_plays, classify
+>>> pair = classify("5S 5H")[0]
+>>> [str(p) for p in legal_plays("6D 6C 7S BJ RJ", pair)]
+['pair 6: 6C 6D', 'rocket: BJ RJ']
+"""
+from chupai._core import PlayList
+from chupai.doudizhu._movegen import legal_plays
+from chupai.doudizhu.classify import classify
+from chupai.doudizhu.play import BOMB_CLASS, ROCKET_CLASS, Play, PlayType
+from chupai.doudizhu.rules import Rules
+
+__all__ = [
+    "BOMB_CLASS",
+    "ROCKET_CLASS",
+    "Play",
+    "PlayList",
+    "PlayType",
+    "Rules",
+    "classify",
+    "legal_plays",
+]

@@ -1,0 +1,471 @@
+"""The Dou Dizhu legal-play generator (``docs/rules/doudizhu.md``).
+
+A hand is one word of the card core (one deck).  The kernel reads the cards held of
+each of the 15 values (3..A, 2, BJ, RJ) and builds each play as a count of cards per
+value (``take``): the sets, the chains (each start rank extended while the hand holds
+enough of the next rank), then the kickers of trios, airplanes and fours, chosen
+value by value in increasing order with the count of each value fixed once, so each
+play (its core and its kicker counts) is reached by exactly one path.  A play's count
+vector is then expanded into every concrete choice of suits (the sub-multiset table of
+``_core``, the same order everywhere), or, in the suit-collapsed view, into the one
+choice of the lowest suits of each rank (``docs/rules/cards.md``).  Dou Dizhu has no
+wild cards: a record's declaration is empty.
+"""
+from libc.stdint cimport uint8_t
+
+from chupai._core cimport (
+    target_set,
+    BJ_BIT,
+    N_RANKS,
+    RANK_2,
+    RANK_BITS,
+    RJ_BIT,
+    PlayList,
+    bit,
+    GameClasses,
+    mask_t,
+    multiset_valid,
+    new_playlist,
+    play_push,
+    playbuf_free,
+    playbuf_open,
+    playbuf_t,
+    popcount,
+    rank_nibble,
+    rank_subsets,
+    slot_lo,
+    slot_t,
+    subset_slot,
+    subsets_t,
+)
+
+from chupai._cards cimport hand_masks
+from chupai._play cimport PlayRecord
+from chupai._wrappers cimport (
+    PAST_PLAY_LIMIT, PLAY_LIMIT, bad_record, check_flag, check_generated, check_previous, check_run,
+)
+
+#: the Python classes this generator makes and reads (Play, Rules), bound by
+#: chupai.doudizhu.play when it is imported: this layer imports nothing above it
+GAME_CLASSES = GameClasses("doudizhu")
+cdef GameClasses CLASSES = GAME_CLASSES
+
+#: the option flags of the compiled code (Rules._flags), from the C declarations
+FLAG_FOUR_TWO_PAIR = DDZ_FLAG_FOUR_TWO_PAIR
+FLAG_KICKER_ROCKET = DDZ_FLAG_KICKER_ROCKET
+FLAG_REPEAT_KICKERS = DDZ_FLAG_REPEAT_KICKERS
+FLAG_KICKER_SPLITS_BOMB = DDZ_FLAG_KICKER_SPLITS_BOMB
+FLAG_KICKER_TRIO_RANK = DDZ_FLAG_KICKER_TRIO_RANK
+FLAG_FOUR_WITH_TWO = DDZ_FLAG_FOUR_WITH_TWO
+
+cdef enum:
+    MIN_STRAIGHT = 5             # ranks of the shortest straight
+    MIN_PAIR_SEQUENCE = 3        # pairs of the shortest pair sequence
+    MIN_AIRPLANE = 2             # trios of the shortest airplane
+    FOUR = 4
+    NO_PLAY = DDZ_N_VALUES       # shape_min: the shape is not wanted (no key exceeds it)
+
+# the sub-multiset table of _core (a one-deck rank's nibble is its pattern)
+cdef const subsets_t *SUBS = rank_subsets()
+# RANK_OF[v]: the core's rank index of value v 0..12 (3..A -> 1..12, 2 -> 0)
+cdef uint8_t RANK_OF[DDZ_TWO_VALUE + 1]
+# WIDTH[type]: the cards of each rank of a chain type (0: not a chain)
+cdef uint8_t WIDTH[DDZ_ROCKET + 1]
+
+
+cdef void _build_tables() noexcept:
+    cdef int v
+    for v in range(DDZ_TWO_VALUE + 1):
+        RANK_OF[v] = RANK_2 if v == DDZ_TWO_VALUE else v + 1
+    for v in range(DDZ_ROCKET + 1):
+        WIDTH[v] = 0
+    WIDTH[DDZ_STRAIGHT] = 1
+    WIDTH[DDZ_PAIR_SEQUENCE] = 2
+    WIDTH[DDZ_AIRPLANE] = 3
+    WIDTH[DDZ_AIRPLANE_SINGLES] = 4
+    WIDTH[DDZ_AIRPLANE_PAIRS] = 5
+
+
+_build_tables()
+
+
+# --- the kernel ------------------------------------------------------------------
+ctypedef struct ctx_t:
+    playbuf_t *out
+    int full                     # PLAY_LIMIT reached: stop
+    int flags
+    int collapse
+    int lead
+    ddz_target tg
+    unsigned nib[DDZ_N_VALUES]   # the suits held of each value (a joker: bit 0)
+    int cnt[DDZ_N_VALUES]
+    int take[DDZ_N_VALUES]       # the play being built: its cards of each value
+    int avail[DDZ_N_VALUES]      # the kicker cards each value may give to it
+
+
+cdef inline int shape_min(const ctx_t *c, int type_, int length) noexcept nogil:
+    """The key an ordinary play of this shape must exceed, or NO_PLAY."""
+    if c.lead:
+        return -1
+    if c.tg.cls == 0 and c.tg.type == type_ and c.tg.length == length:
+        return c.tg.key
+    return NO_PLAY
+
+
+cdef inline bint wants(const ctx_t *c, int type_) noexcept nogil:
+    """Whether plays of this ordinary type can be wanted at all."""
+    return c.lead or (c.tg.cls == 0 and c.tg.type == type_)
+
+
+cdef void expand(ctx_t *c, int v, mask_t lo, int type_, int key, int length, int cls) noexcept nogil:
+    """Every choice of suits for the cards of values v.. of ``take`` (the lowest suits
+    only when collapsing), each pushed as one play with the cards ``lo`` chosen so far."""
+    cdef slot_t s
+    cdef int k
+    while v < DDZ_N_VALUES and c.take[v] == 0:
+        v += 1
+    if v == DDZ_N_VALUES:
+        if c.out.len >= PLAY_LIMIT:
+            c.full = 1
+        elif play_push(c.out, lo, 0, type_, key, length, cls) == NULL:
+            c.full = 1
+        return
+    if v == DDZ_BJ_VALUE:
+        expand(c, v + 1, lo | bit(BJ_BIT), type_, key, length, cls)
+        return
+    if v == DDZ_RJ_VALUE:
+        expand(c, v + 1, lo | bit(RJ_BIT), type_, key, length, cls)
+        return
+    subset_slot(SUBS, c.nib[v], RANK_OF[v], c.take[v], c.collapse, &s)
+    for k in range(s.begin, s.end):
+        if c.full:
+            return
+        expand(c, v + 1, lo | slot_lo(&s, k), type_, key, length, cls)
+
+
+cdef inline void emit(ctx_t *c, int type_, int key, int length, int cls) noexcept nogil:
+    if not c.full:
+        expand(c, 0, 0, type_, key, length, cls)
+
+
+cdef void gen_sets(ctx_t *c, int type_, int width, int top) noexcept nogil:
+    """Singles, pairs and trios: ``width`` cards of one value up to ``top``."""
+    cdef int kmin = shape_min(c, type_, width), v
+    if kmin == NO_PLAY:
+        return
+    for v in range(kmin + 1, top + 1):
+        if c.cnt[v] >= width:
+            c.take[v] = width
+            emit(c, type_, v, width, 0)
+            c.take[v] = 0
+
+
+cdef void set_avail(ctx_t *c, int lo_v, int hi_v, int core_take) noexcept nogil:
+    """The kicker cards of each value for a play whose core (its trios or four) is the
+    values lo_v..hi_v with ``core_take`` cards each."""
+    cdef int v, n
+    for v in range(DDZ_N_VALUES):
+        n = c.cnt[v]
+        if lo_v <= v <= hi_v:
+            n = 1 if (c.flags & DDZ_FLAG_KICKER_TRIO_RANK and n == FOUR and core_take < FOUR) else 0
+        elif n == FOUR and not (c.flags & DDZ_FLAG_KICKER_SPLITS_BOMB):
+            n = 0
+        c.avail[v] = n
+
+
+cdef void kick_singles(ctx_t *c, int v, int need, int per, int type_, int key, int length) noexcept nogil:
+    """Add ``need`` single kicker cards of values v.., at most ``per`` of one value."""
+    cdef int t, m
+    if c.full:
+        return
+    if need == 0:
+        if (c.take[DDZ_BJ_VALUE] and c.take[DDZ_RJ_VALUE] and not (c.flags & DDZ_FLAG_KICKER_ROCKET)):
+            return
+        emit(c, type_, key, length, 0)
+        return
+    if v == DDZ_N_VALUES:
+        return
+    m = c.avail[v]
+    if m > per:
+        m = per
+    if m > need:
+        m = need
+    for t in range(m + 1):
+        c.take[v] += t
+        kick_singles(c, v + 1, need - t, per, type_, key, length)
+        c.take[v] -= t
+
+
+cdef void kick_pairs(ctx_t *c, int v, int need, int type_, int key, int length) noexcept nogil:
+    """Add ``need`` kicker pairs of distinct values v.. (2 at most: jokers never pair)."""
+    if c.full:
+        return
+    if need == 0:
+        emit(c, type_, key, length, 0)
+        return
+    if v > DDZ_TWO_VALUE:
+        return
+    kick_pairs(c, v + 1, need, type_, key, length)
+    if c.avail[v] >= 2:
+        c.take[v] += 2
+        kick_pairs(c, v + 1, need - 1, type_, key, length)
+        c.take[v] -= 2
+
+
+cdef void gen_trio_kickers(ctx_t *c) noexcept nogil:
+    """A trio with a single, a trio with a pair."""
+    cdef int ks = shape_min(c, DDZ_TRIO_SINGLE, 4), kp = shape_min(c, DDZ_TRIO_PAIR, 5), v
+    for v in range(DDZ_TWO_VALUE + 1):
+        if c.cnt[v] < 3 or (v <= ks and v <= kp):
+            continue
+        c.take[v] = 3
+        set_avail(c, v, v, 3)
+        if v > ks:
+            kick_singles(c, 0, 1, 1, DDZ_TRIO_SINGLE, v, 4)
+        if v > kp:
+            kick_pairs(c, 0, 1, DDZ_TRIO_PAIR, v, 5)
+        c.take[v] = 0
+
+
+cdef void chain_kickers(ctx_t *c, int lo_v, int top, int n) noexcept nogil:
+    """The airplanes with kickers whose trios are lo_v..top (``take`` holds them)."""
+    cdef int k
+    k = shape_min(c, DDZ_AIRPLANE_SINGLES, 4 * n)
+    if top > k:
+        set_avail(c, lo_v, top, 3)
+        kick_singles(c, 0, n, n if c.flags & DDZ_FLAG_REPEAT_KICKERS else 1,
+                     DDZ_AIRPLANE_SINGLES, top, 4 * n)
+    k = shape_min(c, DDZ_AIRPLANE_PAIRS, 5 * n)
+    if top > k:
+        set_avail(c, lo_v, top, 3)
+        kick_pairs(c, 0, n, DDZ_AIRPLANE_PAIRS, top, 5 * n)
+
+
+cdef void gen_chains(ctx_t *c, int type_, int width, int min_n) noexcept nogil:
+    """Straights, pair sequences and airplanes (with their kickers when ``type_`` is
+    DDZ_AIRPLANE): ``width`` cards of each of n >= min_n consecutive values 3..A."""
+    cdef int s, e, n, k, plain = wants(c, type_)
+    cdef int kicked = type_ == DDZ_AIRPLANE and (wants(c, DDZ_AIRPLANE_SINGLES) or wants(c, DDZ_AIRPLANE_PAIRS))
+    if not plain and not kicked:
+        return
+    for s in range(DDZ_ACE_VALUE + 1):
+        e = s
+        while e <= DDZ_ACE_VALUE and c.cnt[e] >= width:
+            c.take[e] = width
+            n = e - s + 1
+            if n >= min_n:
+                if plain:
+                    k = shape_min(c, type_, width * n)
+                    if e > k:
+                        emit(c, type_, e, width * n, 0)
+                if kicked:
+                    chain_kickers(c, s, e, n)
+            e += 1
+        for k in range(s, e):
+            c.take[k] = 0
+
+
+cdef void gen_four_two(ctx_t *c) noexcept nogil:
+    """Four with two singles, four with two pairs."""
+    cdef int ks = shape_min(c, DDZ_FOUR_TWO_SINGLES, 6), kp = shape_min(c, DDZ_FOUR_TWO_PAIRS, 8), v
+    for v in range(DDZ_TWO_VALUE + 1):
+        if c.cnt[v] < FOUR or (v <= ks and v <= kp):
+            continue
+        c.take[v] = FOUR
+        set_avail(c, v, v, FOUR)
+        if v > ks:
+            kick_singles(c, 0, 2, 2 if c.flags & DDZ_FLAG_FOUR_TWO_PAIR else 1,
+                         DDZ_FOUR_TWO_SINGLES, v, 6)
+        if v > kp:
+            kick_pairs(c, 0, 2, DDZ_FOUR_TWO_PAIRS, v, 8)
+        c.take[v] = 0
+
+
+cdef void gen_bombs(ctx_t *c) noexcept nogil:
+    """Bombs above the play to beat, and the rocket."""
+    cdef int kmin = -1, v
+    if not c.lead and c.tg.cls == DDZ_ROCKET_CLASS:
+        return
+    if not c.lead and c.tg.cls == DDZ_BOMB_CLASS:
+        kmin = c.tg.key
+    for v in range(kmin + 1, DDZ_TWO_VALUE + 1):
+        if c.cnt[v] == FOUR:
+            c.take[v] = FOUR
+            emit(c, DDZ_BOMB, v, FOUR, DDZ_BOMB_CLASS)
+            c.take[v] = 0
+    if c.cnt[DDZ_BJ_VALUE] and c.cnt[DDZ_RJ_VALUE]:
+        c.take[DDZ_BJ_VALUE] = 1
+        c.take[DDZ_RJ_VALUE] = 1
+        emit(c, DDZ_ROCKET, DDZ_RJ_VALUE, 2, DDZ_ROCKET_CLASS)
+        c.take[DDZ_BJ_VALUE] = 0
+        c.take[DDZ_RJ_VALUE] = 0
+
+
+cdef int ddz_generate(mask_t hand, int flags, int collapse, const ddz_target *target,
+                      playbuf_t *out) noexcept nogil:
+    """Append every legal play of ``hand`` to ``out`` (``target.type`` 0: leading, else the
+    plays that beat it), in the order of the type codes; 0, GEN_OOM or PAST_PLAY_LIMIT."""
+    cdef ctx_t c
+    cdef int v
+    c.out = out
+    c.full = 0
+    c.flags = flags
+    c.collapse = collapse
+    c.tg = target[0]
+    c.lead = target.type == 0
+    for v in range(DDZ_TWO_VALUE + 1):
+        c.nib[v] = rank_nibble(hand, RANK_OF[v])
+        c.cnt[v] = popcount(c.nib[v])
+        c.take[v] = 0
+    c.nib[DDZ_BJ_VALUE] = (hand >> BJ_BIT) & 1
+    c.nib[DDZ_RJ_VALUE] = (hand >> RJ_BIT) & 1
+    for v in range(DDZ_BJ_VALUE, DDZ_N_VALUES):
+        c.cnt[v] = c.nib[v]
+        c.take[v] = 0
+    gen_sets(&c, DDZ_SINGLE, 1, DDZ_RJ_VALUE)
+    gen_sets(&c, DDZ_PAIR, 2, DDZ_TWO_VALUE)
+    gen_sets(&c, DDZ_TRIO, 3, DDZ_TWO_VALUE)
+    if wants(&c, DDZ_TRIO_SINGLE) or wants(&c, DDZ_TRIO_PAIR):
+        gen_trio_kickers(&c)
+    gen_chains(&c, DDZ_STRAIGHT, 1, MIN_STRAIGHT)
+    gen_chains(&c, DDZ_PAIR_SEQUENCE, 2, MIN_PAIR_SEQUENCE)
+    gen_chains(&c, DDZ_AIRPLANE, 3, MIN_AIRPLANE)
+    if flags & DDZ_FLAG_FOUR_WITH_TWO and (wants(&c, DDZ_FOUR_TWO_SINGLES) or wants(&c, DDZ_FOUR_TWO_PAIRS)):
+        gen_four_two(&c)
+    gen_bombs(&c)
+    if out.oom:
+        return -1
+    if c.full:
+        return PAST_PLAY_LIMIT
+    return 0
+
+
+# --- the Python wrappers -----------------------------------------------------------------
+cdef mask_t hand_mask(object hand) except? 0xFFFFFFFFFFFFFFFF:
+    """The one-deck mask of a hand (``Cards``, string or iterable of card strings)."""
+    cdef mask_t lo, hi
+    hand_masks(hand, 1, "hand", &lo, &hi)
+    return lo
+
+
+cdef int check_record(PlayRecord p) except -1:
+    """ValueError unless the record is a Dou Dizhu play: a bomb class that matches its
+    type, its number of cards, a key in range and a chain of 3..A of legal length."""
+    cdef int t = p.rec.type, key = p.rec.key, length = p.rec.length, cls = p.rec.cls
+    cdef int width = WIDTH[t] if t <= DDZ_ROCKET else 0
+    cdef int ok
+    if p.rec.hi or p.rec.nwild:
+        bad_record(p, "Dou Dizhu")
+    if t == DDZ_ROCKET:
+        ok = cls == DDZ_ROCKET_CLASS and key == DDZ_RJ_VALUE and length == 2
+    elif t == DDZ_BOMB:
+        ok = cls == DDZ_BOMB_CLASS and key <= DDZ_TWO_VALUE and length == FOUR
+    elif cls:
+        ok = 0
+    elif t == DDZ_SINGLE:
+        ok = length == 1 and key <= DDZ_RJ_VALUE
+    elif width:
+        ok = (length % width == 0 and length // width >= (
+            MIN_STRAIGHT if t == DDZ_STRAIGHT else MIN_PAIR_SEQUENCE if t == DDZ_PAIR_SEQUENCE else MIN_AIRPLANE))
+    else:
+        ok = key <= DDZ_TWO_VALUE and length == (
+            2 if t == DDZ_PAIR else 3 if t == DDZ_TRIO else 4 if t == DDZ_TRIO_SINGLE
+            else 5 if t == DDZ_TRIO_PAIR else 6 if t == DDZ_FOUR_TWO_SINGLES else 8)
+    if not ok:
+        bad_record(p, "Dou Dizhu")
+    check_run(p, "Dou Dizhu", width, key, 0, DDZ_ACE_VALUE)
+    return 0
+
+
+cdef int ddz_rules_flags(object rules) except -1:
+    """The generator flags of `rules` (None: the default rules); ValueError if not a Rules."""
+    if rules is None:
+        return CLASSES.pagat_flags
+    return CLASSES.rules_of(rules)._flags
+
+
+def legal_plays(hand, previous=None, *, rules=None, collapse_suits=False):
+    """Every legal play of a Dou Dizhu hand (``docs/rules/doudizhu.md``).
+
+    Args:
+        hand: a one-deck ``Cards`` or a card string such as ``"7S 7H BJ"``.
+        previous: the ``Play`` to beat, or ``None`` when leading.
+        rules: a ``Rules`` object (default ``Rules()``).
+        collapse_suits: one play per suit-collapsed group (``docs/rules/cards.md``:
+            type, key and cards of each rank; the lowest suits S H C D of each rank)
+            instead of every concrete choice of suits.
+
+    Returns:
+        A ``PlayList``: leading, every combination the hand can form; following, every
+        play of the same type and length with a higher key, every bomb that beats it
+        and the rocket (passing is always allowed then and is not listed).
+
+    Raises:
+        ValueError: a bad card, a card given twice, bad ``previous`` or ``rules``.
+        MemoryError: more than 20 million plays (a hand of most of the deck; the
+            suit-collapsed view stays small), or memory ran out.
+
+    >>> [str(p) for p in legal_plays("3S 3H 3C 4S", collapse_suits=True)]
+    ['single 3: 3S', 'single 4: 4S', 'pair 3: 3S 3H', 'trio 3: 3S 3H 3C', 'trio 3 with a single: 3S 3H 3C 4S']
+    >>> previous = legal_plays("5S 5H")[-1]
+    >>> [str(p) for p in legal_plays("6D 6C BJ RJ", previous)]
+    ['pair 6: 6C 6D', 'rocket: BJ RJ']
+    """
+    cdef mask_t lo = hand_mask(hand)
+    cdef int flags = ddz_rules_flags(rules)
+    cdef ddz_target tg
+    cdef PlayList out
+    cdef bint collapse = check_flag(collapse_suits, "collapse_suits")
+    cdef PlayRecord prev
+    target_set(&tg, NULL)
+    if previous is not None:
+        prev = check_previous(previous, CLASSES.play)
+        check_record(prev)
+        target_set(&tg, &prev.rec)
+    out = new_playlist(CLASSES.factory, None, 32 if tg.type else 256)
+    # a few microseconds of work: releasing the GIL would cost more than it frees
+    check_generated(ddz_generate(lo, flags, collapse, &tg, &out.buf))
+    return out
+
+
+def kernel_count(const unsigned long long[::1] hands, const unsigned char[:, ::1] previous=None, *,
+                 rules=None, bint collapse_suits=False, int repeat=1):
+    """Run the bare kernel on many hands, reusing one buffer; the total number of plays.
+
+    For throughput measurements (``bench/``): no Python object is created per hand or
+    per play.  ``hands`` are one-deck masks; ``previous``, if given, holds one row
+    ``(type, length, cls, key)`` per hand, the play to beat (type 0: leading).
+    """
+    cdef Py_ssize_t i, n = hands.shape[0]
+    cdef long long total = 0
+    cdef int rep, rc = 0, r
+    cdef int flags = ddz_rules_flags(rules)
+    cdef int collapse = collapse_suits
+    cdef playbuf_t buf
+    cdef ddz_target tg
+    cdef bint follow = previous is not None
+    if follow and (previous.shape[0] != n or previous.shape[1] != 4):
+        raise ValueError("previous must have one row (type, length, cls, key) per hand")
+    for i in range(n):
+        if not multiset_valid(hands[i], 0):
+            raise ValueError(f"hand {i} has bits beyond the 54 faces")
+        if follow and (previous[i, 0] > DDZ_ROCKET or previous[i, 2] > DDZ_ROCKET_CLASS):
+            raise ValueError(f"previous row {i} is not a Dou Dizhu play's (type, length, cls, key)")
+    tg.type = 0
+    playbuf_open(&buf, 4096)
+    with nogil:
+        for rep in range(repeat):
+            for i in range(n):
+                buf.len = 0
+                if follow:
+                    tg.type = previous[i, 0]
+                    tg.length = previous[i, 1]
+                    tg.cls = previous[i, 2]
+                    tg.key = previous[i, 3]
+                r = ddz_generate(hands[i], flags, collapse, &tg, &buf)
+                if r < rc:
+                    rc = r
+                total += buf.len
+    playbuf_free(&buf)
+    check_generated(rc)
+    return total

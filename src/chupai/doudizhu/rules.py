@@ -1,0 +1,99 @@
+"""Dou Dizhu rule options (``docs/rules/doudizhu.md``, "Rule options").
+
+The readings on which the common engines differ are keywords of :class:`Rules`;
+``Rules()`` is the game of the rules page, and ``Rules.openspiel()``, ``Rules.rlcard()``
+and ``Rules.douzero()`` come as close to those engines' generators as the options go
+(the differences that remain are listed on the rules page, each with a position).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from chupai._validate import check_bool
+from chupai.doudizhu._movegen import (
+    FLAG_FOUR_TWO_PAIR,
+    FLAG_FOUR_WITH_TWO,
+    FLAG_KICKER_ROCKET,
+    FLAG_KICKER_SPLITS_BOMB,
+    FLAG_KICKER_TRIO_RANK,
+    FLAG_REPEAT_KICKERS,
+)
+
+__all__ = ["DEFAULT", "Rules"]
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every option of ``docs/rules/doudizhu.md``, validated; ``Rules()`` is the default game.
+
+    >>> Rules().four_two_pair, Rules.openspiel().four_with_two
+    (True, False)
+    >>> Rules(kicker_rocket=1)
+    Traceback (most recent call last):
+    ...
+    TypeError: kicker_rocket must be True or False, not 1
+
+    Attributes:
+        four_with_two: four of a rank with two single kickers, and with two kicker
+            pairs, are combinations (False: a four is only a bomb).
+        four_two_pair: the two single kickers of a four with two may be a pair
+            (``5555 + 9 9``).
+        kicker_rocket: the kickers of one play may be both jokers.
+        airplane_repeat_kickers: the single kickers of an airplane may repeat a rank
+            (``333444 + 9 9``); False: one kicker of each rank.
+        kicker_splits_bomb: a kicker may come from a rank of which the hand holds all
+            four cards (breaking the bomb).
+        kicker_trio_rank: a single kicker may be the fourth card of one of the play's
+            own trios (``333 + 3`` as a trio with a single).
+    """
+
+    four_with_two: bool = True
+    four_two_pair: bool = True
+    kicker_rocket: bool = False
+    airplane_repeat_kickers: bool = False
+    kicker_splits_bomb: bool = True
+    kicker_trio_rank: bool = False
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            object.__setattr__(self, f.name, check_bool(getattr(self, f.name), f.name))
+        # the options the compiled code reads
+        object.__setattr__(
+            self,
+            "_flags",
+            (FLAG_FOUR_WITH_TWO if self.four_with_two else 0)
+            | (FLAG_FOUR_TWO_PAIR if self.four_two_pair else 0)
+            | (FLAG_KICKER_ROCKET if self.kicker_rocket else 0)
+            | (FLAG_REPEAT_KICKERS if self.airplane_repeat_kickers else 0)
+            | (FLAG_KICKER_SPLITS_BOMB if self.kicker_splits_bomb else 0)
+            | (FLAG_KICKER_TRIO_RANK if self.kicker_trio_rank else 0),
+        )
+
+    @classmethod
+    def openspiel(cls, **overrides: Any) -> Rules:
+        """OpenSpiel's ``dou_dizhu``: no four with two; an airplane's single kickers may
+        repeat a rank."""
+        return cls(**{"four_with_two": False, "airplane_repeat_kickers": True, **overrides})
+
+    @classmethod
+    def rlcard(cls, **overrides: Any) -> Rules:
+        """RLCard's ``doudizhu``: an airplane's single kickers may repeat a rank."""
+        return cls(**{"airplane_repeat_kickers": True, **overrides})
+
+    @classmethod
+    def douzero(cls, **overrides: Any) -> Rules:
+        """DouZero's ``env``: kickers may repeat a rank and may be both jokers."""
+        return cls(**{"airplane_repeat_kickers": True, "kicker_rocket": True, **overrides})
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with some options changed (validated)."""
+        return replace(self, **changes)
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self))
+        return f"Rules({args})"
+
+
+#: the default rules, ``Rules()``
+DEFAULT = Rules()
