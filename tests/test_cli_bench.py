@@ -57,16 +57,10 @@ def test_bench_gandengyan_honours_deals(capsys):
     assert len(positions(1)) < len(positions(3))
 
 
-def test_bench_takes_the_game_first_and_the_old_option_with_a_warning(capsys):
-    new = bench_json(capsys, "zhengshangyou", *TINY, "--no-surface")
-    assert new["game"] == "zhengshangyou"
-    assert main(["bench", "--game", "zhengshangyou", *TINY, "--no-surface", "--json"]) == 0
-    captured = capsys.readouterr()
-    old = json.loads(captured.out)
-    assert "--game is deprecated" in captured.err
-    assert [r["case"] for r in old["rows"]] == [r["case"] for r in new["rows"]]
-    assert main(["bench", "guandan", "--game", "zhengshangyou"]) == 2
-    assert "give it once" in capsys.readouterr().err
+def test_bench_takes_the_game_as_its_argument(capsys):
+    assert bench_json(capsys, "zhengshangyou", *TINY, "--no-surface")["game"] == "zhengshangyou"
+    assert main(["bench", "--game", "zhengshangyou"]) == 2  # the game is the argument, not an option
+    assert "unrecognized arguments: --game" in capsys.readouterr().err
     assert bench_json(capsys, *TINY, "--no-engine", "--no-surface")["game"] == "guandan"  # the default
 
 

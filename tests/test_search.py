@@ -11,7 +11,6 @@ from chupai._games import GAMES, game_of
 from chupai.actions import PASS
 from chupai.bots import GreedyBot, ISMCTSBot, RandomBot
 from chupai.search import ISMCTS, Node, make_bot
-from chupai.search.bot import event_action
 from chupai.search.ismcts import core_actions, root_actions
 from chupai.search.registry import parse_budget
 
@@ -283,7 +282,7 @@ def test_tree_reuse_follows_the_history() -> None:
             if before is not None:
                 node = before.root
                 for ev in state.history[len(before.history):]:
-                    node = next((c for c in node.children.values() if c.action == event_action(ev)), None)
+                    node = next((c for c in node.children.values() if c.action == ev.action), None)
                     if node is None:
                         break
                 expected = node

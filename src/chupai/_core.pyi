@@ -13,10 +13,7 @@ NUM_FACES: int
 BITS_PER_RANK: int
 BLACK_JOKER_BIT: int
 RED_JOKER_BIT: int
-SUITED_FACES: int
-JOKER_FACES: int
 MAX_WILD_CARDS: int
-NO_FACE_CODE: int
 PLAY_DTYPE: np.dtype[Any]
 
 def table_deal_seed(seed: int, table: int, episode: int) -> int: ...

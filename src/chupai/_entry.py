@@ -156,7 +156,6 @@ class Game:
             beyond the common ones: its own :attr:`options` and the shared ones of
             :data:`SHARED_OPTIONS`; the others are refused.
         bench: the module whose ``main(argv)`` ``chupai bench`` runs.
-        bench_options: the ``chupai bench`` options that runner takes, in order.
         perft: the perft depths of its seeded deals.
         sample_plays: the words after ``chupai plays <game>`` of a position with a play
             to beat or a layout (command-line and JSON tests).
@@ -179,7 +178,6 @@ class Game:
     options: tuple[Option, ...]
     cli_options: tuple[tuple[str, tuple[str, ...]], ...]
     bench: str
-    bench_options: tuple[str, ...]
     perft: PerftDepths
     sample_plays: tuple[str, ...]
 
@@ -188,11 +186,6 @@ class Game:
     def fixed_players(self) -> bool:
         """The game is played by one number of players only (no ``players`` argument)."""
         return self.players[0] == self.players[1]
-
-    @property
-    def solo(self) -> bool:
-        """Each player scores alone (not :attr:`teams`)."""
-        return not self.teams
 
     def module(self) -> ModuleType:
         return importlib.import_module(self.package)

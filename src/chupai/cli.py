@@ -163,7 +163,6 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
 
     b = sub.add_parser("bench", help="time the generator, the engine and the Python surface of a game")
     b.add_argument("game", nargs="?", choices=games, help=f"the game (default {games[0]})")
-    b.add_argument("--game", dest="game_option", choices=games, help="deprecated spelling of the game argument")
     b.add_argument("--deals", type=positive_int, help="seeded deals the generator positions come from "
                    "(default: the game's)")
     b.add_argument("--repeat", type=positive_int, help="timed loops per figure, the median reported (default 5)")
@@ -184,11 +183,6 @@ def _check_game_options(args: argparse.Namespace, parser: argparse.ArgumentParse
     if command not in (*COMMANDS, "bench"):
         return  # a subcommand registered by its own module checks its own options
     if command == "bench":
-        if args.game_option is not None:
-            if args.game is not None and args.game != args.game_option:
-                parser.error(f"the game is {args.game!r} and --game {args.game_option!r}: give it once")
-            print("chupai bench: --game is deprecated; give the game as the first argument", file=sys.stderr)
-            args.game = args.game_option
         if args.game is None:
             args.game = next(iter(GAMES))  # the first registered game
         return

@@ -267,7 +267,7 @@ def _play_deal(args: tuple[str, tuple[str, str], int, int, int, Any, int | None,
             count[who] += 1
             state.apply(action)
         r = state.returns()
-        if GAMES[game].solo:
+        if not GAMES[game].teams:
             returns.append(float(sum(x for s, x in enumerate(r) if s % 2 == side)))
         else:
             returns.append(float(r[side]))

@@ -34,7 +34,7 @@ GAME = Game(
              Option("--variant", "the variant", choices=VARIANTS, default=VARIANTS[0])),
     cli_options=(("plays", ("layout", "turned", "free", "variant")),
                  ("playout", ("players", "variant", "free")), ("arena", ("players", "variant", "free"))),
-    bench="chupai.chinese_ten._bench", bench_options=("deals", "repeat", "playouts"),
+    bench="chupai.chinese_ten._bench",
     perft=PerftDepths(full=9, quick=7, slow_path=5, slow_path_deep=7),
     sample_plays=("7S AS", "--layout", "QD 3S 3H 6C"),
 )

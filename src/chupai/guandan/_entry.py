@@ -38,7 +38,7 @@ GAME = Game(
     options=(Option("--level", "the level rank, 2..A", metavar="RANK", required=True),
              Option("--rules", "the rules preset", choices=PRESETS, default=PRESETS[0])),
     cli_options=(("plays", ("level", "rules", *FOLLOW)), ("playout", ("rules",)), ("arena", ("rules",))),
-    bench="chupai.guandan._bench", bench_options=("deals", "repeat", "playouts"),
+    bench="chupai.guandan._bench",
     perft=PerftDepths(full=4, quick=3, slow_path=2, slow_path_deep=3),
     sample_plays=("3D 3S 2H", "--level", "2", "--previous", "4S"),
 )

@@ -19,17 +19,7 @@ from chupai._seeds import draw, spawn
 from chupai._validate import as_rng
 from chupai.search.ismcts import ISMCTS, SearchResult, Tree, _check_count, _check_seconds, root_actions
 
-__all__ = ["ISMCTSBot", "event_action"]
-
-
-def event_action(event: Any) -> Any:
-    """The action of one history event: the ``action`` field of a contract ``Event``
-    (or ``play``), else the second item of a ``(seat, action)`` tuple."""
-    for field in ("action", "play"):
-        action = getattr(event, field, None)
-        if action is not None:
-            return action
-    return event[1]
+__all__ = ["ISMCTSBot"]
 
 
 #: (search, state, seconds) of a root-parallel move, inherited by the forked workers
@@ -142,7 +132,7 @@ class ISMCTSBot:
             return None
         node = tree.root
         for event in history[n:]:
-            action = event_action(event)
+            action = event.action
             # few children and once per move: a scan by value, whatever the key
             nxt = next((ch for ch in node.children.values() if ch.action == action), None)
             if nxt is None:

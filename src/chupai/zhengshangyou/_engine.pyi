@@ -11,8 +11,6 @@ POLICIES: dict[str, int]
 C_CONSTANTS: dict[str, int]
 MIN_PLAYERS: int
 MAX_PLAYERS: int
-FIRST_POINTS: int
-SECOND_POINTS: int
 
 @disjoint_base
 class DealCore(Engine):

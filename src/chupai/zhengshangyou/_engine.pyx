@@ -44,8 +44,6 @@ from chupai.zhengshangyou._movegen import GAME_CLASSES as _BOUND
 MIN_PLAYERS = ZS_MIN_SEATS
 MAX_PLAYERS = ZS_MAX_SEATS
 #: points for the first and the second player out
-FIRST_POINTS = ZS_FIRST_POINTS
-SECOND_POINTS = ZS_SECOND_POINTS
 # a greedy player spends wild cards, 2s and jokers only on a player holding at most this many cards
 cdef int GREEDY_THREAT = 3
 

@@ -34,7 +34,7 @@ GAME = Game(
     options=(Option("--no-joker-pair", "the two jokers are not a pair", switch=True),),
     cli_options=(("plays", ("no_joker_pair", *FOLLOW)), ("playout", ("players", "no_joker_pair")),
                  ("arena", ("players", "no_joker_pair"))),
-    bench="chupai.zhengshangyou._bench", bench_options=("deals", "repeat", "playouts"),
+    bench="chupai.zhengshangyou._bench",
     perft=PerftDepths(full=8, quick=6, slow_path=4, slow_path_deep=6),
     sample_plays=("3D 3S BJ", "--previous", "4S"),
 )
