@@ -204,6 +204,27 @@ def test_a_client_that_keeps_sending_refused_messages_is_disconnected(caplog: py
     assert max(len(line) for line in lines) < 400  # the message itself is cut to 80 characters
 
 
+class StallProbe:
+    """The longest the event loop it runs on was held up (seconds past a 10 ms sleep)
+    until :meth:`stop`."""
+
+    def __init__(self) -> None:
+        self.stall = 0.0
+        self._done = asyncio.Event()
+        self._task = asyncio.create_task(self._run())
+
+    async def _run(self) -> None:
+        while not self._done.is_set():
+            t = time.perf_counter()
+            await asyncio.sleep(0.01)
+            self.stall = max(self.stall, time.perf_counter() - t - 0.01)
+
+    async def stop(self) -> float:
+        self._done.set()
+        await self._task
+        return self.stall
+
+
 def fetch(url: str) -> tuple[int, bytes]:
     try:
         with urllib.request.urlopen(url, timeout=60) as r:
@@ -230,22 +251,13 @@ def test_replay_json_on_a_live_record_is_complete_and_never_stalls_the_tables(tm
 
         slow._ask = paced  # type: ignore[method-assign]
         await until(lambda: server.tables[0].done, TIMEOUT, "table 0 did not finish")
-        stall = 0.0
-
-        async def probe() -> None:
-            nonlocal stall
-            while not slow_pace.is_set():
-                t = time.perf_counter()
-                await asyncio.sleep(0.01)
-                stall = max(stall, time.perf_counter() - t - 0.01)
-
-        prober = asyncio.create_task(probe())
+        prober = StallProbe()
         before = server.stats.decisions
         url = f"http://127.0.0.1:{server.port}/replay.json"
         answers = await asyncio.gather(*(asyncio.to_thread(fetch, url) for _ in range(3)))
         played = server.stats.decisions - before
         slow_pace.set()
-        await prober
+        stall = await prober.stop()
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
         assert server.replay is not None

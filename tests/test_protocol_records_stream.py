@@ -17,33 +17,21 @@ from typing import Any
 import pytest
 
 from chupai.cli import main
-from chupai.protocol import ServerConfig, read_record
+from chupai.protocol import ServerConfig
 from chupai.protocol.records import Record, check_line, print_record
+from test_protocol_faults import StallProbe
 from test_protocol_games import TIMEOUT, start
+from test_protocol_hostile_input import record  # noqa: F401  (the fixture: the lines of one game of four bots)
 
-BOTS = ["greedy", "random", "greedy", "random"]
 #: copies of one recorded game in the large record (about 70 kB each)
 COPIES = 100
 
 
-@pytest.fixture(scope="module")
-def game(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
-    """The lines of one game played by four bots (header first)."""
-    path = tmp_path_factory.mktemp("rec") / "r.jsonl"
-
-    async def play() -> None:
-        _, task, _ = await start(ServerConfig(port=0, games=1, seed=5, record=path, seats=BOTS))
-        assert await asyncio.wait_for(task, TIMEOUT) == 0
-
-    asyncio.run(play())
-    return read_record(path)
-
-
-def game_lines(game: list[dict[str, Any]], copies: int) -> str:
-    """The deal and game lines of ``game`` as games 1..``copies`` of table 0."""
+def game_lines(lines: list[dict[str, Any]], copies: int) -> str:
+    """The deal and game lines of ``lines`` as games 1..``copies`` of table 0."""
     out = []
     for g in range(1, copies + 1):
-        for line in game:
+        for line in lines:
             if line["type"] in ("deal", "game"):
                 out.append(json.dumps({**line, "game": g}))
     return "\n".join(out) + "\n"
@@ -64,30 +52,20 @@ def rss_mb() -> float:
     raise AssertionError("no VmRSS")
 
 
-def test_replay_json_answers_every_request_on_a_large_live_record(tmp_path: Path, game: list[dict[str, Any]],
+def test_replay_json_answers_every_request_on_a_large_live_record(tmp_path: Path, record: list[dict[str, Any]],
                                                                   caplog: pytest.LogCaptureFixture) -> None:
     """Three requests at once on a live record of 100 games (its replay is over the cap):
     each is answered (200, 413 or 503, the refusals with a reason and a log line), the
     event loop never stalls, and the server's memory does not grow with the record."""
-    record = tmp_path / "live.jsonl"
+    live = tmp_path / "live.jsonl"
 
     async def main_() -> tuple[list[tuple[int, bytes, str | None]], tuple[int, bytes, str | None], float, float]:
         # one table whose seats nobody takes: the server wrote the header and waits
-        server, task, _ = await start(ServerConfig(port=0, games=1, seed=1, record=record))
-        with open(record, "a") as f:  # the games of a long session, as the server appends them
-            f.write(game_lines(game, COPIES))
+        server, task, _ = await start(ServerConfig(port=0, games=1, seed=1, record=live))
+        with open(live, "a") as f:  # the games of a long session, as the server appends them
+            f.write(game_lines(record, COPIES))
         rss = rss_mb()
-        stall = 0.0
-        done = asyncio.Event()
-
-        async def probe() -> None:
-            nonlocal stall
-            while not done.is_set():
-                t = time.perf_counter()
-                await asyncio.sleep(0.01)
-                stall = max(stall, time.perf_counter() - t - 0.01)
-
-        prober = asyncio.create_task(probe())
+        prober = StallProbe()
         url = f"http://127.0.0.1:{server.port}/replay.json"
         answers = await asyncio.gather(*(asyncio.to_thread(fetch, url) for _ in range(3)))
         end = time.monotonic() + TIMEOUT
@@ -95,8 +73,7 @@ def test_replay_json_answers_every_request_on_a_large_live_record(tmp_path: Path
         while final[0] == 503 and time.monotonic() < end:  # the build goes on: a later request gets it
             await asyncio.sleep(0.2)
             final = await asyncio.to_thread(fetch, url)
-        done.set()
-        await prober
+        stall = await prober.stop()
         grown = rss_mb() - rss
         server.stop("the test is over")
         await asyncio.wait_for(task, TIMEOUT)
@@ -125,11 +102,11 @@ def _peak_rss_mb(args: list[str]) -> tuple[int, float, str]:
     return r.returncode, peak / 1024, r.stderr
 
 
-def test_chupai_replay_memory_does_not_grow_with_the_record(tmp_path: Path, game: list[dict[str, Any]]) -> None:
+def test_chupai_replay_memory_does_not_grow_with_the_record(tmp_path: Path, record: list[dict[str, Any]]) -> None:
     small, large = tmp_path / "small.jsonl", tmp_path / "large.jsonl"
-    header = json.dumps(game[0]) + "\n"
-    small.write_text(header + game_lines(game, 1))
-    large.write_text(header + game_lines(game, 2 * COPIES))
+    header = json.dumps(record[0]) + "\n"
+    small.write_text(header + game_lines(record, 1))
+    large.write_text(header + game_lines(record, 2 * COPIES))
     assert large.stat().st_size > 5e6
     rc_small, peak_small, _ = _peak_rss_mb(["replay", str(small)])
     rc_large, peak_large, err = _peak_rss_mb(["replay", str(large)])
@@ -137,9 +114,9 @@ def test_chupai_replay_memory_does_not_grow_with_the_record(tmp_path: Path, game
     assert peak_large - peak_small < 10, (peak_small, peak_large)
 
 
-def test_a_record_cut_mid_line_replays_its_complete_lines(tmp_path: Path, game: list[dict[str, Any]],
+def test_a_record_cut_mid_line_replays_its_complete_lines(tmp_path: Path, record: list[dict[str, Any]],
                                                           capsys: pytest.CaptureFixture[str]) -> None:
-    whole = json.dumps(game[0]) + "\n" + game_lines(game, 2)
+    whole = json.dumps(record[0]) + "\n" + game_lines(record, 2)
     path = tmp_path / "cut.jsonl"
     path.write_text(whole[:-50])  # the writer stopped inside the last line (a game line)
     lines = whole.count("\n")
@@ -147,10 +124,10 @@ def test_a_record_cut_mid_line_replays_its_complete_lines(tmp_path: Path, game: 
     out, err = capsys.readouterr()
     assert f"chupai: warning: {path}: line {lines} is cut off" in err and f"the {lines - 1} lines before it" in err
     assert "=== table 0 game 1: won by" in out and "=== table 0 game 2\n" in out
-    record = Record.open(path)
-    assert record.cut == lines and record.lines == lines
-    assert len(record.deals(0, 2)) == sum(x["type"] == "deal" for x in game)  # the game line was the one cut
-    assert (0, 2) not in record.results
+    opened = Record.open(path)
+    assert opened.cut == lines and opened.lines == lines
+    assert len(opened.deals(0, 2)) == sum(x["type"] == "deal" for x in record)  # the game line was the one cut
+    assert (0, 2) not in opened.results
     # a line cut in the middle of the record is not a cut-off record: refused, named
     damaged = tmp_path / "damaged.jsonl"
     rows = whole.splitlines()
@@ -176,9 +153,9 @@ BAD_FIELDS = [
 
 
 @pytest.mark.parametrize(("kind", "field", "value"), BAD_FIELDS)
-def test_every_field_a_reader_uses_is_checked(tmp_path: Path, game: list[dict[str, Any]], kind: str, field: str,
+def test_every_field_a_reader_uses_is_checked(tmp_path: Path, record: list[dict[str, Any]], kind: str, field: str,
                                               value: Any, capsys: pytest.CaptureFixture[str]) -> None:
-    lines = json.loads(json.dumps(game))
+    lines = json.loads(json.dumps(record))
     lines.append({"type": "abort", "table": 0, "reason": "left", "names": ["a", "b", "c", "d"], "game": 1,
                   "deal": 0, "actions": []})
     line = next(x for x in lines if x["type"] == kind)
