@@ -4,20 +4,19 @@
 # A hand of most of a deck has more concrete plays than memory holds (Gan Deng Yan's or
 # Zheng Shangyou's 54 cards: tens of millions of sequences); the suit-collapsed view of
 # the same hand stays small.  A kernel stops at PLAY_LIMIT plays and returns
-# PAST_PLAY_LIMIT; the wrapper turns that into one MemoryError naming the way out.
+# GEN_TOO_MANY (chupai._core); the wrapper turns that into one MemoryError naming the way out.
 # (Guan Dan's kernel never gets there: all 108 cards make 135,070 plays; nor does
 # Chinese Ten's, a card and what it captures.)
-from chupai._core cimport check_grown, multiset_size
+from chupai._core cimport GEN_TOO_MANY, check_grown, multiset_size
 from chupai._play cimport PlayRecord
 
 cdef enum:
     PLAY_LIMIT = 20000000        # plays in one list
-    PAST_PLAY_LIMIT = -2         # a kernel's return code when it stopped there
 
 cdef inline int check_generated(int rc) except -1:
-    """MemoryError past PLAY_LIMIT plays (rc PAST_PLAY_LIMIT) or if the play buffer could
+    """MemoryError past PLAY_LIMIT plays (rc GEN_TOO_MANY) or if the play buffer could
     not grow (any other non-zero rc)."""
-    if rc == PAST_PLAY_LIMIT:
+    if rc == GEN_TOO_MANY:
         raise MemoryError(
             f"more than {PLAY_LIMIT:,} plays in one list: use collapse_suits=True for so large a hand"
         )

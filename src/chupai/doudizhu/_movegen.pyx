@@ -14,6 +14,7 @@ wild cards: a record's declaration is empty.
 from libc.stdint cimport uint8_t
 
 from chupai._core cimport (
+    GEN_TOO_MANY,
     target_set,
     BJ_BIT,
     N_RANKS,
@@ -42,7 +43,7 @@ from chupai._core cimport (
 from chupai._cards cimport hand_masks
 from chupai._play cimport PlayRecord
 from chupai._wrappers cimport (
-    PAST_PLAY_LIMIT, PLAY_LIMIT, bad_record, check_flag, check_generated, check_previous, check_run,
+    PLAY_LIMIT, bad_record, check_flag, check_generated, check_previous, check_run,
 )
 
 #: the Python classes this generator makes and reads (Play, Rules), bound by
@@ -304,7 +305,7 @@ cdef void gen_bombs(ctx_t *c) noexcept nogil:
 cdef int ddz_generate(mask_t hand, int flags, int collapse, const ddz_target *target,
                       playbuf_t *out) noexcept nogil:
     """Append every legal play of ``hand`` to ``out`` (``target.type`` 0: leading, else the
-    plays that beat it), in the order of the type codes; 0, GEN_OOM or PAST_PLAY_LIMIT."""
+    plays that beat it), in the order of the type codes; 0, GEN_OOM or GEN_TOO_MANY."""
     cdef ctx_t c
     cdef int v
     c.out = out
@@ -336,7 +337,7 @@ cdef int ddz_generate(mask_t hand, int flags, int collapse, const ddz_target *ta
     if out.oom:
         return -1
     if c.full:
-        return PAST_PLAY_LIMIT
+        return GEN_TOO_MANY
     return 0
 
 

@@ -13,6 +13,7 @@ representative per group of ``docs/rules/cards.md`` (jokers count as the ranks B
 from libc.stdint cimport uint8_t
 
 from chupai._core cimport (
+    GEN_TOO_MANY,
     target_set,
     BJ_BIT,
     MAX_PER_RANK,
@@ -50,7 +51,7 @@ from chupai._core cimport (
 from chupai._cards cimport hand_masks
 from chupai._play cimport PlayRecord
 from chupai._wrappers cimport (
-    PAST_PLAY_LIMIT, PLAY_LIMIT, bad_record, check_flag, check_generated, check_previous, check_run,
+    PLAY_LIMIT, bad_record, check_flag, check_generated, check_previous, check_run,
 )
 
 #: the Python classes this generator makes and reads (Play, Rules), bound by
@@ -321,7 +322,7 @@ cdef void gen_follow(ctx_t *c, const gdy_target *tg, mask_t jokers) noexcept nog
 cdef int gdy_generate(mask_t lo, mask_t hi, int flags, int max_ranks, int collapse,
                       const gdy_target *target, playbuf_t *out) noexcept nogil:
     """Append every legal play of the hand (lo, hi) to `out`; -1 if memory ran out,
-    PAST_PLAY_LIMIT (having stopped) past PLAY_LIMIT plays.
+    GEN_TOO_MANY (having stopped) past PLAY_LIMIT plays.
 
     `lo`/`hi` must be a valid two-deck hand (hi a subset of lo, faces below 54).
     """
@@ -372,7 +373,7 @@ cdef int gdy_generate(mask_t lo, mask_t hi, int flags, int max_ranks, int collap
     else:
         gen_follow(&c, target, jokers)
     if c.full:
-        return PAST_PLAY_LIMIT
+        return GEN_TOO_MANY
     return -1 if out.oom else 0
 
 

@@ -15,6 +15,7 @@ exactly one representative per group of ``docs/rules/cards.md``.
 from libc.stdint cimport uint8_t
 
 from chupai._core cimport (
+    GEN_TOO_MANY,
     target_set,
     BJ_BIT,
     JOKER_MASK,
@@ -51,7 +52,7 @@ from chupai._core cimport (
 from chupai._cards cimport hand_masks
 from chupai._play cimport PlayRecord
 from chupai._wrappers cimport (
-    PAST_PLAY_LIMIT, PLAY_LIMIT, bad_record, check_flag, check_generated, check_previous, check_run,
+    PLAY_LIMIT, bad_record, check_flag, check_generated, check_previous, check_run,
 )
 
 #: the Python classes this generator makes and reads (Play, Rules), bound by
@@ -509,7 +510,7 @@ cdef void gen_multi(ctx_t *c) noexcept nogil:
 cdef int zs_generate(mask_t hand, int flags, int collapse, const zs_target *target,
                      playbuf_t *out) noexcept nogil:
     """Append every legal play of the one-deck hand to `out`; -1 if memory ran out, -2
-    (PAST_PLAY_LIMIT) past PLAY_LIMIT plays."""
+    (GEN_TOO_MANY) past PLAY_LIMIT plays."""
     cdef ctx_t c
     cdef int r, t
     cdef mask_t counts
@@ -550,7 +551,7 @@ cdef int zs_generate(mask_t hand, int flags, int collapse, const zs_target *targ
     if c.lead or t == ZS_MULTI:
         gen_multi(&c)
     if c.full:
-        return PAST_PLAY_LIMIT
+        return GEN_TOO_MANY
     return -1 if out.oom else 0
 
 
