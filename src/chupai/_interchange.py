@@ -16,7 +16,7 @@ from typing import Any, Protocol, TypeVar
 
 from chupai.cards import Cards
 
-__all__ = ["protocol_cards", "select_play"]
+__all__ = ["entry_cards", "select_play"]
 
 
 class _Interchangeable(Protocol):
@@ -26,7 +26,7 @@ class _Interchangeable(Protocol):
 P = TypeVar("P", bound=_Interchangeable)
 
 
-def protocol_cards(entry: Any) -> Cards:
+def entry_cards(entry: Any) -> Cards:
     """The cards of an entry ``[type, rank, cards]`` (card names).
 
     ``ValueError`` if it is not a list of two strings and a list of card names.  An

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from chupai._core import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_FACES
-from chupai._interchange import protocol_cards, select_play
+from chupai._interchange import entry_cards, select_play
 from chupai._play import BombPlay, RecordView
 from chupai.cards import face_name
 from chupai.doudizhu._movegen import GAME_CLASSES
@@ -206,7 +206,7 @@ class Play(BombPlay):
         """
         from chupai.doudizhu.classify import classify
 
-        return select_play(obj, classify(protocol_cards(obj), rules=rules), "Dou Dizhu")
+        return select_play(obj, classify(entry_cards(obj), rules=rules), "Dou Dizhu")
 
 
 _TYPE_NAMES = {t.value: t.name for t in PlayType}

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from chupai._core import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_FACES, RANKS, RED_JOKER_BIT
-from chupai._interchange import protocol_cards, select_play
+from chupai._interchange import entry_cards, select_play
 from chupai._play import BombPlay, RecordView
 from chupai.cards import face_name
 from chupai.gandengyan._movegen import GAME_CLASSES
@@ -216,7 +216,7 @@ class Play(BombPlay):
         """
         from chupai.gandengyan.classify import classify
 
-        return select_play(obj, classify(protocol_cards(obj), rules=rules), "Gan Deng Yan")
+        return select_play(obj, classify(entry_cards(obj), rules=rules), "Gan Deng Yan")
 
 
 _JOKERS = (1 << BLACK_JOKER_BIT) | (1 << RED_JOKER_BIT)

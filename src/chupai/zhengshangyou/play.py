@@ -36,7 +36,7 @@ from typing import Any
 
 from chupai._core import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_FACES, RED_JOKER_BIT
 from chupai._play import RecordPlay, RecordView
-from chupai._interchange import protocol_cards, select_play
+from chupai._interchange import entry_cards, select_play
 from chupai.cards import RANKS, face_name
 from chupai.zhengshangyou._movegen import GAME_CLASSES
 from chupai.zhengshangyou.rules import PAGAT, Rules
@@ -273,7 +273,7 @@ class Play(RecordPlay):
         """
         from chupai.zhengshangyou.classify import classify
 
-        return select_play(obj, classify(protocol_cards(obj), rules=rules), "Zheng Shangyou")
+        return select_play(obj, classify(entry_cards(obj), rules=rules), "Zheng Shangyou")
 
 
 _TYPE_NAMES = {t.value: t.name for t in PlayType}
