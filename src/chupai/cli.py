@@ -148,7 +148,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     backends.add_arguments(ar)
     ar.set_defaults(run=_cmd_arena)
 
-    from chupai.ladder import register as register_ladder
+    from chupai._cli_ladder import register as register_ladder
 
     ld = register_ladder(sub)
     from chupai.protocol.cli import register as register_protocol  # serve, join, replay
@@ -157,7 +157,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     from chupai.rl.generate import register as register_generate  # self-play data
 
     register_generate(sub)
-    from chupai.perft import register as register_perft  # perft counts and --bench
+    from chupai._cli_perft import register as register_perft  # perft counts and --bench
 
     register_perft(sub)
 
