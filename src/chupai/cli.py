@@ -154,7 +154,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     from chupai.protocol.cli import register as register_protocol  # serve, join, replay
 
     register_protocol(sub)
-    from chupai.rl.generate import register as register_generate  # self-play data
+    from chupai._cli_generate import register as register_generate  # self-play data
 
     register_generate(sub)
     from chupai._cli_perft import register as register_perft  # perft counts and --bench
