@@ -144,9 +144,36 @@ cdef void expand(ctx_t *c, int v, mask_t lo, int type_, int key, int length, int
         expand(c, v + 1, lo | slot_lo(&s, k), type_, key, length, cls)
 
 
+cdef inline mask_t lowest_suits(unsigned nib, int k, int rank) noexcept nogil:
+    """The ``k`` lowest suits held of ``nib`` (a rank's nibble), as faces of ``rank``."""
+    cdef unsigned low = 0, b
+    while k > 0:
+        b = nib & (~nib + 1)
+        low |= b
+        nib ^= b
+        k -= 1
+    return (<mask_t>low) << (rank * RANK_BITS)
+
+
 cdef inline void emit(ctx_t *c, int type_, int key, int length, int cls) noexcept nogil:
-    if not c.full:
+    """Push the play ``take`` holds: every choice of suits, or (collapsing) the lowest
+    suits held of each rank, computed at once."""
+    cdef mask_t lo = 0
+    cdef int v
+    if c.full:
+        return
+    if not c.collapse:
         expand(c, 0, 0, type_, key, length, cls)
+        return
+    for v in range(DDZ_TWO_VALUE + 1):
+        if c.take[v]:
+            lo |= lowest_suits(c.nib[v], c.take[v], RANK_OF[v])
+    if c.take[DDZ_BJ_VALUE]:
+        lo |= bit(BJ_BIT)
+    if c.take[DDZ_RJ_VALUE]:
+        lo |= bit(RJ_BIT)
+    if c.out.len >= PLAY_LIMIT or play_push(c.out, lo, 0, type_, key, length, cls) == NULL:
+        c.full = 1
 
 
 cdef void gen_sets(ctx_t *c, int type_, int width, int top) noexcept nogil:
