@@ -8,7 +8,8 @@ from chupai._core import PlayList
 from chupai.chinese_ten._entry import GAME
 from chupai.chinese_ten._movegen import captures, legal_plays
 from chupai.chinese_ten.classify import classify
-from chupai.chinese_ten.game import Deal, Event, IllegalActionError, Match, Phase
+from chupai.chinese_ten.game import Deal, Event, IllegalActionError, Match
+from chupai.chinese_ten.phase import Phase
 from chupai.chinese_ten.play import Play, PlayType
 from chupai.chinese_ten.playouts import PlayoutResult, PlayoutResults, playout, playouts
 from chupai.chinese_ten.rules import Rules

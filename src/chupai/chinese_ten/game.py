@@ -38,7 +38,6 @@ Anything not legal now raises :class:`chupai.errors.IllegalActionError` (a
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from enum import StrEnum
 from typing import Any, ClassVar
 
 from chupai._seeds import match_deal
@@ -59,19 +58,9 @@ from chupai.chinese_ten.play import Play
 from chupai.chinese_ten.rules import Rules
 from chupai.contract import TERMINAL, Event
 from chupai.errors import IllegalActionError
+from chupai.chinese_ten.phase import Phase
 
-__all__ = ["TERMINAL", "Deal", "Event", "IllegalActionError", "Match", "Phase", "first_player", "next_dealer"]
-
-
-class Phase(StrEnum):
-    """The phases of a Chinese Ten deal."""
-
-    #: the current player plays a card from the hand
-    PLAY = "play"
-    #: the current player chooses the capture of the stock card just turned
-    TURN = "turn"
-    #: the hands and the stock are empty
-    OVER = "over"
+__all__ = ["TERMINAL", "Deal", "Event", "IllegalActionError", "Match", "first_player", "next_dealer"]
 
 
 #: the phases by name (the engine's ``phase``)

@@ -13,7 +13,8 @@ from chupai._core import PlayList
 from chupai.gandengyan._entry import GAME
 from chupai.gandengyan._movegen import legal_plays
 from chupai.gandengyan.classify import classify
-from chupai.gandengyan.game import PASS, Deal, IllegalActionError, Match, Phase
+from chupai.gandengyan.game import PASS, Deal, IllegalActionError, Match
+from chupai.gandengyan.phase import Phase
 from chupai.gandengyan.play import BOMB_CLASS, Play, PlayType
 from chupai.gandengyan.playouts import PlayoutResult, PlayoutResults, playout, playouts
 from chupai.gandengyan.rules import Rules

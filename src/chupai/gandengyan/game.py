@@ -31,7 +31,6 @@ played (:attr:`Deal.known_cards`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from enum import StrEnum
 from typing import Any, ClassVar
 
 from chupai._seeds import match_deal
@@ -56,15 +55,9 @@ from chupai.gandengyan._world import world
 from chupai.gandengyan.play import Play
 from chupai.gandengyan.rules import Rules
 from chupai.gandengyan.scoring import deal_returns, general_multiplier
+from chupai.gandengyan.phase import Phase
 
-__all__ = ["PASS", "TERMINAL", "Deal", "IllegalActionError", "Match", "Phase"]
-
-
-class Phase(StrEnum):
-    """The phases of a Gan Deng Yan deal (there is no phase before the card play)."""
-
-    PLAY = "play"
-    OVER = "over"
+__all__ = ["PASS", "TERMINAL", "Deal", "IllegalActionError", "Match"]
 
 
 # module constants: looking an enum member up on its class costs ~0.1 us, and the

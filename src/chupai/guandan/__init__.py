@@ -17,10 +17,10 @@ from chupai.guandan.game import (
     IllegalActionError,
     Match,
     PayTribute,
-    Phase,
     ReturnCard,
     TakeTribute,
 )
+from chupai.guandan.phase import Phase
 from chupai.guandan.play import BOMB_CLASS, Play, PlayType
 from chupai.guandan.playouts import PlayoutResult, PlayoutResults, playout, playouts
 from chupai.guandan.rules import Rules

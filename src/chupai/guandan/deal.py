@@ -29,6 +29,7 @@ from chupai.guandan._engine import RESULT_12, RESULT_13, RESULT_14, DealCore
 from chupai.guandan._world import options as _options
 from chupai.guandan._world import return_faces, top_faces, tribute_hands, world
 from chupai.guandan.play import Play, level_value, wild_face
+from chupai.guandan.phase import Phase
 from chupai.guandan.rules import Rules, parse_rank
 from chupai.guandan.tribute import (
     PAY_TRIBUTE,
@@ -37,7 +38,6 @@ from chupai.guandan.tribute import (
     VALUES,
     PayTribute,
     Pending,
-    Phase,
     Tribute,
     TributeStep,
     normalize_previous,
@@ -152,7 +152,7 @@ class Deal(DealSurface):
     :mod:`chupai.guandan.game` for the actions and :mod:`chupai.guandan.tribute` for the
     tribute rules.
 
-    Attributes (read-only): ``phase`` (a :class:`~chupai.guandan.tribute.Phase`),
+    Attributes (read-only): ``phase`` (a :class:`~chupai.guandan.phase.Phase`),
     ``current_player``, ``level``, ``levels``, ``declarers``, ``history``,
     ``finishing_order``, ``result``, ``winners``, ``rules``, ``seed``.  ``history`` is
     every public event as an :class:`~chupai.contract.Event`: payments (forced ones
@@ -308,7 +308,7 @@ class Deal(DealSurface):
     # -- state ---------------------------------------------------------------------------
     @property
     def phase(self) -> Phase:
-        """A :class:`~chupai.guandan.tribute.Phase`: ``TRIBUTE`` (payments, the take),
+        """A :class:`~chupai.guandan.phase.Phase`: ``TRIBUTE`` (payments, the take),
         ``RETURN``, ``LEAD``, ``PLAY`` or ``OVER``."""
         return self._phase
 

@@ -31,7 +31,6 @@ from chupai.guandan.match import Match, settle
 from chupai.guandan.tribute import (
     ChooseLeader,
     PayTribute,
-    Phase,
     ReturnCard,
     TakeTribute,
     TributeStep,
@@ -46,7 +45,6 @@ __all__ = [
     "IllegalActionError",
     "Match",
     "PayTribute",
-    "Phase",
     "ReturnCard",
     "TakeTribute",
     "TributeStep",

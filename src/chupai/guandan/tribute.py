@@ -46,7 +46,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import Enum, StrEnum
+from enum import Enum
 from typing import Any, NamedTuple
 
 from chupai._core import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_FACES, RED_JOKER_BIT
@@ -57,11 +57,11 @@ from chupai.contract import Event
 from chupai.guandan._engine import RESULT_12, RESULT_13, RESULT_14
 from chupai.guandan.play import level_value, wild_face
 from chupai.guandan.rules import Rules, parse_rank
+from chupai.guandan.phase import Phase
 
 __all__ = [
     "ChooseLeader",
     "PayTribute",
-    "Phase",
     "ReturnCard",
     "TakeTribute",
     "Tribute",
@@ -71,20 +71,6 @@ __all__ = [
 ]
 
 SEATS = 4
-
-
-class Phase(StrEnum):
-    """The phases of a Guan Dan deal."""
-
-    #: payments and the take of equal tributes
-    TRIBUTE = "tribute"
-    #: the receivers return a card each
-    RETURN = "return"
-    #: after equal tributes, a payer chooses who leads
-    LEAD = "lead"
-    #: the card play
-    PLAY = "play"
-    OVER = "over"
 
 
 class TributeStep(Enum):

@@ -9,7 +9,8 @@ from chupai._core import PlayList
 from chupai.zhengshangyou._entry import GAME
 from chupai.zhengshangyou._movegen import legal_plays
 from chupai.zhengshangyou.classify import classify
-from chupai.zhengshangyou.game import PASS, Deal, GiveCard, Match, PayCard, Phase, TakeCard
+from chupai.zhengshangyou.game import PASS, Deal, GiveCard, Match, PayCard, TakeCard
+from chupai.zhengshangyou.phase import Phase
 from chupai.zhengshangyou.play import Play, PlayType
 from chupai.zhengshangyou.playouts import playout, playouts
 from chupai.zhengshangyou.rules import Rules

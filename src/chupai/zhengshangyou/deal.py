@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from enum import StrEnum
 from typing import Any, ClassVar
 
 import numpy as np
@@ -46,17 +45,9 @@ from chupai.zhengshangyou.exchange import (
 )
 from chupai.zhengshangyou.play import Play
 from chupai.zhengshangyou.rules import Rules
+from chupai.zhengshangyou.phase import Phase
 
-__all__ = ["Deal", "Phase"]
-
-
-class Phase(StrEnum):
-    """The phases of a Zheng Shangyou deal."""
-
-    #: the card exchange after the previous deal (:mod:`chupai.zhengshangyou.exchange`)
-    EXCHANGE = "exchange"
-    PLAY = "play"
-    OVER = "over"
+__all__ = ["Deal"]
 
 
 # module constants: looking an enum member up on its class costs ~0.1 us, and the

@@ -24,7 +24,7 @@ from __future__ import annotations
 from chupai.actions import PASS
 from chupai.contract import TERMINAL
 from chupai.errors import IllegalActionError
-from chupai.zhengshangyou.deal import Deal, Phase
+from chupai.zhengshangyou.deal import Deal
 from chupai.zhengshangyou.exchange import (
     ExchangeStep,
     GiveCard,
@@ -44,7 +44,6 @@ __all__ = [
     "IllegalActionError",
     "Match",
     "PayCard",
-    "Phase",
     "TakeCard",
     "decision_choice",
     "exchange_choice",
