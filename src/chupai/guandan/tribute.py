@@ -52,6 +52,7 @@ from typing import Any, NamedTuple
 from chupai._core import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_FACES, RED_JOKER_BIT
 from chupai._state import slot_copy
 from chupai._validate import check_seat
+from chupai._decisions import CardDecision
 from chupai.cards import RANKS, Cards, face_name, parse_face
 from chupai.contract import Event
 from chupai.guandan._engine import RESULT_12, RESULT_13, RESULT_14
@@ -95,49 +96,21 @@ _STEP_PHASE = {
 
 
 # --- actions ------------------------------------------------------------------------------
-def _canonical_card(card: Any) -> str:
-    if not isinstance(card, str):
-        raise TypeError(f"card must be a card string such as '7S', not {card!r}")
-    return face_name(parse_face(card))
 
 
-@dataclass(frozen=True)
-class PayTribute:
+@dataclass(frozen=True, repr=False)
+class PayTribute(CardDecision):
     """A payer gives ``card`` as tribute (a decision only when several suits tie)."""
 
-    card: str
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "card", _canonical_card(self.card))
-
-    def __repr__(self) -> str:
-        return f"PayTribute({self.card!r})"
-
-
-@dataclass(frozen=True)
-class TakeTribute:
+@dataclass(frozen=True, repr=False)
+class TakeTribute(CardDecision):
     """The first finisher takes the tribute card ``card`` (equal tributes, winners' choice)."""
 
-    card: str
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "card", _canonical_card(self.card))
-
-    def __repr__(self) -> str:
-        return f"TakeTribute({self.card!r})"
-
-
-@dataclass(frozen=True)
-class ReturnCard:
+@dataclass(frozen=True, repr=False)
+class ReturnCard(CardDecision):
     """A receiver returns ``card`` to the player they received tribute from."""
-
-    card: str
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "card", _canonical_card(self.card))
-
-    def __repr__(self) -> str:
-        return f"ReturnCard({self.card!r})"
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,8 @@ from enum import Enum
 from typing import Any
 
 from chupai._core import NUM_FACES
-from chupai.cards import face_name, parse_face
+from chupai._decisions import CardDecision
+from chupai.cards import parse_face
 from chupai.zhengshangyou.play import face_value
 
 __all__ = ["ExchangeStep", "GiveCard", "PayCard", "TakeCard", "decision_choice", "exchange_choice", "exchange_steps"]
@@ -35,52 +36,22 @@ __all__ = ["ExchangeStep", "GiveCard", "PayCard", "TakeCard", "decision_choice",
 VALUES = tuple(face_value(f) for f in range(NUM_FACES))
 
 
-def _canonical_card(card: Any) -> str:
-    if not isinstance(card, str):
-        raise TypeError(f"card must be a card string such as '7S', not {card!r}")
-    return face_name(parse_face(card))
-
-
-@dataclass(frozen=True)
-class PayCard:
+@dataclass(frozen=True, repr=False)
+class PayCard(CardDecision):
     """A last finisher puts ``card``, their highest, face up (a decision only among tied
     suits)."""
 
-    card: str
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "card", _canonical_card(self.card))
-
-    def __repr__(self) -> str:
-        return f"PayCard({self.card!r})"
-
-
-@dataclass(frozen=True)
-class TakeCard:
+@dataclass(frozen=True, repr=False)
+class TakeCard(CardDecision):
     """A player takes the face-up card ``card`` (the other one goes to their partner in
     the exchange)."""
 
-    card: str
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "card", _canonical_card(self.card))
-
-    def __repr__(self) -> str:
-        return f"TakeCard({self.card!r})"
-
-
-@dataclass(frozen=True)
-class GiveCard:
+@dataclass(frozen=True, repr=False)
+class GiveCard(CardDecision):
     """The first or second finisher puts ``card``, an unwanted card, face up (automatic
     only for a hand of one card)."""
-
-    card: str
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "card", _canonical_card(self.card))
-
-    def __repr__(self) -> str:
-        return f"GiveCard({self.card!r})"
 
 
 EXCHANGE_ACTIONS = (PayCard, TakeCard, GiveCard)
