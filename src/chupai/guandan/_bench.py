@@ -18,7 +18,7 @@ import numpy as np
 
 from chupai._bench_runner import run
 from chupai._timing import Report, engine_report, median_run, per_item
-from chupai.cards import Cards
+from chupai.cards import RANKS, Cards
 from chupai.guandan import Play, legal_plays
 from chupai.guandan._movegen import kernel_count
 
@@ -26,7 +26,6 @@ __all__ = ["Position", "kernel_arrays", "main", "positions"]
 
 SEED = 20261129
 N_DEALS = 1000
-LEVELS = "23456789TJQKA"
 
 
 @dataclass(frozen=True)
@@ -44,7 +43,7 @@ def positions(n: int = N_DEALS, seed: int = SEED) -> list[Position]:
     for _ in range(n):
         order = rng.permutation(108)
         seats = [Cards.from_counts(np.bincount(faces[order[27 * s : 27 * s + 27]], minlength=54).tolist()) for s in range(4)]
-        level = LEVELS[rng.integers(len(LEVELS))]
+        level = RANKS[rng.integers(len(RANKS))]
         leads = legal_plays(seats[1], level)
         out.append(Position(seats[0], level, leads[int(rng.integers(len(leads)))]))
     return out
@@ -54,7 +53,7 @@ def kernel_arrays(pos: Sequence[Position]) -> tuple[np.ndarray, np.ndarray, np.n
     """The hands as mask arrays and level indexes, for ``kernel_count``."""
     los = np.array([p.hand.lo for p in pos], dtype=np.uint64)
     his = np.array([p.hand.hi for p in pos], dtype=np.uint64)
-    levels = np.array([LEVELS.index(p.level) for p in pos], dtype=np.uint8)
+    levels = np.array([RANKS.index(p.level) for p in pos], dtype=np.uint8)
     return los, his, levels
 
 

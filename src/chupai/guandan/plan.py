@@ -21,14 +21,11 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from chupai.cards import Cards
+from chupai.cards import RANKS, Cards
 from chupai.guandan._engine import _plan
 from chupai.guandan._movegen import parse_rank
 
 __all__ = ["Plan", "plan"]
-
-_RANKS = "23456789TJQKA"
-
 
 @dataclass(frozen=True)
 class Plan:
@@ -72,7 +69,7 @@ def plan(hand: Cards | str, level: str, *, nodes: int | None = None, slack: int 
     if nodes is not None and nodes < 1:
         raise ValueError(f"nodes must be positive, not {nodes}")
     burden, units, runs, visited = _plan(hand.lo, hand.hi, lvl, nodes, slack)
-    wild = _RANKS[lvl] + "H"
+    wild = RANKS[lvl] + "H"
     pool: dict[str, list[str]] = {}
     wilds: list[str] = []
     for card in list(hand):
@@ -84,13 +81,13 @@ def plan(hand: Cards | str, level: str, *, nodes: int | None = None, slack: int 
     for mult, ranks in runs:
         combo: list[str] = []
         for r in ranks:
-            held = pool[_RANKS[r]]
+            held = pool[RANKS[r]]
             combo.extend(held[:mult])
             del held[:mult]
         combos.append(combo)
     jokers = pool.pop("B", []) + pool.pop("R", [])
     # the natural ranks in the level order (the level rank above the ace), then jokers
-    order = [r for r in _RANKS if r != _RANKS[lvl]] + [_RANKS[lvl]]
+    order = [r for r in RANKS if r != RANKS[lvl]] + [RANKS[lvl]]
     groups = [(r, pool.get(r, [])) for r in order]
     four_jokers = len(jokers) == 4
     if not four_jokers:

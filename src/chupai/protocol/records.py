@@ -37,6 +37,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any, TextIO
 
+from chupai.cards import RANKS
 from chupai.protocol._adapter import SEATS, Ask, Notify, ProtocolGame, action_key, replay_game
 from chupai.protocol.shapes import check_action, check_card, is_int
 
@@ -62,7 +63,7 @@ VERSION = 1
 #: the longest record line a reader takes, in bytes (a deal line is a few kB)
 MAX_LINE = 1 << 20
 #: the level ranks a deal line's ``level`` may hold
-_LEVEL_RANKS = frozenset("23456789TJQKA")
+_LEVEL_RANKS = frozenset(RANKS)
 #: a deal's ``result``
 _RESULTS = frozenset({"1-2", "1-3", "1-4"})
 

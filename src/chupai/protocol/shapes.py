@@ -16,13 +16,15 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from chupai.cards import RANKS
+
 __all__ = ["ACTION_TYPES", "MESSAGES", "check_action", "check_card", "check_message", "is_int"]
 
 #: the action types of ``docs/protocol.md``, "Cards and actions"
 ACTION_TYPES = frozenset({"Single", "Pair", "Trips", "ThreePair", "ThreeWithTwo", "TwoTrips", "Straight",
                           "StraightFlush", "Bomb", "PASS", "tribute", "back"})
 _RANKS = frozenset("A23456789TJQKBR")
-_LEVELS = frozenset("A23456789TJQK")
+_LEVELS = frozenset(RANKS)
 _CARD = re.compile(r"^(?:[SHCD][A2-9TJQK]|SB|HR)$")
 
 
