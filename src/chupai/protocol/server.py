@@ -356,7 +356,7 @@ class Table:
 
     def _check(self, seat: int, raw: str | bytes) -> str | None:
         pending = self._pending
-        if pending is None or pending[0] != seat or pending[2].done():
+        if pending is None or pending[0] != seat:
             return "out of turn (this seat is not asked to act)"
         try:
             msg = json.loads(raw)
@@ -610,8 +610,7 @@ class Table:
                 continue
             assert connection is not None
             why = f"did not answer within {timeout:g} s"
-            self._pending = None
-            future.cancel()  # nobody awaits it any more
+            future.cancel()  # nobody awaits it any more (abort forgets it)
             self.abort(f"{self.label(seat)} {why}")
             await drop(connection, 1008, why)
             raise TableAborted(self._aborted)
