@@ -98,3 +98,19 @@ def test_the_concrete_list_expands_the_collapsed_one() -> None:
 
             assert {shape(p) for p in concrete} == {shape(p) for p in collapsed}
             assert len({shape(p) for p in collapsed}) == len(collapsed)
+
+
+def test_each_list_keeps_its_plays_whatever_is_listed_after_it() -> None:
+    """Lists are built in one buffer reused between calls (a long one takes it whole):
+    a list is the same after later calls, long or short, as when it was returned."""
+    every_four = "3S 3H 3C 3D 4S 4H 4C 4D 5S 5H 5C 5D 6S 6H 6C 6D 7S 7H 7C 7D 8S 8H 8C 8D"
+    long = legal_plays(every_four)
+    long_records = long.to_numpy().copy()
+    short = legal_plays("3S 4S 4H BJ")
+    short_records = short.to_numpy().copy()
+    assert len(long) > 100_000 and len(short) == 5
+    again = legal_plays(every_four)
+    legal_plays("9S 9H 9C 9D")
+    assert (long.to_numpy() == long_records).all() and (again.to_numpy() == long_records).all()
+    assert (short.to_numpy() == short_records).all()
+    assert [str(p) for p in short] == [str(p) for p in legal_plays("3S 4S 4H BJ")]

@@ -5,7 +5,7 @@
 # A one-deck set is one word.  A two-deck multiset is two words: `lo` holds the
 # faces held at least once, `hi` the faces held twice (hi is a subset of lo).
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 ctypedef uint64_t mask_t
 
@@ -309,6 +309,41 @@ cdef inline PlayList new_playlist(object factory, object context, Py_ssize_t cap
     out.maker = factory if isinstance(factory, PlayMaker) else None
     out.context = context
     playbuf_open(&out.buf, cap)
+    return out
+
+# A generator called with the GIL held may build its list in one scratch buffer kept
+# between calls, then hand it to a PlayList of the exact size: no allocation grows, and a
+# list holds no spare room.
+cdef enum:
+    SCRATCH_KEEP = 65536         # the records a scratch buffer keeps between calls
+
+cdef inline void scratch_reset(playbuf_t *scratch) noexcept nogil:
+    """Empty a scratch buffer for the next list, giving its room back past SCRATCH_KEEP."""
+    if scratch.cap > SCRATCH_KEEP:
+        playbuf_free(scratch)
+    scratch.len = 0
+    scratch.oom = 0
+
+cdef inline PlayList playlist_from_scratch(object factory, object context, playbuf_t *scratch):
+    """A PlayList of the game's `factory` and `context` holding the records of `scratch`,
+    which is left empty: a list of up to SCRATCH_KEEP records is copied into a buffer of
+    its size; a longer one takes the scratch's buffer, and the scratch starts anew."""
+    cdef PlayList out = PlayList.__new__(PlayList)
+    cdef Py_ssize_t n = scratch.len
+    out.factory = factory
+    out.maker = factory if isinstance(factory, PlayMaker) else None
+    out.context = context
+    scratch.len = 0
+    if n > SCRATCH_KEEP:
+        out.buf = scratch[0]
+        out.buf.len = n
+        scratch.data = NULL
+        scratch.cap = 0
+        return out
+    playbuf_open(&out.buf, n if n > 0 else 1)
+    if n:
+        memcpy(out.buf.data, scratch.data, n * sizeof(play_t))
+    out.buf.len = n
     return out
 
 # The Play object of a record, made by the game's factory (directly if a PlayMaker).

@@ -18,6 +18,7 @@ from chupai._core cimport (
     target_set,
     BJ_BIT,
     N_RANKS,
+    NIBBLE,
     RANK_2,
     RANK_BITS,
     RJ_BIT,
@@ -26,12 +27,13 @@ from chupai._core cimport (
     GameClasses,
     mask_t,
     multiset_valid,
-    new_playlist,
+    playlist_from_scratch,
+    scratch_reset,
+    nibble_counts,
     play_push,
     playbuf_free,
     playbuf_open,
     playbuf_t,
-    popcount,
     rank_nibble,
     rank_subsets,
     slot_lo,
@@ -72,12 +74,30 @@ cdef const subsets_t *SUBS = rank_subsets()
 cdef uint8_t RANK_OF[DDZ_TWO_VALUE + 1]
 # WIDTH[type]: the cards of each rank of a chain type (0: not a chain)
 cdef uint8_t WIDTH[DDZ_ROCKET + 1]
+# SHIFT[v]: the bit of value v's lowest face (a rank's nibble, or a joker's one bit)
+cdef uint8_t SHIFT[DDZ_N_VALUES]
+# LOWEST[nib][k]: the k lowest suits of the suits ``nib`` held of a rank (k <= held)
+cdef uint8_t LOWEST[NIBBLE + 1][FOUR + 1]
 
 
 cdef void _build_tables() noexcept:
     cdef int v
+    cdef unsigned nib, low, b, rest
+    cdef int k
     for v in range(DDZ_TWO_VALUE + 1):
         RANK_OF[v] = RANK_2 if v == DDZ_TWO_VALUE else v + 1
+        SHIFT[v] = RANK_OF[v] * RANK_BITS
+    SHIFT[DDZ_BJ_VALUE] = BJ_BIT
+    SHIFT[DDZ_RJ_VALUE] = RJ_BIT
+    for nib in range(NIBBLE + 1):
+        low = 0
+        rest = nib
+        LOWEST[nib][0] = 0
+        for k in range(1, FOUR + 1):
+            b = rest & (~rest + 1)
+            low |= b
+            rest ^= b
+            LOWEST[nib][k] = low
     for v in range(DDZ_ROCKET + 1):
         WIDTH[v] = 0
     WIDTH[DDZ_STRAIGHT] = 1
@@ -101,6 +121,7 @@ ctypedef struct ctx_t:
     unsigned nib[DDZ_N_VALUES]   # the suits held of each value (a joker: bit 0)
     int cnt[DDZ_N_VALUES]
     int take[DDZ_N_VALUES]       # the play being built: its cards of each value
+    mask_t low                   # ... and the lowest suits held of each (its collapsed cards)
     int avail[DDZ_N_VALUES]      # the kicker cards each value may give to it
 
 
@@ -144,35 +165,22 @@ cdef void expand(ctx_t *c, int v, mask_t lo, int type_, int key, int length, int
         expand(c, v + 1, lo | slot_lo(&s, k), type_, key, length, cls)
 
 
-cdef inline mask_t lowest_suits(unsigned nib, int k, int rank) noexcept nogil:
-    """The ``k`` lowest suits held of ``nib`` (a rank's nibble), as faces of ``rank``."""
-    cdef unsigned low = 0, b
-    while k > 0:
-        b = nib & (~nib + 1)
-        low |= b
-        nib ^= b
-        k -= 1
-    return (<mask_t>low) << (rank * RANK_BITS)
+cdef inline void take_add(ctx_t *c, int v, int t) noexcept nogil:
+    """Add ``t`` cards of value ``v`` to the play being built (``t`` < 0: take them back),
+    keeping its collapsed cards ``low`` in step."""
+    cdef int was = c.take[v]
+    c.take[v] = was + t
+    c.low ^= <mask_t>(LOWEST[c.nib[v]][was] ^ LOWEST[c.nib[v]][was + t]) << SHIFT[v]
 
 
 cdef inline void emit(ctx_t *c, int type_, int key, int length, int cls) noexcept nogil:
-    """Push the play ``take`` holds: every choice of suits, or (collapsing) the lowest
-    suits held of each rank, computed at once."""
-    cdef mask_t lo = 0
-    cdef int v
+    """Push the play ``take`` holds: every choice of suits, or (collapsing) its lowest
+    suits, ``low``."""
     if c.full:
         return
     if not c.collapse:
         expand(c, 0, 0, type_, key, length, cls)
-        return
-    for v in range(DDZ_TWO_VALUE + 1):
-        if c.take[v]:
-            lo |= lowest_suits(c.nib[v], c.take[v], RANK_OF[v])
-    if c.take[DDZ_BJ_VALUE]:
-        lo |= bit(BJ_BIT)
-    if c.take[DDZ_RJ_VALUE]:
-        lo |= bit(RJ_BIT)
-    if c.out.len >= PLAY_LIMIT or play_push(c.out, lo, 0, type_, key, length, cls) == NULL:
+    elif c.out.len >= PLAY_LIMIT or play_push(c.out, c.low, 0, type_, key, length, cls) == NULL:
         c.full = 1
 
 
@@ -183,9 +191,9 @@ cdef void gen_sets(ctx_t *c, int type_, int width, int top) noexcept nogil:
         return
     for v in range(kmin + 1, top + 1):
         if c.cnt[v] >= width:
-            c.take[v] = width
+            take_add(c, v, width)
             emit(c, type_, v, width, 0)
-            c.take[v] = 0
+            take_add(c, v, -width)
 
 
 cdef void set_avail(ctx_t *c, int lo_v, int hi_v, int core_take) noexcept nogil:
@@ -211,6 +219,8 @@ cdef void kick_singles(ctx_t *c, int v, int need, int per, int type_, int key, i
             return
         emit(c, type_, key, length, 0)
         return
+    while v < DDZ_N_VALUES and c.avail[v] == 0:
+        v += 1
     if v == DDZ_N_VALUES:
         return
     m = c.avail[v]
@@ -219,9 +229,9 @@ cdef void kick_singles(ctx_t *c, int v, int need, int per, int type_, int key, i
     if m > need:
         m = need
     for t in range(m + 1):
-        c.take[v] += t
+        take_add(c, v, t)
         kick_singles(c, v + 1, need - t, per, type_, key, length)
-        c.take[v] -= t
+        take_add(c, v, -t)
 
 
 cdef void kick_pairs(ctx_t *c, int v, int need, int type_, int key, int length) noexcept nogil:
@@ -231,13 +241,15 @@ cdef void kick_pairs(ctx_t *c, int v, int need, int type_, int key, int length) 
     if need == 0:
         emit(c, type_, key, length, 0)
         return
+    while v <= DDZ_TWO_VALUE and c.avail[v] < 2:
+        v += 1
     if v > DDZ_TWO_VALUE:
         return
     kick_pairs(c, v + 1, need, type_, key, length)
     if c.avail[v] >= 2:
-        c.take[v] += 2
+        take_add(c, v, 2)
         kick_pairs(c, v + 1, need - 1, type_, key, length)
-        c.take[v] -= 2
+        take_add(c, v, -2)
 
 
 cdef void gen_trio_kickers(ctx_t *c) noexcept nogil:
@@ -246,13 +258,13 @@ cdef void gen_trio_kickers(ctx_t *c) noexcept nogil:
     for v in range(DDZ_TWO_VALUE + 1):
         if c.cnt[v] < 3 or (v <= ks and v <= kp):
             continue
-        c.take[v] = 3
+        take_add(c, v, 3)
         set_avail(c, v, v, 3)
         if v > ks:
             kick_singles(c, 0, 1, 1, DDZ_TRIO_SINGLE, v, 4)
         if v > kp:
             kick_pairs(c, 0, 1, DDZ_TRIO_PAIR, v, 5)
-        c.take[v] = 0
+        take_add(c, v, -3)
 
 
 cdef void chain_kickers(ctx_t *c, int lo_v, int top, int n) noexcept nogil:
@@ -271,26 +283,38 @@ cdef void chain_kickers(ctx_t *c, int lo_v, int top, int n) noexcept nogil:
 
 cdef void gen_chains(ctx_t *c, int type_, int width, int min_n) noexcept nogil:
     """Straights, pair sequences and airplanes (with their kickers when ``type_`` is
-    DDZ_AIRPLANE): ``width`` cards of each of n >= min_n consecutive values 3..A."""
-    cdef int s, e, n, k, plain = wants(c, type_)
+    DDZ_AIRPLANE): ``width`` cards of each of n >= min_n consecutive values 3..A (when
+    following, n is the play to beat's number of ranks)."""
+    cdef int s, e, n, k, end, plain = wants(c, type_)
     cdef int kicked = type_ == DDZ_AIRPLANE and (wants(c, DDZ_AIRPLANE_SINGLES) or wants(c, DDZ_AIRPLANE_PAIRS))
+    cdef int n_lo = min_n, n_hi = DDZ_ACE_VALUE + 1
+    cdef int run[DDZ_ACE_VALUE + 2]   # run[s]: the values s.. held >= width times in a row
     if not plain and not kicked:
         return
+    if not c.lead:
+        n_lo = n_hi = c.tg.length // WIDTH[c.tg.type]
+        if n_lo < min_n or n_lo > DDZ_ACE_VALUE + 1:
+            return
+    run[DDZ_ACE_VALUE + 1] = 0
+    for s in range(DDZ_ACE_VALUE, -1, -1):
+        run[s] = run[s + 1] + 1 if c.cnt[s] >= width else 0
     for s in range(DDZ_ACE_VALUE + 1):
-        e = s
-        while e <= DDZ_ACE_VALUE and c.cnt[e] >= width:
-            c.take[e] = width
+        if run[s] < n_lo:
+            continue
+        end = s + (run[s] if run[s] < n_hi else n_hi)
+        for e in range(s, s + n_lo - 1):
+            take_add(c, e, width)
+        for e in range(s + n_lo - 1, end):
+            take_add(c, e, width)
             n = e - s + 1
-            if n >= min_n:
-                if plain:
-                    k = shape_min(c, type_, width * n)
-                    if e > k:
-                        emit(c, type_, e, width * n, 0)
-                if kicked:
-                    chain_kickers(c, s, e, n)
-            e += 1
-        for k in range(s, e):
-            c.take[k] = 0
+            if plain:
+                k = shape_min(c, type_, width * n)
+                if e > k:
+                    emit(c, type_, e, width * n, 0)
+            if kicked:
+                chain_kickers(c, s, e, n)
+        for k in range(s, end):
+            take_add(c, k, -width)
 
 
 cdef void gen_four_two(ctx_t *c) noexcept nogil:
@@ -299,14 +323,14 @@ cdef void gen_four_two(ctx_t *c) noexcept nogil:
     for v in range(DDZ_TWO_VALUE + 1):
         if c.cnt[v] < FOUR or (v <= ks and v <= kp):
             continue
-        c.take[v] = FOUR
+        take_add(c, v, FOUR)
         set_avail(c, v, v, FOUR)
         if v > ks:
             kick_singles(c, 0, 2, 2 if c.flags & DDZ_FLAG_FOUR_TWO_PAIR else 1,
                          DDZ_FOUR_TWO_SINGLES, v, 6)
         if v > kp:
             kick_pairs(c, 0, 2, DDZ_FOUR_TWO_PAIRS, v, 8)
-        c.take[v] = 0
+        take_add(c, v, -FOUR)
 
 
 cdef void gen_bombs(ctx_t *c) noexcept nogil:
@@ -318,15 +342,37 @@ cdef void gen_bombs(ctx_t *c) noexcept nogil:
         kmin = c.tg.key
     for v in range(kmin + 1, DDZ_TWO_VALUE + 1):
         if c.cnt[v] == FOUR:
-            c.take[v] = FOUR
+            take_add(c, v, FOUR)
             emit(c, DDZ_BOMB, v, FOUR, DDZ_BOMB_CLASS)
-            c.take[v] = 0
+            take_add(c, v, -FOUR)
     if c.cnt[DDZ_BJ_VALUE] and c.cnt[DDZ_RJ_VALUE]:
-        c.take[DDZ_BJ_VALUE] = 1
-        c.take[DDZ_RJ_VALUE] = 1
+        take_add(c, DDZ_BJ_VALUE, 1)
+        take_add(c, DDZ_RJ_VALUE, 1)
         emit(c, DDZ_ROCKET, DDZ_RJ_VALUE, 2, DDZ_ROCKET_CLASS)
-        c.take[DDZ_BJ_VALUE] = 0
-        c.take[DDZ_RJ_VALUE] = 0
+        take_add(c, DDZ_BJ_VALUE, -1)
+        take_add(c, DDZ_RJ_VALUE, -1)
+
+
+cdef void gen_ordinary(ctx_t *c) noexcept nogil:
+    """The ordinary combinations: every type when leading, else the type of the play to
+    beat (its generator alone)."""
+    cdef int t = c.tg.type
+    if c.lead or t == DDZ_SINGLE:
+        gen_sets(c, DDZ_SINGLE, 1, DDZ_RJ_VALUE)
+    if c.lead or t == DDZ_PAIR:
+        gen_sets(c, DDZ_PAIR, 2, DDZ_TWO_VALUE)
+    if c.lead or t == DDZ_TRIO:
+        gen_sets(c, DDZ_TRIO, 3, DDZ_TWO_VALUE)
+    if c.lead or t == DDZ_TRIO_SINGLE or t == DDZ_TRIO_PAIR:
+        gen_trio_kickers(c)
+    if c.lead or t == DDZ_STRAIGHT:
+        gen_chains(c, DDZ_STRAIGHT, 1, MIN_STRAIGHT)
+    if c.lead or t == DDZ_PAIR_SEQUENCE:
+        gen_chains(c, DDZ_PAIR_SEQUENCE, 2, MIN_PAIR_SEQUENCE)
+    if c.lead or t == DDZ_AIRPLANE or t == DDZ_AIRPLANE_SINGLES or t == DDZ_AIRPLANE_PAIRS:
+        gen_chains(c, DDZ_AIRPLANE, 3, MIN_AIRPLANE)
+    if c.flags & DDZ_FLAG_FOUR_WITH_TWO and (c.lead or t == DDZ_FOUR_TWO_SINGLES or t == DDZ_FOUR_TWO_PAIRS):
+        gen_four_two(c)
 
 
 cdef int ddz_generate(mask_t hand, int flags, int collapse, const ddz_target *target,
@@ -335,31 +381,25 @@ cdef int ddz_generate(mask_t hand, int flags, int collapse, const ddz_target *ta
     plays that beat it), in the order of the type codes; 0, GEN_OOM or GEN_TOO_MANY."""
     cdef ctx_t c
     cdef int v
+    cdef mask_t counts = nibble_counts(hand)
     c.out = out
     c.full = 0
     c.flags = flags
     c.collapse = collapse
     c.tg = target[0]
     c.lead = target.type == 0
+    c.low = 0
     for v in range(DDZ_TWO_VALUE + 1):
         c.nib[v] = rank_nibble(hand, RANK_OF[v])
-        c.cnt[v] = popcount(c.nib[v])
+        c.cnt[v] = rank_nibble(counts, RANK_OF[v])
         c.take[v] = 0
     c.nib[DDZ_BJ_VALUE] = (hand >> BJ_BIT) & 1
     c.nib[DDZ_RJ_VALUE] = (hand >> RJ_BIT) & 1
     for v in range(DDZ_BJ_VALUE, DDZ_N_VALUES):
         c.cnt[v] = c.nib[v]
         c.take[v] = 0
-    gen_sets(&c, DDZ_SINGLE, 1, DDZ_RJ_VALUE)
-    gen_sets(&c, DDZ_PAIR, 2, DDZ_TWO_VALUE)
-    gen_sets(&c, DDZ_TRIO, 3, DDZ_TWO_VALUE)
-    if wants(&c, DDZ_TRIO_SINGLE) or wants(&c, DDZ_TRIO_PAIR):
-        gen_trio_kickers(&c)
-    gen_chains(&c, DDZ_STRAIGHT, 1, MIN_STRAIGHT)
-    gen_chains(&c, DDZ_PAIR_SEQUENCE, 2, MIN_PAIR_SEQUENCE)
-    gen_chains(&c, DDZ_AIRPLANE, 3, MIN_AIRPLANE)
-    if flags & DDZ_FLAG_FOUR_WITH_TWO and (wants(&c, DDZ_FOUR_TWO_SINGLES) or wants(&c, DDZ_FOUR_TWO_PAIRS)):
-        gen_four_two(&c)
+    if c.lead or c.tg.cls == 0:
+        gen_ordinary(&c)
     gen_bombs(&c)
     if out.oom:
         return -1
@@ -405,11 +445,25 @@ cdef int check_record(PlayRecord p) except -1:
     return 0
 
 
+# the last Rules read, and its flags (a Rules is immutable): a loop over positions under
+# one Rules reads its flags once
+cdef object LAST_RULES = None
+cdef int LAST_FLAGS = 0
+
+
 cdef int ddz_rules_flags(object rules) except -1:
-    """The generator flags of `rules` (None: the default rules); ValueError if not a Rules."""
+    """The generator flags of `rules` (None: the default rules); TypeError if not a Rules."""
+    global LAST_RULES, LAST_FLAGS
     if rules is None:
         return CLASSES.pagat_flags
-    return CLASSES.rules_of(rules)._flags
+    if rules is not LAST_RULES:
+        LAST_FLAGS = CLASSES.rules_of(rules)._flags
+        LAST_RULES = rules
+    return LAST_FLAGS
+
+
+# the buffer legal_plays builds each list in (the GIL held: one caller at a time)
+cdef playbuf_t SCRATCH
 
 
 def legal_plays(hand, previous=None, *, rules=None, collapse_suits=False):
@@ -442,7 +496,7 @@ def legal_plays(hand, previous=None, *, rules=None, collapse_suits=False):
     cdef mask_t lo = hand_mask(hand)
     cdef int flags = ddz_rules_flags(rules)
     cdef ddz_target tg
-    cdef PlayList out
+    cdef int rc
     cdef bint collapse = check_flag(collapse_suits, "collapse_suits")
     cdef PlayRecord prev
     target_set(&tg, NULL)
@@ -450,10 +504,13 @@ def legal_plays(hand, previous=None, *, rules=None, collapse_suits=False):
         prev = check_previous(previous, CLASSES.play)
         check_record(prev)
         target_set(&tg, &prev.rec)
-    out = new_playlist(CLASSES.factory, None, 32 if tg.type else 256)
     # a few microseconds of work: releasing the GIL would cost more than it frees
-    check_generated(ddz_generate(lo, flags, collapse, &tg, &out.buf))
-    return out
+    scratch_reset(&SCRATCH)
+    rc = ddz_generate(lo, flags, collapse, &tg, &SCRATCH)
+    if rc:
+        scratch_reset(&SCRATCH)
+        check_generated(rc)
+    return playlist_from_scratch(CLASSES.factory, None, &SCRATCH)
 
 
 def kernel_count(const unsigned long long[::1] hands, const unsigned char[:, ::1] previous=None, *,
