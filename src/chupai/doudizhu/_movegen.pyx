@@ -12,6 +12,7 @@ choice of the lowest suits of each rank (``docs/rules/cards.md``).  Dou Dizhu ha
 wild cards: a record's declaration is empty.
 """
 from libc.stdint cimport uint8_t
+from libc.string cimport memset
 
 from chupai._core cimport (
     GEN_TOO_MANY,
@@ -24,6 +25,7 @@ from chupai._core cimport (
     RJ_BIT,
     PlayList,
     bit,
+    lowest_bit,
     GameClasses,
     mask_t,
     multiset_valid,
@@ -111,6 +113,66 @@ _build_tables()
 
 
 # --- the kernel ------------------------------------------------------------------
+# The kernel reads a hand as words in the game's order of values: nibble v of a word is
+# value v (3..A, 2, BJ, RJ are 0..14).  A set of values is a word with bit 0 of each of
+# its values' nibbles set, so a set is scanned with lowest_bit and a run of values is
+# a chain of nibbles.
+cdef extern from *:
+    """
+    #define DDZ_VALUE_ONES 0x0111111111111111ULL
+    """
+    # bit 0 of each of the 15 values' nibbles: the set of every value
+    const mask_t VALUE_ONES "DDZ_VALUE_ONES"
+
+
+cdef inline mask_t value_bit(int v) noexcept nogil:
+    return (<mask_t>1) << (RANK_BITS * v)
+
+
+cdef inline mask_t values_upto(int v) noexcept nogil:
+    """The values 0..v (none for v < 0, all for v >= 14)."""
+    if v < 0:
+        return 0
+    if v >= DDZ_RJ_VALUE:
+        return VALUE_ONES
+    return VALUE_ONES & (value_bit(v + 1) - 1)
+
+
+cdef inline mask_t values_above(int v) noexcept nogil:
+    """The values v+1..14."""
+    return VALUE_ONES & ~values_upto(v)
+
+
+cdef inline int value_at(mask_t values) noexcept nogil:
+    """The lowest value of a non-empty set."""
+    return lowest_bit(values) >> 2
+
+
+cdef inline mask_t nibbles_of(mask_t values) noexcept nogil:
+    """Every bit of the nibbles of a set of values."""
+    return values * NIBBLE
+
+
+cdef inline mask_t values_held(mask_t counts, int k) noexcept nogil:
+    """The values of which a word of counts (nibble v: 0..4) holds at least k, k 1..4."""
+    if k == 1:
+        return (counts | (counts >> 1) | (counts >> 2)) & VALUE_ONES
+    if k == 2:
+        return ((counts >> 1) | (counts >> 2)) & VALUE_ONES
+    if k == 3:
+        return ((counts & (counts >> 1)) | (counts >> 2)) & VALUE_ONES
+    return (counts >> 2) & VALUE_ONES
+
+
+cdef inline mask_t runs_of(mask_t values, int n) noexcept nogil:
+    """The starts of the runs of n consecutive values of a set."""
+    cdef mask_t starts = values
+    cdef int i
+    for i in range(1, n):
+        starts &= values >> (RANK_BITS * i)
+    return starts
+
+
 ctypedef struct ctx_t:
     playbuf_t *out
     int full                     # PLAY_LIMIT reached: stop
@@ -118,11 +180,20 @@ ctypedef struct ctx_t:
     int collapse
     int lead
     ddz_target tg
-    unsigned nib[DDZ_N_VALUES]   # the suits held of each value (a joker: bit 0)
-    int cnt[DDZ_N_VALUES]
+    mask_t suits                 # nibble v: the suits held of value v (a joker: bit 0)
+    mask_t counts                # nibble v: the cards held of value v
+    mask_t held[FOUR + 1]        # held[k]: the values held at least k times
+    mask_t avail                 # nibble v: the kicker cards value v may give the play
     int take[DDZ_N_VALUES]       # the play being built: its cards of each value
     mask_t low                   # ... and the lowest suits held of each (its collapsed cards)
-    int avail[DDZ_N_VALUES]      # the kicker cards each value may give to it
+
+
+cdef inline unsigned suits_of(const ctx_t *c, int v) noexcept nogil:
+    return <unsigned>((c.suits >> (RANK_BITS * v)) & NIBBLE)
+
+
+cdef inline int avail_of(const ctx_t *c, int v) noexcept nogil:
+    return <int>((c.avail >> (RANK_BITS * v)) & NIBBLE)
 
 
 cdef inline int shape_min(const ctx_t *c, int type_, int length) noexcept nogil:
@@ -140,8 +211,8 @@ cdef inline bint wants(const ctx_t *c, int type_) noexcept nogil:
 
 
 cdef void expand(ctx_t *c, int v, mask_t lo, int type_, int key, int length, int cls) noexcept nogil:
-    """Every choice of suits for the cards of values v.. of ``take`` (the lowest suits
-    only when collapsing), each pushed as one play with the cards ``lo`` chosen so far."""
+    """Every choice of suits for the cards of values v.. of ``take``, each pushed as one
+    play with the cards ``lo`` chosen so far."""
     cdef slot_t s
     cdef int k
     while v < DDZ_N_VALUES and c.take[v] == 0:
@@ -152,13 +223,10 @@ cdef void expand(ctx_t *c, int v, mask_t lo, int type_, int key, int length, int
         elif play_push(c.out, lo, 0, type_, key, length, cls) == NULL:
             c.full = 1
         return
-    if v == DDZ_BJ_VALUE:
-        expand(c, v + 1, lo | bit(BJ_BIT), type_, key, length, cls)
+    if v >= DDZ_BJ_VALUE:
+        expand(c, v + 1, lo | bit(SHIFT[v]), type_, key, length, cls)
         return
-    if v == DDZ_RJ_VALUE:
-        expand(c, v + 1, lo | bit(RJ_BIT), type_, key, length, cls)
-        return
-    subset_slot(SUBS, c.nib[v], RANK_OF[v], c.take[v], c.collapse, &s)
+    subset_slot(SUBS, suits_of(c, v), RANK_OF[v], c.take[v], 0, &s)
     for k in range(s.begin, s.end):
         if c.full:
             return
@@ -169,8 +237,14 @@ cdef inline void take_add(ctx_t *c, int v, int t) noexcept nogil:
     """Add ``t`` cards of value ``v`` to the play being built (``t`` < 0: take them back),
     keeping its collapsed cards ``low`` in step."""
     cdef int was = c.take[v]
+    cdef unsigned nib = suits_of(c, v)
     c.take[v] = was + t
-    c.low ^= <mask_t>(LOWEST[c.nib[v]][was] ^ LOWEST[c.nib[v]][was + t]) << SHIFT[v]
+    c.low ^= <mask_t>(LOWEST[nib][was] ^ LOWEST[nib][was + t]) << SHIFT[v]
+
+
+cdef inline void push_low(ctx_t *c, mask_t low, int type_, int key, int length, int cls) noexcept nogil:
+    if c.out.len >= PLAY_LIMIT or play_push(c.out, low, 0, type_, key, length, cls) == NULL:
+        c.full = 1
 
 
 cdef inline void emit(ctx_t *c, int type_, int key, int length, int cls) noexcept nogil:
@@ -178,19 +252,25 @@ cdef inline void emit(ctx_t *c, int type_, int key, int length, int cls) noexcep
     suits, ``low``."""
     if c.full:
         return
-    if not c.collapse:
+    if c.collapse:
+        push_low(c, c.low, type_, key, length, cls)
+    else:
         expand(c, 0, 0, type_, key, length, cls)
-    elif c.out.len >= PLAY_LIMIT or play_push(c.out, c.low, 0, type_, key, length, cls) == NULL:
-        c.full = 1
 
 
 cdef void gen_sets(ctx_t *c, int type_, int width, int top) noexcept nogil:
     """Singles, pairs and trios: ``width`` cards of one value up to ``top``."""
     cdef int kmin = shape_min(c, type_, width), v
+    cdef mask_t values
     if kmin == NO_PLAY:
         return
-    for v in range(kmin + 1, top + 1):
-        if c.cnt[v] >= width:
+    values = c.held[width] & values_above(kmin) & values_upto(top)
+    while values and not c.full:
+        v = value_at(values)
+        values &= values - 1
+        if c.collapse:
+            push_low(c, <mask_t>LOWEST[suits_of(c, v)][width] << SHIFT[v], type_, v, width, 0)
+        else:
             take_add(c, v, width)
             emit(c, type_, v, width, 0)
             take_add(c, v, -width)
@@ -199,19 +279,20 @@ cdef void gen_sets(ctx_t *c, int type_, int width, int top) noexcept nogil:
 cdef void set_avail(ctx_t *c, int lo_v, int hi_v, int core_take) noexcept nogil:
     """The kicker cards of each value for a play whose core (its trios or four) is the
     values lo_v..hi_v with ``core_take`` cards each."""
-    cdef int v, n
-    for v in range(DDZ_N_VALUES):
-        n = c.cnt[v]
-        if lo_v <= v <= hi_v:
-            n = 1 if (c.flags & DDZ_FLAG_KICKER_TRIO_RANK and n == FOUR and core_take < FOUR) else 0
-        elif n == FOUR and not (c.flags & DDZ_FLAG_KICKER_SPLITS_BOMB):
-            n = 0
-        c.avail[v] = n
+    cdef mask_t core = values_upto(hi_v) & ~values_upto(lo_v - 1)
+    cdef mask_t avail = c.counts
+    if not (c.flags & DDZ_FLAG_KICKER_SPLITS_BOMB):
+        avail &= ~nibbles_of(c.held[FOUR])
+    avail &= ~nibbles_of(core)
+    if c.flags & DDZ_FLAG_KICKER_TRIO_RANK and core_take < FOUR:
+        avail |= c.held[FOUR] & core
+    c.avail = avail
 
 
-cdef void kick_singles(ctx_t *c, int v, int need, int per, int type_, int key, int length) noexcept nogil:
-    """Add ``need`` single kicker cards of values v.., at most ``per`` of one value."""
-    cdef int t, m
+cdef void kick_singles(ctx_t *c, mask_t values, int need, int per, int type_, int key, int length) noexcept nogil:
+    """Add ``need`` single kicker cards of the ``values`` (ascending), at most ``per`` of
+    one value."""
+    cdef int t, m, v
     if c.full:
         return
     if need == 0:
@@ -219,92 +300,111 @@ cdef void kick_singles(ctx_t *c, int v, int need, int per, int type_, int key, i
             return
         emit(c, type_, key, length, 0)
         return
-    while v < DDZ_N_VALUES and c.avail[v] == 0:
-        v += 1
-    if v == DDZ_N_VALUES:
+    if need == 1:  # the last kicker: one play per value left
+        while values and not c.full:
+            v = value_at(values)
+            values &= values - 1
+            take_add(c, v, 1)
+            if not (c.take[DDZ_BJ_VALUE] and c.take[DDZ_RJ_VALUE] and not (c.flags & DDZ_FLAG_KICKER_ROCKET)):
+                emit(c, type_, key, length, 0)
+            take_add(c, v, -1)
         return
-    m = c.avail[v]
+    if values == 0:
+        return
+    v = value_at(values)
+    values &= values - 1
+    m = avail_of(c, v)
     if m > per:
         m = per
     if m > need:
         m = need
-    for t in range(m + 1):
+    for t in range(m, -1, -1):
         take_add(c, v, t)
-        kick_singles(c, v + 1, need - t, per, type_, key, length)
+        kick_singles(c, values, need - t, per, type_, key, length)
         take_add(c, v, -t)
 
 
-cdef void kick_pairs(ctx_t *c, int v, int need, int type_, int key, int length) noexcept nogil:
-    """Add ``need`` kicker pairs of distinct values v.. (2 at most: jokers never pair)."""
+cdef void kick_pairs(ctx_t *c, mask_t values, int need, int type_, int key, int length) noexcept nogil:
+    """Add ``need`` kicker pairs of distinct ``values`` (ascending)."""
+    cdef int v
     if c.full:
         return
     if need == 0:
         emit(c, type_, key, length, 0)
         return
-    while v <= DDZ_TWO_VALUE and c.avail[v] < 2:
-        v += 1
-    if v > DDZ_TWO_VALUE:
+    if values == 0:
         return
-    kick_pairs(c, v + 1, need, type_, key, length)
-    if c.avail[v] >= 2:
-        take_add(c, v, 2)
-        kick_pairs(c, v + 1, need - 1, type_, key, length)
-        take_add(c, v, -2)
+    v = value_at(values)
+    values &= values - 1
+    take_add(c, v, 2)
+    kick_pairs(c, values, need - 1, type_, key, length)
+    take_add(c, v, -2)
+    kick_pairs(c, values, need, type_, key, length)
+
+
+cdef inline mask_t kicker_values(const ctx_t *c) noexcept nogil:
+    """The values that may give a single kicker."""
+    return values_held(c.avail, 1)
+
+
+cdef inline mask_t pair_values(const ctx_t *c) noexcept nogil:
+    """The values that may give a kicker pair (jokers never pair)."""
+    return values_held(c.avail, 2) & values_upto(DDZ_TWO_VALUE)
 
 
 cdef void gen_trio_kickers(ctx_t *c) noexcept nogil:
     """A trio with a single, a trio with a pair."""
     cdef int ks = shape_min(c, DDZ_TRIO_SINGLE, 4), kp = shape_min(c, DDZ_TRIO_PAIR, 5), v
-    for v in range(DDZ_TWO_VALUE + 1):
-        if c.cnt[v] < 3 or (v <= ks and v <= kp):
-            continue
+    cdef mask_t trios = c.held[3] & values_upto(DDZ_TWO_VALUE) & values_above(ks if ks < kp else kp)
+    while trios and not c.full:
+        v = value_at(trios)
+        trios &= trios - 1
         take_add(c, v, 3)
         set_avail(c, v, v, 3)
         if v > ks:
-            kick_singles(c, 0, 1, 1, DDZ_TRIO_SINGLE, v, 4)
+            kick_singles(c, kicker_values(c), 1, 1, DDZ_TRIO_SINGLE, v, 4)
         if v > kp:
-            kick_pairs(c, 0, 1, DDZ_TRIO_PAIR, v, 5)
+            kick_pairs(c, pair_values(c), 1, DDZ_TRIO_PAIR, v, 5)
         take_add(c, v, -3)
 
 
 cdef void chain_kickers(ctx_t *c, int lo_v, int top, int n) noexcept nogil:
     """The airplanes with kickers whose trios are lo_v..top (``take`` holds them)."""
-    cdef int k
-    k = shape_min(c, DDZ_AIRPLANE_SINGLES, 4 * n)
-    if top > k:
-        set_avail(c, lo_v, top, 3)
-        kick_singles(c, 0, n, n if c.flags & DDZ_FLAG_REPEAT_KICKERS else 1,
+    cdef bint singles = top > shape_min(c, DDZ_AIRPLANE_SINGLES, 4 * n)
+    cdef bint pairs = top > shape_min(c, DDZ_AIRPLANE_PAIRS, 5 * n)
+    if not singles and not pairs:
+        return
+    set_avail(c, lo_v, top, 3)
+    if singles:
+        kick_singles(c, kicker_values(c), n, n if c.flags & DDZ_FLAG_REPEAT_KICKERS else 1,
                      DDZ_AIRPLANE_SINGLES, top, 4 * n)
-    k = shape_min(c, DDZ_AIRPLANE_PAIRS, 5 * n)
-    if top > k:
-        set_avail(c, lo_v, top, 3)
-        kick_pairs(c, 0, n, DDZ_AIRPLANE_PAIRS, top, 5 * n)
+    if pairs:
+        kick_pairs(c, pair_values(c), n, DDZ_AIRPLANE_PAIRS, top, 5 * n)
 
 
 cdef void gen_chains(ctx_t *c, int type_, int width, int min_n) noexcept nogil:
     """Straights, pair sequences and airplanes (with their kickers when ``type_`` is
     DDZ_AIRPLANE): ``width`` cards of each of n >= min_n consecutive values 3..A (when
-    following, n is the play to beat's number of ranks)."""
-    cdef int s, e, n, k, end, plain = wants(c, type_)
+    following, n is the play to beat's number of ranks and its top must be higher)."""
+    cdef int s, e, n, k, plain = wants(c, type_)
     cdef int kicked = type_ == DDZ_AIRPLANE and (wants(c, DDZ_AIRPLANE_SINGLES) or wants(c, DDZ_AIRPLANE_PAIRS))
     cdef int n_lo = min_n, n_hi = DDZ_ACE_VALUE + 1
-    cdef int run[DDZ_ACE_VALUE + 2]   # run[s]: the values s.. held >= width times in a row
+    cdef mask_t values = c.held[width] & values_upto(DDZ_ACE_VALUE), starts
     if not plain and not kicked:
         return
     if not c.lead:
         n_lo = n_hi = c.tg.length // WIDTH[c.tg.type]
         if n_lo < min_n or n_lo > DDZ_ACE_VALUE + 1:
             return
-    run[DDZ_ACE_VALUE + 1] = 0
-    for s in range(DDZ_ACE_VALUE, -1, -1):
-        run[s] = run[s + 1] + 1 if c.cnt[s] >= width else 0
-    for s in range(DDZ_ACE_VALUE + 1):
-        if run[s] < n_lo:
-            continue
-        end = s + (run[s] if run[s] < n_hi else n_hi)
+        values &= values_above(c.tg.key - n_lo + 1)   # a start above the beaten chain's
+    starts = runs_of(values, n_lo)
+    while starts and not c.full:
+        s = value_at(starts)
+        starts &= starts - 1
         for e in range(s, s + n_lo - 1):
             take_add(c, e, width)
-        for e in range(s + n_lo - 1, end):
+        e = s + n_lo - 1
+        while e - s < n_hi and values & value_bit(e):
             take_add(c, e, width)
             n = e - s + 1
             if plain:
@@ -313,39 +413,44 @@ cdef void gen_chains(ctx_t *c, int type_, int width, int min_n) noexcept nogil:
                     emit(c, type_, e, width * n, 0)
             if kicked:
                 chain_kickers(c, s, e, n)
-        for k in range(s, end):
+            e += 1
+        for k in range(s, e):
             take_add(c, k, -width)
 
 
 cdef void gen_four_two(ctx_t *c) noexcept nogil:
     """Four with two singles, four with two pairs."""
     cdef int ks = shape_min(c, DDZ_FOUR_TWO_SINGLES, 6), kp = shape_min(c, DDZ_FOUR_TWO_PAIRS, 8), v
-    for v in range(DDZ_TWO_VALUE + 1):
-        if c.cnt[v] < FOUR or (v <= ks and v <= kp):
-            continue
+    cdef mask_t fours = c.held[FOUR] & values_above(ks if ks < kp else kp)
+    while fours and not c.full:
+        v = value_at(fours)
+        fours &= fours - 1
         take_add(c, v, FOUR)
         set_avail(c, v, v, FOUR)
         if v > ks:
-            kick_singles(c, 0, 2, 2 if c.flags & DDZ_FLAG_FOUR_TWO_PAIR else 1,
+            kick_singles(c, kicker_values(c), 2, 2 if c.flags & DDZ_FLAG_FOUR_TWO_PAIR else 1,
                          DDZ_FOUR_TWO_SINGLES, v, 6)
         if v > kp:
-            kick_pairs(c, 0, 2, DDZ_FOUR_TWO_PAIRS, v, 8)
+            kick_pairs(c, pair_values(c), 2, DDZ_FOUR_TWO_PAIRS, v, 8)
         take_add(c, v, -FOUR)
 
 
 cdef void gen_bombs(ctx_t *c) noexcept nogil:
     """Bombs above the play to beat, and the rocket."""
     cdef int kmin = -1, v
+    cdef mask_t fours
     if not c.lead and c.tg.cls == DDZ_ROCKET_CLASS:
         return
     if not c.lead and c.tg.cls == DDZ_BOMB_CLASS:
         kmin = c.tg.key
-    for v in range(kmin + 1, DDZ_TWO_VALUE + 1):
-        if c.cnt[v] == FOUR:
-            take_add(c, v, FOUR)
-            emit(c, DDZ_BOMB, v, FOUR, DDZ_BOMB_CLASS)
-            take_add(c, v, -FOUR)
-    if c.cnt[DDZ_BJ_VALUE] and c.cnt[DDZ_RJ_VALUE]:
+    fours = c.held[FOUR] & values_above(kmin)
+    while fours and not c.full:
+        v = value_at(fours)
+        fours &= fours - 1
+        take_add(c, v, FOUR)
+        emit(c, DDZ_BOMB, v, FOUR, DDZ_BOMB_CLASS)
+        take_add(c, v, -FOUR)
+    if c.held[1] & value_bit(DDZ_BJ_VALUE) and c.held[1] & value_bit(DDZ_RJ_VALUE):
         take_add(c, DDZ_BJ_VALUE, 1)
         take_add(c, DDZ_RJ_VALUE, 1)
         emit(c, DDZ_ROCKET, DDZ_RJ_VALUE, 2, DDZ_ROCKET_CLASS)
@@ -375,13 +480,22 @@ cdef void gen_ordinary(ctx_t *c) noexcept nogil:
         gen_four_two(c)
 
 
+cdef inline mask_t by_value(mask_t hand) noexcept nogil:
+    """A one-deck hand as a word in the order of values: the 3..A nibbles moved down one
+    rank, the 2s' nibble above them, the black joker at bit 0 of nibble 13 and the red
+    joker at bit 0 of nibble 14."""
+    return (((hand >> RANK_BITS) & (value_bit(DDZ_TWO_VALUE) - 1))
+            | ((hand & NIBBLE) << (RANK_BITS * DDZ_TWO_VALUE))
+            | (((hand >> BJ_BIT) & 1) << (RANK_BITS * DDZ_BJ_VALUE))
+            | (((hand >> RJ_BIT) & 1) << (RANK_BITS * DDZ_RJ_VALUE)))
+
+
 cdef int ddz_generate(mask_t hand, int flags, int collapse, const ddz_target *target,
                       playbuf_t *out) noexcept nogil:
     """Append every legal play of ``hand`` to ``out`` (``target.type`` 0: leading, else the
     plays that beat it), in the order of the type codes; 0, GEN_OOM or GEN_TOO_MANY."""
     cdef ctx_t c
-    cdef int v
-    cdef mask_t counts = nibble_counts(hand)
+    cdef int k
     c.out = out
     c.full = 0
     c.flags = flags
@@ -389,15 +503,13 @@ cdef int ddz_generate(mask_t hand, int flags, int collapse, const ddz_target *ta
     c.tg = target[0]
     c.lead = target.type == 0
     c.low = 0
-    for v in range(DDZ_TWO_VALUE + 1):
-        c.nib[v] = rank_nibble(hand, RANK_OF[v])
-        c.cnt[v] = rank_nibble(counts, RANK_OF[v])
-        c.take[v] = 0
-    c.nib[DDZ_BJ_VALUE] = (hand >> BJ_BIT) & 1
-    c.nib[DDZ_RJ_VALUE] = (hand >> RJ_BIT) & 1
-    for v in range(DDZ_BJ_VALUE, DDZ_N_VALUES):
-        c.cnt[v] = c.nib[v]
-        c.take[v] = 0
+    c.avail = 0
+    c.suits = by_value(hand)
+    c.counts = nibble_counts(c.suits)
+    c.held[0] = VALUE_ONES
+    for k in range(1, FOUR + 1):
+        c.held[k] = values_held(c.counts, k)
+    memset(c.take, 0, sizeof(c.take))
     if c.lead or c.tg.cls == 0:
         gen_ordinary(&c)
     gen_bombs(&c)
