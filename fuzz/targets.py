@@ -26,7 +26,7 @@ from typing import Any
 
 import atheris
 
-from chupai import chinese_ten, gandengyan, guandan, zhengshangyou
+from chupai import chinese_ten, doudizhu, gandengyan, guandan, zhengshangyou
 from chupai import cli
 from chupai._games import GAMES
 from chupai.actions import PASS
@@ -168,6 +168,7 @@ RULE_OPTIONS: dict[str, dict[str, tuple[Any, ...]]] = {
         "order": (None, "clockwise", "counterclockwise"),
         "match_deals": (None, 1, 3),
     },
+    "doudizhu": {name: (True, False) for name in doudizhu.Rules.__dataclass_fields__},
 }
 MODULES: dict[str, Any] = {
     "guandan": guandan,
@@ -175,12 +176,15 @@ MODULES: dict[str, Any] = {
     "gandengyan": gandengyan,
     "chinese_ten": chinese_ten,
 }
+#: the games whose plays are fuzzed: the registered ones and the rules cores not yet
+#: registered (no Deal or Match to fuzz)
+PLAY_MODULES: dict[str, Any] = {**MODULES, "doudizhu": doudizhu}
 
 
 def rules_of(fdp: atheris.FuzzedDataProvider, game: str) -> Any:
     """A ``Rules`` of ``game`` with fuzzed options (``ValueError`` for a bad one: fine)."""
     options = {name: option(fdp, values) for name, values in RULE_OPTIONS[game].items() if fdp.ConsumeBool()}
-    return MODULES[game].Rules(**options)
+    return PLAY_MODULES[game].Rules(**options)
 
 
 # -- the card parser and constructors --------------------------------------------------
@@ -303,6 +307,18 @@ def fuzz_gandengyan(data: bytes) -> None:
         _check_plays(plays, hand, previous, lambda c: gandengyan.classify(c, rules=rules), collapsed, rules)
 
 
+def fuzz_doudizhu(data: bytes) -> None:
+    """``doudizhu.legal_plays`` / ``classify`` with arbitrary hands, previous plays, rules."""
+    fdp = atheris.FuzzedDataProvider(data)
+    with documented(memory=True):
+        rules = rules_of(fdp, "doudizhu") if fdp.ConsumeBool() else None
+        previous = _previous(fdp, "doudizhu", lambda c: doudizhu.classify(c, rules=rules))
+        hand = hand_arg(fdp, 20, 1)
+        plays = doudizhu.legal_plays(hand, previous, rules=rules)
+        collapsed = doudizhu.legal_plays(hand, previous, rules=rules, collapse_suits=True)
+        _check_plays(plays, hand, previous, lambda c: doudizhu.classify(c, rules=rules), collapsed)
+
+
 def fuzz_chinese_ten(data: bytes) -> None:
     """``chinese_ten.legal_plays`` / ``captures`` / ``classify`` with arbitrary hands and layouts."""
     fdp = atheris.FuzzedDataProvider(data)
@@ -328,13 +344,13 @@ def fuzz_records(data: bytes) -> None:
     """A previous play built from an arbitrary record (``Play._from_record``, private but
     reachable): the generators must refuse it or handle it, never read out of bounds."""
     fdp = atheris.FuzzedDataProvider(data)
-    game = ("guandan", "zhengshangyou", "gandengyan")[fdp.ConsumeIntInRange(0, 2)]
-    module = MODULES[game]
+    game = ("guandan", "zhengshangyou", "gandengyan", "doudizhu")[fdp.ConsumeIntInRange(0, 3)]
+    module = PLAY_MODULES[game]
     fields = [fdp.ConsumeIntInRange(-(1 << 8), 1 << 8) if fdp.ConsumeIntInRange(0, 3) else fdp.ConsumeInt(8)
               for _ in range(6)]
     decl = fdp.ConsumeBytes(fdp.ConsumeIntInRange(0, 4))
     level = fdp.ConsumeIntInRange(0, 12)
-    hand = cards_of([face_name(f) for f in faces(fdp, 27)], 2 if game != "zhengshangyou" else 1)
+    hand = cards_of([face_name(f) for f in faces(fdp, 27)], 2 if game in ("guandan", "gandengyan") else 1)
     try:
         previous = module.Play._from_record(*fields, decl, level if game == "guandan" else None)
         if game == "guandan":
@@ -556,6 +572,7 @@ PLAY_TARGETS: dict[str, Callable[[bytes], None]] = {
     "zhengshangyou": fuzz_zhengshangyou,
     "gandengyan": fuzz_gandengyan,
     "chinese_ten": fuzz_chinese_ten,
+    "doudizhu": fuzz_doudizhu,
 }
 ACTION_TARGETS: dict[str, Callable[[bytes], None]] = {g: _sequence(g) for g in MODULES}
 
