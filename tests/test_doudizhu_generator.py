@@ -7,10 +7,11 @@ import itertools
 import random
 from dataclasses import fields
 
+import numpy as np
 import pytest
 
 from chupai.cards import Cards
-from chupai.doudizhu import Play, Rules, legal_plays
+from chupai.doudizhu import Play, Rules, legal_plays, legal_plays_batch
 from chupai.doudizhu.classify import value_counts
 from doudizhu_reference import dense_hand, key, reference_collapsed, reference_plays
 
@@ -114,3 +115,43 @@ def test_each_list_keeps_its_plays_whatever_is_listed_after_it() -> None:
     assert (long.to_numpy() == long_records).all() and (again.to_numpy() == long_records).all()
     assert (short.to_numpy() == short_records).all()
     assert [str(p) for p in short] == [str(p) for p in legal_plays("3S 4S 4H BJ")]
+
+
+@pytest.mark.parametrize("collapse", [False, True])
+def test_a_batch_lists_what_legal_plays_lists_for_each_position(collapse: bool) -> None:
+    """``legal_plays_batch`` is ``legal_plays`` of each position, in order, with masks or
+    hands, leading and following, under every preset."""
+    rng = random.Random(11)
+    for rules in PRESETS.values():
+        hands = [_cards(dense_hand(rng, rng.randrange(1, 18))) for _ in range(60)]
+        previous: list[Play | None] = [None if rng.random() < 0.3 else p for p in _follows(rng, rules, 60)]
+        each = [legal_plays(h, p, rules=rules, collapse_suits=collapse) for h, p in zip(hands, previous)]
+        masks = np.array([h.lo for h in hands], dtype=np.uint64)
+        for batch_hands in (masks, hands, [str(h) for h in hands]):
+            plays, offsets = legal_plays_batch(batch_hands, previous, rules=rules, collapse_suits=collapse)
+            assert offsets.tolist() == [0, *itertools.accumulate(len(e) for e in each)]
+            records = plays.to_numpy()
+            for i, e in enumerate(each):
+                assert (records[offsets[i]:offsets[i + 1]] == e.to_numpy()).all()
+        leads, offsets = legal_plays_batch(masks, rules=rules, collapse_suits=collapse)
+        assert len(leads) == sum(len(legal_plays(h, rules=rules, collapse_suits=collapse)) for h in hands)
+    empty, offsets = legal_plays_batch(np.zeros(0, dtype=np.uint64))
+    assert len(empty) == 0 and offsets.tolist() == [0]
+
+
+def test_a_batch_refuses_bad_input_naming_the_position() -> None:
+    one = legal_plays("3D")[0]
+    with pytest.raises(TypeError, match="hands must be"):
+        legal_plays_batch("3S 4S")
+    with pytest.raises(TypeError, match="numpy.uint64"):
+        legal_plays_batch(np.zeros(2, dtype=np.int64))
+    with pytest.raises(ValueError, match=r"hands\[1\]"):
+        legal_plays_batch(["3S", "3S 3S"])
+    with pytest.raises(ValueError, match="beyond the 54 faces"):
+        legal_plays_batch(np.array([1 << 60], dtype=np.uint64))
+    with pytest.raises(ValueError, match="one Play or None per hand"):
+        legal_plays_batch(["3S"], [None, one])
+    with pytest.raises(TypeError, match=r"previous\[0\]"):
+        legal_plays_batch(["3S"], ["3D"])
+    with pytest.raises(TypeError, match="rules"):
+        legal_plays_batch(["3S"], rules="openspiel")

@@ -340,10 +340,10 @@ cdef inline PlayList playlist_from_scratch(object factory, object context, playb
         scratch.data = NULL
         scratch.cap = 0
         return out
-    playbuf_open(&out.buf, n if n > 0 else 1)
-    if n:
+    if n:  # (an empty list holds no buffer)
+        playbuf_open(&out.buf, n)
         memcpy(out.buf.data, scratch.data, n * sizeof(play_t))
-    out.buf.len = n
+        out.buf.len = n
     return out
 
 # The Play object of a record, made by the game's factory (directly if a PlayMaker).

@@ -1,6 +1,7 @@
 """Dou Dizhu (斗地主): the legal-play generator, recognition and rule options.
 
-``legal_plays`` / ``classify`` / ``Play`` / ``Rules`` follow ``docs/rules/doudizhu.md``.
+``legal_plays`` (``legal_plays_batch`` for many positions at once) / ``classify`` /
+``Play`` / ``Rules`` follow ``docs/rules/doudizhu.md``.
 
 >>> from chupai.doudizhu import legal_plays, classify
 >>> pair = classify("5S 5H")[0]
@@ -8,7 +9,7 @@
 ['pair 6: 6C 6D', 'rocket: BJ RJ']
 """
 from chupai._core import PlayList
-from chupai.doudizhu._movegen import legal_plays
+from chupai.doudizhu._movegen import legal_plays, legal_plays_batch
 from chupai.doudizhu.classify import classify
 from chupai.doudizhu.play import BOMB_CLASS, ROCKET_CLASS, Play, PlayType
 from chupai.doudizhu.rules import Rules
@@ -22,4 +23,5 @@ __all__ = [
     "Rules",
     "classify",
     "legal_plays",
+    "legal_plays_batch",
 ]

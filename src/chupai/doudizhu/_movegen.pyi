@@ -1,5 +1,5 @@
 """Type stubs for the compiled Dou Dizhu generator."""
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -27,6 +27,13 @@ def legal_plays(
     rules: Rules | None = None,
     collapse_suits: bool = False,
 ) -> PlayList[Play]: ...
+def legal_plays_batch(
+    hands: np.ndarray | Sequence[Cards | str | Iterable[str]],
+    previous: Sequence[Play | None] | None = None,
+    *,
+    rules: Rules | None = None,
+    collapse_suits: bool = False,
+) -> tuple[PlayList[Play], np.ndarray]: ...
 def kernel_count(
     hands: np.ndarray,
     previous: np.ndarray | None = None,

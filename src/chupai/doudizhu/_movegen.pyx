@@ -14,6 +14,8 @@ wild cards: a record's declaration is empty.
 from libc.stdint cimport uint8_t
 from libc.string cimport memset
 
+import numpy as np
+
 from chupai._core cimport (
     GEN_TOO_MANY,
     target_set,
@@ -623,6 +625,85 @@ def legal_plays(hand, previous=None, *, rules=None, collapse_suits=False):
         scratch_reset(&SCRATCH)
         check_generated(rc)
     return playlist_from_scratch(CLASSES.factory, None, &SCRATCH)
+
+
+def legal_plays_batch(hands, previous=None, *, rules=None, collapse_suits=False):
+    """The legal plays of many positions in one call (``legal_plays`` of each, in order).
+
+    For callers that hold many positions at once (a batch of environments, the leaves
+    of a search): one Python call and one list, however many positions.
+
+    Args:
+        hands: a 1-D array of one-deck masks (``numpy.uint64``, ``Cards.lo``) or a
+            sequence of hands (``Cards`` or card strings).
+        previous: ``None`` (every position leads) or a sequence of one ``Play`` or
+            ``None`` per hand.
+        rules, collapse_suits: as in ``legal_plays``.
+
+    Returns:
+        ``(plays, offsets)``: one ``PlayList`` of every position's plays, and an int64
+        array of ``len(hands) + 1`` offsets; position ``i``'s plays are
+        ``plays[offsets[i]:offsets[i + 1]]`` (records: ``plays.to_numpy()[...]``).
+
+    Raises:
+        TypeError, ValueError: as ``legal_plays``, naming the position; ``previous``
+            of another length than ``hands``.
+        MemoryError: as ``legal_plays``, for one position or for the whole list.
+
+    >>> plays, offsets = legal_plays_batch(["3S 3H", "4D"], [None, legal_plays("3D")[0]], collapse_suits=True)
+    >>> [str(p) for p in plays], offsets.tolist()
+    (['single 3: 3S', 'pair 3: 3S 3H', 'single 4: 4D'], [0, 2, 3])
+    """
+    cdef int flags = ddz_rules_flags(rules)
+    cdef bint collapse = check_flag(collapse_suits, "collapse_suits")
+    cdef const unsigned long long[::1] masks = None
+    cdef Py_ssize_t i, n
+    cdef ddz_target tg
+    cdef PlayRecord prev
+    cdef int rc = 0
+    cdef mask_t lo
+    if isinstance(hands, np.ndarray):
+        if hands.dtype != np.uint64 or hands.ndim != 1:
+            raise TypeError(f"hands must be a 1-D numpy.uint64 array of masks or a sequence of hands, "
+                            f"not an array of {hands.dtype} with {hands.ndim} dimensions")
+        masks = np.ascontiguousarray(hands)
+        n = masks.shape[0]
+    elif isinstance(hands, (str, bytes)) or not hasattr(hands, "__len__"):
+        raise TypeError(f"hands must be a 1-D numpy.uint64 array of masks or a sequence of hands, not {hands!r}")
+    else:
+        n = len(hands)
+    if previous is not None:
+        if isinstance(previous, (str, bytes)) or not hasattr(previous, "__len__"):
+            raise TypeError(f"previous must be None or a sequence of one Play or None per hand, not {previous!r}")
+        if len(previous) != n:
+            raise ValueError(f"previous must hold one Play or None per hand ({n}), not {len(previous)}")
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    cdef long long[::1] off = offsets
+    scratch_reset(&SCRATCH)
+    for i in range(n):
+        if masks is not None:
+            lo = masks[i]
+            if not multiset_valid(lo, 0):
+                raise ValueError(f"hands[{i}] has bits beyond the 54 faces")
+        else:
+            try:
+                lo = hand_mask(hands[i])
+            except (TypeError, ValueError) as e:
+                raise type(e)(f"hands[{i}]: {e}") from None
+        target_set(&tg, NULL)
+        if previous is not None and previous[i] is not None:
+            try:
+                prev = check_previous(previous[i], CLASSES.play)
+                check_record(prev)
+            except (TypeError, ValueError) as e:
+                raise type(e)(f"previous[{i}]: {e}") from None
+            target_set(&tg, &prev.rec)
+        rc = ddz_generate(lo, flags, collapse, &tg, &SCRATCH)
+        if rc:
+            scratch_reset(&SCRATCH)
+            check_generated(rc)
+        off[i + 1] = SCRATCH.len
+    return playlist_from_scratch(CLASSES.factory, None, &SCRATCH), offsets
 
 
 def kernel_count(const unsigned long long[::1] hands, const unsigned char[:, ::1] previous=None, *,
