@@ -194,7 +194,7 @@ def _help(command: str, capsys: pytest.CaptureFixture[str]) -> str:
 
 @pytest.mark.parametrize("command", ["playout", "arena", "ladder", "generate", "perft", "join"])
 def test_one_default_seed_shown_in_every_help(command: str, capsys: pytest.CaptureFixture[str]) -> None:
-    from chupai._cli_common import DEFAULT_SEED
+    from chupai.cli.common import DEFAULT_SEED
 
     ap, _ = build_parser()
     sub = _subparser(ap, command)

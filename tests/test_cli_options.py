@@ -12,7 +12,7 @@ import time
 import pytest
 
 from chupai import cli
-from chupai._cli_options import options, taken
+from chupai.cli.options import options, taken
 from chupai._entry import COMMANDS, LIKE_ARENA, SHARED_OPTIONS
 from chupai._games import GAMES
 from chupai.cli import main

@@ -6,7 +6,6 @@ import pytest
 
 from chupai import (
     _batch,
-    _cli_common,
     _games,
     _state,
     chinese_ten,
@@ -14,6 +13,7 @@ from chupai import (
     guandan,
 )
 from chupai._play import PlayBase, RecordPlay
+from chupai.cli import common as cli_common
 from chupai._seeds import match_deal
 from chupai._timing import mean_per_item, median_run, per_item
 
@@ -153,15 +153,15 @@ def test_deals_share_the_surface(name):
 
 def test_cli_helpers_name_the_bad_input(capsys):
     with pytest.raises(ValueError, match="unknown play type 'x-y'; one of single, pair"):
-        _cli_common.check_type_name(_cli_common.type_member_name("x-y"), "x-y", guandan.PlayType)
-    _cli_common.check_type_name("STRAIGHT_FLUSH", "straight flush", guandan.PlayType)
+        cli_common.check_type_name(cli_common.type_member_name("x-y"), "x-y", guandan.PlayType)
+    cli_common.check_type_name("STRAIGHT_FLUSH", "straight flush", guandan.PlayType)
     seven = guandan.classify("7S", "2")[0]
-    assert _cli_common.choose_reading("7S", [seven], guandan.PlayType, None, None) is seven
+    assert cli_common.choose_reading("7S", [seven], guandan.PlayType, None, None) is seven
     with pytest.raises(ValueError, match=r"'7S 7H' is not a play at level 2"):
-        _cli_common.choose_reading("7S 7H", [], guandan.PlayType, None, None, " at level 2")
+        cli_common.choose_reading("7S 7H", [], guandan.PlayType, None, None, " at level 2")
     with pytest.raises(ValueError, match=r"can be played 2 ways \(1 = single 7: 7S; 2 = single 7: 7S\)"):
-        _cli_common.choose_reading("7S", [seven, seven], guandan.PlayType, None, None)
-    assert _cli_common.dump_json([1, "a"]) == 0 and _cli_common.print_plays("h:", [], or_pass=True) == 0
+        cli_common.choose_reading("7S", [seven, seven], guandan.PlayType, None, None)
+    assert cli_common.dump_json([1, "a"]) == 0 and cli_common.print_plays("h:", [], or_pass=True) == 0
     assert capsys.readouterr().out == '[1, "a"]\nh:\n  (or pass)\n'
 
 

@@ -12,7 +12,7 @@ import argparse
 from collections.abc import Callable, Sequence
 
 from chupai._bench_surface import openspiel_report, surface_report
-from chupai._cli_common import dump_json, positive_int
+from chupai.cli.common import dump_json, positive_int
 from chupai._timing import Report
 
 __all__ = ["run"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 
-from chupai._cli_common import plural, report_playout, report_plays, timed_playouts
+from chupai.cli.common import plural, report_playout, report_plays, timed_playouts
 from chupai.cards import Cards
 from chupai.chinese_ten._movegen import captures, legal_plays
 from chupai.chinese_ten.playouts import playouts

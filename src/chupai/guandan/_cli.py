@@ -10,7 +10,7 @@ import argparse
 
 import numpy as np
 
-from chupai._cli_common import (
+from chupai.cli.common import (
     check_previous_fits,
     choose_reading,
     level_name,
@@ -41,7 +41,7 @@ def rules_of(args: argparse.Namespace) -> Rules:
 
 def previous_play(cards: str, level: str, rules: Rules, type_name: str | None, index: int | None = None) -> Play:
     """The one play the cards ``cards`` name at ``level`` (``type_name`` ``TYPE[:RANK]``
-    and ``index`` pick among several readings, :func:`chupai._cli_common.choose_reading`)."""
+    and ``index`` pick among several readings, :func:`chupai.cli.common.choose_reading`)."""
     result: Play = choose_reading(cards, classify(cards, level, rules=rules), PlayType, type_name, index,
                                  f" at level {level}")
     return result

@@ -161,7 +161,7 @@ async def _serve_replay(args: argparse.Namespace) -> int:
 
 def register(sub: Any) -> None:
     """Add ``serve``, ``join`` and ``replay`` to the ``chupai`` subparsers ``sub``."""
-    from chupai._cli_common import add_seed, count, int_in, non_negative_int, port
+    from chupai.cli.common import add_seed, count, int_in, non_negative_int, port
 
     s = sub.add_parser("serve", help="run a Guan Dan competition-protocol server")
     s.add_argument("game", choices=["guandan"])

@@ -10,7 +10,7 @@ import argparse
 
 import numpy as np
 
-from chupai._cli_common import (
+from chupai.cli.common import (
     check_previous_fits,
     choose_reading,
     plays_that,

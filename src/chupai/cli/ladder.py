@@ -14,7 +14,7 @@ __all__ = ["register"]
 
 
 def _cmd_ladder(args: argparse.Namespace) -> int:
-    from chupai._cli_common import dump_json
+    from chupai.cli.common import dump_json
     from chupai._games import game as game_entry
 
     if args.png:
@@ -42,8 +42,8 @@ def register(sub: Any) -> argparse.ArgumentParser:
     """Add the ``ladder`` subcommand to the ``chupai`` command's subparsers (its
     game-specific options are the registry entries', checked by ``chupai.cli``); the
     subcommand's parser."""
-    from chupai._cli_common import MAX_COUNT, add_seed, count, output_path, positive_int
-    from chupai._cli_options import add_options
+    from chupai.cli.common import MAX_COUNT, add_seed, count, output_path, positive_int
+    from chupai.cli.options import add_options
 
     p: argparse.ArgumentParser = sub.add_parser(
         "ladder", help="every pair of bots on the same deals, seats swapped, with ratings")

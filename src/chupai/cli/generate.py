@@ -6,8 +6,8 @@ import argparse
 from typing import Any
 
 from chupai import backends
-from chupai._cli_common import MAX_COUNT, add_seed, count, plural, positive_int
-from chupai._cli_options import add_options
+from chupai.cli.common import MAX_COUNT, add_seed, count, plural, positive_int
+from chupai.cli.options import add_options
 from chupai._games import GAMES
 from chupai._games import game as game_entry
 from chupai.rl.generate import generate

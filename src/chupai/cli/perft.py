@@ -56,8 +56,8 @@ def register(sub: Any) -> None:
     """Register ``chupai perft`` on the command line's subparsers (its game-specific
     options are the registry entries', checked by ``chupai.cli``)."""
     p = sub.add_parser("perft", help="count the action sequences of a seeded deal (and --bench)")
-    from chupai._cli_common import add_seed, int_at_least
-    from chupai._cli_options import add_options
+    from chupai.cli.common import add_seed, int_at_least
+    from chupai.cli.options import add_options
 
     p.add_argument("game", nargs="?", choices=list(GAMES), help="the game (with --bench: default every game)")
     add_seed(p, "the deal")

@@ -8,7 +8,7 @@
 
 GAME is one of the registered games (:mod:`chupai._games`).  The options only some
 games take (``--level``, ``--layout``, ``--decks``, ``--players``, ...) are declared by
-the games' registry entries (:mod:`chupai._cli_options`); giving one to another game is
+the games' registry entries (:mod:`chupai.cli.options`); giving one to another game is
 an error.  Exit status:
 0 done, 2 bad arguments or input (the message names it), 130 interrupted (Ctrl-C),
 1 when the reader of the output went away.
@@ -22,10 +22,10 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from chupai import backends
-from chupai._cli_common import MAX_COUNT, add_seed, count, positive_int, threads
+from chupai.cli.common import MAX_COUNT, add_seed, count, positive_int, threads
 from chupai._engine_base import POLICIES
 from chupai._entry import COMMANDS
-from chupai._cli_options import add_options, check_options
+from chupai.cli.options import add_options, check_options
 from chupai._games import GAMES, game
 
 __all__ = ["build_parser", "check_arguments", "main"]
@@ -52,7 +52,7 @@ def _make_bot(spec: str, playouts: int) -> object:
 
 
 def _cmd_arena(args: argparse.Namespace) -> int:
-    from chupai._cli_common import dump_json
+    from chupai.cli.common import dump_json
     from chupai.tournament import arena
 
     names = args.bots.split(",")
@@ -148,16 +148,16 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     backends.add_arguments(ar)
     ar.set_defaults(run=_cmd_arena)
 
-    from chupai._cli_ladder import register as register_ladder
+    from chupai.cli.ladder import register as register_ladder
 
     ld = register_ladder(sub)
     from chupai.protocol.cli import register as register_protocol  # serve, join, replay
 
     register_protocol(sub)
-    from chupai._cli_generate import register as register_generate  # self-play data
+    from chupai.cli.generate import register as register_generate  # self-play data
 
     register_generate(sub)
-    from chupai._cli_perft import register as register_perft  # perft counts and --bench
+    from chupai.cli.perft import register as register_perft  # perft counts and --bench
 
     register_perft(sub)
 
