@@ -16,7 +16,7 @@ import ray
 
 import chupai
 from chupai._games import GAMES
-from chupai.backends import run_batch
+from chupai.evaluation.backends import run_batch
 from chupai.bots import GreedyBot, MonteCarloBot
 
 

@@ -15,7 +15,7 @@ import pytest
 
 import chupai
 from chupai._games import GAMES
-from chupai.backends import chunk_bounds, default_chunk_size, run_batch
+from chupai.evaluation.backends import chunk_bounds, default_chunk_size, run_batch
 from chupai.bots import GreedyBot, RandomBot
 
 ray = pytest.importorskip("ray")
@@ -134,7 +134,7 @@ def test_cli_arena_on_ray(local_ray: Any, capsys: pytest.CaptureFixture[str]) ->
 
 
 def test_ladder_is_the_same_on_every_backend(local_ray: Any) -> None:
-    from chupai.ladder import ladder
+    from chupai.evaluation.ladder import ladder
 
     runs = [ladder("gandengyan", ["random", "greedy", "mc:20"], 4, 3, progress=False),
             ladder("gandengyan", ["random", "greedy", "mc:20"], 4, 3, workers=2, backend="ray", progress=False)]

@@ -8,7 +8,7 @@ from chupai import PASS, arena
 from chupai.bots import Bot, GreedyBot, MonteCarloBot, RandomBot
 from chupai.cli import main
 from chupai.guandan import Deal, Match, playout
-from chupai.tournament import wilson_interval
+from chupai.evaluation.arena import wilson_interval
 
 
 @pytest.mark.parametrize("bot", [RandomBot(), GreedyBot(), MonteCarloBot(20)], ids=repr)

@@ -10,7 +10,7 @@ import chupai
 from chupai.bots import GreedyBot, MonteCarloBot, RandomBot
 from chupai.chinese_ten import Deal, Match, Rules
 from chupai.cli import main
-from chupai.tournament import arena
+from chupai.evaluation.arena import arena
 
 
 def test_the_package_is_exported():

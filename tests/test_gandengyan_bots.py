@@ -8,7 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from chupai import bots, tournament
+from chupai import bots
+from chupai.evaluation.arena import arena
 from chupai.gandengyan import Deal, Match, Rules
 
 
@@ -36,7 +37,7 @@ def test_monte_carlo_bot_plays_legal_actions():
 
 def test_arena_plays_gandengyan():
     """Each bot plays every other seat (alternating by game); a side scores its seats' total."""
-    result = tournament.arena("gandengyan", (bots.GreedyBot(), bots.RandomBot()), 60, 1, players=3, progress=False)
+    result = arena("gandengyan", (bots.GreedyBot(), bots.RandomBot()), 60, 1, players=3, progress=False)
     assert result.games == 60 and result.win_rate > 0.5
-    same = tournament.arena("gandengyan", (bots.GreedyBot(), bots.RandomBot()), 60, 1, players=3, progress=False)
+    same = arena("gandengyan", (bots.GreedyBot(), bots.RandomBot()), 60, 1, players=3, progress=False)
     assert (same.returns == result.returns).all()

@@ -1,4 +1,4 @@
-"""The ladder (chupai.ladder): duplicate pairing, result shape, JSON, PNG, ratings, CLI."""
+"""The ladder (chupai.evaluation.ladder): duplicate pairing, result shape, JSON, PNG, ratings, CLI."""
 from __future__ import annotations
 
 import json
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from chupai.cli import main
-from chupai.ladder import bradley_terry, ladder
+from chupai.evaluation.ladder import bradley_terry, ladder
 
 
 def test_ladder_shape_and_duplicate_seating() -> None:

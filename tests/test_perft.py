@@ -11,7 +11,7 @@ import pytest
 
 from chupai._games import GAMES
 from chupai.cli import main
-from chupai.perft import GOLDEN_SEEDS, deal_of, divide, golden, perft, perft_slow
+from chupai.evaluation.perft import GOLDEN_SEEDS, deal_of, divide, golden, perft, perft_slow
 
 GOLDEN = pathlib.Path(__file__).resolve().parent / "golden"
 # the depths each game's golden counts are checked to are its registry entry's

@@ -176,9 +176,9 @@ def test_timing_loops():
 
 
 def test_registry_names_every_game_once():
-    from chupai import tournament
+    from chupai.evaluation import arena
 
-    assert tournament._GAMES == tuple(_games.GAMES) == tuple(p.rpartition(".")[2] for p in _games.PACKAGES)
+    assert arena._GAMES == tuple(_games.GAMES) == tuple(p.rpartition(".")[2] for p in _games.PACKAGES)
     assert len(set(_games.PACKAGES)) == len(_games.PACKAGES)
     for entry in _games.GAMES.values():
         module = entry.module()

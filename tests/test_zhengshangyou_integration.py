@@ -10,7 +10,8 @@ import argparse
 import numpy as np
 import pytest
 
-from chupai import bots, tournament
+from chupai import bots
+from chupai.evaluation.arena import arena
 from chupai.zhengshangyou import GiveCard, Match, PayCard, TakeCard, _cli
 from chupai.zhengshangyou.game import exchange_choice
 
@@ -59,9 +60,9 @@ def test_cli_helpers(capsys):
 
 
 def test_arena_deals_and_matches():
-    r = tournament.arena("zhengshangyou", (bots.GreedyBot(), bots.RandomBot()), 20, seed=1, progress=False)
+    r = arena("zhengshangyou", (bots.GreedyBot(), bots.RandomBot()), 20, seed=1, progress=False)
     assert r.games == 20 and r.wins > 10
-    r = tournament.arena("zhengshangyou", (bots.GreedyBot(), bots.RandomBot()), 2, seed=1, matches=True,
+    r = arena("zhengshangyou", (bots.GreedyBot(), bots.RandomBot()), 2, seed=1, matches=True,
                          players=5, progress=False)
     assert r.games == 2
 

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from chupai.chinese_ten._engine import DealCore
-from chupai.tournament import wilson_interval
+from chupai.evaluation.arena import wilson_interval
 
 PLAYERS = 4
 KNOWLEDGE = ("none", "hands", "top", "stock")

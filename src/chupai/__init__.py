@@ -16,7 +16,7 @@ from chupai.actions import PASS
 from chupai.cards import Cards
 from chupai.contract import TERMINAL, Event
 from chupai.errors import IllegalActionError
-from chupai.tournament import arena
+from chupai.evaluation.arena import arena
 
 # every registered game package, as ``chupai.<name>`` (the registry lists them)
 for _package in PACKAGES:

@@ -97,9 +97,9 @@ def batch_outputs(prototype: Any, n: int, policy: str, threads: int, progress: b
 
     ``threads`` share this process (the GIL released); ``workers > 1`` or
     ``backend="ray"`` spread chunks of deals over processes or a Ray cluster
-    (:func:`chupai.backends.run_batch`), each chunk on one thread.
+    (:func:`chupai.evaluation.backends.run_batch`), each chunk on one thread.
     """
-    from chupai.backends import chunk_bounds, run_batch
+    from chupai.evaluation.backends import chunk_bounds, run_batch
 
     workers = _validate.check_positive_int(workers, "workers")
     if workers > 1 or backend != "local":

@@ -106,7 +106,7 @@ def returns_field(rules: Any, out: Any) -> list[float]:
 
 @dataclass(frozen=True)
 class PerftDepths:
-    """The perft depths of a game's seeded deals (``chupai.perft``, ``tests/test_perft.py``).
+    """The perft depths of a game's seeded deals (``chupai.evaluation.perft``, ``tests/test_perft.py``).
 
     Attributes:
         full: about a second of enumeration: ``chupai perft --bench`` and the slow suite's

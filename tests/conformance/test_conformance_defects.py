@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 import chupai
-from chupai import backends, chinese_ten, gandengyan, guandan, tournament, zhengshangyou
+from chupai import chinese_ten, gandengyan, guandan, zhengshangyou
+from chupai.evaluation import arena, backends
 from chupai._games import GAMES
 from chupai.bots import GreedyBot, MonteCarloBot, RandomBot
 from chupai.contract import TERMINAL, Event
@@ -130,7 +131,7 @@ def test_negative_seeds_refused_the_same_way_in_deal_playouts_and_arena(name):
     entry = GAMES[name]
     for call in (lambda: entry.new(-1), lambda: entry.deal_class(-1), lambda: entry.match_class(-1),
                  lambda: entry.module().playouts(2, seed=-1),
-                 lambda: tournament.arena(name, [RandomBot(), RandomBot()], 1, seed=-1, progress=False)):
+                 lambda: arena.arena(name, [RandomBot(), RandomBot()], 1, seed=-1, progress=False)):
         with pytest.raises(ValueError, match=r"seed must be an int in \[0, 2\*\*64\)"):
             call()
 
@@ -189,23 +190,23 @@ def test_arena_never_starts_more_workers_than_deals_or_cores(monkeypatch):
         def shutdown(self, **kwargs):
             pass
 
-    # every process pool of the library is chupai.backends' executor
+    # every process pool of the library is chupai.evaluation.backends' executor
     monkeypatch.setattr(backends, "ProcessPoolExecutor", FakePool)
-    monkeypatch.setattr(tournament, "_cores", lambda: 2)
+    monkeypatch.setattr(arena, "_cores", lambda: 2)
     bots = [RandomBot(), RandomBot()]
-    one = tournament.arena("chinese_ten", bots, 4, seed=1, workers=1, progress=False)
-    many = tournament.arena("chinese_ten", bots, 4, seed=1, workers=1000, progress=False)
+    one = arena.arena("chinese_ten", bots, 4, seed=1, workers=1, progress=False)
+    many = arena.arena("chinese_ten", bots, 4, seed=1, workers=1000, progress=False)
     assert started == [2] and (one.returns == many.returns).all()
-    tournament.arena("chinese_ten", bots, 3, seed=1, workers=1000, max_workers=1000, progress=False)
+    arena.arena("chinese_ten", bots, 3, seed=1, workers=1000, max_workers=1000, progress=False)
     assert started == [2, 3]
     with pytest.raises(TypeError, match="max_workers"):
-        tournament.arena("chinese_ten", bots, 3, seed=1, workers=2, max_workers=2.0, progress=False)
+        arena.arena("chinese_ten", bots, 3, seed=1, workers=2, max_workers=2.0, progress=False)
 
 
 def test_no_shared_module_sniffs_a_games_modules_or_attributes():
     """Bots and the arena take a game's decision choice and its outcome weights from the
     registry, never by looking into the state's module or rules."""
-    for name in ("bots.py", "tournament.py", "_state.py"):
+    for name in ("bots.py", "evaluation/arena.py", "_state.py"):
         text = (SRC / name).read_text()
         for sniff in ("hasattr(", "import_module(", "type(state).__module__", "getattr(state", "getattr(type(state)"):
             assert sniff not in text, (name, sniff)

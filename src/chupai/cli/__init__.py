@@ -21,7 +21,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from chupai import backends
+from chupai.evaluation import backends
 from chupai.cli.common import MAX_COUNT, add_seed, count, positive_int, threads
 from chupai._engine_base import POLICIES
 from chupai._entry import COMMANDS
@@ -53,7 +53,7 @@ def _make_bot(spec: str, playouts: int) -> object:
 
 def _cmd_arena(args: argparse.Namespace) -> int:
     from chupai.cli.common import dump_json
-    from chupai.tournament import arena
+    from chupai.evaluation.arena import arena
 
     names = args.bots.split(",")
     if len(names) != 2:

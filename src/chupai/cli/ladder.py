@@ -1,4 +1,4 @@
-"""``chupai ladder``: the command line of :func:`chupai.ladder.ladder` (the library
+"""``chupai ladder``: the command line of :func:`chupai.evaluation.ladder.ladder` (the library
 module holds no argparse)."""
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import argparse
 import json
 from typing import Any
 
-from chupai import backends
+from chupai.evaluation import backends
 from chupai._games import GAMES
-from chupai.ladder import ladder
+from chupai.evaluation.ladder import ladder
 
 __all__ = ["register"]
 

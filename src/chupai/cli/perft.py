@@ -1,4 +1,4 @@
-"""``chupai perft``: the command line of :mod:`chupai.perft` (the library module holds
+"""``chupai perft``: the command line of :mod:`chupai.evaluation.perft` (the library module holds
 no argparse)."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 from chupai._games import GAMES, game
-from chupai.perft import deal_of, divide, golden, perft
+from chupai.evaluation.perft import deal_of, divide, golden, perft
 
 __all__ = ["register"]
 

@@ -5,7 +5,7 @@ pair of bots on the same ``N`` deals, each deal twice with the seats swapped
 (duplicate style: both bots get both sides of every deal, which cancels most of the
 luck of the cards).  The first bot of a pair sits on seats ``s % 2 == 0`` in the first
 game of a deal and on ``s % 2 == 1`` in the second; in a game scored per player the
-bot's seats' returns are added up (as in :func:`chupai.tournament.arena`).  A game is
+bot's seats' returns are added up (as in :func:`chupai.evaluation.arena.arena`).  A game is
 won, drawn or lost as that return is positive, zero or negative; a draw counts half.
 
 The result holds, per pair, the first bot's win rate with its 95% Wilson interval,
@@ -37,10 +37,10 @@ import numpy as np
 
 from chupai._games import GAMES
 from chupai._validate import check_positive_int, check_seed
-from chupai.backends import run_batch
+from chupai.evaluation.backends import run_batch
 from chupai._seeds import ladder_bots, match_deal
 from chupai.search.registry import as_bot, make_bot
-from chupai.tournament import _new_state, wilson_interval
+from chupai.evaluation.arena import _new_state, wilson_interval
 
 __all__ = ["LadderResult", "PairResult", "Rating", "bradley_terry", "ladder"]
 
@@ -294,7 +294,7 @@ def ladder(
     its ``repr``, and the names must differ.
 
     ``workers > 1`` plays the deals in that many processes, ``backend="ray"`` as Ray
-    tasks (:func:`chupai.backends.run_batch`: the same result on every backend).
+    tasks (:func:`chupai.evaluation.backends.run_batch`: the same result on every backend).
     ``playouts``: the budget of an ``mc`` spec without one.
     """
     if game not in GAMES:
