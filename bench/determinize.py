@@ -35,7 +35,7 @@ from chupai._bench_surface import DeterminizeTimer, Surface  # noqa: E402
 from chupai._games import GAMES as REGISTRY  # noqa: E402
 from chupai._bench_surface import _per_position as per_position  # noqa: E402
 from chupai._timing import CLOCK  # noqa: E402
-from chupai.bots import MonteCarloBot  # noqa: E402
+from chupai.players.bots import MonteCarloBot  # noqa: E402
 
 GAMES = tuple(REGISTRY)
 #: MonteCarloBot decisions timed per game

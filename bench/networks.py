@@ -4,7 +4,7 @@
         [--layout danzero] [--game GAME] [--against greedy,heuristic] [--deals 1000]
         [--seed 2026] [--workers 2]
 
-The network plays as :class:`chupai.network.NetworkBot` (tribute and return by
+The network plays as :class:`chupai.players.network.NetworkBot` (tribute and return by
 HeuristicBot) against each bot of ``--against`` over the same seeded first deals, seats
 swapped every other deal, and the script prints its share of deals won, the 95% Wilson
 interval and the network's mean CPU time per decision. A network fed the card order or
@@ -26,11 +26,11 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # keep numpy's BLAS threads 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 from chupai import arena  # noqa: E402
-from chupai.network import NetworkBot  # noqa: E402
+from chupai.players.network import NetworkBot  # noqa: E402
 from chupai._games import GAMES  # noqa: E402
 from chupai.rl import danzero  # noqa: E402
 from chupai.rl.danzero import CARD_ORDERS  # noqa: E402
-from chupai.search.registry import make_bot  # noqa: E402
+from chupai.players.search.registry import make_bot  # noqa: E402
 
 
 class Timed:

@@ -17,7 +17,7 @@ import ray
 import chupai
 from chupai._games import GAMES
 from chupai.evaluation.backends import run_batch
-from chupai.bots import GreedyBot, MonteCarloBot
+from chupai.players.bots import GreedyBot, MonteCarloBot
 
 
 def _noop(x: int) -> int:

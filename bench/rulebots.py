@@ -10,7 +10,7 @@ code is copied into this repository: each run copies the bot's folder to a tempo
 directory (some bots write files next to their code) and starts two of its clients
 there, with this Python, against a :class:`chupai.protocol.server.Server` listening on
 ``127.0.0.1:23456`` whose other two seats the chupai bot ``--bot`` (a spec of
-:func:`chupai.search.make_bot`) plays.
+:func:`chupai.players.search.make_bot`) plays.
 
 The figure is the competition's: the share of **first deals** won (both teams at
 level 2, no tribute; won by the team of the first player out).  Each game of the
@@ -84,7 +84,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("path", type=Path, help="a checkout of submit-paper/Danzero_plus (or its wintest folder)")
-    p.add_argument("--bot", default="best", help="the chupai bot spec (chupai.search.make_bot)")
+    p.add_argument("--bot", default="best", help="the chupai bot spec (chupai.players.search.make_bot)")
     p.add_argument("--deals", type=int, default=100, help="first deals against each bot (even: both seat pairs)")
     p.add_argument("--ais", default=",".join(AIS), help="the outside bots, comma-separated")
     p.add_argument("--seed", type=int, default=2026, help="the deals' seed")
@@ -103,7 +103,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         args.clients = {a: ai_clients(args.path, a) for a in args.ais}
     except ValueError as e:
         p.error(str(e))
-    from chupai.search import make_bot
+    from chupai.players.search import make_bot
 
     try:
         make_bot(args.bot)

@@ -19,7 +19,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # keep numpy's BLAS threads 
 import numpy as np  # noqa: E402
 
 from chupai._games import GAMES  # noqa: E402
-from chupai.search import ISMCTS  # noqa: E402
+from chupai.players.search import ISMCTS  # noqa: E402
 
 
 def start_state(game: str, seed: int) -> object:

@@ -6,7 +6,7 @@ C playouts (per round of 2000 deals), deals driven from Python through ``apply``
 import numpy as np
 import pytest
 
-from chupai.bots import MonteCarloBot, RandomBot
+from chupai.players.bots import MonteCarloBot, RandomBot
 from chupai.guandan import Deal
 from chupai.guandan.playouts import playouts
 

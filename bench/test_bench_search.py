@@ -6,7 +6,7 @@ deal (a round's time / 500 is the time per iteration).
 import pytest
 
 from chupai._games import GAMES
-from chupai.search import ISMCTS
+from chupai.players.search import ISMCTS
 
 ITERATIONS = 500
 

@@ -16,7 +16,7 @@ import pytest
 from chupai import Cards
 from chupai._bench_surface import Surface, openspiel_loop
 from chupai._games import GAMES
-from chupai.bots import MonteCarloBot
+from chupai.players.bots import MonteCarloBot
 
 DEALS = 10
 GAME_NAMES = list(GAMES)

@@ -16,7 +16,7 @@ import pytest
 import chupai
 from chupai._games import GAMES
 from chupai.evaluation.backends import chunk_bounds, default_chunk_size, run_batch
-from chupai.bots import GreedyBot, RandomBot
+from chupai.players.bots import GreedyBot, RandomBot
 
 ray = pytest.importorskip("ray")
 

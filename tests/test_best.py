@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from chupai._games import GAMES
-from chupai.bots import HeuristicBot
-from chupai.search import make_bot
-from chupai.search.best import BestBot
+from chupai.players.bots import HeuristicBot
+from chupai.players.search import make_bot
+from chupai.players.search.best import BestBot
 
 GAME_NAMES = list(GAMES)
 RULEBOTS = Path(__file__).resolve().parent.parent / "bench" / "rulebots.py"

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from chupai import PASS, arena
-from chupai.bots import Bot, GreedyBot, MonteCarloBot, RandomBot
+from chupai.players.bots import Bot, GreedyBot, MonteCarloBot, RandomBot
 from chupai.cli import main
 from chupai.guandan import Deal, Match, playout
 from chupai.evaluation.arena import wilson_interval
@@ -130,7 +130,7 @@ def test_cli_playout_and_arena(capsys):
 
 def test_arena_takes_bot_specs_as_the_command_line_does():
     from chupai import arena
-    from chupai.bots import GreedyBot, HeuristicBot
+    from chupai.players.bots import GreedyBot, HeuristicBot
 
     by_spec = arena("guandan", ("heuristic", "greedy"), 2, 1, progress=False)
     by_object = arena("guandan", (HeuristicBot(), GreedyBot()), 2, 1, progress=False)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import chupai
-from chupai.bots import GreedyBot, MonteCarloBot, RandomBot
+from chupai.players.bots import GreedyBot, MonteCarloBot, RandomBot
 from chupai.chinese_ten import Deal, Match, Rules
 from chupai.cli import main
 from chupai.evaluation.arena import arena

@@ -9,7 +9,7 @@ import pytest
 from chinese_ten_reference import reference_plays
 
 from chupai import Cards
-from chupai.bots import GreedyBot, RandomBot
+from chupai.players.bots import GreedyBot, RandomBot
 from chupai.chinese_ten import Deal, Match, Rules, legal_plays
 from chupai.chinese_ten._engine import DealCore
 from chupai.chinese_ten.classify import classify

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from chupai import bots
+from chupai.players import bots
 from chupai.evaluation.arena import arena
 from chupai.gandengyan import Deal, Match, Rules
 

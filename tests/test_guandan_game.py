@@ -767,7 +767,7 @@ def test_card_play_is_a_copy_of_the_engine_during_play_only():
     assert d.hand_sizes() == (2, 3, 2, 3) and d.current_player == 3
     m = Match(seed=1, max_deals=1)
     assert m.card_play().current == m.current_player
-    from chupai import bots
+    from chupai.players import bots
 
     rng = np.random.default_rng(0)
     for bot in (bots.RandomBot(), bots.GreedyBot(), bots.MonteCarloBot(16)):

@@ -19,12 +19,12 @@ import numpy as np
 import pytest
 
 from chupai._games import GAMES
-from chupai.bots import HeuristicBot
+from chupai.players.bots import HeuristicBot
 from chupai.chinese_ten import _engine as ct_engine
 from chupai.gandengyan import _engine as gdy_engine
 from chupai.gandengyan.rules import Rules as GdyRules
 from chupai.guandan import _engine as gd_engine
-from chupai.search.registry import BOT_NAMES, make_bot
+from chupai.players.search.registry import BOT_NAMES, make_bot
 from chupai.zhengshangyou import _engine as zs_engine
 
 #: fresh deals of each game, over table sizes and options (read for every registered game)

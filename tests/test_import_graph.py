@@ -143,8 +143,8 @@ def test_the_reader_sees_the_imports() -> None:
     # one edge of each kind the reader handles, so an empty graph cannot pass
     assert "chupai._surface" in graph["chupai._state"]                 # from m import name
     assert "chupai.guandan._movegen" in graph["chupai.guandan._engine"]  # from pkg cimport mod
-    assert "chupai.bots" in graph["chupai.search.timed"]
-    assert "chupai.bots" in graph["chupai.search.registry"]            # inside a function
+    assert "chupai.players.bots" in graph["chupai.players.search.timed"]
+    assert "chupai.players.bots" in graph["chupai.players.search.registry"]            # inside a function
 
 
 def test_circles_are_found() -> None:

@@ -41,7 +41,7 @@ def test_ladder_same_deals_for_every_pair_and_any_workers() -> None:
 def test_ladder_takes_bot_objects_as_well_as_specs() -> None:
     """A bot object plays as its spec does (a fresh copy each deal), named by its repr,
     also in worker processes."""
-    from chupai.bots import GreedyBot, RandomBot
+    from chupai.players.bots import GreedyBot, RandomBot
 
     by_spec = ladder("gandengyan", ["random", "greedy"], deals=3, seed=5, progress=False)
     by_object = ladder("gandengyan", [RandomBot(), GreedyBot()], deals=3, seed=5, progress=False)

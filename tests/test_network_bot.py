@@ -16,8 +16,8 @@ from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 
 from chupai import arena, guandan  # noqa: E402
 from chupai._games import GAMES  # noqa: E402
-from chupai.bots import GreedyBot  # noqa: E402
-from chupai.network import NetworkBot  # noqa: E402
+from chupai.players.bots import GreedyBot  # noqa: E402
+from chupai.players.network import NetworkBot  # noqa: E402
 from chupai.rl import (  # noqa: E402
     danzero,
     legal_action_features,
@@ -25,7 +25,7 @@ from chupai.rl import (  # noqa: E402
     num_distinct_actions,
     observation_tensor,
 )
-from chupai.search.registry import make_bot  # noqa: E402
+from chupai.players.search.registry import make_bot  # noqa: E402
 
 WIDTH = danzero.STATE_SIZE + danzero.ACTION_SIZE
 

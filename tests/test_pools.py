@@ -36,7 +36,7 @@ def run_script(path: Path, text: str) -> tuple[subprocess.CompletedProcess[str],
 def test_a_script_without_the_main_guard_fails_at_once_naming_it(tmp_path: Path) -> None:
     proc, seconds = run_script(tmp_path / "noguard.py", (
         "import chupai\n"
-        "from chupai.bots import RandomBot\n"
+        "from chupai.players.bots import RandomBot\n"
         "chupai.arena('guandan', [RandomBot(), RandomBot()], 8, 0, workers=2, max_workers=2, progress=False)\n"))
     assert proc.returncode != 0
     last = proc.stderr.strip().splitlines()[-1]

@@ -12,7 +12,7 @@ import pytest
 
 from chupai.protocol import Client, ServerConfig, check_message, print_record
 from chupai.protocol._adapter import Ask, Notify, ProtocolGame, Recorded, action_key, protocol_cards, rebuild_deal
-from chupai.search.registry import make_bot
+from chupai.players.search.registry import make_bot
 from chupai.protocol.server import parse_seats
 from protocol_clients import _key, expected_plays
 
@@ -155,7 +155,7 @@ def test_options_are_checked() -> None:
         make_bot("json:dumps")
     with pytest.raises(ValueError, match="no choose"):
         make_bot("json:JSONDecoder")
-    assert type(make_bot("chupai.bots:GreedyBot")).__name__ == "GreedyBot"
+    assert type(make_bot("chupai.players.bots:GreedyBot")).__name__ == "GreedyBot"
     with pytest.raises(TypeError):
         make_bot(3)  # type: ignore[arg-type]  # noqa
     with pytest.raises(ValueError, match="ws://"):

@@ -43,8 +43,8 @@ def test_the_exported_network_plays_as_a_network_bot(tmp_path):
     import torch
 
     from chupai import arena, guandan
-    from chupai.bots import GreedyBot
-    from chupai.network import NetworkBot
+    from chupai.players.bots import GreedyBot
+    from chupai.players.network import NetworkBot
     from chupai.rl import legal_action_features, observation_tensor
 
     spec = importlib.util.spec_from_file_location("dmc_guandan", EXAMPLE)

@@ -139,7 +139,7 @@ def test_compiled_bad_input_leaves_every_table_alone():
 
 
 def test_backend_choice():
-    from chupai.bots import RandomBot
+    from chupai.players.bots import RandomBot
 
     assert COMPILED_GAMES == ("guandan",)
     assert VectorEnv("guandan", 1, 0).backend == "compiled"

@@ -1,4 +1,4 @@
-"""Information-set MCTS (chupai.search): tree statistics, determinism, keys, outcomes,
+"""Information-set MCTS (chupai.players.search): tree statistics, determinism, keys, outcomes,
 legal play in full games of every game, tree reuse, root parallelism, errors."""
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import pytest
 
 from chupai._games import GAMES, game_of
 from chupai.actions import PASS
-from chupai.bots import GreedyBot, ISMCTSBot, RandomBot
-from chupai.search import ISMCTS, Node, make_bot
-from chupai.search.ismcts import core_actions, root_actions
-from chupai.search.registry import parse_budget
+from chupai.players.bots import GreedyBot, ISMCTSBot, RandomBot
+from chupai.players.search import ISMCTS, Node, make_bot
+from chupai.players.search.ismcts import core_actions, root_actions
+from chupai.players.search.registry import parse_budget
 
 GAME_NAMES = list(GAMES)
 
@@ -118,7 +118,7 @@ def test_availability_below_the_root() -> None:
 def test_root_order_and_candidates(game: str) -> None:
     """The root tries the greedy policy's choice first, then passing, then the rest of
     root_order, and considers at most max_candidates plays during card play."""
-    from chupai.search.ismcts import root_order
+    from chupai.players.search.ismcts import root_order
 
     for moves in (0, 3, 12):
         state = advance(new_state(game, 13), moves)
@@ -422,7 +422,7 @@ def test_registry() -> None:
     assert make_bot("ismcts:10:policy=heuristic").search.policy == "heuristic"
     with pytest.raises(ValueError, match="no budget"):
         make_bot("greedy:5")
-    from chupai.search.timed import TimedMonteCarloBot
+    from chupai.players.search.timed import TimedMonteCarloBot
 
     timed = make_bot("mc:20ms")
     assert isinstance(timed, TimedMonteCarloBot) and timed.seconds == 0.02
@@ -443,7 +443,7 @@ def test_bot_pickles_without_its_trees() -> None:
 
 
 def test_timed_monte_carlo_adapts_its_playouts() -> None:
-    from chupai.search.timed import TimedMonteCarloBot
+    from chupai.players.search.timed import TimedMonteCarloBot
 
     state = new_state("zhengshangyou", 3)
     rng = np.random.default_rng(0)

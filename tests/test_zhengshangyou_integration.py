@@ -10,7 +10,7 @@ import argparse
 import numpy as np
 import pytest
 
-from chupai import bots
+from chupai.players import bots
 from chupai.evaluation.arena import arena
 from chupai.zhengshangyou import GiveCard, Match, PayCard, TakeCard, _cli
 from chupai.zhengshangyou.game import exchange_choice

@@ -9,7 +9,7 @@ friendly objects (``Cards``, ``Play``, ``PlayList``) are built only at the edge.
 """
 import importlib
 
-from chupai import bots, contract
+from chupai import contract
 from chupai._games import PACKAGES
 from chupai._core import PlayList
 from chupai.actions import PASS
@@ -33,7 +33,6 @@ __all__ = [
     "IllegalActionError",
     "PlayList",
     "arena",
-    "bots",
     "contract",
     "__version__",
 ]

@@ -187,7 +187,7 @@ def _first_reads(lists: list[Callable[[], Any]], read: Callable[[Any], Any], rep
 def surface_report(report: Report, name: str, deals: int, repeat: int) -> None:
     """Add the surface rows of game ``name`` to ``report`` (positions from ``deals``
     seeded deals; ``repeat`` timed loops per figure)."""
-    from chupai.bots import MonteCarloBot
+    from chupai.players.bots import MonteCarloBot
 
     surface = Surface(name, deals)
     report.section("surface", f"Python surface ({deals} seeded deals)")

@@ -135,7 +135,7 @@ class StateBase(StateCore):
         """``determinize(player, rng).card_play()`` (the same world for the same ``rng``)
         without making the world's state: the compiled card-play engine of a world, or
         ``None`` outside the card play.  What a bot that only plays out needs
-        (:class:`~chupai.bots.MonteCarloBot`)."""
+        (:class:`~chupai.players.bots.MonteCarloBot`)."""
         g = rng if type(rng) is _GENERATOR else as_rng(rng)
         return self._world_card_play(player, g.bit_generator.random_raw())
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from conftest import play_random, samples, snapshot
 
-from chupai import bots
+from chupai.players import bots
 from chupai._games import GAMES, game_of
 from chupai._play import PlayRecord
 from chupai.actions import PASS

@@ -11,7 +11,7 @@ from conftest import play_random, samples, snapshot
 
 from chupai._games import GAMES
 from chupai._surface import ActionList
-from chupai.bots import GreedyBot, HeuristicBot, ISMCTSBot, MonteCarloBot, RandomBot
+from chupai.players.bots import GreedyBot, HeuristicBot, ISMCTSBot, MonteCarloBot, RandomBot
 from chupai.actions import PASS
 from chupai.errors import IllegalActionError
 
@@ -125,7 +125,7 @@ def test_policy_action_is_the_engines_choice_as_an_item(sample):
 
 
 def test_every_bot_returns_an_item_of_the_list(entry):
-    """The bot contract (chupai.bots.Bot): the very object of ``legal_actions()``."""
+    """The bot contract (chupai.players.bots.Bot): the very object of ``legal_actions()``."""
     rng = np.random.default_rng(9)
     makers = [RandomBot, GreedyBot, HeuristicBot, lambda: MonteCarloBot(playouts=8),
               lambda: ISMCTSBot(iterations=8), lambda: ISMCTSBot(iterations=8, decisions="greedy")]

@@ -85,7 +85,7 @@ def playouts(
     ``policy``: ``"random"`` (uniform over the suit-collapsed choices of each step),
     ``"greedy"`` (the capture taking the most points, red five bonus included; with no
     capture, the card worth least joins the layout)
-    or ``"heuristic"`` (the compiled policy of :class:`chupai.bots.HeuristicBot`).
+    or ``"heuristic"`` (the compiled policy of :class:`chupai.players.bots.HeuristicBot`).
 
     >>> r = playouts(100, seed=1)
     >>> r.scores.shape, bool((r.scores.sum(axis=1) == 280).all())

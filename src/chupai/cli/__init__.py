@@ -46,7 +46,7 @@ def _cmd_playout(args: argparse.Namespace) -> int:
 
 
 def _make_bot(spec: str, playouts: int) -> object:
-    from chupai.search.registry import make_bot
+    from chupai.players.search.registry import make_bot
 
     return make_bot(spec, playouts=playouts)
 

@@ -7,6 +7,6 @@
   generators and trick engines;
 * :mod:`chupai.evaluation.backends`: in this process, local worker processes or Ray.
 
-This layer plays the players (``chupai.bots``, ``chupai.search``) on the games' states
+This layer plays the players (``chupai.players.bots``, ``chupai.players.search``) on the games' states
 and engines; it imports nothing of the command line or the RL layer above it.
 """

@@ -113,7 +113,7 @@ def arena(
     chunk_size: int | None = None,
 ) -> ArenaResult:
     """Play ``deals`` deals (or whole matches, ``matches=True``) between two bots (bot
-    objects or spec strings of :func:`chupai.search.make_bot`, e.g. ``"heuristic"``).
+    objects or spec strings of :func:`chupai.players.search.make_bot`, e.g. ``"heuristic"``).
 
     The first bot plays seats 0 and 2 in even-numbered games and seats 1 and 3 in odd
     ones.  Game ``i`` is dealt and played from its own seed derived from ``(seed, i)``,
@@ -131,7 +131,7 @@ def arena(
     game_entry(game)  # TypeError / ValueError for an unknown game
     if isinstance(bots, (str, bytes)) or len(bots) != 2:
         raise ValueError(f"expected two bots, not {bots!r}")
-    from chupai.search.registry import as_bot
+    from chupai.players.search.registry import as_bot
 
     bots = [as_bot(b, what="each of bots") for b in bots]
     deals = check_positive_int(deals, "deals")

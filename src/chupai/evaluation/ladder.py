@@ -39,7 +39,7 @@ from chupai._games import GAMES
 from chupai._validate import check_positive_int, check_seed
 from chupai.evaluation.backends import run_batch
 from chupai._seeds import ladder_bots, match_deal
-from chupai.search.registry import as_bot, make_bot
+from chupai.players.search.registry import as_bot, make_bot
 from chupai.evaluation.arena import _new_state, wilson_interval
 
 __all__ = ["LadderResult", "PairResult", "Rating", "bradley_terry", "ladder"]
@@ -288,7 +288,7 @@ def ladder(
 ) -> LadderResult:
     """Play the ladder of ``bots`` on ``deals`` deals of ``game`` (see the module doc).
 
-    Each bot is a spec of :func:`chupai.search.make_bot` (e.g. ``"ismcts:20ms"``) or a
+    Each bot is a spec of :func:`chupai.players.search.make_bot` (e.g. ``"ismcts:20ms"``) or a
     bot object (``choose(state, rng)``; picklable for ``workers > 1`` or Ray, and
     copied afresh for every deal); the results name a spec by itself and an object by
     its ``repr``, and the names must differ.

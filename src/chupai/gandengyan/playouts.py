@@ -74,7 +74,7 @@ def playouts(
     when a play empties the hand; lead the longest ordinary play; follow with the
     cheapest one, fewest jokers first; a bomb only on a player holding at most three
     cards)
-    or ``"heuristic"`` (the compiled policy of :class:`chupai.bots.HeuristicBot`).
+    or ``"heuristic"`` (the compiled policy of :class:`chupai.players.bots.HeuristicBot`).
 
     >>> r = playouts(100, seed=1, players=5)
     >>> r.returns.shape, bool((r.returns.sum(axis=1) == 0).all())

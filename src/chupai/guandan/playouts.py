@@ -75,7 +75,7 @@ def playouts(
     the suit-collapsed legal plays, and passing when following) or ``"greedy"`` (the
     smallest play that beats; bombs kept for an opponent about to go out; never over
     the partner)
-    or ``"heuristic"`` (the compiled policy of :class:`chupai.bots.HeuristicBot`).
+    or ``"heuristic"`` (the compiled policy of :class:`chupai.players.bots.HeuristicBot`).
     ``level`` is the level rank every deal is played at.
 
     >>> r = playouts(100, seed=1)

@@ -45,7 +45,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from chupai.protocol._adapter import SEATS, action_key, lowest_return, rebuild_deal
 from chupai.protocol.shapes import MESSAGES, check_message
 from chupai._validate import check_positive_int
-from chupai.search.registry import as_bot
+from chupai.players.search.registry import as_bot
 
 __all__ = ["MAX_RETRY_DELAY", "MAX_SERVER_MESSAGE", "RECONNECT", "RETRY_DELAY", "SERVER_TIMEOUT", "Client",
            "ClientState", "SeatRefused", "parse_message"]
@@ -199,7 +199,7 @@ class Client:
 
     Args:
         url: ``ws://HOST:PORT/game/<name>``.
-        bot: a bot spec (:mod:`chupai.search.registry`: ``"greedy"``, ``"mc:50"``,
+        bot: a bot spec (:mod:`chupai.players.search.registry`: ``"greedy"``, ``"mc:50"``,
             ``"ismcts:20ms"``, ``"net:PATH"``, ``"module:attr"`` ...) or a bot object
             (``choose(state, rng)``); ``None`` only in a subclass overriding
             :meth:`choose`.

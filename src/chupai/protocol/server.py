@@ -62,7 +62,7 @@ from websockets.http11 import Request, Response
 
 from chupai._seeds import fresh, match_deal, stream
 from chupai.protocol._adapter import SEATS, Ask, Notify, ProtocolGame, Recorded
-from chupai.search.registry import make_bot
+from chupai.players.search.registry import make_bot
 from chupai.protocol.records import header_line
 from chupai.protocol.shapes import is_int
 from chupai.protocol.view import (

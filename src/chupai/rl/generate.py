@@ -123,7 +123,7 @@ class _Shard:
 
 def _bot(policy: Any) -> Any:
     if isinstance(policy, str):
-        from chupai.search.registry import make_bot
+        from chupai.players.search.registry import make_bot
 
         return make_bot(policy)
     return policy
@@ -174,7 +174,7 @@ def generate(
 
     Args:
         policy: a bot spec (``"random"``, ``"greedy"``, ``"mc:50"``, ``"ismcts:200"``,
-            see :mod:`chupai.search.registry`) or a picklable bot object; a bot object is
+            see :mod:`chupai.players.search.registry`) or a picklable bot object; a bot object is
             recorded in the manifest by its ``repr``.
         shard_size: episodes per shard (one task, one file).
         backend, workers, address: where the shards are played

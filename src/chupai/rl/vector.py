@@ -34,7 +34,7 @@ Conventions (Gymnasium's vector API):
   False (deals always end).  **Auto-reset, same step**: a table whose deal ended starts
   a new deal at once and the returned observation is the new deal's;
   ``info["final_returns"]`` holds the finished deal's returns (NaN rows elsewhere).
-* ``opponents``: seats played by bots: a spec of :func:`chupai.search.make_bot`
+* ``opponents``: seats played by bots: a spec of :func:`chupai.players.search.make_bot`
   (``"random"``, ``"greedy"``, ``"heuristic"``, ``"mc:50"``, ...) or any bot with
   ``choose(state, rng)``; ``None`` is self-play (every seat is the caller's).
   A policy (str or bot) plays every seat but 0; a sequence gives one entry per seat
@@ -103,8 +103,8 @@ _BACKENDS = ("auto", "compiled", "python")
 
 def _policy(spec: Any) -> Any:
     """The opponent a spec names: ``None`` (the caller's seat), a bot, or a bot spec
-    of :func:`chupai.search.make_bot` (``"random"`` and ``"greedy"`` also run compiled)."""
-    from chupai.search.registry import as_bot
+    of :func:`chupai.players.search.make_bot` (``"random"`` and ``"greedy"`` also run compiled)."""
+    from chupai.players.search.registry import as_bot
 
     return None if spec is None else as_bot(spec, what="opponent")
 

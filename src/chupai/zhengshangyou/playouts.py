@@ -75,7 +75,7 @@ def playouts(
     following) or ``"greedy"`` (leading, the play with the fewest wild cards, the lowest
     bottom rank, then the most cards; following, the lowest play that beats, wild
     cards, 2s and jokers kept for a player about to go out)
-    or ``"heuristic"`` (the compiled policy of :class:`chupai.bots.HeuristicBot`).
+    or ``"heuristic"`` (the compiled policy of :class:`chupai.players.bots.HeuristicBot`).
 
     >>> r = playouts(100, seed=1)
     >>> r.order.shape, sorted(r.points[0].tolist())

@@ -7,8 +7,8 @@
 * :func:`make_bot`: a bot from a name such as ``"ismcts:20ms"`` (the names the
   command line and the ladder take).
 """
-from chupai.search.bot import ISMCTSBot
-from chupai.search.ismcts import ISMCTS, ActionStats, Node, SearchResult, Tree
-from chupai.search.registry import BOT_NAMES, make_bot
+from chupai.players.search.bot import ISMCTSBot
+from chupai.players.search.ismcts import ISMCTS, ActionStats, Node, SearchResult, Tree
+from chupai.players.search.registry import BOT_NAMES, make_bot
 
 __all__ = ["BOT_NAMES", "ISMCTS", "ActionStats", "ISMCTSBot", "Node", "SearchResult", "Tree", "make_bot"]

@@ -1,6 +1,6 @@
 """``BestBot``: the compiled heuristic policy, overruled by paired Monte Carlo evidence.
 
-The heuristic policy (:class:`chupai.bots.HeuristicBot`) is the library's strongest
+The heuristic policy (:class:`chupai.players.bots.HeuristicBot`) is the library's strongest
 cheap player; plain search with playouts from uniformly redealt hands loses to it at
 tens of milliseconds a move.  ``BestBot`` keeps the heuristic's play unless a paired
 test says another one is better:

@@ -3,10 +3,10 @@
 A bot spec is a name with an optional budget after a colon:
 
 * ``random``, ``greedy``, ``heuristic``: no budget (``heuristic``:
-  :class:`chupai.bots.HeuristicBot`).
+  :class:`chupai.players.bots.HeuristicBot`).
 * ``mc`` / ``mc:N`` / ``mc:20ms``: ``MonteCarloBot(N)`` (N playouts per decision;
   default ``playouts``), or held to that much process CPU time per decision
-  (:class:`chupai.search.timed.TimedMonteCarloBot`), followed by an optional
+  (:class:`chupai.players.search.timed.TimedMonteCarloBot`), followed by an optional
   ``:policy=NAME`` (the rollout policy: ``greedy``, ``heuristic`` or ``random``).
 * ``ismcts`` / ``ismcts:N`` / ``ismcts:20ms`` / ``ismcts:0.5s``: ``ISMCTSBot`` with N
   iterations or that much process CPU time per move (default 1000 iterations),
@@ -14,12 +14,12 @@ A bot spec is a name with an optional budget after a colon:
   ``iterations_per_world``, ``max_candidates``, ``decisions``, ``reuse``,
   ``collapse_suits``), e.g.
   ``ismcts:20ms:iterations_per_world=8``.
-* ``best`` / ``best:N`` / ``best:40ms``: :class:`chupai.search.best.BestBot`, the
+* ``best`` / ``best:N`` / ``best:40ms``: :class:`chupai.players.search.best.BestBot`, the
   strongest bot of the library within 50 ms of CPU per decision (``docs/search.md``):
   the heuristic policy, overruled by paired playouts over at most N worlds or that much
   process CPU time per decision (default 60 ms, at most 384 worlds), followed by any
   ``:option=value`` of ``BestBot`` (``policy``, ``max_candidates``, ``z``, ``min_worlds``).
-* ``net:PATH``: :class:`chupai.network.NetworkBot` playing the ONNX network at PATH
+* ``net:PATH``: :class:`chupai.players.network.NetworkBot` playing the ONNX network at PATH
   (extra ``chupai[onnx]``), followed by any ``:option=value`` of ``layout``
   (``danzero``, ``rows``, ``observation``), ``card_order`` (``rank_major``, ``suit_major``),
   ``fill`` (a number) and ``fallback`` (a bot spec without options, e.g.
@@ -168,8 +168,8 @@ def make_bot(spec: str, *, playouts: int = 200) -> Any:
             f"unknown bot {name!r}; expected one of {', '.join(BOT_NAMES)} (with an optional budget, e.g. "
             "ismcts:20ms) or module:attr"
         )
-    from chupai import bots
-    from chupai.search.bot import ISMCTSBot
+    from chupai.players import bots
+    from chupai.players.search.bot import ISMCTSBot
 
     count, seconds = parse_budget(budget) if budget else (None, None)
     if options and name not in _OPTIONS:
@@ -181,12 +181,12 @@ def make_bot(spec: str, *, playouts: int = 200) -> Any:
     if name == "mc":
         mc_options = _options(options, "mc")
         if seconds is not None:
-            from chupai.search.timed import TimedMonteCarloBot
+            from chupai.players.search.timed import TimedMonteCarloBot
 
             return TimedMonteCarloBot(seconds, **mc_options)
         return bots.MonteCarloBot(count if count is not None else playouts, **mc_options)
     if name == "best":
-        from chupai.search.best import BestBot
+        from chupai.players.search.best import BestBot
 
         if count is None and seconds is None:
             seconds, count = BEST_SECONDS, BEST_WORLDS
@@ -198,7 +198,7 @@ def _network_bot(words: list[str], playouts: int) -> Any:
     """``net:PATH[:option=value...]`` (the module doc)."""
     if not words or not words[0] or "=" in words[0]:
         raise ValueError("bot 'net' needs the path of its ONNX network: net:PATH[:option=value...]")
-    from chupai.network import NetworkBot
+    from chupai.players.network import NetworkBot
 
     options = _options(words[1:], "net")
     if "fallback" in options:

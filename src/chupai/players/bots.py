@@ -27,7 +27,7 @@ from chupai._games import game_of
 from chupai._seeds import draw
 from chupai._validate import as_rng, check_choice, check_positive_int
 from chupai.actions import PASS
-from chupai.search.bot import ISMCTSBot
+from chupai.players.search.bot import ISMCTSBot
 
 __all__ = ["Bot", "GreedyBot", "HeuristicBot", "ISMCTSBot", "MonteCarloBot", "RandomBot"]
 

@@ -17,7 +17,7 @@ import numpy as np
 from chupai._games import game_of
 from chupai._seeds import draw, spawn
 from chupai._validate import as_rng
-from chupai.search.ismcts import ISMCTS, SearchResult, Tree, _check_count, _check_seconds, root_actions
+from chupai.players.search.ismcts import ISMCTS, SearchResult, Tree, _check_count, _check_seconds, root_actions
 
 __all__ = ["ISMCTSBot"]
 
@@ -35,7 +35,7 @@ def _search_job(args: tuple[int | None, int]) -> list[int]:
 
 
 class ISMCTSBot:
-    """Chooses by information-set MCTS (:class:`chupai.search.ISMCTS`).
+    """Chooses by information-set MCTS (:class:`chupai.players.search.ISMCTS`).
 
     Args:
         iterations: iterations per move (``None``: by time only).
@@ -45,8 +45,8 @@ class ISMCTSBot:
         exploration: the UCB constant (relative to the range of the returns).
         collapse_suits: branch over suit-collapsed plays during card play.
         iterations_per_world: consecutive iterations per determinized world (see
-            :class:`chupai.search.ISMCTS`).
-        max_candidates: the most plays the root considers (see :class:`chupai.search.ISMCTS`).
+            :class:`chupai.players.search.ISMCTS`).
+        max_candidates: the most plays the root considers (see :class:`chupai.players.search.ISMCTS`).
         reuse: keep the tree between moves of the same deal: the next search starts
             from the node the actions since (found by value in the public history)
             lead to, if the tree holds them, else from a new tree.

@@ -128,7 +128,7 @@ class NetworkBot:
         fill: the value of the empty play blocks of a ``danzero`` network: -1 (the
             reference) or 0 (the reproductions).
         fallback: the bot that takes the decisions the layout does not cover (Guan Dan's
-            tribute and return under ``danzero``); ``None``: :class:`~chupai.bots.HeuristicBot`
+            tribute and return under ``danzero``); ``None``: :class:`~chupai.players.bots.HeuristicBot`
             (a spec string names it in ``net:PATH:fallback=SPEC``).
         threads: ONNX Runtime's threads for one evaluation.
 
@@ -140,7 +140,7 @@ class NetworkBot:
 
     def __init__(self, path: str | Path, *, layout: str = "danzero", card_order: Any = "rank_major",
                  fill: float = -1.0, fallback: Any = None, threads: int = 1) -> None:
-        from chupai.bots import HeuristicBot
+        from chupai.players.bots import HeuristicBot
         from chupai.rl import danzero
 
         if not isinstance(path, (str, Path)):

@@ -18,7 +18,7 @@ import math
 import time
 from typing import Any
 
-from chupai.bots import MonteCarloBot
+from chupai.players.bots import MonteCarloBot
 
 __all__ = ["TimedMonteCarloBot"]
 
