@@ -32,7 +32,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import numpy as np  # noqa: E402
 
 from chupai._bench_surface import DeterminizeTimer, Surface  # noqa: E402
-from chupai._games import GAMES as REGISTRY  # noqa: E402
+from chupai.registry import GAMES as REGISTRY  # noqa: E402
 from chupai._bench_surface import _per_position as per_position  # noqa: E402
 from chupai._timing import CLOCK  # noqa: E402
 from chupai.players.bots import MonteCarloBot  # noqa: E402

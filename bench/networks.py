@@ -27,7 +27,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 from chupai import arena  # noqa: E402
 from chupai.players.network import NetworkBot  # noqa: E402
-from chupai._games import GAMES  # noqa: E402
+from chupai.registry import GAMES  # noqa: E402
 from chupai.rl import danzero  # noqa: E402
 from chupai.rl.danzero import CARD_ORDERS  # noqa: E402
 from chupai.players.search.registry import make_bot  # noqa: E402

@@ -32,7 +32,7 @@ VIEWS = ("observation_tensor", "legal_actions_mask", "legal_action_ids")
 
 def positions(name: str, deals: int) -> list[Any]:
     """Clones of every 5th decision state of ``deals`` seeded random deals of ``name``."""
-    from chupai._games import game
+    from chupai.registry import game
 
     module = game(name).module()
     out = []
@@ -50,7 +50,7 @@ def positions(name: str, deals: int) -> list[Any]:
 def measure(deals: int, repeat: int) -> dict[str, dict[str, float]]:
     """µs per call of each view of each registered game (medians of ``repeat`` passes)."""
     from chupai import rl
-    from chupai._games import GAMES
+    from chupai.registry import GAMES
 
     calls: dict[str, Callable[[Any], Any]] = {
         "observation_tensor": lambda s: rl.observation_tensor(s, s.current_player),

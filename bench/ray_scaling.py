@@ -15,7 +15,7 @@ import time
 import ray
 
 import chupai
-from chupai._games import GAMES
+from chupai.registry import GAMES
 from chupai.evaluation.backends import run_batch
 from chupai.players.bots import GreedyBot, MonteCarloBot
 

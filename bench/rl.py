@@ -51,7 +51,7 @@ import time
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # keep numpy's BLAS threads off the cores
 
 from chupai.rl import VectorEnv  # noqa: E402
-from chupai._games import GAMES as REGISTRY  # noqa: E402
+from chupai.registry import GAMES as REGISTRY  # noqa: E402
 from chupai.rl import danzero  # noqa: E402
 from chupai.rl._compiled import COMPILED_GAMES  # noqa: E402
 

@@ -18,7 +18,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # keep numpy's BLAS threads 
 
 import numpy as np  # noqa: E402
 
-from chupai._games import GAMES  # noqa: E402
+from chupai.registry import GAMES  # noqa: E402
 from chupai.players.search import ISMCTS  # noqa: E402
 
 

@@ -35,7 +35,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # keep numpy's BLAS threads 
 
 import numpy as np  # noqa: E402
 
-from chupai._games import GAMES as REGISTRY  # noqa: E402
+from chupai.registry import GAMES as REGISTRY  # noqa: E402
 
 SEED = 20261201
 N_POSITIONS = 200

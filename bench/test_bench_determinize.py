@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from chupai._bench_surface import Surface
-from chupai._games import GAMES as REGISTRY
+from chupai.registry import GAMES as REGISTRY
 
 GAMES = list(REGISTRY)
 #: the games with a decision before the card play (a tribute, an exchange)

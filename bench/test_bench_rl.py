@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from chupai import rl
-from chupai._games import GAMES
+from chupai.registry import GAMES
 from chupai.guandan import Deal
 from chupai.rl import VectorEnv
 

@@ -5,7 +5,7 @@ deal (a round's time / 500 is the time per iteration).
 """
 import pytest
 
-from chupai._games import GAMES
+from chupai.registry import GAMES
 from chupai.players.search import ISMCTS
 
 ITERATIONS = 500

@@ -15,7 +15,7 @@ import pytest
 
 from chupai import Cards
 from chupai._bench_surface import Surface, openspiel_loop
-from chupai._games import GAMES
+from chupai.registry import GAMES
 from chupai.players.bots import MonteCarloBot
 
 DEALS = 10

@@ -28,7 +28,7 @@ import atheris
 
 from chupai import chinese_ten, doudizhu, gandengyan, guandan, zhengshangyou
 from chupai import cli
-from chupai._games import GAMES
+from chupai.registry import GAMES
 from chupai.actions import PASS
 from chupai.contract import TERMINAL
 from chupai.cards import RANKS, Cards, face_name, parse_face

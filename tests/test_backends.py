@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import chupai
-from chupai._games import GAMES
+from chupai.registry import GAMES
 from chupai.evaluation.backends import chunk_bounds, default_chunk_size, run_batch
 from chupai.players.bots import GreedyBot, RandomBot
 

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from chupai._games import GAMES
+from chupai.registry import GAMES
 from chupai.players.bots import HeuristicBot
 from chupai.players.search import make_bot
 from chupai.players.search.best import BestBot

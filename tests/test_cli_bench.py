@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from chupai._bench_surface import DeterminizeTimer, Surface
-from chupai._games import GAMES
+from chupai.registry import GAMES
 from chupai.cli import main
 
 TINY = ["--deals", "2", "--repeat", "1", "--playouts", "50", "--surface-deals", "2"]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from chupai._games import GAMES
+from chupai.registry import GAMES
 from chupai.cli import _subparser, build_parser, main
 
 HUGE = "1000000000000"

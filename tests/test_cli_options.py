@@ -13,8 +13,8 @@ import pytest
 
 from chupai import cli
 from chupai.cli.options import options, taken
-from chupai._entry import COMMANDS, LIKE_ARENA, SHARED_OPTIONS
-from chupai._games import GAMES
+from chupai.registry.entry import COMMANDS, LIKE_ARENA, SHARED_OPTIONS
+from chupai.registry import GAMES
 from chupai.cli import main
 
 FULL_HOUSE = ["plays", "guandan", "3D 9S 9D 9C AS AD", "--level", "2", "--previous", "8S 8D 2H KS KD",

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from chupai import _state
-from chupai._games import GAMES
+from chupai.registry import GAMES
 
 
 @pytest.mark.parametrize("name", list(GAMES))

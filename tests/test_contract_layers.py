@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from chupai._core import GameClasses
-from chupai._games import GAMES
+from chupai.registry import GAMES
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 PACKAGE = SRC / "chupai"

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from chupai._games import GAMES
+from chupai.registry import GAMES
 
 
 def _options(cls: type) -> list[tuple[str, Any, Any]]:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from chupai._games import GAMES
+from chupai.registry import GAMES
 
 api = pytest.importorskip("mypy.api")  # the `types` extra (installed in CI)
 

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from chupai._games import GAMES
+from chupai.registry import GAMES
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"

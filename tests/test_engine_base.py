@@ -17,7 +17,7 @@ import pytest
 from chupai import Cards
 from chupai._core import PLAY_DTYPE
 from chupai._engine_base import DEAL_OVER, Engine, NotAPlayError
-from chupai._games import GAMES as REGISTRY
+from chupai.registry import GAMES as REGISTRY
 from chupai.errors import IllegalActionError
 from chupai.guandan import _engine as gd_engine
 

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from chupai._games import GAMES
+from chupai.registry import GAMES
 from chupai.players.bots import HeuristicBot
 from chupai.chinese_ten import _engine as ct_engine
 from chupai.gandengyan import _engine as gdy_engine

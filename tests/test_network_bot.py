@@ -15,7 +15,7 @@ pytest.importorskip("onnxruntime")
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 
 from chupai import arena, guandan  # noqa: E402
-from chupai._games import GAMES  # noqa: E402
+from chupai.registry import GAMES  # noqa: E402
 from chupai.players.bots import GreedyBot  # noqa: E402
 from chupai.players.network import NetworkBot  # noqa: E402
 from chupai.rl import (  # noqa: E402

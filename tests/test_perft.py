@@ -9,13 +9,13 @@ import pathlib
 
 import pytest
 
-from chupai._games import GAMES
+from chupai.registry import GAMES
 from chupai.cli import main
 from chupai.evaluation.perft import GOLDEN_SEEDS, deal_of, divide, golden, perft, perft_slow
 
 GOLDEN = pathlib.Path(__file__).resolve().parent / "golden"
 # the depths each game's golden counts are checked to are its registry entry's
-# ``perft`` (chupai._entry.PerftDepths): ``full`` through the compiled engines in the
+# ``perft`` (chupai.registry.entry.PerftDepths): ``full`` through the compiled engines in the
 # slow suite (about 20 s CPU in all), ``quick`` through them in the quick suite,
 # ``slow_path`` through the Python state machines (the first seed in the quick suite,
 # all in the slow one) and ``slow_path_deep`` deeper in the slow suite

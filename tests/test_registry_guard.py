@@ -7,7 +7,7 @@ every test takes its games from the registry.
   documentation (docstrings, comments) may name one as an example.  The registry's
   list of packages is the one place that names them all.
 * No test, benchmark or fuzz module spells a fixed list of every registered game (it
-  would leave a new game out silently): they read ``chupai._games.GAMES``, and a
+  would leave a new game out silently): they read ``chupai.registry.GAMES``, and a
   table of per-game test data is read for each game of the registry (a new game
   without its row fails).
 """
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from chupai._games import GAMES, PACKAGES
+from chupai.registry import GAMES, PACKAGES
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "chupai"
@@ -63,7 +63,7 @@ def shared_modules() -> list[Path]:
         if path.suffix not in SOURCE_SUFFIXES or any(d in path.parents for d in games):
             continue
         rel = path.relative_to(ROOT).as_posix()
-        if rel != "src/chupai/_games.py" and not _own_code(rel):
+        if rel != "src/chupai/registry/__init__.py" and not _own_code(rel):
             found.append(path)
     return found
 
@@ -140,7 +140,7 @@ def test_the_guard_covers_every_shared_module() -> None:
                      "src/chupai/_core.pxd", "src/chupai/_core.pyi", "src/chupai/players/search/ismcts.py",
                      "src/chupai/rl/openspiel.py", "bench/rl.py"):
         assert expected in modules
-    assert not any("/guandan/" in m or m.endswith("_games.py") for m in modules)
+    assert not any("/guandan/" in m or m.endswith("registry/__init__.py") for m in modules)
 
 
 @pytest.mark.parametrize("path", shared_modules(), ids=lambda p: p.relative_to(ROOT).as_posix())
@@ -157,7 +157,7 @@ def test_every_exempt_module_is_a_games_own_code(rel: str) -> None:
 
 
 def test_no_shared_module_sniffs_a_states_module() -> None:
-    """The game of a state is its class attribute ``game`` (``chupai._games.game_of``)."""
+    """The game of a state is its class attribute ``game`` (``chupai.registry.game_of``)."""
     for path in shared_modules():
         assert "type(state).__module__" not in path.read_text(), path
 
@@ -190,4 +190,4 @@ def _test_modules() -> list[Path]:
 @pytest.mark.parametrize("path", _test_modules(), ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_no_test_spells_the_list_of_games(path: Path) -> None:
     """A test over every game reads the registry; a fixed list would skip a new game."""
-    assert _fixed_game_collections(path) == [], "take the games from chupai._games.GAMES"
+    assert _fixed_game_collections(path) == [], "take the games from chupai.registry.GAMES"

@@ -11,9 +11,10 @@ from types import ModuleType
 import numpy as np
 import pytest
 
-from chupai import _games, rl
+from chupai import rl
+from chupai import registry
 
-GAMES = list(_games.GAMES)
+GAMES = list(registry.GAMES)
 
 
 def _need(module: str) -> ModuleType:
@@ -100,7 +101,7 @@ def test_openspiel_random_sims_every_player_count(game):
     from chupai.rl.openspiel import register
 
     register()
-    low, high = _games.game(game).players
+    low, high = registry.game(game).players
     for n in range(low, high + 1):
         params = {} if low == high else {"players": n}
         pyspiel.random_sim_test(pyspiel.load_game(f"python_chupai_{game}", params), num_sims=3,

@@ -7,16 +7,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from chupai import _games, rl
+from chupai import rl
+from chupai import registry
 from chupai.chinese_ten._rl import CARDS
 
-GAMES = list(_games.GAMES)
+GAMES = list(registry.GAMES)
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "rl.md"
 
 
 def _states(game: str, seed: int, players: int | None = None, match: bool = False, limit: int = 400):
     """The states of a random game (random ids), at most ``limit`` of them."""
-    mod = _games.game(game).module()
+    mod = registry.game(game).module()
     kwargs = {} if players is None else {"players": players}
     state = (mod.Match if match else mod.Deal)(seed=seed, **kwargs)
     rng = np.random.default_rng(seed)
@@ -83,7 +84,7 @@ def test_ids_cover_every_legal_action_both_ways(game, match):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_observation_shape_and_fields(game):
-    entry = _games.game(game)
+    entry = registry.game(game)
     for players in sorted({entry.players[0], 4, entry.players[1]}):
         layout = rl.observation_layout(game, players)
         for state in _states(game, seed=3, players=None if entry.fixed_players else players, limit=60):

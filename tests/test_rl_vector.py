@@ -5,10 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from chupai import _games, rl
+from chupai import rl
+from chupai import registry
 from chupai.rl import VectorEnv
 
-GAMES = list(_games.GAMES)
+GAMES = list(registry.GAMES)
 
 
 def _pick(obs: dict, rng: np.random.Generator) -> np.ndarray:

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from chupai._games import GAMES, game_of
+from chupai.registry import GAMES, game_of
 from chupai.actions import PASS
 from chupai.players.bots import GreedyBot, ISMCTSBot, RandomBot
 from chupai.players.search import ISMCTS, Node, make_bot

@@ -6,12 +6,12 @@ import pytest
 
 from chupai import (
     _batch,
-    _games,
     _state,
     chinese_ten,
     gandengyan,
     guandan,
 )
+from chupai import registry
 from chupai._play import PlayBase, RecordPlay
 from chupai.cli import common as cli_common
 from chupai._seeds import match_deal
@@ -130,9 +130,9 @@ def test_matches_share_the_surface(match):
     assert match.card_play() is not None or match.deal.phase != "play"
 
 
-@pytest.mark.parametrize("name", list(_games.GAMES))
+@pytest.mark.parametrize("name", list(registry.GAMES))
 def test_deals_share_the_surface(name):
-    module = _games.GAMES[name].module()
+    module = registry.GAMES[name].module()
     assert issubclass(module.Deal, _state.DealSurface)
     assert not {"rules", "seed", "history"} & set(vars(module.Deal))  # written once, in DealSurface
     deal = module.Deal(5)
@@ -178,14 +178,14 @@ def test_timing_loops():
 def test_registry_names_every_game_once():
     from chupai.evaluation import arena
 
-    assert arena._GAMES == tuple(_games.GAMES) == tuple(p.rpartition(".")[2] for p in _games.PACKAGES)
-    assert len(set(_games.PACKAGES)) == len(_games.PACKAGES)
-    for entry in _games.GAMES.values():
+    assert arena._GAMES == tuple(registry.GAMES) == tuple(p.rpartition(".")[2] for p in registry.PACKAGES)
+    assert len(set(registry.PACKAGES)) == len(registry.PACKAGES)
+    for entry in registry.GAMES.values():
         module = entry.module()
         assert hasattr(module, "Deal") and hasattr(module, "Match")
         cli = entry.cli_module()
         assert callable(cli.cmd_plays) and callable(cli.cmd_playout) and callable(cli.rules_of)
         assert callable(entry.bench_module().main)
-    assert _games.game("guandan").fixed_players and not _games.game("gandengyan").fixed_players
+    assert registry.game("guandan").fixed_players and not registry.game("gandengyan").fixed_players
     with pytest.raises(ValueError, match="unknown game"):
-        _games.game("chess")
+        registry.game("chess")

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from chupai import chinese_ten, gandengyan, guandan, zhengshangyou
-from chupai._games import GAMES as REGISTRY
+from chupai.registry import GAMES as REGISTRY
 from chupai.cards import Cards
 from chupai.contract import TERMINAL
 

@@ -10,7 +10,7 @@ friendly objects (``Cards``, ``Play``, ``PlayList``) are built only at the edge.
 import importlib
 
 from chupai import contract
-from chupai._games import PACKAGES
+from chupai.registry import PACKAGES
 from chupai._core import PlayList
 from chupai.actions import PASS
 from chupai.cards import Cards

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from chupai._games import game
+from chupai.registry import game
 from chupai._timing import CLOCK, Report
 from chupai.cards import Cards
 

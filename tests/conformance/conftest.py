@@ -1,4 +1,4 @@
-"""Fixtures of the conformance suite: every registered game (``chupai._games.GAMES``),
+"""Fixtures of the conformance suite: every registered game (``chupai.registry.GAMES``),
 and sample states of each (deals and matches at random points, the phases before the
 card play included where the game has them)."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from chupai._games import GAMES, Game
+from chupai.registry import GAMES, Game
 
 
 def play_random(state: Any, rng: np.random.Generator, steps: int) -> Any:

@@ -13,7 +13,7 @@ import pytest
 import chupai
 from chupai import chinese_ten, gandengyan, guandan, zhengshangyou
 from chupai.evaluation import arena, backends
-from chupai._games import GAMES
+from chupai.registry import GAMES
 from chupai.players.bots import GreedyBot, MonteCarloBot, RandomBot
 from chupai.contract import TERMINAL, Event
 from chupai.errors import ActionTypeError, ReplayError

@@ -13,7 +13,7 @@ import pytest
 from conftest import play_random, samples, snapshot
 
 from chupai.players import bots
-from chupai._games import GAMES, game_of
+from chupai.registry import GAMES, game_of
 from chupai._play import PlayRecord
 from chupai.actions import PASS
 from chupai.contract import OBSERVATION_KEYS, TERMINAL, Event

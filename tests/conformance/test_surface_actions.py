@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from conftest import play_random, samples, snapshot
 
-from chupai._games import GAMES
+from chupai.registry import GAMES
 from chupai._surface import ActionList
 from chupai.players.bots import GreedyBot, HeuristicBot, ISMCTSBot, MonteCarloBot, RandomBot
 from chupai.actions import PASS

@@ -1,4 +1,4 @@
-"""Chinese Ten's registry entry (:class:`chupai._entry.Game`): what shared code needs of it.
+"""Chinese Ten's registry entry (:class:`chupai.registry.entry.Game`): what shared code needs of it.
 
 A light module: it imports nothing compiled, the entry names the game's modules.
 :data:`VARIANTS` is the one list of the variants (``Rules.variant``, the rule presets
@@ -6,7 +6,7 @@ and the ``--variant`` choices).
 """
 from __future__ import annotations
 
-from chupai._entry import Game, Option, PerftDepths, returns_field
+from chupai.registry.entry import Game, Option, PerftDepths, returns_field
 
 __all__ = ["GAME", "VARIANTS"]
 

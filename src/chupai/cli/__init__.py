@@ -6,7 +6,7 @@
     chupai bench GAME [--deals N] [--repeat 5] [--playouts N] [--surface-deals 200] [--no-engine] [--no-surface]
                       [--json]
 
-GAME is one of the registered games (:mod:`chupai._games`).  The options only some
+GAME is one of the registered games (:mod:`chupai.registry`).  The options only some
 games take (``--level``, ``--layout``, ``--decks``, ``--players``, ...) are declared by
 the games' registry entries (:mod:`chupai.cli.options`); giving one to another game is
 an error.  Exit status:
@@ -24,9 +24,9 @@ from typing import NoReturn
 from chupai.evaluation import backends
 from chupai.cli.common import MAX_COUNT, add_seed, count, positive_int, threads
 from chupai._engine_base import POLICIES
-from chupai._entry import COMMANDS
+from chupai.registry.entry import COMMANDS
 from chupai.cli.options import add_options, check_options
-from chupai._games import GAMES, game
+from chupai.registry import GAMES, game
 
 __all__ = ["build_parser", "check_arguments", "main"]
 

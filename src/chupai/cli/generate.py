@@ -8,8 +8,8 @@ from typing import Any
 from chupai.evaluation import backends
 from chupai.cli.common import MAX_COUNT, add_seed, count, plural, positive_int
 from chupai.cli.options import add_options
-from chupai._games import GAMES
-from chupai._games import game as game_entry
+from chupai.registry import GAMES
+from chupai.registry import game as game_entry
 from chupai.rl.generate import generate
 
 __all__ = ["register"]

@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from chupai.evaluation import backends
-from chupai._games import GAMES
+from chupai.registry import GAMES
 from chupai.evaluation.ladder import ladder
 
 __all__ = ["register"]
@@ -15,7 +15,7 @@ __all__ = ["register"]
 
 def _cmd_ladder(args: argparse.Namespace) -> int:
     from chupai.cli.common import dump_json
-    from chupai._games import game as game_entry
+    from chupai.registry import game as game_entry
 
     if args.png:
         try:

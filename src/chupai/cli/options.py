@@ -1,9 +1,9 @@
 """The ``chupai`` options that only some games take: their spelling and help.
 
 An option that only some games take is declared once: in the entry of the game that
-takes it (:attr:`chupai._entry.Game.options`, with its choices and default) or, when
-several games take it, in :data:`chupai._entry.SHARED_OPTIONS`.  Which game takes which,
-per subcommand, is the entry's ``cli_options`` (:meth:`chupai._entry.Game.options_for`),
+takes it (:attr:`chupai.registry.entry.Game.options`, with its choices and default) or, when
+several games take it, in :data:`chupai.registry.entry.SHARED_OPTIONS`.  Which game takes which,
+per subcommand, is the entry's ``cli_options`` (:meth:`chupai.registry.entry.Game.options_for`),
 the one table of it for every subcommand (``plays``, ``playout``, ``arena``, and
 ``ladder``, ``generate`` and ``perft``, which take ``arena``'s).  The command line offers each option on every subcommand where some game
 takes it, adds the games to its help, and refuses it (exit status 2, naming the option
@@ -23,8 +23,8 @@ import argparse
 from dataclasses import replace
 from functools import lru_cache
 
-from chupai._entry import SHARED_OPTIONS, Option
-from chupai._games import GAMES, game
+from chupai.registry.entry import SHARED_OPTIONS, Option
+from chupai.registry import GAMES, game
 from chupai._validate import players_error
 
 __all__ = ["add_options", "check_options", "games_taking", "option_help", "options", "own_option", "taken"]

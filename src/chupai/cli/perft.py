@@ -7,7 +7,7 @@ import json
 import time
 from typing import Any
 
-from chupai._games import GAMES, game
+from chupai.registry import GAMES, game
 from chupai.evaluation.perft import deal_of, divide, golden, perft
 
 __all__ = ["register"]

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from chupai._games import GAMES, game as game_entry
+from chupai.registry import GAMES, game as game_entry
 from chupai._seeds import arena_game
 from chupai._validate import check_bool, check_positive_int, check_seed
 from chupai.evaluation.backends import run_batch

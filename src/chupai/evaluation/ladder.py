@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from chupai._games import GAMES
+from chupai.registry import GAMES
 from chupai._validate import check_positive_int, check_seed
 from chupai.evaluation.backends import run_batch
 from chupai._seeds import ladder_bots, match_deal

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from chupai._games import game
+from chupai.registry import game
 
 __all__ = ["GOLDEN_SEEDS", "deal_of", "divide", "golden", "perft", "perft_slow"]
 

@@ -1,10 +1,10 @@
-"""Gan Deng Yan's registry entry (:class:`chupai._entry.Game`): what shared code needs of it.
+"""Gan Deng Yan's registry entry (:class:`chupai.registry.entry.Game`): what shared code needs of it.
 
 A light module: it imports nothing compiled, the entry names the game's modules.
 """
 from __future__ import annotations
 
-from chupai._entry import FOLLOW, Game, Option, PerftDepths, returns_field
+from chupai.registry.entry import FOLLOW, Game, Option, PerftDepths, returns_field
 
 __all__ = ["DECKS", "GAME"]
 

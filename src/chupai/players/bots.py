@@ -2,7 +2,7 @@
 
 A bot is anything with ``choose(state, rng) -> action`` (the :class:`Bot` protocol
 states the contract).  What differs between games (the choice outside the card play,
-how a playout is weighed) comes from the registry (:mod:`chupai._games`).  During
+how a playout is weighed) comes from the registry (:mod:`chupai.registry`).  During
 card play ``RandomBot``, ``GreedyBot`` and ``HeuristicBot`` make the C playout
 policies' choices on the state's own engine (``state.policy_action``), and
 ``MonteCarloBot`` evaluates each candidate play with C playouts over determinized
@@ -23,7 +23,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from chupai._engine_base import POLICIES
-from chupai._games import game_of
+from chupai.registry import game_of
 from chupai._seeds import draw
 from chupai._validate import as_rng, check_choice, check_positive_int
 from chupai.actions import PASS

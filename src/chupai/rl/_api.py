@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from chupai._core import NUM_FACES
-from chupai._games import game as registry_entry, game_of
+from chupai.registry import game as registry_entry, game_of
 from chupai._state import check_seat, is_int
 from chupai.rl._layout import Layout
 from chupai.rl._spaces import ActionSpace

@@ -46,7 +46,7 @@ from typing import Any, cast
 import numpy as np
 
 from chupai.evaluation import backends
-from chupai._games import game as game_entry
+from chupai.registry import game as game_entry
 from chupai._validate import check_positive_int, check_seed
 from chupai.rl._api import (
     action_to_id,

@@ -29,7 +29,7 @@ import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
 from chupai import rl
-from chupai._games import GAMES, game as registry_entry
+from chupai.registry import GAMES, game as registry_entry
 
 __all__ = ["register", "GAME_NAMES"]
 

@@ -26,7 +26,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from chupai import rl
-from chupai._games import game as registry_entry
+from chupai.registry import game as registry_entry
 from chupai._seeds import draw
 
 __all__ = ["ChupaiEnv", "env", "raw_env"]

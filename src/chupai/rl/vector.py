@@ -77,7 +77,7 @@ from typing import Any
 
 import numpy as np
 
-from chupai._games import game as registry_entry
+from chupai.registry import game as registry_entry
 from chupai._seeds import SEED_MASK, stream, table_deal
 from chupai._state import check_seed, is_int
 from chupai._core import NUM_FACES

@@ -1,4 +1,4 @@
-"""Zheng Shangyou's registry entry (:class:`chupai._entry.Game`): what shared code needs of it.
+"""Zheng Shangyou's registry entry (:class:`chupai.registry.entry.Game`): what shared code needs of it.
 
 A light module: it imports nothing compiled, the entry names the game's modules.
 """
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from chupai._entry import FOLLOW, Game, Option, PerftDepths
+from chupai.registry.entry import FOLLOW, Game, Option, PerftDepths
 
 __all__ = ["GAME"]
 

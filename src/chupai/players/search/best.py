@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from chupai._engine_base import POLICIES
-from chupai._games import game_of
+from chupai.registry import game_of
 from chupai._validate import as_rng, check_choice, check_positive_int
 from chupai.actions import PASS
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from chupai._games import game_of
+from chupai.registry import game_of
 from chupai._seeds import draw, spawn
 from chupai._validate import as_rng
 from chupai.players.search.ismcts import ISMCTS, SearchResult, Tree, _check_count, _check_seconds, root_actions

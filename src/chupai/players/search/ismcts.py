@@ -60,7 +60,7 @@ import numpy as np
 
 from chupai._core import PLAY_DTYPE
 from chupai._engine_base import POLICIES
-from chupai._games import game_of
+from chupai.registry import game_of
 from chupai.actions import PASS
 
 __all__ = ["ActionStats", "ISMCTS", "Node", "SearchResult", "Tree", "core_actions", "root_actions", "root_order"]

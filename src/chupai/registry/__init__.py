@@ -2,7 +2,7 @@
 arena, the command line, ``chupai bench``, the RL layer and the conformance tests.
 
 Each game package ``chupai.<name>`` holds its own entry, ``chupai.<name>._entry.GAME``
-(a :class:`chupai._entry.Game`, re-exported as ``chupai.<name>.GAME``): every fact
+(a :class:`chupai.registry.entry.Game`, re-exported as ``chupai.<name>.GAME``): every fact
 that differs between games is written there, once.  This module holds one line per
 game, :data:`PACKAGES` (``docs/adding_a_game.md`` is the checklist for another one);
 an entry is imported when first read.  Every game package exports the contract's
@@ -25,7 +25,7 @@ import importlib
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from chupai._entry import Game
+from chupai.registry.entry import Game
 
 __all__ = ["GAMES", "PACKAGES", "Game", "game", "game_of"]
 

@@ -2,7 +2,7 @@
 
 Each game package defines its entry in its own light module ``chupai.<game>._entry``
 (``GAME = Game(...)``, importing nothing compiled) and re-exports it as
-``chupai.<game>.GAME``; :mod:`chupai._games` lists the packages.  Shared code reads a
+``chupai.<game>.GAME``; :mod:`chupai.registry` lists the packages.  Shared code reads a
 game's facts from its entry only: nothing shared keeps a table keyed by game name.
 Entries name the game's functions and classes as ``"module:name"`` paths, imported
 when first used, so reading the registry loads no game.
