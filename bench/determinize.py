@@ -7,7 +7,7 @@ world's engine alone, which the bot uses).
     python bench/determinize.py [--matches 4] [--repeat 5] [--games guandan,...]
 
 Positions: every 7th decision of the first 400 actions of seeded random matches
-(``chupai._bench_surface.Surface.decision_states``; Guan Dan's later deals have a
+(``chupai.evaluation.speed.Surface.decision_states``; Guan Dan's later deals have a
 tribute), determinized for the player to act; plus every phase apart: every decision
 outside the card play (Guan Dan's tribute, return and lead, Zheng Shangyou's exchange)
 of the first ``PHASE_ACTIONS`` actions of the same matches, and the card-play positions
@@ -31,10 +31,10 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np  # noqa: E402
 
-from chupai._bench_surface import DeterminizeTimer, Surface  # noqa: E402
+from chupai.evaluation.speed import DeterminizeTimer, Surface  # noqa: E402
 from chupai.registry import GAMES as REGISTRY  # noqa: E402
-from chupai._bench_surface import _per_position as per_position  # noqa: E402
-from chupai._timing import CLOCK  # noqa: E402
+from chupai.evaluation.speed import _per_position as per_position  # noqa: E402
+from chupai.evaluation.timing import CLOCK  # noqa: E402
 from chupai.players.bots import MonteCarloBot  # noqa: E402
 
 GAMES = tuple(REGISTRY)

@@ -145,7 +145,7 @@ def measure_deals(repeat: int, deals: int) -> dict[str, float]:
             out[f"{game}: random deal, {label}"] = statistics.median(runs)
         out.update(_state_calls(game, repeat))
     try:
-        from chupai._bench_surface import openspiel_loop
+        from chupai.evaluation.speed import openspiel_loop
     except ImportError:
         return out
     if openspiel_loop(1) is not None:

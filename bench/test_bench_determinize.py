@@ -8,7 +8,7 @@ Shangyou the reference that replays the public history.
 import numpy as np
 import pytest
 
-from chupai._bench_surface import Surface
+from chupai.evaluation.speed import Surface
 from chupai.registry import GAMES as REGISTRY
 
 GAMES = list(REGISTRY)

@@ -2,7 +2,7 @@
 ``pytest bench/test_bench_surface.py --benchmark-only``.
 
 The same paths as the surface section of ``chupai bench GAME``
-(``chupai._bench_surface``): a random deal through ``legal_actions()`` + ``apply()``,
+(``chupai.evaluation.speed``): a random deal through ``legal_actions()`` + ``apply()``,
 ``determinize``, ``observation``, a MonteCarloBot(200) decision, ``Cards`` parsing,
 ``list(legal_plays())`` and the first reads of fresh Plays; and OpenSpiel's Dou Dizhu
 through the same loop where ``open_spiel`` is installed (``pip install ".[bench]"``).
@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from chupai import Cards
-from chupai._bench_surface import Surface, openspiel_loop
+from chupai.evaluation.speed import Surface, openspiel_loop
 from chupai.registry import GAMES
 from chupai.players.bots import MonteCarloBot
 

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from chupai._bench_surface import DeterminizeTimer, Surface
+from chupai.evaluation.speed import DeterminizeTimer, Surface
 from chupai.registry import GAMES
 from chupai.cli import main
 

@@ -4,13 +4,13 @@ clone share the compiled engine with its original)."""
 import numpy as np
 import pytest
 
-from chupai import _state
+from chupai.state import base as state_base
 from chupai.registry import GAMES
 
 
 @pytest.mark.parametrize("name", list(GAMES))
 def test_clone_independent_after_a_first_determinize(monkeypatch, name):
-    monkeypatch.setattr(_state, "_CLONERS", {})  # as in a fresh process
+    monkeypatch.setattr(state_base, "_CLONERS", {})  # as in a fresh process
     module = GAMES[name].module()
     for cls in (module.Deal, module.Match):
         state = cls(seed=3)

@@ -1,5 +1,5 @@
 """Every option of every game's ``Rules`` follows the library's argument convention
-(``chupai._validate``): a wrong type raises ``TypeError``, a wrong value ``ValueError``,
+(``chupai.core.validate``): a wrong type raises ``TypeError``, a wrong value ``ValueError``,
 each naming the option; a right value of another int kind (numpy) is taken as an int.
 
 The cases are built from each option's annotation, so a new option is covered the day

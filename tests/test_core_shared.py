@@ -32,7 +32,7 @@ def test_seed_accepts_python_and_numpy_ints_alike(game):
     deal_core = ENGINES[game]
     assert _deal(deal_core.random(7)) == _deal(deal_core.random(np.int64(7)))
     assert _deal(deal_core.random(7)) != _deal(deal_core.random(8))
-    # nothing wraps modulo 2**64 (chupai._validate.check_seed's rule, in compiled code too)
+    # nothing wraps modulo 2**64 (chupai.core.validate.check_seed's rule, in compiled code too)
     assert _deal(deal_core.random(2**64 - 1)) != _deal(deal_core.random(7))
     for bad in (2**64 + 7, -1):
         with pytest.raises(ValueError, match=r"seed must be an int in \[0, 2\*\*64\)"):

@@ -11,7 +11,7 @@ import pytest
 
 from chupai.guandan import Deal
 from chupai.rl import VectorEnv
-from chupai._seeds import table_deal
+from chupai.core.seeds import table_deal
 from chupai.rl._workers import Workers
 
 

@@ -4,18 +4,14 @@ timing loops and the registry of games."""
 import numpy as np
 import pytest
 
-from chupai import (
-    _batch,
-    _state,
-    chinese_ten,
-    gandengyan,
-    guandan,
-)
+from chupai import chinese_ten, gandengyan, guandan
+from chupai.engine import batch
+from chupai.state import base as state_base
 from chupai import registry
 from chupai._play import PlayBase, RecordPlay
 from chupai.cli import common as cli_common
-from chupai._seeds import match_deal
-from chupai._timing import mean_per_item, median_run, per_item
+from chupai.core.seeds import match_deal
+from chupai.evaluation.timing import mean_per_item, median_run, per_item
 
 
 
@@ -48,14 +44,14 @@ def test_declared_and_text_for_both_kinds_of_wild_card():
     assert q.wilds == ("JS",) and sorted(q.declared) == sorted(["9S", "TS", "JS"]) and str(q).endswith("BJ(=J)")
 
 
-# --- _batch ------------------------------------------------------------------------------
+# --- engine.batch ------------------------------------------------------------------------------
 def test_run_chunks_covers_every_deal_once_whatever_the_threads():
     for threads in (1, 3):
         seen: list[int] = []
-        _batch.run_chunks(10, 3, lambda a, b, out=seen: out.extend(range(a, b)), threads=threads)
+        batch.run_chunks(10, 3, lambda a, b, out=seen: out.extend(range(a, b)), threads=threads)
         assert sorted(seen) == list(range(10))
     calls = []
-    _batch.run_chunks(0, 3, lambda a, b: calls.append((a, b)))
+    batch.run_chunks(0, 3, lambda a, b: calls.append((a, b)))
     assert calls == []
 
 
@@ -72,47 +68,47 @@ def test_run_chunks_covers_every_deal_once_whatever_the_threads():
 )
 def test_check_batch(args, message):
     with pytest.raises(ValueError, match=message):
-        _batch.check_batch(*args, {"random": 0})
+        batch.check_batch(*args, {"random": 0})
 
 
 @pytest.mark.parametrize("seed", [None, 1.0, "1"])
 def test_check_batch_seed_types(seed):
     with pytest.raises(TypeError, match="seed"):
-        _batch.check_batch(1, seed, "random", 1, {"random": 0})
+        batch.check_batch(1, seed, "random", 1, {"random": 0})
 
 
 
-# --- _state ------------------------------------------------------------------------------
+# --- state.base ------------------------------------------------------------------------------
 def test_state_checks():
-    assert _state.check_seed(np.int64(3)) == 3 and type(_state.check_seed(np.int64(3))) is int
-    assert 0 <= _state.check_seed(None) < 2**63
+    assert state_base.check_seed(np.int64(3)) == 3 and type(state_base.check_seed(np.int64(3))) is int
+    assert 0 <= state_base.check_seed(None) < 2**63
     for bad in (True, "1", 1.5):
         with pytest.raises(TypeError, match="seed"):
-            _state.check_seed(bad)
+            state_base.check_seed(bad)
     for bad in (-1, 2**64):
         with pytest.raises(ValueError, match=r"seed must be an int in \[0, 2\*\*64\)"):
-            _state.check_seed(bad)
-    assert _state.check_seat(np.int8(2), 3) == 2
+            state_base.check_seed(bad)
+    assert state_base.check_seat(np.int8(2), 3) == 2
     for bad in (3, -1):
         with pytest.raises(ValueError, match="player must be a seat 0-2"):
-            _state.check_seat(bad, 3)
+            state_base.check_seat(bad, 3)
     for bad in (True, "0"):
         with pytest.raises(TypeError, match="player must be a seat"):
-            _state.check_seat(bad, 3)
-    assert _state.check_players(6, 2, 6) == 6
+            state_base.check_seat(bad, 3)
+    assert state_base.check_players(6, 2, 6) == 6
     with pytest.raises(ValueError, match="players must be an int 2..6"):
-        _state.check_players(7, 2, 6)
-    assert _state.check_rules(None, guandan.Rules, "guandan") == guandan.Rules()
+        state_base.check_players(7, 2, 6)
+    assert state_base.check_rules(None, guandan.Rules, "guandan") == guandan.Rules()
     with pytest.raises(TypeError, match="rules must be a chupai.guandan.Rules or None, not 'pagat'"):
-        _state.check_rules("pagat", guandan.Rules, "guandan")
+        state_base.check_rules("pagat", guandan.Rules, "guandan")
 
 
 def test_rng_and_derived_seeds():
     g = np.random.default_rng(1)
-    assert _state.as_rng(g) is g
-    assert _state.as_rng(7).integers(1000) == np.random.default_rng(7).integers(1000)
+    assert state_base.as_rng(g) is g
+    assert state_base.as_rng(7).integers(1000) == np.random.default_rng(7).integers(1000)
     with pytest.raises(TypeError, match="rng"):
-        _state.as_rng("x")
+        state_base.as_rng("x")
     seeds = [match_deal(11, i) for i in range(50)]
     assert len(set(seeds)) == 50 and all(0 <= s < 2**63 for s in seeds)
     assert match_deal(-11, 0) == match_deal(2**64 - 11, 0)
@@ -121,7 +117,7 @@ def test_rng_and_derived_seeds():
 @pytest.mark.parametrize("match", [guandan.Match(seed=1), gandengyan.Match(seed=1, max_deals=2), chinese_ten.Match(seed=1)],
                          ids=["guandan", "gandengyan", "chinese_ten"])
 def test_matches_share_the_surface(match):
-    assert isinstance(match, _state.MatchSurface)
+    assert isinstance(match, state_base.MatchSurface)
     assert match.seed == 1 and match.deal.current_player == match.current_player
     copy = match.determinize(match.current_player, 3)
     assert copy.deal is not match.deal and copy.history == match.history
@@ -133,7 +129,7 @@ def test_matches_share_the_surface(match):
 @pytest.mark.parametrize("name", list(registry.GAMES))
 def test_deals_share_the_surface(name):
     module = registry.GAMES[name].module()
-    assert issubclass(module.Deal, _state.DealSurface)
+    assert issubclass(module.Deal, state_base.DealSurface)
     assert not {"rules", "seed", "history"} & set(vars(module.Deal))  # written once, in DealSurface
     deal = module.Deal(5)
     assert not hasattr(deal, "__dict__")  # the slots still hold every attribute
@@ -165,7 +161,7 @@ def test_cli_helpers_name_the_bad_input(capsys):
     assert capsys.readouterr().out == '[1, "a"]\nh:\n  (or pass)\n'
 
 
-# --- _timing and the registry ---------------------------------------------------------------
+# --- evaluation.timing and the registry ---------------------------------------------------------------
 def test_timing_loops():
     items = list(range(20))
     assert mean_per_item(abs, items, 2) > 0

@@ -349,7 +349,7 @@ cdef inline PlayList playlist_from_scratch(object factory, object context, playb
 # The Play object of a record, made by the game's factory (directly if a PlayMaker).
 cdef object play_object(object factory, const play_t *p, object context)
 # A seed (int or numpy integer, not bool) in [0, 2**64) as 64 bits; TypeError for another
-# type, ValueError out of range (chupai._validate.check_seed's rule).
+# type, ValueError out of range (chupai.core.validate.check_seed's rule).
 cdef uint64_t seed64(object seed) except? 0
 # policies[policy]; TypeError for a non-str, ValueError for an unknown name.
 cdef int policy_code(dict policies, object policy) except -1
@@ -372,7 +372,7 @@ cdef inline uint64_t splitmix64(uint64_t *x) noexcept nogil:
     return z ^ (z >> 31)
 
 # The deal seed of deal `episode` of table `table` of tables seeded with `seed` (a
-# VectorEnv's, chupai._seeds.table_deal): a splitmix64 hash of the three, below 2**63;
+# VectorEnv's, chupai.core.seeds.table_deal): a splitmix64 hash of the three, below 2**63;
 # the salt ("chupai.d") keeps the deal seeds apart from the policies' streams
 # (rng_seed(seed, table)).
 cdef inline uint64_t table_deal_hash(uint64_t seed, uint64_t table, uint64_t episode) noexcept nogil:

@@ -251,7 +251,7 @@ cdef uint64_t seed64(object seed) except? 0:
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise TypeError(f"seed must be an int, not {seed!r}")
     if not 0 <= seed <= 0xFFFFFFFFFFFFFFFF:
-        # the rule of chupai._validate.check_seed: nothing wraps modulo 2**64
+        # the rule of chupai.core.validate.check_seed: nothing wraps modulo 2**64
         raise ValueError(f"seed must be an int in [0, 2**64), not {seed!r}")
     return <uint64_t>int(seed)
 

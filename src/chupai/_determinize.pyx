@@ -13,7 +13,7 @@ a talon) is dealt again here, uniformly over the deals the public history allows
   deals it leaves, counted in 128-bit integers; the copies of a face are distinct, as a
   shuffle deals them), then the cards of each group are shuffled into its split.
 * ``must``: a hand holds at least one face of a mask (where the masks come from:
-  :func:`chupai._sampling.must_masks`).  Handled by rejection: the forbid-uniform draw
+  :func:`chupai.engine.sampling.must_masks`).  Handled by rejection: the forbid-uniform draw
   is repeated until it holds, which is uniform over the deals respecting both.
 * ``accept`` (the games' hooks only, ``dz_redeal``): a C test of a draw's hands for
   what no mask says (a tribute decision still to come), rejection likewise.

@@ -1,4 +1,4 @@
-# The compiled part of every game's Deal (chupai._state): the lazy list of legal actions,
+# The compiled part of every game's Deal (chupai.state.base): the lazy list of legal actions,
 # the checked-once apply of its items and the compact public history.
 from cpython.ref cimport PyObject
 

@@ -10,7 +10,7 @@ index, so ``apply()`` of such a Play, while the list is the state's current one,
 the generator's own record without searching; any other action goes to the game's
 fully validated path.  ``apply_index(i)`` plays item ``i`` without making any object.
 
-:class:`StateCore` is the base of :class:`chupai._state.StateBase`: the engine
+:class:`StateCore` is the base of :class:`chupai.state.base.StateBase`: the engine
 (``_core``), the cached list (``_legal``), the phase, the trick's start and the history.
 The history is a C array of entries (the seat, the action object or the play's record,
 the phase); the :class:`~chupai.contract.Event` tuples are made when ``_history`` is
@@ -477,7 +477,7 @@ cdef class StateCore:
     def _clone_core(self):
         """A new state of this one's class whose compiled part is a copy of this one's
         (the engine copied, the history copied, the cached list shared: it is the same
-        position); its Python slots are not set (``chupai._state.shallow_clone``)."""
+        position); its Python slots are not set (``chupai.state.base.shallow_clone``)."""
         cdef type cls = type(self)
         cdef StateCore other = <StateCore>(<PyTypeObject *>cls).tp_new(cls, <PyObject *>_NO_ARGS, NULL)
         other.copy_from(self)

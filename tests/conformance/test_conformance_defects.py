@@ -206,7 +206,7 @@ def test_arena_never_starts_more_workers_than_deals_or_cores(monkeypatch):
 def test_no_shared_module_sniffs_a_games_modules_or_attributes():
     """Bots and the arena take a game's decision choice and its outcome weights from the
     registry, never by looking into the state's module or rules."""
-    for name in ("players/bots.py", "evaluation/arena.py", "_state.py"):
+    for name in ("players/bots.py", "evaluation/arena.py", "state/base.py"):
         text = (SRC / name).read_text()
         for sniff in ("hasattr(", "import_module(", "type(state).__module__", "getattr(state", "getattr(type(state)"):
             assert sniff not in text, (name, sniff)

@@ -5,7 +5,7 @@ play and the layout), every step of each deal.  Each figure is measured over all
 positions in one timed loop, repeated; the report gives the mean per call of the
 median repeat (CPU time) and, for contrast, the median single call.  Playouts are
 timed as whole batches, one thread and more; then the Python surface
-(:mod:`chupai._bench_surface`).
+(:mod:`chupai.evaluation.speed`).
 
     chupai bench chinese_ten [--deals 500] [--repeat 5] [--playouts 200000] [--json]
 """
@@ -18,8 +18,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from chupai._bench_runner import run
-from chupai._timing import Report, engine_report, median_run, per_item
+from chupai.cli.bench import run
+from chupai.evaluation.timing import Report, engine_report, median_run, per_item
 from chupai.cards import Cards
 from chupai.chinese_ten._engine import DealCore
 from chupai.chinese_ten._movegen import kernel_count, legal_plays

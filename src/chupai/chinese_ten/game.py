@@ -40,8 +40,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
-from chupai._seeds import match_deal
-from chupai._state import (
+from chupai.core.seeds import match_deal
+from chupai.state.base import (
     DealSurface,
     MatchSurface,
     check_rules,
@@ -50,7 +50,7 @@ from chupai._state import (
     foreign_action,
     shallow_clone,
 )
-from chupai._validate import check_int
+from chupai.core.validate import check_int
 from chupai.cards import Cards
 from chupai.chinese_ten import _engine
 from chupai.chinese_ten._engine import DealCore, redeal_needed

@@ -5,8 +5,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from chupai._batch import batch_outputs, card_play_of, check_batch, check_policy, check_seed, check_state
-from chupai._state import check_rules
+from chupai.engine.batch import batch_outputs, card_play_of, check_batch, check_policy, check_seed, check_state
+from chupai.state.base import check_rules
 from chupai.chinese_ten._engine import POLICIES, DealCore
 from chupai.chinese_ten.game import Deal, Match
 from chupai.chinese_ten.rules import RED_FIVE_BONUS, Rules

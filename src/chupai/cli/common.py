@@ -331,9 +331,9 @@ DEFAULT_SEED = 1
 
 
 def seed(text: str) -> int:
-    """An argparse type: a seed, an int in ``[0, 2**64)`` (:func:`chupai._validate.check_seed`,
+    """An argparse type: a seed, an int in ``[0, 2**64)`` (:func:`chupai.core.validate.check_seed`,
     the check of every seeded function)."""
-    from chupai._validate import check_seed
+    from chupai.core.validate import check_seed
 
     try:
         value = int(text)

@@ -25,7 +25,7 @@ from functools import lru_cache
 
 from chupai.registry.entry import SHARED_OPTIONS, Option
 from chupai.registry import GAMES, game
-from chupai._validate import players_error
+from chupai.core.validate import players_error
 
 __all__ = ["add_options", "check_options", "games_taking", "option_help", "options", "own_option", "taken"]
 

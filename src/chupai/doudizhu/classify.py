@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from chupai._validate import check_rules
+from chupai.core.validate import check_rules
 from chupai.cards import Cards
 from chupai.doudizhu.play import (
     ACE_VALUE,

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from chupai._core import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_FACES
-from chupai._interchange import entry_cards, select_play
+from chupai.core.interchange import entry_cards, select_play
 from chupai._play import BombPlay, RecordView
 from chupai.cards import face_name
 from chupai.doudizhu._movegen import GAME_CLASSES
@@ -201,7 +201,7 @@ class Play(BombPlay):
     def from_protocol(cls, obj: Sequence[Any], *, rules: Rules | None = None) -> Play:
         """The play an entry ``[type, rank, cards]`` of :meth:`to_protocol` names.
 
-        ``ValueError`` if it is malformed (see :mod:`chupai._interchange`) or its cards
+        ``ValueError`` if it is malformed (see :mod:`chupai.core.interchange`) or its cards
         cannot be that play under ``rules``.
         """
         from chupai.doudizhu.classify import classify

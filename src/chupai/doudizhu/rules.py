@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from chupai._validate import check_bool
+from chupai.core.validate import check_bool
 from chupai.doudizhu._movegen import (
     FLAG_FOUR_TWO_PAIR,
     FLAG_FOUR_WITH_TWO,

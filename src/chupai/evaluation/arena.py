@@ -9,8 +9,8 @@ from typing import Any
 import numpy as np
 
 from chupai.registry import GAMES, game as game_entry
-from chupai._seeds import arena_game
-from chupai._validate import check_bool, check_positive_int, check_seed
+from chupai.core.seeds import arena_game
+from chupai.core.validate import check_bool, check_positive_int, check_seed
 from chupai.evaluation.backends import run_batch
 
 __all__ = ["ArenaResult", "arena", "wilson_interval"]

@@ -41,7 +41,7 @@ from typing import Any, TypeVar
 
 from tqdm import tqdm
 
-from chupai._validate import check_choice, check_positive_int
+from chupai.core.validate import check_choice, check_positive_int
 
 
 __all__ = ["BACKENDS", "MAIN_GUARD", "add_arguments", "chunk_bounds", "default_chunk_size", "options_of", "require_ray",

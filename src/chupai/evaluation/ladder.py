@@ -15,7 +15,7 @@ virtual draw per pair keeps a bot that wins (or loses) every game finite.  It al
 measures each bot's mean process CPU time per decision, so that budgets can be
 compared (equal CPU time per decision).
 
-Deal ``k`` is dealt from ``match_deal(seed, k)`` (:mod:`chupai._seeds`) for every pair, and every bot draws
+Deal ``k`` is dealt from ``match_deal(seed, k)`` (:mod:`chupai.core.seeds`) for every pair, and every bot draws
 from its own stream of ``(seed, k, pair, side)``: the numbers are the same for any
 ``workers`` (bots with a time budget excepted, whose iterations depend on the load).
 
@@ -36,9 +36,9 @@ from typing import Any
 import numpy as np
 
 from chupai.registry import GAMES
-from chupai._validate import check_positive_int, check_seed
+from chupai.core.validate import check_positive_int, check_seed
 from chupai.evaluation.backends import run_batch
-from chupai._seeds import ladder_bots, match_deal
+from chupai.core.seeds import ladder_bots, match_deal
 from chupai.players.search.registry import as_bot, make_bot
 from chupai.evaluation.arena import _new_state, wilson_interval
 

@@ -7,7 +7,7 @@ calling ``legal_plays`` during play meets.  Each figure is measured over all pos
 in one timed loop, repeated; the report gives the mean per call of the median repeat
 (CPU time).  The kernel alone is timed through ``kernel_count`` (no Python object per
 hand or play); then the engine (C playouts, ``clone``) and the Python surface
-(:mod:`chupai._bench_surface`).
+(:mod:`chupai.evaluation.speed`).
 """
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from chupai._bench_runner import run
-from chupai._timing import Report, engine_report, median_run, per_item
+from chupai.cli.bench import run
+from chupai.evaluation.timing import Report, engine_report, median_run, per_item
 from chupai.cards import Cards
 from chupai.gandengyan import legal_plays
 from chupai.gandengyan._engine import DealCore

@@ -33,8 +33,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
-from chupai._seeds import match_deal
-from chupai._state import (
+from chupai.core.seeds import match_deal
+from chupai.state.base import (
     DealSurface,
     MatchSurface,
     check_players,
@@ -44,7 +44,7 @@ from chupai._state import (
     foreign_action,
     shallow_clone,
 )
-from chupai._validate import check_positive_int
+from chupai.core.validate import check_positive_int
 from chupai.actions import PASS
 from chupai.cards import Cards
 from chupai._surface import WATCH_BOMB_PLAYS, WATCH_PASSES_ON_LEAD

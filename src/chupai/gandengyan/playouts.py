@@ -5,8 +5,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from chupai._batch import batch_outputs, card_play_of, check_batch, check_policy, check_seed, check_state
-from chupai._state import check_players, check_rules
+from chupai.engine.batch import batch_outputs, card_play_of, check_batch, check_policy, check_seed, check_state
+from chupai.state.base import check_players, check_rules
 from chupai.gandengyan._engine import MAX_PLAYERS, MIN_PLAYERS, POLICIES, DealCore
 from chupai.gandengyan.game import Deal, Match
 from chupai.gandengyan.rules import Rules
@@ -69,7 +69,7 @@ def playouts(
     Deal ``i`` draws its cards and its moves from its own stream of ``seed``, so the
     arrays are the same whatever ``threads``, ``workers`` and ``backend`` are
     (``workers`` processes, or ``backend="ray"`` tasks on the Ray cluster at
-    ``address``: :func:`chupai._batch.batch_outputs`).  ``policy``: ``"random"`` (uniform over
+    ``address``: :func:`chupai.engine.batch.batch_outputs`).  ``policy``: ``"random"`` (uniform over
     the suit-collapsed legal plays, and passing when following) or ``"greedy"`` (go out
     when a play empties the hand; lead the longest ordinary play; follow with the
     cheapest one, fewest jokers first; a bomb only on a player holding at most three

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from chupai._validate import check_bool, check_int, check_optional_int
+from chupai.core.validate import check_bool, check_int, check_optional_int
 from chupai.gandengyan._entry import DECKS
 from chupai.gandengyan._movegen import FLAG_FOLLOW_SAME_RANK, FLAG_JOKER_AS_TWO, FLAG_JOKER_LEAD_OUT, FLAG_TRIPLES_ARE_BOMBS, FLAG_TRIPLE_SEQUENCES
 

@@ -4,8 +4,8 @@ Positions: seeded Guan Dan deals, each a 27-card hand of a fresh deal, a uniform
 drawn level, and a previous play drawn uniformly from another seat's legal leads.
 Each figure is measured over all the deals in one timed loop, repeated; the report
 gives the CPU µs per call of the median repeat and, for contrast, the median single
-call.  Then the engine (:func:`chupai._timing.engine_report`) and the Python surface
-(:mod:`chupai._bench_surface`).
+call.  Then the engine (:func:`chupai.evaluation.timing.engine_report`) and the Python surface
+(:mod:`chupai.evaluation.speed`).
 """
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from functools import partial
 
 import numpy as np
 
-from chupai._bench_runner import run
-from chupai._timing import Report, engine_report, median_run, per_item
+from chupai.cli.bench import run
+from chupai.evaluation.timing import Report, engine_report, median_run, per_item
 from chupai.cards import RANKS, Cards
 from chupai.guandan import Play, legal_plays
 from chupai.guandan._movegen import kernel_count

@@ -29,7 +29,7 @@ from chupai._core import (
     RED_JOKER_BIT,
     SUITS,
 )
-from chupai._validate import check_rules
+from chupai.core.validate import check_rules
 from chupai.cards import Cards
 from chupai.guandan.play import BOMB_CLASS, Play, PlayType, level_value, make_level, window_ranks
 from chupai.guandan.rules import Rules

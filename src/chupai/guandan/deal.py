@@ -19,8 +19,8 @@ from typing import Any, ClassVar
 import numpy as np
 
 from chupai._core import BLACK_JOKER_BIT, NUM_FACES, RED_JOKER_BIT
-from chupai._sampling import Ties, must_masks, redeal_and_replay
-from chupai._state import DealSurface, check_rules, check_seat, check_seed, foreign_action, shallow_clone
+from chupai.engine.sampling import Ties, must_masks, redeal_and_replay
+from chupai.state.base import DealSurface, check_rules, check_seat, check_seed, foreign_action, shallow_clone
 from chupai.actions import PASS
 from chupai.cards import RANKS, Cards, face_name
 from chupai.contract import TERMINAL, Event
@@ -620,7 +620,7 @@ class Deal(DealSurface):
 
     def _determinize_replay(self, player: int, rng: np.random.Generator) -> Deal:
         """The reference determinization (slow, for tests and benchmarks): the hidden
-        cards drawn by :func:`chupai._sampling.deal_hidden` under the forbidden faces,
+        cards drawn by :func:`chupai.engine.sampling.deal_hidden` under the forbidden faces,
         the public history replayed from each draw until one reproduces it."""
         p = _seat(player)
         played = [c.counts() for c in self._played_cards(SEATS)]

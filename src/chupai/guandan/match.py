@@ -8,9 +8,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from chupai._seeds import match_deal
-from chupai._state import OpenEndedMatch, check_rules, check_seat, check_seed
-from chupai._validate import check_positive_int
+from chupai.core.seeds import match_deal
+from chupai.state.base import OpenEndedMatch, check_rules, check_seat, check_seed
+from chupai.core.validate import check_positive_int
 from chupai.cards import RANKS, Cards
 from chupai.contract import Event
 from chupai.guandan._engine import RESULT_12, RESULT_13, DealCore

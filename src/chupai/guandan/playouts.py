@@ -5,8 +5,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from chupai._batch import batch_outputs, card_play_of, check_batch, check_policy, check_seed, check_state
-from chupai._state import check_rules
+from chupai.engine.batch import batch_outputs, card_play_of, check_batch, check_policy, check_seed, check_state
+from chupai.state.base import check_rules
 from chupai.guandan._engine import POLICIES, DealCore
 from chupai.guandan.game import Deal, Match
 from chupai.guandan.rules import Rules
@@ -71,7 +71,7 @@ def playouts(
     Deal ``i`` draws its cards and its moves from its own stream of ``seed``, so the
     arrays are the same whatever ``threads``, ``workers`` and ``backend`` are
     (``workers`` processes, or ``backend="ray"`` tasks on the Ray cluster at
-    ``address``: :func:`chupai._batch.batch_outputs`).  ``policy``: ``"random"`` (uniform over
+    ``address``: :func:`chupai.engine.batch.batch_outputs`).  ``policy``: ``"random"`` (uniform over
     the suit-collapsed legal plays, and passing when following) or ``"greedy"`` (the
     smallest play that beats; bombs kept for an opponent about to go out; never over
     the partner)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from chupai._validate import check_bool, check_choice, check_int, check_optional_int
+from chupai.core.validate import check_bool, check_choice, check_int, check_optional_int
 from chupai.cards import RANKS
 from chupai.guandan._movegen import FLAG_JOKER_PAIR_IN_FULL_HOUSE, FLAG_SF_AS_STRAIGHT, parse_rank
 

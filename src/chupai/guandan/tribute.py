@@ -50,9 +50,9 @@ from enum import Enum
 from typing import Any, NamedTuple
 
 from chupai._core import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_FACES, RED_JOKER_BIT
-from chupai._state import slot_copy
-from chupai._validate import check_seat
-from chupai._decisions import CardDecision
+from chupai.state.base import slot_copy
+from chupai.core.validate import check_seat
+from chupai.state.decisions import CardDecision
 from chupai.cards import RANKS, Cards, face_name, parse_face
 from chupai.contract import Event
 from chupai.guandan._engine import RESULT_12, RESULT_13, RESULT_14

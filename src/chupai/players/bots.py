@@ -24,8 +24,8 @@ import numpy as np
 
 from chupai._engine_base import POLICIES
 from chupai.registry import game_of
-from chupai._seeds import draw
-from chupai._validate import as_rng, check_choice, check_positive_int
+from chupai.core.seeds import draw
+from chupai.core.validate import as_rng, check_choice, check_positive_int
 from chupai.actions import PASS
 from chupai.players.search.bot import ISMCTSBot
 
@@ -47,7 +47,7 @@ class Bot(Protocol):
       (identical, not merely equal: the list's items carry its stamp), so
       ``state.apply(action)`` plays it without a search and ``legal_actions().index``
       finds it in O(1).
-    * ``rng`` is what :func:`chupai._validate.as_rng` takes (a numpy ``Generator``, an
+    * ``rng`` is what :func:`chupai.core.validate.as_rng` takes (a numpy ``Generator``, an
       int seed or ``None``); every random choice is drawn from it, so the same state
       and the same generator state give the same action.  A deterministic bot checks
       ``rng`` all the same and draws nothing from it.

@@ -38,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from chupai._validate import check_positive_int
+from chupai.core.validate import check_positive_int
 
 __all__ = ["LAYOUTS", "NetworkBot", "NetworkLayout"]
 

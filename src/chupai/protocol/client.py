@@ -44,7 +44,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from chupai.protocol._adapter import SEATS, action_key, lowest_return, rebuild_deal
 from chupai.protocol.shapes import MESSAGES, check_message
-from chupai._validate import check_positive_int
+from chupai.core.validate import check_positive_int
 from chupai.players.search.registry import as_bot
 
 __all__ = ["MAX_RETRY_DELAY", "MAX_SERVER_MESSAGE", "RECONNECT", "RETRY_DELAY", "SERVER_TIMEOUT", "Client",

@@ -43,7 +43,7 @@ from typing import Any
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from chupai._validate import check_positive_int
+from chupai.core.validate import check_positive_int
 from chupai.protocol.client import MAX_SERVER_MESSAGE, SERVER_TIMEOUT, Client, ClientState
 from chupai.protocol.shapes import MESSAGES, check_message
 

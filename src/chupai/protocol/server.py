@@ -60,7 +60,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.frames import CloseCode
 from websockets.http11 import Request, Response
 
-from chupai._seeds import fresh, match_deal, stream
+from chupai.core.seeds import fresh, match_deal, stream
 from chupai.protocol._adapter import SEATS, Ask, Notify, ProtocolGame, Recorded
 from chupai.players.search.registry import make_bot
 from chupai.protocol.records import header_line

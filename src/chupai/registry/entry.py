@@ -16,7 +16,7 @@ from enum import Enum
 from types import ModuleType
 from typing import Any
 
-from chupai._validate import check_bool, check_int, check_seed, players_error
+from chupai.core.validate import check_bool, check_int, check_seed, players_error
 
 __all__ = ["COMMANDS", "ENTRY_COMMANDS", "FOLLOW", "LIKE_ARENA", "Game", "Option", "PerftDepths", "SHARED_OPTIONS", "resolve", "returns_field"]
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from chupai._core import NUM_FACES
 from chupai.registry import game as registry_entry, game_of
-from chupai._state import check_seat, is_int
+from chupai.state.base import check_seat, is_int
 from chupai.rl._layout import Layout
 from chupai.rl._spaces import ActionSpace
 

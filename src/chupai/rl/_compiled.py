@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from chupai._core import NUM_FACES
-from chupai._seeds import SEED_MASK
+from chupai.core.seeds import SEED_MASK
 from chupai.rl import danzero
 from chupai.rl._guandan_tables import DANZERO_FIELDS, DEFAULT_FIELDS, GuanDanTables
 from chupai.rl._layout import Layout

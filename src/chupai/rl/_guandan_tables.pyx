@@ -20,7 +20,7 @@ What it covers: first deals (both teams at level 2, no tribute: what ``VectorEnv
 deals), so the phase is always the card play.
 
 Deal seeds are derived in C: the deal number ``e`` of table ``i`` (counted from the last
-``seed``) is ``Deal(seed=chupai._seeds.table_deal(seed, i, e))``, a pure function the Python path calls
+``seed``) is ``Deal(seed=chupai.core.seeds.table_deal(seed, i, e))``, a pure function the Python path calls
 too, so a table's deals never depend on how the tables are split between threads and
 no Python code runs per deal.  Every element of every output row is written by the
 thread that steps the table (no zeroing or filling by the caller), so the parallel

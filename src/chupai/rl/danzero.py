@@ -261,7 +261,7 @@ def _level_hot(rank: str) -> np.ndarray:
 def observation(state: Any, player: int, *, card_order: Any = "rank_major", fill: float = -1.0) -> np.ndarray:
     """The 513-value DanZero state of a Guan Dan ``Deal`` or ``Match`` for seat ``player``,
     its cards in ``card_order`` and its empty play blocks holding ``fill`` (module doc)."""
-    from chupai._state import check_seat
+    from chupai.state.base import check_seat
     from chupai.actions import PASS
     from chupai.guandan.play import Play
 

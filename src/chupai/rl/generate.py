@@ -47,7 +47,7 @@ import numpy as np
 
 from chupai.evaluation import backends
 from chupai.registry import game as game_entry
-from chupai._validate import check_positive_int, check_seed
+from chupai.core.validate import check_positive_int, check_seed
 from chupai.rl._api import (
     action_to_id,
     legal_actions_mask,

@@ -27,7 +27,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from chupai import rl
 from chupai.registry import game as registry_entry
-from chupai._seeds import draw
+from chupai.core.seeds import draw
 
 __all__ = ["ChupaiEnv", "env", "raw_env"]
 

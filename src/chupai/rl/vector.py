@@ -52,7 +52,7 @@ Conventions (Gymnasium's vector API):
   give the same arrays, bit for bit, in self-play (``tests/test_rl_vector_compiled.py``).
 * Determinism: deal ``e`` (0, 1, ... since the last seeding) of table ``i`` is
   ``Deal(seed=table_deal(seed, i, e))`` on both paths
-  (:func:`chupai._seeds.table_deal`, a splitmix64 hash computed in C, so
+  (:func:`chupai.core.seeds.table_deal`, a splitmix64 hash computed in C, so
   no Python runs per deal and the split of the tables between threads cannot matter);
   the opponents' random choices come from a numpy generator seeded by ``(seed, i)`` on
   the Python path, from a C stream seeded by ``(seed, i)`` on the compiled path (so
@@ -78,8 +78,8 @@ from typing import Any
 import numpy as np
 
 from chupai.registry import game as registry_entry
-from chupai._seeds import SEED_MASK, stream, table_deal
-from chupai._state import check_seed, is_int
+from chupai.core.seeds import SEED_MASK, stream, table_deal
+from chupai.state.base import check_seed, is_int
 from chupai._core import NUM_FACES
 from chupai.rl import danzero
 from chupai.rl._api import (

@@ -7,7 +7,7 @@ is measured over all the positions in one timed loop, repeated; the report gives
 mean per call of the median repeat (the machines are shared and noisy) and, for
 contrast, the median single call (CPU time).  The kernel is timed apart, without
 Python objects; then the engine (C playouts on one and two threads, ``clone``) and the
-Python surface (:mod:`chupai._bench_surface`).
+Python surface (:mod:`chupai.evaluation.speed`).
 """
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from chupai._bench_runner import run
-from chupai._timing import Report, engine_report, median_run, per_item
+from chupai.cli.bench import run
+from chupai.evaluation.timing import Report, engine_report, median_run, per_item
 from chupai.cards import Cards
 from chupai.zhengshangyou._movegen import kernel_count, legal_plays
 from chupai.zhengshangyou.play import Play

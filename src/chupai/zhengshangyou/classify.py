@@ -18,7 +18,7 @@ declaration: see that module's docstring).
 from __future__ import annotations
 
 from chupai._core import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_RANKS, NUM_SUITS, RED_JOKER_BIT
-from chupai._validate import check_rules
+from chupai.core.validate import check_rules
 from chupai.cards import Cards
 from chupai.zhengshangyou.play import (
     BLACK_JOKER_VALUE,

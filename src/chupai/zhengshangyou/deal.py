@@ -18,8 +18,8 @@ from typing import Any, ClassVar
 import numpy as np
 
 from chupai._core import BLACK_JOKER_BIT, NUM_FACES, RED_JOKER_BIT
-from chupai._sampling import Ties, must_masks, redeal_and_replay
-from chupai._state import (
+from chupai.engine.sampling import Ties, must_masks, redeal_and_replay
+from chupai.state.base import (
     DealSurface,
     check_players,
     check_rules,
@@ -532,7 +532,7 @@ class Deal(DealSurface):
 
     def _determinize_replay(self, player: int, rng: np.random.Generator) -> Deal:
         """The reference determinization (slow, for tests and benchmarks): the hidden
-        cards drawn by :func:`chupai._sampling.deal_hidden` under the forbidden faces,
+        cards drawn by :func:`chupai.engine.sampling.deal_hidden` under the forbidden faces,
         the public history replayed from each draw until one reproduces it."""
         p = check_seat(player, self._n)
         others = [s for s in range(self._n) if s != p]

@@ -26,7 +26,7 @@ from enum import Enum
 from typing import Any
 
 from chupai._core import NUM_FACES
-from chupai._decisions import CardDecision
+from chupai.state.decisions import CardDecision
 from chupai.cards import parse_face
 from chupai.zhengshangyou.play import face_value
 

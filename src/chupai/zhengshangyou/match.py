@@ -5,15 +5,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from chupai._seeds import match_deal
-from chupai._state import (
+from chupai.core.seeds import match_deal
+from chupai.state.base import (
     OpenEndedMatch,
     check_players,
     check_rules,
     check_seat,
     check_seed,
 )
-from chupai._validate import check_positive_int
+from chupai.core.validate import check_positive_int
 from chupai.contract import Event
 from chupai.zhengshangyou._engine import MAX_PLAYERS, MIN_PLAYERS, DealCore
 from chupai.zhengshangyou.deal import Deal

@@ -36,7 +36,7 @@ from typing import Any
 
 from chupai._core import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_FACES, RED_JOKER_BIT
 from chupai._play import RecordPlay, RecordView
-from chupai._interchange import entry_cards, select_play
+from chupai.core.interchange import entry_cards, select_play
 from chupai.cards import RANKS, face_name
 from chupai.zhengshangyou._movegen import GAME_CLASSES
 from chupai.zhengshangyou.rules import PAGAT, Rules
@@ -268,7 +268,7 @@ class Play(RecordPlay):
     def from_protocol(cls, obj: Sequence[Any], *, rules: Rules | None = None) -> Play:
         """The play an entry ``[type, rank, cards]`` of :meth:`to_protocol` names.
 
-        ``ValueError`` if it is malformed (see :mod:`chupai._interchange`) or its cards
+        ``ValueError`` if it is malformed (see :mod:`chupai.core.interchange`) or its cards
         cannot be that play under ``rules``.
         """
         from chupai.zhengshangyou.classify import classify

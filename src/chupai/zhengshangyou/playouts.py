@@ -5,8 +5,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from chupai._batch import batch_outputs, card_play_of, check_batch, check_policy, check_seed, check_state
-from chupai._state import check_players, check_rules
+from chupai.engine.batch import batch_outputs, card_play_of, check_batch, check_policy, check_seed, check_state
+from chupai.state.base import check_players, check_rules
 from chupai.zhengshangyou._engine import MAX_PLAYERS, MIN_PLAYERS, POLICIES, DealCore
 from chupai.zhengshangyou.game import Deal, Match
 from chupai.zhengshangyou.rules import Rules

@@ -5,7 +5,7 @@ from dataclasses import dataclass, fields, replace
 from collections.abc import Sequence
 from typing import Any
 
-from chupai._validate import check_bool, check_choice, check_int
+from chupai.core.validate import check_bool, check_choice, check_int
 from chupai.zhengshangyou._movegen import FLAG_JOKER_PAIR
 
 __all__ = ["FLAG_JOKER_PAIR", "PAGAT", "Rules"]

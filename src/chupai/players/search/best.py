@@ -34,7 +34,7 @@ import numpy as np
 
 from chupai._engine_base import POLICIES
 from chupai.registry import game_of
-from chupai._validate import as_rng, check_choice, check_positive_int
+from chupai.core.validate import as_rng, check_choice, check_positive_int
 from chupai.actions import PASS
 
 __all__ = ["BestBot"]

@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 
 from chupai.registry import game_of
-from chupai._seeds import draw, spawn
-from chupai._validate import as_rng
+from chupai.core.seeds import draw, spawn
+from chupai.core.validate import as_rng
 from chupai.players.search.ismcts import ISMCTS, SearchResult, Tree, _check_count, _check_seconds, root_actions
 
 __all__ = ["ISMCTSBot"]

@@ -31,7 +31,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from chupai._seeds import fresh
+from chupai.core.seeds import fresh
 
 __all__ = [
     "SEED_LIMIT",

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm
 
-from chupai import _validate
+from chupai.core import validate
 
 __all__ = [
     "batch_outputs",
@@ -36,13 +36,13 @@ _CHUNK = 1000
 
 
 def _is_int(x: Any) -> bool:
-    return _validate.is_int(x)
+    return validate.is_int(x)
 
 
 def check_seed(seed: Any) -> None:
     """A playout seed: an int in ``[0, 2**64)`` (no ``None``), as everywhere
-    (:func:`chupai._validate.check_seed`)."""
-    _validate.check_seed(seed, allow_none=False)
+    (:func:`chupai.core.validate.check_seed`)."""
+    validate.check_seed(seed, allow_none=False)
 
 
 def check_policy(policy: Any, policies: Mapping[str, int]) -> None:
@@ -54,7 +54,7 @@ def check_policy(policy: Any, policies: Mapping[str, int]) -> None:
 def check_batch(n: Any, seed: Any, policy: Any, threads: Any, policies: Mapping[str, int]) -> None:
     """The checks every ``playouts`` makes: ``n >= 0``, ``threads >= 1``, the seed, the policy.
 
-    The game's own checks (rules: :func:`chupai._state.check_rules`; players) follow.
+    The game's own checks (rules: :func:`chupai.state.base.check_rules`; players) follow.
     """
     if not _is_int(n) or n < 0:
         raise ValueError(f"n must be a non-negative int, not {n!r}")
@@ -101,7 +101,7 @@ def batch_outputs(prototype: Any, n: int, policy: str, threads: int, progress: b
     """
     from chupai.evaluation.backends import chunk_bounds, run_batch
 
-    workers = _validate.check_positive_int(workers, "workers")
+    workers = validate.check_positive_int(workers, "workers")
     if workers > 1 or backend != "local":
         bounds = chunk_bounds(n, max(_CHUNK, -(-n // (workers * 8))))
         parts = run_batch(_Rows(prototype, seed, policy), bounds, backend=backend, workers=workers,

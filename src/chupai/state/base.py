@@ -1,7 +1,7 @@
 """The base every game's state machines (``Deal``, ``Match``) share: the contract of
 :mod:`chupai.contract` written once (terminal player, copies, pickling,
 determinization's record), and what a match delegates to its deal (its deals'
-seeds are :func:`chupai._seeds.match_deal`'s).
+seeds are :func:`chupai.core.seeds.match_deal`'s).
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any, ClassVar, TypeVar
 import numpy as np
 
 from chupai._surface import ActionList, StateCore
-from chupai._validate import (
+from chupai.core.validate import (
     as_rng,
     check_players,
     check_rules,

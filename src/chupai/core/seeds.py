@@ -35,7 +35,7 @@ __all__ = [
 ]
 
 #: derived and drawn seeds are below this (a non-negative int64; a seed given by a
-#: user may be any int below chupai._validate.SEED_LIMIT, 2**64)
+#: user may be any int below chupai.core.validate.SEED_LIMIT, 2**64)
 DERIVED_LIMIT = 1 << 63
 #: the low 63 bits: a seed folded below :data:`DERIVED_LIMIT`
 SEED_MASK = DERIVED_LIMIT - 1

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from chupai.registry import game
-from chupai._timing import CLOCK, Report
+from chupai.evaluation.timing import CLOCK, Report
 from chupai.cards import Cards
 
 __all__ = ["DeterminizeTimer", "Surface", "openspiel_loop", "surface_report"]

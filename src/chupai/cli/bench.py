@@ -2,7 +2,7 @@
 chupai.<game>._bench``): the options, the sections and the report.
 
 A runner supplies its generator section (and its engine section); the Python surface
-section (:mod:`chupai._bench_surface`) and the OpenSpiel reference follow for every
+section (:mod:`chupai.evaluation.speed`) and the OpenSpiel reference follow for every
 game.  ``--json`` writes the whole report as one JSON object (:meth:`Report.to_json`,
 the same keys for every game) instead of the table.
 """
@@ -11,9 +11,9 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Sequence
 
-from chupai._bench_surface import openspiel_report, surface_report
+from chupai.evaluation.speed import openspiel_report, surface_report
 from chupai.cli.common import dump_json, positive_int
-from chupai._timing import Report
+from chupai.evaluation.timing import Report
 
 __all__ = ["run"]
 
