@@ -19,7 +19,7 @@ whose kernels run without checks: every index in them is bounded by construction
     code that ships.  The interpreter is not instrumented: run it with the runtime
     preloaded (``.ci/sanitize`` shows how).  Combines with ``CHUPAI_DEBUG=1``.
 ``CHUPAI_ONLY=chupai.gandengyan``
-    Build only the modules under that prefix (plus ``chupai._core``; development).
+    Build only the modules under that prefix (plus ``chupai.core.records``; development).
 
 Each mode generates its C into its own directory (``build/cython-<mode>``; the release
 build's beside the ``.pyx``) and a change of mode since the last build of a tree forces
@@ -87,7 +87,7 @@ MODULES = sorted(
 # CHUPAI_ONLY=chupai.gandengyan builds only the modules under that prefix (development)
 ONLY = os.environ.get("CHUPAI_ONLY")
 if ONLY:
-    MODULES = [m for m in MODULES if m == ONLY or m.startswith(ONLY + ".") or m in ("chupai._core", "chupai._engine_base")]
+    MODULES = [m for m in MODULES if m == ONLY or m.startswith(ONLY + ".") or m in ("chupai.core.records", "chupai.engine.base")]
 
 extensions = [
     Extension(

@@ -18,7 +18,7 @@ from __future__ import annotations
 import itertools
 import random
 
-from chupai._core import BITS_PER_RANK, BLACK_JOKER_BIT, RED_JOKER_BIT
+from chupai.core.records import BITS_PER_RANK, BLACK_JOKER_BIT, RED_JOKER_BIT
 from chupai.doudizhu.classify import _plays_of_mask, _recognize, kicker_values, value_counts
 from chupai.doudizhu.play import CHAIN_WIDTH, Play, PlayType
 from chupai.doudizhu.rules import Rules

@@ -17,7 +17,7 @@ import random
 from collections.abc import Iterable
 from functools import lru_cache
 
-from chupai._core import (
+from chupai.core.records import (
     BITS_PER_RANK,
     BLACK_JOKER_BIT,
     NUM_FACES,

@@ -39,7 +39,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from chupai._core import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_FACES, NUM_RANKS, NUM_SUITS, RED_JOKER_BIT, SUITS
+from chupai.core.records import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_FACES, NUM_RANKS, NUM_SUITS, RED_JOKER_BIT, SUITS
 from chupai.cards import Cards
 from chupai.guandan.classify import MAX_PLAY_CARDS, _plays_of_masks
 from chupai.guandan.play import Play, PlayType, make_level, wild_face, window_ranks

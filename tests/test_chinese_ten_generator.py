@@ -17,7 +17,7 @@ from chinese_ten_reference import (
 )
 
 from chupai import Cards
-from chupai._core import PLAY_DTYPE
+from chupai.core.records import PLAY_DTYPE
 from chupai.cards import RANKS, parse_face
 from chupai.chinese_ten import PlayType, Rules, captures, classify, legal_plays
 from chupai.chinese_ten._movegen import kernel_count

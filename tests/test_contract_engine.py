@@ -1,4 +1,4 @@
-"""The engines' shared Python-facing checks, written once in ``chupai._engine_base``:
+"""The engines' shared Python-facing checks, written once in ``chupai.engine.base``:
 ``DealCore.from_hands`` of every game with trick hands refuses a non-sequence with a
 ``TypeError`` and a card dealt more often than the decks hold it with a ``ValueError``
 naming the card (``checked_hands``)."""

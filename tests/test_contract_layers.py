@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from chupai._core import GameClasses
+from chupai.core.records import GameClasses
 from chupai.registry import GAMES
 
 SRC = Path(__file__).resolve().parents[1] / "src"
@@ -41,7 +41,7 @@ def python_imports(path: Path) -> set[str]:
 
 def test_the_parser_sees_python_imports_and_not_cimports(tmp_path: Path) -> None:
     f = tmp_path / "m.pyx"
-    f.write_text("from chupai._core cimport (\n    bit,\n)\nfrom chupai.guandan cimport _movegen as mg\n"
+    f.write_text("from chupai.core.records cimport (\n    bit,\n)\nfrom chupai.guandan cimport _movegen as mg\n"
                  "import numpy as np\nfrom chupai.guandan.play import Play\n")
     assert python_imports(f) == {"numpy", "chupai.guandan.play"}
 

@@ -41,5 +41,5 @@ def test_legal_plays_keeps_the_play_type_in_every_game(tmp_path: Path) -> None:
     expected = []
     for name in CALLS:
         play = f"chupai.{name}.play.Play"
-        expected += [play, f"list[{play}]", f"chupai._core.PlayList[{play}]"]
+        expected += [play, f"list[{play}]", f"chupai.core.records.PlayList[{play}]"]
     assert revealed == expected

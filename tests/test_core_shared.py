@@ -1,4 +1,4 @@
-"""The steps every game's compiled wrappers share through ``chupai._core``: seed, policy and
+"""The steps every game's compiled wrappers share through ``chupai.core.records``: seed, policy and
 rules checking, seen through each game's public surface so that the games stay alike."""
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""The compiled determinization (chupai._determinize and each game's ``_world`` hook):
+"""The compiled determinization (chupai.engine.determinize and each game's ``_world`` hook):
 exactly uniform over the consistent deals (chi-square against the deals listed by brute
 force, consistency judged by the slow reference that replays the public history), the
 observer's view kept at random positions of every phase, determinism, bad input."""
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from chupai import gandengyan, guandan, rl, zhengshangyou
-from chupai._determinize import MUST_TRIES, deal, redeal_hands
+from chupai.engine.determinize import MUST_TRIES, deal, redeal_hands
 from chupai.cards import Cards, parse_face
 from chupai.errors import ReplayError
 from chupai.guandan import PayTribute, ReturnCard

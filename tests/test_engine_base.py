@@ -1,4 +1,4 @@
-"""The compiled engine base shared by the four games (chupai._engine_base).
+"""The compiled engine base shared by the four games (chupai.engine.base).
 
 The tests check the base's contract on every game: copies, pickling, batches,
 validation, constants, and the checks of every argument Python can reach.
@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 from chupai import Cards
-from chupai._core import PLAY_DTYPE
-from chupai._engine_base import DEAL_OVER, Engine, NotAPlayError
+from chupai.core.records import PLAY_DTYPE
+from chupai.engine.base import DEAL_OVER, Engine, NotAPlayError
 from chupai.registry import GAMES as REGISTRY
 from chupai.errors import IllegalActionError
 from chupai.guandan import _engine as gd_engine

@@ -15,7 +15,7 @@ import pytest
 from gandengyan_reference import collapse_key, deal_hands, dense_hand, reference_plays
 
 from chupai import Cards
-from chupai._core import PLAY_DTYPE
+from chupai.core.records import PLAY_DTYPE
 from chupai.gandengyan import Play, PlayList, PlayType, Rules, classify, legal_plays
 from chupai.gandengyan._movegen import kernel_count
 from chupai.gandengyan.classify import _recognize

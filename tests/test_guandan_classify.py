@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from chupai._core import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_FACES, RED_JOKER_BIT
+from chupai.core.records import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_FACES, RED_JOKER_BIT
 from chupai.cards import RANKS, SUITS, Cards, face_name, parse_face
 from chupai.guandan import BOMB_CLASS, Play, PlayType, Rules, classify
 from chupai.guandan.classify import _classify_natural

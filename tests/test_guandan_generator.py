@@ -11,7 +11,7 @@ import pytest
 from guandan_reference import collapse_key, random_dense_hand, random_hand, reference_plays
 
 from chupai import Cards
-from chupai._core import PLAY_DTYPE
+from chupai.core.records import PLAY_DTYPE
 from chupai.guandan import Play, PlayList, PlayType, Rules, classify, legal_plays
 from chupai.guandan.play import make_level, wild_face
 

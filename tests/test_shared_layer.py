@@ -8,14 +8,14 @@ from chupai import chinese_ten, gandengyan, guandan
 from chupai.engine import batch
 from chupai.state import base as state_base
 from chupai import registry
-from chupai._play import PlayBase, RecordPlay
+from chupai.core.play import PlayBase, RecordPlay
 from chupai.cli import common as cli_common
 from chupai.core.seeds import match_deal
 from chupai.evaluation.timing import mean_per_item, median_run, per_item
 
 
 
-# --- _play -------------------------------------------------------------------------------
+# --- core.play -------------------------------------------------------------------------------
 def test_every_game_play_uses_the_shared_machinery():
     assert issubclass(guandan.Play, RecordPlay) and issubclass(gandengyan.Play, RecordPlay)
     assert issubclass(chinese_ten.Play, PlayBase)

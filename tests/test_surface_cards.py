@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from chupai import _cards
+from chupai.core import cardset
 from chupai.cards import RANKS, SUITS, Cards, face_name, parse_face
 
 _SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
@@ -36,7 +36,7 @@ def spellings(face: int, rng: random.Random) -> str:
 
 
 def test_cards_is_compiled():
-    assert Cards is _cards.Cards and type(Cards.__init__).__name__ != "function"
+    assert Cards is cardset.Cards and type(Cards.__init__).__name__ != "function"
 
 
 def test_parser_matches_the_reference_on_random_hands():

@@ -9,7 +9,8 @@ import random
 
 import pytest
 
-from chupai import _play, chinese_ten, gandengyan, guandan, zhengshangyou
+from chupai import chinese_ten, gandengyan, guandan, zhengshangyou
+from chupai.core import play as play_machinery
 from chupai.cards import Cards
 
 GAMES = [guandan, zhengshangyou, gandengyan, chinese_ten]
@@ -35,9 +36,9 @@ def follow(game, hand, previous, **kw):
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.__name__)
 def test_plays_are_compiled_records(game):
     plays = sample(game)
-    assert issubclass(game.Play, _play.PlayRecord) and len(plays) > 1
+    assert issubclass(game.Play, play_machinery.PlayRecord) and len(plays) > 1
     for p in plays:
-        assert type(p) is game.Play and isinstance(p, _play.PlayBase)
+        assert type(p) is game.Play and isinstance(p, play_machinery.PlayBase)
         assert game.Play._from_record(*p._record()) == p
         assert p.type is game.PlayType(p._type)
 

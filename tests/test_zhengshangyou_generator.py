@@ -13,7 +13,7 @@ import pytest
 from zhengshangyou_reference import collapse_key, full_power_set_plays, random_deal, reference_plays
 
 from chupai import Cards
-from chupai._core import PLAY_DTYPE
+from chupai.core.records import PLAY_DTYPE
 from chupai.zhengshangyou import Play, PlayList, PlayType, Rules, classify, legal_plays
 from chupai.zhengshangyou._movegen import kernel_count
 

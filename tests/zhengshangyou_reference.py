@@ -32,7 +32,7 @@ from __future__ import annotations
 import itertools
 import random
 
-from chupai._core import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_FACES, NUM_RANKS, NUM_SUITS, RED_JOKER_BIT
+from chupai.core.records import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_FACES, NUM_RANKS, NUM_SUITS, RED_JOKER_BIT
 from chupai.cards import Cards
 from chupai.zhengshangyou import Play, PlayType, Rules
 from chupai.zhengshangyou.classify import MAX_MULTIPLICITY, MAX_SET, MIN_SEQUENCE, _plays_of_mask

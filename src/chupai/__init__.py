@@ -11,7 +11,7 @@ import importlib
 
 from chupai import contract
 from chupai.registry import PACKAGES
-from chupai._core import PlayList
+from chupai.core.records import PlayList
 from chupai.actions import PASS
 from chupai.cards import Cards
 from chupai.contract import TERMINAL, Event

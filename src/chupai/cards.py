@@ -5,7 +5,7 @@ The text notation is that of ``docs/rules/cards.md``: ranks ``2 3 4 5 6 7 8 9 T 
 ``BJ`` and ``RJ``.  A face is an integer 0..53: ``rank * 4 + suit`` for the suited
 cards (ranks 2..A -> 0..12, suits S H C D -> 0..3), 52 for ``BJ`` and 53 for ``RJ``,
 the bit numbers of the core's masks.  ``Cards`` and the parser are compiled
-(``chupai._cards``): a 27-card hand parses in well under a microsecond.
+(``chupai.core.cardset``): a 27-card hand parses in well under a microsecond.
 
 >>> parse_face("7s"), face_name(20), face_of("T", "H")
 (20, '7S', 33)
@@ -16,7 +16,7 @@ TypeError: cards must be Cards, a card string or an iterable of card strings, no
 """
 from __future__ import annotations
 
-from chupai._cards import Cards, face_name, face_of, parse_face
-from chupai._core import RANKS, SUITS
+from chupai.core.cardset import Cards, face_name, face_of, parse_face
+from chupai.core.records import RANKS, SUITS
 
 __all__ = ["Cards", "face_of", "face_name", "parse_face", "RANKS", "SUITS"]

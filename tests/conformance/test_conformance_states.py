@@ -14,7 +14,7 @@ from conftest import play_random, samples, snapshot
 
 from chupai.players import bots
 from chupai.registry import GAMES, game_of
-from chupai._play import PlayRecord
+from chupai.core.play import PlayRecord
 from chupai.actions import PASS
 from chupai.contract import OBSERVATION_KEYS, TERMINAL, Event
 from chupai.errors import ActionTypeError, IllegalActionError

@@ -1,4 +1,4 @@
-"""The lazy legal actions (``chupai._surface.ActionList``), the checked-once ``apply()`` of
+"""The lazy legal actions (``chupai.state.surface.ActionList``), the checked-once ``apply()`` of
 their items, ``apply_index()`` and the compact history, on every registered game."""
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from conftest import play_random, samples, snapshot
 
 from chupai.registry import GAMES
-from chupai._surface import ActionList
+from chupai.state.surface import ActionList
 from chupai.players.bots import GreedyBot, HeuristicBot, ISMCTSBot, MonteCarloBot, RandomBot
 from chupai.actions import PASS
 from chupai.errors import IllegalActionError

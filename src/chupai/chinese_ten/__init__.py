@@ -4,7 +4,7 @@
 >>> [str(p) for p in legal_plays("7S AS", "QD 3S 3H 6C")]
 ['7S takes 3S', '7S takes 3H', 'AS to the layout']
 """
-from chupai._core import PlayList
+from chupai.core.records import PlayList
 from chupai.chinese_ten._entry import GAME
 from chupai.chinese_ten._movegen import captures, legal_plays
 from chupai.chinese_ten.classify import classify

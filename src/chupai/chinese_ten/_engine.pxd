@@ -2,8 +2,8 @@
 # machine (chupai.chinese_ten.game) and the playouts, so both follow one rule text.
 from libc.stdint cimport int16_t, uint8_t
 
-from chupai._core cimport mask_t, playbuf_t, play_t, rng_t
-from chupai._engine_base cimport Engine, GameSpec, trick_t
+from chupai.core.records cimport mask_t, playbuf_t, play_t, rng_t
+from chupai.engine.base cimport Engine, GameSpec, trick_t
 from chupai.chinese_ten._movegen cimport CT_DECK
 
 cdef enum:
@@ -15,7 +15,7 @@ cdef enum:
     CT_PHASE_OVER = 2
 
 ctypedef struct ct_deal_t:
-    trick_t t                    # seats, turn and trick (chupai._engine_base)
+    trick_t t                    # seats, turn and trick (chupai.engine.base)
     mask_t hand[CT_MAX_PLAYERS]
     mask_t pile[CT_MAX_PLAYERS]  # the cards each player has captured
     mask_t layout
@@ -40,11 +40,11 @@ cdef void ct_apply(ct_deal_t *d, const play_t *p) noexcept nogil
 cdef int ct_score(const ct_deal_t *d, int seat) noexcept nogil
 
 
-# The engine (chupai._engine_base.Engine) over a ct_deal_t: the hooks below are the
+# The engine (chupai.engine.base.Engine) over a ct_deal_t: the hooks below are the
 # Chinese Ten rules; `st` is a ct_deal_t *.  Nobody passes (PASS_NEVER) and there is no
 # trick (h_last_player is -1); a record's `taken` holds what the card captures.
 # h_returns ignores the weights (score - par, with the red five bonus).
 cdef class DealCore(Engine):
-    # the hooks are declared once, in chupai/_engine_base.pxd; _engine.pyx overrides them
+    # the hooks are declared once, in chupai/engine/base.pxd; _engine.pyx overrides them
     cdef ct_deal_t d
     cdef readonly int redeals

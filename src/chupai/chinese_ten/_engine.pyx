@@ -16,7 +16,7 @@ import numpy as np
 from libc.stdint cimport uint8_t
 from libc.string cimport memset
 
-from chupai._core cimport (
+from chupai.core.records cimport (
     MAX_WILDS,
     NO_FACE,
     N_RANKS,
@@ -34,7 +34,7 @@ from chupai._core cimport (
     rng_t,
     seed64,
 )
-from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, PASS_NEVER, POLICY_GREEDY, Engine, GameSpec, trick_start, check_seat, trick_lead
+from chupai.engine.base cimport CHOICE_OOM, CHOICE_OVER, PASS_NEVER, POLICY_GREEDY, Engine, GameSpec, trick_start, check_seat, trick_lead
 from chupai.chinese_ten._movegen cimport (
     CT_CAPTURE,
     CT_DECK,
@@ -55,8 +55,8 @@ from chupai.chinese_ten._movegen cimport (
 )
 
 from chupai.chinese_ten cimport _movegen as mg
-from chupai._engine_base import POLICIES
-from chupai._cards import Cards, face_name
+from chupai.engine.base import POLICIES
+from chupai.core.cardset import Cards, face_name
 from chupai.chinese_ten._movegen import GAME_CLASSES as _BOUND, parse_card, parse_cards
 
 cdef enum:
@@ -452,7 +452,7 @@ cdef class DealCore(Engine):
     Seats ``0 .. players - 1`` play in seat order.  ``current`` acts in the ``phase``
     ``"play"`` (a card from the hand: :meth:`legal_plays`) or ``"turn"`` (the turned
     stock card's capture: :meth:`legal_plays` lists its choices); ``"over"`` at the end.
-    Nobody passes.  The mechanisms are ``chupai._engine_base.Engine``'s; this class
+    Nobody passes.  The mechanisms are ``chupai.engine.base.Engine``'s; this class
     holds the Chinese Ten rules.
     """
 

@@ -1,9 +1,9 @@
-# The Chinese Ten capture generator: nogil helpers over the one-deck masks of _core.
+# The Chinese Ten capture generator: nogil helpers over the one-deck masks of chupai.core.records.
 #
 # A card of rank r captures a layout card of rank ct_partner(r): the rank making ten
 # with it for A-9, its own rank for T-K.  The ranks that capture themselves (5, T-K)
 # are those whose opening triple is taken whole by the fourth card.
-from chupai._core cimport (
+from chupai.core.records cimport (
     NIBBLE,
     RANK_2,
     RANK_A,

@@ -7,7 +7,7 @@ card is the fourth of a rank that captures itself, plus the card joining the lay
 when capture is not forced.  The suit-collapsed view keeps one card of each score
 class, both among the cards played and among the targets.
 """
-from chupai._core cimport (
+from chupai.core.records cimport (
     JOKER_MASK,
     PlayList,
     bit,
@@ -23,9 +23,9 @@ from chupai._core cimport (
     popcount,
 )
 
-from chupai._wrappers cimport check_flag, check_generated
+from chupai.core.wrappers cimport check_flag, check_generated
 
-from chupai._cards import Cards, face_name, parse_face
+from chupai.core.cardset import Cards, face_name, parse_face
 
 #: the Python classes this generator makes and reads (Play, Rules), bound by
 #: chupai.chinese_ten.play when it is imported: this layer imports nothing above it

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from chupai._core import BITS_PER_RANK, NUM_RANKS
+from chupai.core.records import BITS_PER_RANK, NUM_RANKS
 from chupai.rl._layout import Field, Layout
 from chupai.rl._pack import put_cards, put_one
 from chupai.rl._spaces import ActionSpace

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from chupai._core import BITS_PER_RANK
+from chupai.core.records import BITS_PER_RANK
 from chupai.cards import RANKS
 from chupai.chinese_ten.play import Play, PlayType, parse_card, parse_cards
 

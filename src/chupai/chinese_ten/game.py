@@ -106,7 +106,7 @@ class Deal(DealSurface):
     game: ClassVar[str] = "chinese_ten"
 
     # (the engine, the cached legal actions, the phase and the history are the compiled
-    # base's: chupai._surface.StateCore)
+    # base's: chupai.state.surface.StateCore)
     __slots__ = ("_rules", "_seed", "_opening", "_first")
 
     _core: DealCore
@@ -285,7 +285,7 @@ class Deal(DealSurface):
 
     # -- actions -----------------------------------------------------------------------------
     # legal_actions(), apply(), apply_index() and is_terminal() are the compiled base's
-    # (chupai._surface.StateCore): the current player's choices in the current step
+    # (chupai.state.surface.StateCore): the current player's choices in the current step
     # (every target a separate play); none once over.
     def _apply_checked(self, action: Any) -> None:
         """Make ``action`` (not an item of the current ``legal_actions()``) for the current

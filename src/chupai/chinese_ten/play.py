@@ -27,8 +27,8 @@ import enum
 from collections.abc import Sequence
 from typing import Any
 
-from chupai._core import BITS_PER_RANK, NUM_FACES
-from chupai._play import PlayBase
+from chupai.core.records import BITS_PER_RANK, NUM_FACES
+from chupai.core.play import PlayBase
 from chupai.cards import RANKS, SUITS, Cards, face_name
 from chupai.chinese_ten._movegen import GAME_CLASSES, parse_card, parse_cards
 from chupai.chinese_ten.rules import PAGAT, Rules

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from chupai._core import BITS_PER_RANK, NUM_RANKS, NUM_SUITS, RANKS, SUITS
+from chupai.core.records import BITS_PER_RANK, NUM_RANKS, NUM_SUITS, RANKS, SUITS
 from chupai.core.validate import check_bool, check_choice, check_int, check_optional_int, players_error
 from chupai.chinese_ten._entry import VARIANTS
 from chupai.chinese_ten._movegen import FLAG_FORCED_CAPTURE, FLAG_REDEAL, FLAG_REDEAL_CROWDED, FLAG_RED_FIVE_BONUS

@@ -23,7 +23,7 @@ from typing import NoReturn
 
 from chupai.evaluation import backends
 from chupai.cli.common import MAX_COUNT, add_seed, count, positive_int, threads
-from chupai._engine_base import POLICIES
+from chupai.engine.base import POLICIES
 from chupai.registry.entry import COMMANDS
 from chupai.cli.options import add_options, check_options
 from chupai.registry import GAMES, game

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from chupai._core import table_deal_seed
+from chupai.core.records import table_deal_seed
 
 __all__ = [
     "DERIVED_LIMIT",

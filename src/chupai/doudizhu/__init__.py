@@ -8,7 +8,7 @@
 >>> [str(p) for p in legal_plays("6D 6C 7S BJ RJ", pair)]
 ['pair 6: 6C 6D', 'rocket: BJ RJ']
 """
-from chupai._core import PlayList
+from chupai.core.records import PlayList
 from chupai.doudizhu._movegen import legal_plays, legal_plays_batch
 from chupai.doudizhu.classify import classify
 from chupai.doudizhu.play import BOMB_CLASS, ROCKET_CLASS, Play, PlayType

@@ -1,5 +1,5 @@
-# The Dou Dizhu play generator: nogil kernels over the one-deck masks of _core.
-from chupai._core cimport mask_t, playbuf_t, target_t
+# The Dou Dizhu play generator: nogil kernels over the one-deck masks of chupai.core.records.
+from chupai.core.records cimport mask_t, playbuf_t, target_t
 
 # play types (chupai.doudizhu.play.PlayType)
 cdef enum:
@@ -41,7 +41,7 @@ cdef enum:
     DDZ_FLAG_FOUR_WITH_TWO = 32      # four with two singles and four with two pairs are plays
 
 # What to generate: everything (lead), or what beats one play (follow).
-ctypedef target_t ddz_target  # the play to beat (chupai._core)
+ctypedef target_t ddz_target  # the play to beat (chupai.core.records)
 
 cdef int ddz_generate(mask_t hand, int flags, int collapse, const ddz_target *target,
                       playbuf_t *out) noexcept nogil

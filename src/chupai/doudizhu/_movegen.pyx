@@ -1,22 +1,25 @@
 """The Dou Dizhu legal-play generator (``docs/rules/doudizhu.md``).
 
-A hand is one word of the card core (one deck).  The kernel reads the cards held of
-each of the 15 values (3..A, 2, BJ, RJ) and builds each play as a count of cards per
-value (``take``): the sets, the chains (each start rank extended while the hand holds
-enough of the next rank), then the kickers of trios, airplanes and fours, chosen
-value by value in increasing order with the count of each value fixed once, so each
-play (its core and its kicker counts) is reached by exactly one path.  A play's count
-vector is then expanded into every concrete choice of suits (the sub-multiset table of
-``_core``, the same order everywhere), or, in the suit-collapsed view, into the one
-choice of the lowest suits of each rank (``docs/rules/cards.md``).  Dou Dizhu has no
-wild cards: a record's declaration is empty.
+A hand is one word of the card core (one deck).  The kernel rewrites it as words in the
+game's order of values (nibble v: value v, 3..A, 2, BJ, RJ), so the values held at
+least k times, the runs of a chain and the values a kicker may come from are bit sets.
+It builds each play as a count of cards per value (``take``): the sets, the chains
+(each start of a long enough run extended while the hand holds enough of the next
+value), then the kickers of trios, airplanes and fours, chosen value by value in
+increasing order with the count of each value fixed once, so each play (its core and
+its kicker counts) is reached by exactly one path.  Following, only the type of the
+play to beat is generated, and the bombs.  A play's count vector is then expanded into
+every concrete choice of suits (the sub-multiset table of ``chupai.core.records``, the
+same order everywhere), or, in the suit-collapsed view, into the one choice of the
+lowest suits of each rank (``docs/rules/cards.md``), kept in step as the play is built.
+Dou Dizhu has no wild cards: a record's declaration is empty.
 """
 from libc.stdint cimport uint8_t
 from libc.string cimport memset
 
 import numpy as np
 
-from chupai._core cimport (
+from chupai.core.records cimport (
     GEN_TOO_MANY,
     target_set,
     BJ_BIT,
@@ -46,9 +49,9 @@ from chupai._core cimport (
     subsets_t,
 )
 
-from chupai._cards cimport hand_masks
-from chupai._play cimport PlayRecord
-from chupai._wrappers cimport (
+from chupai.core.cardset cimport hand_masks
+from chupai.core.play cimport PlayRecord
+from chupai.core.wrappers cimport (
     PLAY_LIMIT, bad_record, check_flag, check_generated, check_previous, check_run,
 )
 
@@ -72,7 +75,7 @@ cdef enum:
     FOUR = 4
     NO_PLAY = DDZ_N_VALUES       # shape_min: the shape is not wanted (no key exceeds it)
 
-# the sub-multiset table of _core (a one-deck rank's nibble is its pattern)
+# the sub-multiset table of chupai.core.records (a one-deck rank's nibble is its pattern)
 cdef const subsets_t *SUBS = rank_subsets()
 # RANK_OF[v]: the core's rank index of value v 0..12 (3..A -> 1..12, 2 -> 0)
 cdef uint8_t RANK_OF[DDZ_TWO_VALUE + 1]

@@ -25,9 +25,9 @@ import enum
 from collections.abc import Sequence
 from typing import Any
 
-from chupai._core import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_FACES
+from chupai.core.records import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_FACES
 from chupai.core.interchange import entry_cards, select_play
-from chupai._play import BombPlay, RecordView
+from chupai.core.play import BombPlay, RecordView
 from chupai.cards import face_name
 from chupai.doudizhu._movegen import GAME_CLASSES
 from chupai.doudizhu.rules import DEFAULT, Rules

@@ -3,7 +3,7 @@
 Every game's ``determinize`` re-deals the cards a player cannot see to the other hands
 with their exact sizes; public history may forbid some faces to some hands (a payer
 holds nothing above their tribute, ...).  The games deal in C
-(:mod:`chupai._determinize`, from the masks :func:`must_masks` completes); the Python
+(:mod:`chupai.engine.determinize`, from the masks :func:`must_masks` completes); the Python
 :func:`deal_hidden` and :func:`redeal_and_replay` are the slow reference path that
 replays the public history from each draw (the games' ``_determinize_replay``, used by
 the tests and ``bench/determinize.py``).
@@ -33,7 +33,7 @@ _FACT = [math.factorial(n) for n in range(109)]
 
 
 def must_masks(ties: Ties, player: int, seats: int, hidden: Callable[[int], Cards]) -> tuple[int, ...]:
-    """The per-seat ``must`` masks of :func:`chupai._determinize.deal` (see there what a
+    """The per-seat ``must`` masks of :func:`chupai.engine.determinize.deal` (see there what a
     must mask asks of a hand) for the cards hidden from ``player``: a payer who chose
     among tied suits held another one then; if every tied card it held is still hidden
     (``hidden(seat)``: its cards not publicly known), one of the tied faces must be

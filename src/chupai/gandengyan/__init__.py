@@ -9,7 +9,7 @@ and ``playout`` play deals to the end in C (``chupai.gandengyan.playouts``).
 >>> [str(p) for p in legal_plays("5D 7S 2H 9C 9D BJ", four)]
 ['single 5: 5D', 'single 2: 2H', 'three bomb 9: 9C 9D BJ(=9)']
 """
-from chupai._core import PlayList
+from chupai.core.records import PlayList
 from chupai.gandengyan._entry import GAME
 from chupai.gandengyan._movegen import legal_plays
 from chupai.gandengyan.classify import classify

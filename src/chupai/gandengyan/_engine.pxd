@@ -3,8 +3,8 @@
 # playouts, so both follow one rule text.
 from libc.stdint cimport uint8_t
 
-from chupai._core cimport mask_t, play_t, playbuf_t, rng_t
-from chupai._engine_base cimport Engine, GameSpec, trick_t
+from chupai.core.records cimport mask_t, play_t, playbuf_t, rng_t
+from chupai.engine.base cimport Engine, GameSpec, trick_t
 
 cdef enum:
     GDY_MIN_PLAYERS = 2
@@ -38,7 +38,7 @@ ctypedef struct gdy_opts_t:
     double max_payment           # the most a loser pays per deal; 0: no limit
 
 ctypedef struct gdy_deal_t:
-    trick_t t                    # seats, turn and trick (chupai._engine_base)
+    trick_t t                    # seats, turn and trick (chupai.engine.base)
     gdy_opts_t o
     mask_t lo[GDY_MAX_PLAYERS]   # each seat's hand (two-deck masks)
     mask_t hi[GDY_MAX_PLAYERS]
@@ -59,9 +59,9 @@ cdef void gdy_pass(gdy_deal_t *d) noexcept nogil
 cdef void gdy_returns(const gdy_deal_t *d, double *out) noexcept nogil
 
 
-# The engine (chupai._engine_base.Engine) over a gdy_deal_t: the hooks below are the
+# The engine (chupai.engine.base.Engine) over a gdy_deal_t: the hooks below are the
 # Gan Deng Yan rules; `st` is a gdy_deal_t *.  h_returns ignores the weights (the
 # scores are the returns).
 cdef class DealCore(Engine):
-    # the hooks are declared once, in chupai/_engine_base.pxd; _engine.pyx overrides them
+    # the hooks are declared once, in chupai/engine/base.pxd; _engine.pyx overrides them
     cdef gdy_deal_t d

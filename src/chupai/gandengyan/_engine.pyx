@@ -23,7 +23,7 @@ import numpy as np
 
 from libc.stdint cimport uint8_t
 
-from chupai._core cimport (
+from chupai.core.records cimport (
     target_set,
     BJ_BIT,
     JOKER_MASK,
@@ -47,7 +47,7 @@ from chupai._core cimport (
     rng_t,
     seed64,
 )
-from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_IF_STUCK, POLICY_GREEDY, Engine, GameSpec, trick_start, trick_target, checked_hands, check_players, check_seat, trick_lead, trick_played, going_out, hand_after
+from chupai.engine.base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_IF_STUCK, POLICY_GREEDY, Engine, GameSpec, trick_start, trick_target, checked_hands, check_players, check_seat, trick_lead, trick_played, going_out, hand_after
 from chupai.gandengyan._movegen cimport (
     GDY_FLAG_FOLLOW_SAME_RANK,
     GDY_FLAG_JOKER_AS_TWO,
@@ -61,8 +61,8 @@ from chupai.gandengyan._movegen cimport (
 )
 
 from chupai.gandengyan cimport _movegen as mg
-from chupai._engine_base import POLICIES
-from chupai._cards import Cards, face_name, parse_face
+from chupai.engine.base import POLICIES
+from chupai.core.cardset import Cards, face_name, parse_face
 from chupai.gandengyan._movegen import GAME_CLASSES as _BOUND
 #: the kinds of bombs counted in ``DealCore.bombs`` (indexes), for the general multiplier
 BOMB_KINDS = ("three", "three_soft", "four", "four_soft", "jokers")
@@ -607,7 +607,7 @@ cdef class DealCore(Engine):
 
     The building block of ``chupai.gandengyan.Deal``; also usable alone for analysis.
     Seats ``0 .. players - 1``, turn order ``s -> (s + 1) % players``.  The mechanisms
-    are ``chupai._engine_base.Engine``'s; this class holds the Gan Deng Yan rules.
+    are ``chupai.engine.base.Engine``'s; this class holds the Gan Deng Yan rules.
     """
 
     cdef void *h_state(self) noexcept nogil:

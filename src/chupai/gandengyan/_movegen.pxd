@@ -1,5 +1,5 @@
-# The Gan Deng Yan play generator: a nogil kernel over the masks of _core.
-from chupai._core cimport mask_t, playbuf_t, target_t
+# The Gan Deng Yan play generator: a nogil kernel over the masks of chupai.core.records.
+from chupai.core.records cimport mask_t, playbuf_t, target_t
 
 # play types (chupai.gandengyan.play.PlayType)
 cdef enum:
@@ -35,7 +35,7 @@ cdef enum:
     GDY_FLAG_FOLLOW_SAME_RANK = 16
 
 # What to generate: every lead (type 0), or what may follow one play.
-ctypedef target_t gdy_target  # the play to beat (chupai._core)
+ctypedef target_t gdy_target  # the play to beat (chupai.core.records)
 
 cdef int gdy_generate(mask_t lo, mask_t hi, int flags, int max_ranks, int collapse,
                       const gdy_target *target, playbuf_t *out) noexcept nogil

@@ -12,7 +12,7 @@ representative per group of ``docs/rules/cards.md`` (jokers count as the ranks B
 """
 from libc.stdint cimport uint8_t
 
-from chupai._core cimport (
+from chupai.core.records cimport (
     GEN_TOO_MANY,
     target_set,
     BJ_BIT,
@@ -48,9 +48,9 @@ from chupai._core cimport (
     suit_ranks,
 )
 
-from chupai._cards cimport hand_masks
-from chupai._play cimport PlayRecord
-from chupai._wrappers cimport (
+from chupai.core.cardset cimport hand_masks
+from chupai.core.play cimport PlayRecord
+from chupai.core.wrappers cimport (
     PLAY_LIMIT, bad_record, check_flag, check_generated, check_previous, check_run,
 )
 
@@ -66,7 +66,7 @@ FLAG_JOKER_AS_TWO = GDY_FLAG_JOKER_AS_TWO
 FLAG_JOKER_LEAD_OUT = GDY_FLAG_JOKER_LEAD_OUT
 FLAG_FOLLOW_SAME_RANK = GDY_FLAG_FOLLOW_SAME_RANK
 
-# the sub-multiset table of _core (every choice of a rank's natural cards, by size)
+# the sub-multiset table of chupai.core.records (every choice of a rank's natural cards, by size)
 cdef const subsets_t *SUBS = rank_subsets()
 
 cdef enum:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from chupai._core import (
+from chupai.core.records import (
     BITS_PER_RANK,
     BLACK_JOKER_BIT,
     NUM_RANKS,

@@ -47,7 +47,7 @@ from chupai.state.base import (
 from chupai.core.validate import check_positive_int
 from chupai.actions import PASS
 from chupai.cards import Cards
-from chupai._surface import WATCH_BOMB_PLAYS, WATCH_PASSES_ON_LEAD
+from chupai.state.surface import WATCH_BOMB_PLAYS, WATCH_PASSES_ON_LEAD
 from chupai.contract import TERMINAL, Event
 from chupai.errors import IllegalActionError
 from chupai.gandengyan._engine import MAX_PLAYERS, MIN_PLAYERS, DealCore
@@ -93,7 +93,7 @@ class Deal(DealSurface):
     game: ClassVar[str] = "gandengyan"
 
     # (the engine, the cached legal actions, the history and the trick's start are the
-    # compiled base's: chupai._surface.StateCore)
+    # compiled base's: chupai.state.surface.StateCore)
     __slots__ = ("_bombs", "_known", "_rules", "_seed")
 
     _core: DealCore
@@ -229,7 +229,7 @@ class Deal(DealSurface):
 
     # -- actions -------------------------------------------------------------------------
     # legal_actions(), apply(), apply_index() and is_terminal() are the compiled base's
-    # (chupai._surface.StateCore): the actions of the current player are every legal
+    # (chupai.state.surface.StateCore): the actions of the current player are every legal
     # play, and PASS when allowed; none once over.
     def _apply_checked(self, action: Any) -> None:
         """Make ``action`` (not an item of the current ``legal_actions()``) for the current
@@ -312,7 +312,7 @@ class Deal(DealSurface):
     def _determinize(self, player: int, seed: int) -> Deal:
         """The cards hidden from ``player`` (the other hands but their publicly known
         cards, and the talon) dealt again uniformly, each hand keeping its size, the
-        talon in a random order; compiled (:mod:`chupai._determinize`): the engine is
+        talon in a random order; compiled (:mod:`chupai.engine.determinize`): the engine is
         copied and its hidden cards dealt again.
 
         Nothing else in a Gan Deng Yan history constrains where a hidden card is

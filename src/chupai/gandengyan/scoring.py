@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import cache
 
-from chupai._core import (
+from chupai.core.records import (
     BITS_PER_RANK,
     BLACK_JOKER_BIT,
     NUM_RANKS,

@@ -6,7 +6,7 @@ match state machines, and C playouts (``docs/rules/guandan.md``).
 >>> sorted(str(p) for p in plays if p.type == PlayType.FULL_HOUSE)
 ['full house 8: 2H(=8H) 8S 8D KS KD', 'full house K: 2H(=KH) 8S 8D KS KD']
 """
-from chupai._core import PlayList
+from chupai.core.records import PlayList
 from chupai.guandan._entry import GAME
 from chupai.guandan._movegen import legal_plays
 from chupai.guandan.classify import classify

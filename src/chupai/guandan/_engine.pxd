@@ -1,7 +1,7 @@
 # The Guan Dan trick engine: one deal's card play as a C struct, shared by the Python
 # state machine (chupai.guandan.game) and the playouts, so both follow one rule text.
-from chupai._core cimport mask_t, play_t, playbuf_t, rng_t
-from chupai._engine_base cimport Engine, GameSpec, trick_t
+from chupai.core.records cimport mask_t, play_t, playbuf_t, rng_t
+from chupai.engine.base cimport Engine, GameSpec, trick_t
 
 cdef enum:
     GD_SEATS = 4
@@ -13,7 +13,7 @@ cdef enum:
     GD_RESULT_14 = 3
 
 ctypedef struct gd_deal_t:
-    trick_t t                    # seats, turn and trick (chupai._engine_base)
+    trick_t t                    # seats, turn and trick (chupai.engine.base)
     mask_t lo[GD_SEATS]          # each seat's hand (two-deck masks)
     mask_t hi[GD_SEATS]
     int level                    # rank index of the level being played
@@ -30,9 +30,9 @@ cdef void gd_play(gd_deal_t *d, const play_t *p) noexcept nogil
 cdef void gd_pass(gd_deal_t *d) noexcept nogil
 
 
-# The engine (chupai._engine_base.Engine) over a gd_deal_t: the hooks below are the
+# The engine (chupai.engine.base.Engine) over a gd_deal_t: the hooks below are the
 # Guan Dan rules; `st` is a gd_deal_t *.  h_returns' weights: weights[result] is the
 # value of a deal won with that result (0 for GD_RESULT_NONE).
 cdef class DealCore(Engine):
-    # the hooks are declared once, in chupai/_engine_base.pxd; _engine.pyx overrides them
+    # the hooks are declared once, in chupai/engine/base.pxd; _engine.pyx overrides them
     cdef gd_deal_t d

@@ -11,7 +11,7 @@ import numpy as np
 
 from libc.stdint cimport uint8_t
 
-from chupai._core cimport (
+from chupai.core.records cimport (
     target_set,
     N_FACES,
     RANK_A,
@@ -29,7 +29,7 @@ from chupai._core cimport (
     rng_t,
     seed64,
 )
-from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_FOLLOWING, POLICY_GREEDY, Engine, GameSpec, trick_start, trick_target, checked_hands, check_players, check_seat, trick_lead, trick_played, going_out, hand_after
+from chupai.engine.base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_FOLLOWING, POLICY_GREEDY, Engine, GameSpec, trick_start, trick_target, checked_hands, check_players, check_seat, trick_lead, trick_played, going_out, hand_after
 from chupai.guandan._movegen cimport (
     GD_BOMB,
     GD_LEVEL_VALUE,
@@ -43,8 +43,8 @@ from chupai.guandan._movegen cimport (
 )
 
 from chupai.guandan cimport _movegen as mg
-from chupai._engine_base import POLICIES
-from chupai._cards import Cards, face_name
+from chupai.engine.base import POLICIES
+from chupai.core.cardset import Cards, face_name
 from chupai.guandan._movegen import GAME_CLASSES as _BOUND, parse_rank
 
 #: ``DealCore.result`` values: how the deal was won (index into ``Rules.promotion``)
@@ -216,7 +216,7 @@ cdef int choose_greedy(const gd_deal_t *d, const playbuf_t *buf) noexcept nogil:
 # (counted from the cards not yet seen) when the hand is nearly out.  It reads only the player's own hand, every seat's card
 # count, the trick and the unseen cards as a whole (2 decks minus the own hand minus
 # what was played), so a bot may run it on the true state.
-from chupai._core cimport BJ_BIT, RJ_BIT, SUIT_H, bit, face_of, rank_count
+from chupai.core.records cimport BJ_BIT, RJ_BIT, SUIT_H, bit, face_of, rank_count
 from chupai.guandan._movegen cimport GD_BJ_VALUE, GD_RJ_VALUE
 
 cdef enum:
@@ -587,7 +587,7 @@ cdef class DealCore(Engine):
     The building block of ``chupai.guandan.Deal``; also usable alone for analysis.
     Seats 0-3, partners opposite (0 and 2, 1 and 3), turn order ``s -> (s + 1) % 4``.
     The mechanisms (copies, pickling, play checks, playouts) are
-    ``chupai._engine_base.Engine``'s; this class holds the Guan Dan rules.
+    ``chupai.engine.base.Engine``'s; this class holds the Guan Dan rules.
     """
 
     cdef void *h_state(self) noexcept nogil:

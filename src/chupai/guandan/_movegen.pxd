@@ -1,5 +1,5 @@
-# The Guan Dan play generator: nogil kernels over the two-deck masks of _core.
-from chupai._core cimport mask_t, play_t, playbuf_t, target_t
+# The Guan Dan play generator: nogil kernels over the two-deck masks of chupai.core.records.
+from chupai.core.records cimport mask_t, play_t, playbuf_t, target_t
 from libc.stdint cimport uint8_t
 
 # play types (chupai.guandan.play.PlayType)
@@ -33,7 +33,7 @@ cdef enum:
     GD_FLAG_JOKER_PAIR_IN_FH = 2
 
 # What to generate: everything (lead), or what beats one play (follow).
-ctypedef target_t gd_target  # the play to beat (chupai._core)
+ctypedef target_t gd_target  # the play to beat (chupai.core.records)
 
 cdef int gd_generate(mask_t lo, mask_t hi, int level, int flags, int collapse,
                      const gd_target *target, playbuf_t *out) noexcept nogil

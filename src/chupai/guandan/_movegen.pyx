@@ -10,10 +10,10 @@ each size, which is exactly one representative per group of ``docs/rules/cards.m
 """
 from libc.stdint cimport uint8_t, uint64_t
 
-from chupai._cards cimport hand_masks
-from chupai._play cimport PlayRecord
-from chupai._wrappers cimport bad_record, check_flag, check_generated, check_previous, check_run
-from chupai._core cimport (
+from chupai.core.cardset cimport hand_masks
+from chupai.core.play cimport PlayRecord
+from chupai.core.wrappers cimport bad_record, check_flag, check_generated, check_previous, check_run
+from chupai.core.records cimport (
     target_set,
     BJ_BIT,
     MAX_PER_RANK,
@@ -82,7 +82,7 @@ def parse_rank(rank, what="rank"):
             return _RANKS.index(r)
     raise ValueError(f"{what} {rank!r} is not a rank; expected 2-9, T, J, Q, K, A")
 
-# the sub-multiset table of _core (every choice of a rank's natural cards, by size)
+# the sub-multiset table of chupai.core.records (every choice of a rank's natural cards, by size)
 cdef const subsets_t *SUBS = rank_subsets()
 
 cdef enum:
@@ -284,7 +284,7 @@ cdef play_t _PROBE
 put(&_PROBE, 1, 2, tail_of(3, 4, 5, 6, 2, 7, 8))
 if sizeof(play_t) != RECORD_WORDS * sizeof(uint64_t) or (_PROBE.lo, _PROBE.hi, _PROBE.taken, _PROBE.type, _PROBE.key, _PROBE.length, _PROBE.cls,
         _PROBE.nwild, _PROBE.flags, [_PROBE.decl[_i] for _i in range(MAX_WILDS)]) != (1, 2, 0, 3, 4, 5, 6, 2, 0, [7, 8] + [NO_FACE] * 8):
-    raise ImportError("chupai._core.play_t's layout is not the one the Guan Dan record writer assumes")
+    raise ImportError("chupai.core.records.play_t's layout is not the one the Guan Dan record writer assumes")
 
 
 cdef inline int ordinary_min(const ctx_t *c, int type_) noexcept nogil:

@@ -1,10 +1,10 @@
-"""Guan Dan's hook of the shared determinization (:mod:`chupai._determinize`): the card
+"""Guan Dan's hook of the shared determinization (:mod:`chupai.engine.determinize`): the card
 play's world (:func:`world`), the tribute phase's (:func:`tribute_hands`, whose draws
 must also be hands the tribute so far could have come from) and the options of a world's
 pending tribute decision (:func:`top_faces`, :func:`return_faces`, read from the world's
 hands: they are the decider's own cards)."""
-from chupai._cards cimport Cards, cards_new
-from chupai._core cimport (
+from chupai.core.cardset cimport Cards, cards_new
+from chupai.core.records cimport (
     N_FACES,
     N_RANKS,
     RJ_BIT,
@@ -15,8 +15,8 @@ from chupai._core cimport (
     mask_t,
     popcount,
 )
-from chupai._determinize cimport dz_copy_of, dz_read_known, dz_redeal, dz_top_faces
-from chupai._engine_base cimport Engine, check_seat
+from chupai.engine.determinize cimport dz_copy_of, dz_read_known, dz_redeal, dz_top_faces
+from chupai.engine.base cimport Engine, check_seat
 from chupai.guandan._engine cimport GD_SEATS, gd_deal_t
 
 __all__ = ["options", "return_faces", "top_faces", "tribute_hands", "world"]
@@ -24,7 +24,7 @@ __all__ = ["options", "return_faces", "top_faces", "tribute_hands", "world"]
 
 def world(Engine core not None, player, known, forbid, must, seed):
     """A copy of the engine ``core`` whose cards hidden from ``player`` are dealt again
-    (:func:`chupai._determinize.deal`): every hand but its ``known`` cards (4 Cards),
+    (:func:`chupai.engine.determinize.deal`): every hand but its ``known`` cards (4 Cards),
     under the per-seat ``forbid`` / ``must`` face masks (``None``: none)."""
     cdef Engine other = dz_copy_of(core, "guandan")
     cdef gd_deal_t *d = <gd_deal_t *>other.h_state()
@@ -117,7 +117,7 @@ cdef int _seat_mask(object m, str what) except -1:
 
 def tribute_hands(hands, player, known, forbid, must, seed, level, payers, unpaid, reds, tied):
     """The tribute-phase ``hands`` (4 Cards) with the cards hidden from ``player`` dealt
-    again (as :func:`chupai._determinize.redeal_hands`), uniformly over the deals the
+    again (as :func:`chupai.engine.determinize.redeal_hands`), uniformly over the deals the
     tribute so far could have come from: every payer (seat mask ``payers``) held fewer
     than two red jokers between them (``reds``: those they paid, less those returned to
     them, plus those in their hands now), each payer still to pay (mask ``unpaid``)

@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from chupai._core import BLACK_JOKER_BIT, NUM_FACES, RED_JOKER_BIT
+from chupai.core.records import BLACK_JOKER_BIT, NUM_FACES, RED_JOKER_BIT
 from chupai.engine.sampling import Ties, must_masks, redeal_and_replay
 from chupai.state.base import DealSurface, check_rules, check_seat, check_seed, foreign_action, shallow_clone
 from chupai.actions import PASS
@@ -162,7 +162,7 @@ class Deal(DealSurface):
     game: ClassVar[str] = "guandan"
 
     # (the engine, the cached legal actions, the phase, the history and the trick's
-    # start are the compiled base's: chupai._surface.StateCore)
+    # start are the compiled base's: chupai.state.surface.StateCore)
     __slots__ = (
         "_declarers",
         "_dz",
@@ -432,7 +432,7 @@ class Deal(DealSurface):
 
     # -- actions -------------------------------------------------------------------------
     # legal_actions(), apply(), apply_index() and is_terminal() are the compiled base's
-    # (chupai._surface.StateCore): the actions of the current player are the plays
+    # (chupai.state.surface.StateCore): the actions of the current player are the plays
     # (every suit choice) and PASS when following, or the options of the pending tribute
     # decision; none once over.
     def _options(self) -> tuple[Any, ...]:
@@ -554,7 +554,7 @@ class Deal(DealSurface):
         below it, a payment that was a decision needs a tied suit, an unresisted tribute
         needs the red jokers apart, a payer who is still to decide needs tied suits.
         The card play proves nothing more (passing is always allowed, every card played
-        is public).  The draw is compiled (:mod:`chupai._determinize`): the engine is
+        is public).  The draw is compiled (:mod:`chupai.engine.determinize`): the engine is
         copied and its hidden cards dealt again, without replaying the history; the
         world is the state the same public history reaches from the deal it implies
         (:meth:`_determinize_replay` is the slow reference that replays it).
@@ -602,7 +602,7 @@ class Deal(DealSurface):
         return self._constraints(player)
 
     def _constraints(self, player: int) -> tuple[tuple[int, ...], tuple[int, ...], _Record]:
-        """The per-seat forbid and must face masks of :func:`chupai._determinize.deal`
+        """The per-seat forbid and must face masks of :func:`chupai.engine.determinize.deal`
         that the tribute's public record implies for the cards hidden from ``player``,
         and what the payments so far prove (:func:`_tribute_record`)."""
         tribute = self._tribute

@@ -24,8 +24,8 @@ import enum
 from collections.abc import Sequence
 from typing import Any
 
-from chupai._core import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_FACES, RED_JOKER_BIT
-from chupai._play import BombPlay, RecordView
+from chupai.core.records import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_FACES, RED_JOKER_BIT
+from chupai.core.play import BombPlay, RecordView
 from chupai.cards import RANKS, SUITS, Cards, parse_face
 from chupai.guandan._movegen import GAME_CLASSES
 from chupai.guandan.rules import PAGAT, Rules, parse_rank

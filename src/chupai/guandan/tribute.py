@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, NamedTuple
 
-from chupai._core import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_FACES, RED_JOKER_BIT
+from chupai.core.records import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_FACES, RED_JOKER_BIT
 from chupai.state.base import slot_copy
 from chupai.core.validate import check_seat
 from chupai.state.decisions import CardDecision

@@ -22,7 +22,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from chupai._engine_base import POLICIES
+from chupai.engine.base import POLICIES
 from chupai.registry import game_of
 from chupai.core.seeds import draw
 from chupai.core.validate import as_rng, check_choice, check_positive_int

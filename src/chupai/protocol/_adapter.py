@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from chupai._core import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_FACES
+from chupai.core.records import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_FACES
 from chupai.actions import PASS
 from chupai.cards import RANKS, Cards, face_name, parse_face
 from chupai.guandan import ChooseLeader, Deal, Match, PayTribute, Play, ReturnCard, Rules

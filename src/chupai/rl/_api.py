@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from chupai._core import NUM_FACES
+from chupai.core.records import NUM_FACES
 from chupai.registry import game as registry_entry, game_of
 from chupai.state.base import check_seat, is_int
 from chupai.rl._layout import Layout

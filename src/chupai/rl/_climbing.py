@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from chupai._core import NUM_FACES
+from chupai.core.records import NUM_FACES
 from chupai.rl._layout import Field, Layout
 from chupai.rl._pack import put_cards, put_one
 from chupai.rl._spaces import ActionSpace, Decision

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from chupai._core import NUM_FACES
+from chupai.core.records import NUM_FACES
 from chupai.core.seeds import SEED_MASK
 from chupai.rl import danzero
 from chupai.rl._guandan_tables import DANZERO_FIELDS, DEFAULT_FIELDS, GuanDanTables
@@ -26,7 +26,7 @@ __all__ = ["COMPILED_GAMES", "COMPILED_POLICIES", "CompiledTables"]
 
 #: the games whose VectorEnv runs compiled (the others keep the Python path)
 COMPILED_GAMES = ("guandan",)
-_POLICY_CODES = {"random": 0, "greedy": 1}  # chupai._engine_base POLICY_RANDOM, POLICY_GREEDY
+_POLICY_CODES = {"random": 0, "greedy": 1}  # chupai.engine.base POLICY_RANDOM, POLICY_GREEDY
 #: the opponents the compiled tables play (bot specs)
 COMPILED_POLICIES = tuple(_POLICY_CODES)
 

@@ -3,7 +3,7 @@
 # arrays the caller allocated.  See _guandan_tables.pyx.
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
-from chupai._core cimport mask_t, play_t, playbuf_t, rng_t
+from chupai.core.records cimport mask_t, play_t, playbuf_t, rng_t
 from chupai.guandan._engine cimport DealCore, gd_deal_t
 from chupai.rl._workers cimport Workers, work_fn
 

@@ -2,7 +2,7 @@
 
 ``GuanDanTables`` holds N Guan Dan deals as plain ``gd_deal_t`` structs and steps
 them with the GIL released, calling the engine base's ``nogil`` hooks of one prototype
-``DealCore`` (``chupai._engine_base``): the caller's action is checked against the
+``DealCore`` (``chupai.engine.base``): the caller's action is checked against the
 current legal ids, applied, the seats of the built-in policies play, a finished deal
 is scored and the next one dealt, and the acting player's observation, legal mask and
 (on request) the legal actions' card vectors are written straight into numpy arrays
@@ -36,7 +36,7 @@ from libc.string cimport memcpy, memset
 
 import numpy as np
 
-from chupai._core cimport (
+from chupai.core.records cimport (
     GEN_OOM,
     mask_t,
     multiset_remove,
@@ -50,7 +50,7 @@ from chupai._core cimport (
     seed64,
     table_deal_hash,
 )
-from chupai._engine_base cimport (
+from chupai.engine.base cimport (
     CHOICE_OOM,
     CHOICE_OVER,
     CHOICE_PASS,

@@ -12,7 +12,7 @@ otherwise.  The id of a code is found by binary search in the space's sorted cod
 cimport cython
 from libc.stdint cimport int64_t
 
-from chupai._core cimport PlayList, play_t
+from chupai.core.records cimport PlayList, play_t
 
 __all__ = ["PatternIds"]
 

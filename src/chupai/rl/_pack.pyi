@@ -1,7 +1,7 @@
 """Type stubs of chupai.rl._pack (see the .pyx)."""
 from typing import Any
 
-from chupai._cards import Cards
+from chupai.core.cardset import Cards
 
 __all__ = ["put_cards", "put_one"]
 

@@ -14,8 +14,8 @@ Each writer checks that what it writes lies inside ``out`` (``ValueError`` other
 >>> put_one(out, 56, 3, 4); out[59]
 np.float32(1.0)
 """
-from chupai._cards cimport MAX_LAYERS, Cards
-from chupai._core cimport N_FACES, lowest_bit, mask_t
+from chupai.core.cardset cimport MAX_LAYERS, Cards
+from chupai.core.records cimport N_FACES, lowest_bit, mask_t
 
 __all__ = ["put_cards", "put_one"]
 

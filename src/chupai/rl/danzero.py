@@ -70,7 +70,7 @@ from typing import Any
 import numpy as np
 
 from chupai.registry import game_of
-from chupai._core import BITS_PER_RANK, NUM_FACES, NUM_RANKS
+from chupai.core.records import BITS_PER_RANK, NUM_FACES, NUM_RANKS
 from chupai.cards import RANKS, SUITS
 from chupai.rl._layout import Field, Layout
 

@@ -80,7 +80,7 @@ import numpy as np
 from chupai.registry import game as registry_entry
 from chupai.core.seeds import SEED_MASK, stream, table_deal
 from chupai.state.base import check_seed, is_int
-from chupai._core import NUM_FACES
+from chupai.core.records import NUM_FACES
 from chupai.rl import danzero
 from chupai.rl._api import (
     _concrete_index,

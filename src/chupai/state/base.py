@@ -10,7 +10,7 @@ from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
-from chupai._surface import ActionList, StateCore
+from chupai.state.surface import ActionList, StateCore
 from chupai.core.validate import (
     as_rng,
     check_players,
@@ -93,7 +93,7 @@ class StateBase(StateCore):
     ``history``, ``clone``, ``_record`` and ``_determinize`` (and ``_world_card_play``
     where the world's engine alone is cheaper to make); a ``Deal`` uses the compiled
     ``legal_actions``, ``apply``, ``apply_index`` and ``is_terminal`` of
-    :class:`~chupai._surface.StateCore` and supplies its hooks, a ``Match`` delegates
+    :class:`~chupai.state.surface.StateCore` and supplies its hooks, a ``Match`` delegates
     them to its deal.
     """
 

@@ -5,7 +5,7 @@ state machines (``Deal``, ``Match``) and C playouts.
 >>> [str(p) for p in legal_plays("5S 6D BJ") if p.type == PlayType.SEQUENCE]
 ['sequence 4-6 mixed impure: 5S 6D BJ(=4S)', 'sequence 5-7 mixed impure: 5S 6D BJ(=7S)']
 """
-from chupai._core import PlayList
+from chupai.core.records import PlayList
 from chupai.zhengshangyou._entry import GAME
 from chupai.zhengshangyou._movegen import legal_plays
 from chupai.zhengshangyou.classify import classify

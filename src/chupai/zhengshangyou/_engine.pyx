@@ -11,7 +11,7 @@ import numpy as np
 
 from libc.stdint cimport uint8_t
 
-from chupai._core cimport (
+from chupai.core.records cimport (
     target_set,
     GameClasses,
     JOKER_MASK,
@@ -27,7 +27,7 @@ from chupai._core cimport (
     rng_t,
     seed64,
 )
-from chupai._engine_base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_FOLLOWING, POLICY_GREEDY, Engine, GameSpec, trick_start, trick_target, checked_hands, check_players, check_seat, trick_lead, trick_played, going_out
+from chupai.engine.base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_FOLLOWING, POLICY_GREEDY, Engine, GameSpec, trick_start, trick_target, checked_hands, check_players, check_seat, trick_lead, trick_played, going_out
 from chupai.zhengshangyou._movegen cimport (
     ZS_FLAG_JOKER_PAIR,
     ZS_SUITED_KEY,
@@ -38,8 +38,8 @@ from chupai.zhengshangyou._movegen cimport (
 )
 
 from chupai.zhengshangyou cimport _movegen as mg
-from chupai._engine_base import POLICIES
-from chupai._cards import Cards, face_name
+from chupai.engine.base import POLICIES
+from chupai.core.cardset import Cards, face_name
 from chupai.zhengshangyou._movegen import GAME_CLASSES as _BOUND
 MIN_PLAYERS = ZS_MIN_SEATS
 MAX_PLAYERS = ZS_MAX_SEATS
@@ -202,7 +202,7 @@ cdef int choose_greedy(const zs_deal_t *d, const playbuf_t *buf) noexcept nogil:
 # player about to go out, it leads what they cannot match (longer than their hand, or
 # unbeatable by the unseen cards).  It reads only the player's own hand, every seat's
 # card count, the trick and the unseen cards as a whole.
-from chupai._core cimport BJ_BIT, N_RANKS, RJ_BIT, rank_nibble
+from chupai.core.records cimport BJ_BIT, N_RANKS, RJ_BIT, rank_nibble
 from chupai.zhengshangyou._movegen cimport ZS_BJ_VALUE, ZS_RJ_VALUE, ZS_SET, ZS_SINGLE
 
 cdef enum:
@@ -358,7 +358,7 @@ cdef class DealCore(Engine):
 
     The building block of ``chupai.zhengshangyou.Deal``; also usable alone for analysis.
     Seats ``0 .. n-1``, turn order ``s -> (s + 1) % n``.  The mechanisms are
-    ``chupai._engine_base.Engine``'s; this class holds the Zheng Shangyou rules.
+    ``chupai.engine.base.Engine``'s; this class holds the Zheng Shangyou rules.
     """
 
     cdef void *h_state(self) noexcept nogil:

@@ -1,5 +1,5 @@
-# The Zheng Shangyou play generator: nogil kernels over the one-deck masks of _core.
-from chupai._core cimport mask_t, playbuf_t, target_t
+# The Zheng Shangyou play generator: nogil kernels over the one-deck masks of chupai.core.records.
+from chupai.core.records cimport mask_t, playbuf_t, target_t
 
 # play types (chupai.zhengshangyou.play.PlayType)
 cdef enum:
@@ -23,7 +23,7 @@ cdef enum:
 
 # What to generate: everything (lead), or what beats one play (follow): the plays of
 # the same shape (type, length, cls) with a greater key.
-ctypedef target_t zs_target  # the play to beat (chupai._core)
+ctypedef target_t zs_target  # the play to beat (chupai.core.records)
 
 cdef int zs_generate(mask_t hand, int flags, int collapse, const zs_target *target,
                      playbuf_t *out) noexcept nogil

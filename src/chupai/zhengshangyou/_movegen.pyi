@@ -4,7 +4,7 @@ from typing import Any
 
 import numpy as np
 
-from chupai._core import GameClasses, PlayList
+from chupai.core.records import GameClasses, PlayList
 from chupai.cards import Cards
 from chupai.zhengshangyou.play import Play
 from chupai.zhengshangyou.rules import Rules

@@ -1,7 +1,7 @@
 """The Zheng Shangyou legal-play generator (``docs/rules/zhengshangyou.md``).
 
 A hand is one word of the card core (one deck: each face at most once).  Each rank's
-natural cards are a nibble; the sub-multiset table of ``_core`` lists every sub-nibble
+natural cards are a nibble; the sub-multiset table of ``chupai.core.records`` lists every sub-nibble
 of every nibble by size, so a set is a choice of natural cards times a choice of wild
 cards (2s and jokers, listed once per call by size), and sequences are depth-first
 walks up the ranks from each start rank that emit every prefix of three ranks or more:
@@ -14,7 +14,7 @@ exactly one representative per group of ``docs/rules/cards.md``.
 """
 from libc.stdint cimport uint8_t
 
-from chupai._core cimport (
+from chupai.core.records cimport (
     GEN_TOO_MANY,
     target_set,
     BJ_BIT,
@@ -49,9 +49,9 @@ from chupai._core cimport (
     subsets_t,
 )
 
-from chupai._cards cimport hand_masks
-from chupai._play cimport PlayRecord
-from chupai._wrappers cimport (
+from chupai.core.cardset cimport hand_masks
+from chupai.core.play cimport PlayRecord
+from chupai.core.wrappers cimport (
     PLAY_LIMIT, bad_record, check_flag, check_generated, check_previous, check_run,
 )
 
@@ -72,7 +72,7 @@ cdef enum:
     N_JOKERS = 2
     MAX_WILD_CARDS = 6           # four 2s and two jokers
 
-# the sub-multiset table of _core: a one-deck rank's nibble is its pattern (no hi
+# the sub-multiset table of chupai.core.records: a one-deck rank's nibble is its pattern (no hi
 # nibble), so its entries are the sub-nibbles, in the order of their values
 cdef const subsets_t *SUBS = rank_subsets()
 # VALUE[r]: the game-order value of rank index r (3..A -> 0..11, 2 -> 12)

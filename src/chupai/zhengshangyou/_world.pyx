@@ -1,11 +1,11 @@
-"""Zheng Shangyou's hook of the shared determinization (:mod:`chupai._determinize`): the
+"""Zheng Shangyou's hook of the shared determinization (:mod:`chupai.engine.determinize`): the
 card play's world (:func:`world`) and the exchange's (:func:`exchange_hands`, whose draws
 must also be hands the exchange so far could have come from)."""
 from libc.string cimport memset
 
-from chupai._core cimport RANK_2, mask_t, popcount
-from chupai._determinize cimport dz_accept_t, dz_copy_of, dz_read_known, dz_redeal, dz_top_faces
-from chupai._engine_base cimport Engine, check_seat
+from chupai.core.records cimport RANK_2, mask_t, popcount
+from chupai.engine.determinize cimport dz_accept_t, dz_copy_of, dz_read_known, dz_redeal, dz_top_faces
+from chupai.engine.base cimport Engine, check_seat
 from chupai.zhengshangyou._engine cimport ZS_MAX_SEATS, zs_deal_t
 
 __all__ = ["exchange_hands", "world"]
@@ -13,7 +13,7 @@ __all__ = ["exchange_hands", "world"]
 
 def world(Engine core not None, player, known, forbid, must, seed):
     """A copy of the engine ``core`` whose cards hidden from ``player`` are dealt again
-    (:func:`chupai._determinize.deal`): every hand but its ``known`` cards (one-deck
+    (:func:`chupai.engine.determinize.deal`): every hand but its ``known`` cards (one-deck
     masks), under the per-seat ``forbid`` / ``must`` face masks (``None``: none)."""
     cdef Engine other = dz_copy_of(core, "zhengshangyou")
     cdef zs_deal_t *d = <zs_deal_t *>other.h_state()
@@ -34,7 +34,7 @@ cdef int _ties(const mask_t *lo, const mask_t *hi, const void *arg) noexcept:
 
 def exchange_hands(hands, player, known, forbid, must, seed, tied):
     """The exchange's ``hands`` (one-deck int masks or Cards, one per seat) with the cards
-    hidden from ``player`` dealt again (as :func:`chupai._determinize.redeal_hands`),
+    hidden from ``player`` dealt again (as :func:`chupai.engine.determinize.redeal_hands`),
     uniformly over the deals in which the payer ``tied`` (a seat deciding its payment,
     hidden from ``player``; -1 for none) holds tied suits to choose from.  A list of
     int masks."""

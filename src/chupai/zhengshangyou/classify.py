@@ -17,7 +17,7 @@ declaration: see that module's docstring).
 """
 from __future__ import annotations
 
-from chupai._core import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_RANKS, NUM_SUITS, RED_JOKER_BIT
+from chupai.core.records import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_RANKS, NUM_SUITS, RED_JOKER_BIT
 from chupai.core.validate import check_rules
 from chupai.cards import Cards
 from chupai.zhengshangyou.play import (

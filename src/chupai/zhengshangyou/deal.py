@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from chupai._core import BLACK_JOKER_BIT, NUM_FACES, RED_JOKER_BIT
+from chupai.core.records import BLACK_JOKER_BIT, NUM_FACES, RED_JOKER_BIT
 from chupai.engine.sampling import Ties, must_masks, redeal_and_replay
 from chupai.state.base import (
     DealSurface,
@@ -97,7 +97,7 @@ class Deal(DealSurface):
     game: ClassVar[str] = "zhengshangyou"
 
     # (the engine, the cached legal actions, the phase, the history and the trick's
-    # start are the compiled base's: chupai._surface.StateCore)
+    # start are the compiled base's: chupai.state.surface.StateCore)
     __slots__ = (
         "_dealer",
         "_dz",
@@ -360,7 +360,7 @@ class Deal(DealSurface):
 
     # -- actions -----------------------------------------------------------------------------
     # legal_actions(), apply(), apply_index() and is_terminal() are the compiled base's
-    # (chupai._surface.StateCore): the actions of the current player are every play
+    # (chupai.state.surface.StateCore): the actions of the current player are every play
     # (every suit choice) and PASS when following, or the choices of the pending
     # exchange step; none once over.
     def _apply_checked(self, action: Any) -> None:
@@ -455,7 +455,7 @@ class Deal(DealSurface):
         paid, nor another suit of its rank when the payment was forced, but another one
         when it was a decision; a payer still to decide holds tied suits).  Passing is
         always allowed and every card played is public, so the card play proves nothing
-        more.  The draw is compiled (:mod:`chupai._determinize`): the engine is copied
+        more.  The draw is compiled (:mod:`chupai.engine.determinize`): the engine is copied
         and its hidden cards dealt again, without replaying the history; the world is
         the state the same public history reaches from the deal it implies
         (:meth:`_determinize_replay` is the slow reference that replays it).
@@ -488,7 +488,7 @@ class Deal(DealSurface):
         return world(self._live, p, self._known, forbid, must, seed)
 
     def _constraints(self, player: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """The per-seat forbid and must face masks of :func:`chupai._determinize.deal`
+        """The per-seat forbid and must face masks of :func:`chupai.engine.determinize.deal`
         that the exchange's public record implies for the cards hidden from ``player``."""
         # the record changes only with the exchange's steps: cached for this history
         # (for good once the card play has started)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from chupai._core import NUM_FACES
+from chupai.core.records import NUM_FACES
 from chupai.state.decisions import CardDecision
 from chupai.cards import parse_face
 from chupai.zhengshangyou.play import face_value

@@ -34,8 +34,8 @@ import enum
 from collections.abc import Sequence
 from typing import Any
 
-from chupai._core import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_FACES, RED_JOKER_BIT
-from chupai._play import RecordPlay, RecordView
+from chupai.core.records import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_FACES, RED_JOKER_BIT
+from chupai.core.play import RecordPlay, RecordView
 from chupai.core.interchange import entry_cards, select_play
 from chupai.cards import RANKS, face_name
 from chupai.zhengshangyou._movegen import GAME_CLASSES

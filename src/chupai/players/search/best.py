@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from chupai._engine_base import POLICIES
+from chupai.engine.base import POLICIES
 from chupai.registry import game_of
 from chupai.core.validate import as_rng, check_choice, check_positive_int
 from chupai.actions import PASS

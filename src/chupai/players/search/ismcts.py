@@ -58,8 +58,8 @@ from typing import Any
 
 import numpy as np
 
-from chupai._core import PLAY_DTYPE
-from chupai._engine_base import POLICIES
+from chupai.core.records import PLAY_DTYPE
+from chupai.engine.base import POLICIES
 from chupai.registry import game_of
 from chupai.actions import PASS
 

@@ -3,7 +3,7 @@ cimport cython
 
 from libc.stdint cimport uint8_t
 
-from chupai._core cimport mask_t
+from chupai.core.records cimport mask_t
 
 cdef enum:
     MAX_COPIES = 2          # no game uses more than two decks

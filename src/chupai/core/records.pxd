@@ -198,7 +198,7 @@ cdef inline void multiset_remove(mask_t *lo, mask_t *hi, mask_t plo, mask_t phi)
 # sub[off[pat][m] : off[pat][m + 1]] lists every sub-multiset of size m of that pattern,
 # packed the same way, in a fixed order (the first of each size is the one a suit-collapsed
 # view keeps); count[pat] is the pattern's number of cards.  One table, built once by
-# _core: a module keeps the pointer `rank_subsets()` returns at import.
+# records: a module keeps the pointer `rank_subsets()` returns at import.
 cdef enum:
     MAX_PER_RANK = 8             # two copies of four suits
     N_PATTERNS = 256
@@ -246,7 +246,7 @@ cimport cython
 
 cdef class PlayMaker:
     """Makes the Play object of a record without a Python call (a game's compiled
-    factory, see chupai._play); a PlayList whose factory is one uses it directly."""
+    factory, see chupai.core.play); a PlayList whose factory is one uses it directly."""
     cdef object make(self, const play_t *p, object context)
 
 

@@ -30,8 +30,8 @@ from libc.math cimport M_LN2, lgamma
 from libc.stdlib cimport realloc
 from libc.string cimport memcpy, memset
 
-from chupai._cards cimport Cards, cards_new
-from chupai._core cimport (
+from chupai.core.cardset cimport Cards, cards_new
+from chupai.core.records cimport (
     BJ_BIT,
     N_FACES,
     N_RANKS,
@@ -47,7 +47,7 @@ from chupai._core cimport (
     rng_t,
     seed64,
 )
-from chupai._engine_base cimport Engine, check_seat
+from chupai.engine.base cimport Engine, check_seat
 
 from chupai.errors import ReplayError
 

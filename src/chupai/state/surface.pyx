@@ -26,7 +26,7 @@ cdef extern from "Python.h":
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy
 
-from chupai._core cimport (
+from chupai.core.records cimport (
     GEN_OOM,
     PlayList,
     mask_t,
@@ -42,14 +42,14 @@ from chupai._core cimport (
     rng_t,
     seed64,
 )
-from chupai._engine_base cimport CHOICE_OOM, CHOICE_PASS, ENGINE_MAX_SEATS, Engine, GameSpec
-from chupai._play cimport PlayRecord
+from chupai.engine.base cimport CHOICE_OOM, CHOICE_PASS, ENGINE_MAX_SEATS, Engine, GameSpec
+from chupai.core.play cimport PlayRecord
 
 import numpy as np
 from collections.abc import Sequence
 
-from chupai._cards import Cards
-from chupai._engine_base import POLICIES
+from chupai.core.cardset import Cards
+from chupai.engine.base import POLICIES
 from chupai.actions import PASS
 from chupai.contract import Event
 from chupai.errors import IllegalActionError

@@ -3,8 +3,8 @@
 # proves (faces a hand cannot hold, faces a hand must hold one of).
 from libc.stdint cimport uint8_t
 
-from chupai._core cimport mask_t, rng_t
-from chupai._engine_base cimport Engine
+from chupai.core.records cimport mask_t, rng_t
+from chupai.engine.base cimport Engine
 
 cdef enum:
     DZ_MAX_HANDS = 9             # the other seats of 8 and a talon

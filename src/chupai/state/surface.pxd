@@ -2,8 +2,8 @@
 # the checked-once apply of its items and the compact public history.
 from cpython.ref cimport PyObject
 
-from chupai._core cimport PlayList, play_t
-from chupai._engine_base cimport Engine
+from chupai.core.records cimport PlayList, play_t
+from chupai.engine.base cimport Engine
 
 cdef enum:
     EV_EVENT = 0                 # the entry holds a whole Event (a forced or decision step)
@@ -27,7 +27,7 @@ ctypedef struct entry_t:
 
 
 cdef class ActionList:
-    """The current player's legal actions (see _surface.pyx)."""
+    """The current player's legal actions (see surface.pyx)."""
     cdef PlayList pl             # the plays (None in a decision phase)
     cdef Engine eng              # the engine that listed them (h_record of an action to find)
     cdef Py_ssize_t nplays

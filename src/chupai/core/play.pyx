@@ -1,7 +1,7 @@
 """The compiled machinery the games' ``Play`` classes share (the rules stay in each game).
 
 A game's ``Play`` is an immutable, hashable view of one ``play_t`` record of its
-generator (``chupai._core``).  The record lives in the object as the C struct; a
+generator (``chupai.core.records``).  The record lives in the object as the C struct; a
 ``PlayList`` makes the objects through the class's compiled factory without a Python
 call, and Python code makes them through the same factory,
 ``Play._from_record(lo, hi, type, key, length, cls, decl, context)``, which checks every
@@ -33,8 +33,8 @@ cdef extern from "Python.h":
 from libc.stdint cimport uint8_t
 from libc.string cimport memset
 
-from chupai._cards cimport Cards, cards_new, cards_of_counts, name_of
-from chupai._core cimport MAX_WILDS, N_FACES, NO_FACE, PlayMaker, lowest_bit, mask_t, play_t
+from chupai.core.cardset cimport Cards, cards_new, cards_of_counts, name_of
+from chupai.core.records cimport MAX_WILDS, N_FACES, NO_FACE, PlayMaker, lowest_bit, mask_t, play_t
 
 import numpy as np
 
@@ -43,7 +43,7 @@ __all__ = ["BombPlay", "PlayBase", "RecordPlay", "RecordView"]
 cdef enum:
     FIELD_MAX = 255              # the record's one-byte fields
     VIEW_SLOTS = 4096            # a RecordView's cache (a power of two)
-    MAX_DECLARED = 4             # copies of a face in a declared view (chupai._cards)
+    MAX_DECLARED = 4             # copies of a face in a declared view (chupai.core.cardset)
 
 cdef tuple _FACE_NAMES = tuple([name_of(f) for f in range(N_FACES)])
 

@@ -1,10 +1,10 @@
-"""Type stubs for the compiled Play base (see chupai._play)."""
+"""Type stubs for the compiled Play base (see chupai.core.play)."""
 import enum
 from typing import Any
 
 from typing_extensions import disjoint_base
 
-from chupai._core import PlayMaker
+from chupai.core.records import PlayMaker
 from chupai.cards import Cards
 
 __all__ = ["BombPlay", "PlayBase", "RecordPlay", "RecordView"]

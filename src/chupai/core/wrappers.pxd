@@ -4,11 +4,11 @@
 # A hand of most of a deck has more concrete plays than memory holds (Gan Deng Yan's or
 # Zheng Shangyou's 54 cards: tens of millions of sequences); the suit-collapsed view of
 # the same hand stays small.  A kernel stops at PLAY_LIMIT plays and returns
-# GEN_TOO_MANY (chupai._core); the wrapper turns that into one MemoryError naming the way out.
+# GEN_TOO_MANY (chupai.core.records); the wrapper turns that into one MemoryError naming the way out.
 # (Guan Dan's kernel never gets there: all 108 cards make 135,070 plays; nor does
 # Chinese Ten's, a card and what it captures.)
-from chupai._core cimport GEN_TOO_MANY, check_grown, multiset_size
-from chupai._play cimport PlayRecord
+from chupai.core.records cimport GEN_TOO_MANY, check_grown, multiset_size
+from chupai.core.play cimport PlayRecord
 
 cdef enum:
     PLAY_LIMIT = 20000000        # plays in one list

@@ -1,4 +1,4 @@
-"""Type stubs for the compiled card core (see _core.pxd for the bit layout)."""
+"""Type stubs for the compiled card core (see records.pxd for the bit layout)."""
 from collections.abc import Iterator, Sequence
 from typing import Any, Generic, TypeVar, overload
 
@@ -20,7 +20,7 @@ def table_deal_seed(seed: int, table: int, episode: int) -> int: ...
 
 @disjoint_base
 class PlayMaker:
-    """The compiled factory of a game's Play objects (subclassed in chupai._play)."""
+    """The compiled factory of a game's Play objects (subclassed in chupai.core.play)."""
 
     def __reduce_cython__(self) -> Any: ...
     def __setstate_cython__(self, __pyx_state: Any) -> Any: ...

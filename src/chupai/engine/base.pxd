@@ -16,7 +16,7 @@
 #     and the `c_*` methods on `copy`.  Hooks and `c_*` methods never touch Python
 #     objects and may run on many threads at once on different structs.
 #   * Return codes: generators and playouts return 0, GEN_OOM (the play buffer could
-#     not grow) or GEN_TOO_MANY (chupai._core); choices return an index into the
+#     not grow) or GEN_TOO_MANY (chupai.core.records); choices return an index into the
 #     buffer, CHOICE_PASS or CHOICE_OOM.
 #   * Policies: POLICY_RANDOM (uniform over the suit-collapsed plays, and passing when
 #     allowed), POLICY_GREEDY (the game's simple greedy rule) and POLICY_HEURISTIC (the
@@ -36,7 +36,7 @@
 from cpython.ref cimport PyObject
 from libc.stdint cimport uint64_t
 
-from chupai._core cimport GameClasses, mask_t, multiset_remove, play_t, playbuf_t, rng_t, target_set, target_t
+from chupai.core.records cimport GameClasses, mask_t, multiset_remove, play_t, playbuf_t, rng_t, target_set, target_t
 
 cdef enum:
     CHOICE_PASS = -1             # h_choose: pass

@@ -1,4 +1,4 @@
-"""The engine base of the four games' compiled card-play engines (see ``_engine_base.pxd``).
+"""The engine base of the four games' compiled card-play engines (see ``engine/base.pxd``).
 
 A game's ``DealCore`` derives from :class:`Engine` and supplies its rules as hooks
 over its own C struct; everything built on the rules is here, once: clone, copy and
@@ -18,7 +18,7 @@ from cpython.ref cimport Py_XDECREF, Py_XINCREF, PyObject
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcmp, memcpy
 
-from chupai._core cimport (
+from chupai.core.records cimport (
     GEN_OOM,
     GameClasses,
     MAX_WILDS,
@@ -40,7 +40,7 @@ from chupai._core cimport (
     seed64,
 )
 
-from chupai._cards import Cards, face_name
+from chupai.core.cardset import Cards, face_name
 from chupai.errors import IllegalActionError
 
 __all__ = ["DEAL_OVER", "Engine", "GameSpec", "NotAPlayError", "POLICIES"]
@@ -61,7 +61,7 @@ cdef enum:
 
 
 cdef class GameSpec:
-    """What the engine of one game shares between its deals (see ``_engine_base.pxd``)."""
+    """What the engine of one game shares between its deals (see ``engine/base.pxd``)."""
 
     def __init__(self, GameClasses classes not None, Py_ssize_t state_size, Py_ssize_t buf_cap,
                  str context_name=None):
@@ -280,7 +280,7 @@ cdef class Engine:
         return None
 
     cdef int h_record(self, object play, play_t *p) except -1:
-        """The record of a play of the shared record form (chupai._play.RecordPlay)."""
+        """The record of a play of the shared record form (chupai.core.play.RecordPlay)."""
         cdef bytes decl = play._decl
         cdef Py_ssize_t i, nw = len(decl)
         if nw > MAX_WILDS:

@@ -1,5 +1,5 @@
 """Type stubs for the compiled determinization the climbing games share (what each
-function does: the docstrings of ``_determinize.pyx``)."""
+function does: the docstrings of ``engine/determinize.pyx``)."""
 from collections.abc import Sequence
 from typing import Any
 

@@ -1,11 +1,11 @@
-"""Type stubs for the compiled part of every game's Deal (see _surface.pyx)."""
+"""Type stubs for the compiled part of every game's Deal (see surface.pyx)."""
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, final, overload
 
 from typing_extensions import disjoint_base
 
-from chupai._cards import Cards
-from chupai._core import PlayList
+from chupai.core.cardset import Cards
+from chupai.core.records import PlayList
 
 __all__ = ["ActionList", "StateCore", "WATCH_BOMB_PLAYS", "WATCH_PASSES_ON_LEAD"]
 

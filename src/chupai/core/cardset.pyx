@@ -11,11 +11,11 @@ from cpython.unicode cimport PyUnicode_DATA, PyUnicode_KIND, PyUnicode_READ, Py_
 from libc.stdint cimport uint8_t
 from libc.string cimport memset
 
-from chupai._core cimport BJ_BIT, N_FACES, RANK_BITS, RJ_BIT, bit, lowest_bit, mask_t, popcount
+from chupai.core.records cimport BJ_BIT, N_FACES, RANK_BITS, RJ_BIT, bit, lowest_bit, mask_t, popcount
 
 import numpy as np
 
-from chupai._core import RANKS, SUITS
+from chupai.core.records import RANKS, SUITS
 
 #: what a card token looks like, for the error messages
 EXPECTED = "a rank 2-9/T/J/Q/K/A (or 10) followed by a suit S/H/C/D, or BJ/RJ"

@@ -8,7 +8,7 @@ cimport cython
 
 import numpy as np
 
-# The bit layout, exported once for Python code (see _core.pxd).
+# The bit layout, exported once for Python code (see records.pxd).
 RANKS = "23456789TJQKA"
 SUITS = "SHCD"
 NUM_RANKS = N_RANKS
@@ -85,7 +85,7 @@ cdef void playbuf_trim(playbuf_t *buf, Py_ssize_t slack) noexcept nogil:
         buf.cap = cap
 
 
-# --- the sub-multiset table (see _core.pxd) ---------------------------------------------
+# --- the sub-multiset table (see records.pxd) ---------------------------------------------
 cdef enum:
     N_COUNT_VECTORS = 81         # per-suit counts 0..2 for four suits
 
@@ -128,12 +128,12 @@ _build_subsets(&_SUBSETS)
 
 
 cdef const subsets_t *rank_subsets() noexcept nogil:
-    """The sub-multiset table, built when _core is imported."""
+    """The sub-multiset table, built when chupai.core.records is imported."""
     return &_SUBSETS
 
 
 cdef class PlayMaker:
-    """The compiled factory of a game's Play objects (subclassed in ``chupai._play``)."""
+    """The compiled factory of a game's Play objects (subclassed in ``chupai.core.play``)."""
 
     cdef object make(self, const play_t *p, object context):
         raise NotImplementedError
@@ -233,7 +233,7 @@ cdef class _PlayListIter:
         return self.plays.buf.len - self.i
 
 
-# --- the Python wrappers' shared steps (see _core.pxd) -----------------------------------
+# --- the Python wrappers' shared steps (see records.pxd) -----------------------------------
 cdef object play_object(object factory, const play_t *p, object context):
     if isinstance(factory, PlayMaker):
         return (<PlayMaker>factory).make(p, context)
@@ -274,7 +274,7 @@ cdef int policy_code(dict policies, object policy) except -1:
 
 cdef class GameClasses:
     """The Python classes a game's compiled modules use, bound by ``GameClasses.bind``
-    (see ``_core.pxd``)."""
+    (see ``records.pxd``)."""
 
     def __init__(self, str game):
         self.game = game
