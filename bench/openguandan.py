@@ -7,7 +7,7 @@ PATH is a checkout of the public OpenGuanDan repository (GameAI-NJUPT); nothing 
 part of this one. The script starts its server (``guandan-java-1.0.0.jar``, Java 17,
 with Debian's netty and jackson: ``apt-get install libnetty-java
 libjackson2-databind-java``) on a free loopback port, seats the four bots in a new room
-through :func:`chupai.protocol.openguandan.play_room`, and prints per seat the
+through :func:`chupai.guandan.protocol.openguandan.play_room`, and prints per seat the
 decisions, the actions the server refused (the goal: none) and, over every play
 request, how the server's ``actionList`` compares with the legal plays chupai lists
 for the same position under ``Rules.competition()`` (entries only one side has, by
@@ -28,8 +28,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from chupai.protocol._adapter import action_key
-from chupai.protocol.openguandan import OpenGuanDanClient, competition_form, play_room
+from chupai.guandan.protocol._adapter import action_key
+from chupai.guandan.protocol.openguandan import OpenGuanDanClient, competition_form, play_room
 
 JAR = "guandan-java-1.0.0.jar"
 MAIN = "com.guandan.GuandanServer"

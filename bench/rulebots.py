@@ -8,7 +8,7 @@
 ws4py clients, hard-coded to ``ws://127.0.0.1:23456/game/clientN``.  Nothing of that
 code is copied into this repository: each run copies the bot's folder to a temporary
 directory (some bots write files next to their code) and starts two of its clients
-there, with this Python, against a :class:`chupai.protocol.server.Server` listening on
+there, with this Python, against a :class:`chupai.guandan.protocol.server.Server` listening on
 ``127.0.0.1:23456`` whose other two seats the chupai bot ``--bot`` (a spec of
 :func:`chupai.players.search.make_bot`) plays.
 
@@ -134,8 +134,8 @@ def _first_deal_server(spec: str, chupai_seats: tuple[int, ...], games: int, see
     """A protocol server of one table whose games end after their first deal, the
     seats ``chupai_seats`` played by ``spec``; ``on_deal(line)`` gets each deal's record."""
     from chupai.guandan import Match
-    from chupai.protocol import server as server_module
-    from chupai.protocol._adapter import ProtocolGame, competition_rules
+    from chupai.guandan.protocol import server as server_module
+    from chupai.guandan.protocol._adapter import ProtocolGame, competition_rules
 
     class FirstDeal(ProtocolGame):
         """A protocol game capped at its first deal."""

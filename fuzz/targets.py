@@ -395,7 +395,7 @@ def fuzz_record_readers(data: bytes) -> None:
     file: every malformed record is a ``ValueError``."""
     import tempfile
 
-    from chupai.protocol.records import Record, load_match, parse_record, print_record, replay_frames
+    from chupai.guandan.protocol.records import Record, load_match, parse_record, print_record, replay_frames
 
     with tempfile.NamedTemporaryFile(suffix=".jsonl") as f:
         f.write(data)
@@ -458,7 +458,7 @@ _CLIENT: list[Any] = []
 def fuzz_client_messages(data: bytes) -> None:
     """A client's handling of arbitrary server messages (one per line): each is taken,
     answered or refused with a ``ValueError``; an answer is an index of the request."""
-    from chupai.protocol.client import Client, ClientState, parse_message
+    from chupai.guandan.protocol.client import Client, ClientState, parse_message
 
     if not _CLIENT:
         _CLIENT.append(Client("ws://127.0.0.1:1/game/fuzz", bot="random"))

@@ -24,7 +24,7 @@ from websockets.sync.client import connect as sync_connect
 from ws4py.client.threadedclient import WebSocketClient  # type: ignore[import-untyped]
 
 from chupai.guandan import Play, Rules, legal_plays
-from chupai.protocol.shapes import check_message
+from chupai.guandan.protocol.shapes import check_message
 
 RULES = Rules.competition()
 PASS = ["PASS", "PASS", "PASS"]

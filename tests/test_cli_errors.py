@@ -172,7 +172,7 @@ def test_the_server_and_client_numbers_are_bounded(argv: str, words: str, capsys
 
 
 def test_the_cli_copies_of_server_facts_agree_with_the_server() -> None:
-    from chupai.protocol import cli, client, server
+    from chupai.guandan.protocol import cli, client, server
 
     assert (cli.PORT, cli.MOVE_TIMEOUT, cli.RECONNECT, cli.MAX_TABLES) == (
         server.DEFAULT_PORT, server.MOVE_TIMEOUT, server.RECONNECT_GRACE, server.MAX_TABLES)

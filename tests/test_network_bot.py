@@ -195,7 +195,7 @@ def test_the_spec_language_and_the_arena(tmp_path: Path) -> None:
 
 def test_net_specs_in_the_ladder_and_the_server(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from chupai.cli import main
-    from chupai.protocol.server import Server, ServerConfig, Table, parse_seats
+    from chupai.guandan.protocol.server import Server, ServerConfig, Table, parse_seats
 
     net = linear(tmp_path / "l.onnx", np.random.default_rng(5).normal(size=(WIDTH, 1)))
     assert main(["ladder", "guandan", "--bots", f"net:{net},greedy", "--deals", "2", "--seed", "1"]) == 0

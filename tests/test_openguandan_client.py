@@ -14,8 +14,8 @@ import pytest
 from websockets.asyncio.server import ServerConnection, serve
 
 from chupai.guandan import Deal, Rules
-from chupai.protocol._adapter import protocol_cards
-from chupai.protocol.openguandan import OpenGuanDanClient, competition_form, play_room
+from chupai.guandan.protocol._adapter import protocol_cards
+from chupai.guandan.protocol.openguandan import OpenGuanDanClient, competition_form, play_room
 
 TIMEOUT = 20
 

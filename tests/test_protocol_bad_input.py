@@ -15,7 +15,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from chupai.protocol import Server, ServerConfig, read_record
+from chupai.guandan.protocol import Server, ServerConfig, read_record
 from protocol_clients import Ws4pyBot, async_bot
 from test_protocol_games import TIMEOUT, seated, start, ws4py_connect
 
@@ -44,7 +44,7 @@ def test_bad_answers_are_refused_logged_and_change_nothing(tmp_path: Path, caplo
     clean = _play(tmp_path / "clean.jsonl", junk=False)
     assert clean.stats.refused == 0
     caplog.clear()
-    with caplog.at_level(logging.WARNING, logger="chupai.protocol"):
+    with caplog.at_level(logging.WARNING, logger="chupai.guandan.protocol"):
         noisy = _play(tmp_path / "noisy.jsonl", junk=True)
     refused = [r.getMessage() for r in caplog.records if r.getMessage().startswith("refused from")]
     assert noisy.stats.refused == len(refused) > 0
@@ -102,7 +102,7 @@ def test_speaking_out_of_turn_is_refused_and_changes_nothing(caplog: pytest.LogC
             await r
         return await asyncio.wait_for(task, TIMEOUT), server, checked
 
-    with caplog.at_level(logging.WARNING, logger="chupai.protocol"):
+    with caplog.at_level(logging.WARNING, logger="chupai.guandan.protocol"):
         status, server, checked = asyncio.run(main())
     assert server.stats.decisions >= checked and server.stats.refused == 3 * checked
     assert caplog.text.count("out of turn (this seat is not asked to act)") == 3 * checked
@@ -130,7 +130,7 @@ def test_a_client_that_leaves_ends_its_table_only(caplog: pytest.LogCaptureFixtu
         status = await asyncio.wait_for(task, TIMEOUT)
         return status, server, [await r for r in rest]
 
-    with caplog.at_level(logging.INFO, logger="chupai.protocol"):
+    with caplog.at_level(logging.INFO, logger="chupai.guandan.protocol"):
         status, server, books = asyncio.run(main())
     assert status == 1  # not every table played to the end
     text = caplog.text

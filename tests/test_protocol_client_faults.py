@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from websockets.asyncio.server import ServerConnection, serve
 
-from chupai.protocol import Client
-from chupai.protocol.client import MAX_RETRY_DELAY
+from chupai.guandan.protocol import Client
+from chupai.guandan.protocol.client import MAX_RETRY_DELAY
 
 HAND = ["S2", "H2", "C2", "D2", "S3", "H3", "C3", "D3", "S4", "H4", "C4", "D4", "S5", "H5", "C5", "D5",
         "S6", "H6", "C6", "D6", "S7", "H7", "C7", "D7", "S8", "H8", "C8"]

@@ -21,9 +21,9 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from chupai.protocol import ServerConfig, read_record, replay_frames
-from chupai.protocol.server import MOVE_TIMEOUT, exposure_warning
-from chupai.protocol.view import ReplaySource, http_response
+from chupai.guandan.protocol import ServerConfig, read_record, replay_frames
+from chupai.guandan.protocol.server import MOVE_TIMEOUT, exposure_warning
+from chupai.guandan.protocol.view import ReplaySource, http_response
 from protocol_clients import async_bot
 from test_protocol_games import TIMEOUT, seated, start
 
@@ -159,7 +159,7 @@ def test_a_viewer_that_stops_reading_never_delays_another() -> None:
     """A viewer whose sends never finish is dropped at the send deadline, while another
     viewer keeps getting every update at the usual pace (each viewer has its own sender
     and at most one pending snapshot per table)."""
-    from chupai.protocol.view import UPDATE_INTERVAL, LiveView
+    from chupai.guandan.protocol.view import UPDATE_INTERVAL, LiveView
 
     async def main() -> tuple[list[float], int, bool]:
         view = LiveView(lambda t: {"table": t, "n": time.perf_counter()}, 2, send_timeout=0.5)
@@ -196,7 +196,7 @@ def test_a_client_that_keeps_sending_refused_messages_is_disconnected(caplog: py
         await asyncio.wait_for(task, TIMEOUT)
         return ws.close_code, server.stats.refused
 
-    with caplog.at_level(logging.WARNING, logger="chupai.protocol"):
+    with caplog.at_level(logging.WARNING, logger="chupai.guandan.protocol"):
         code, refused = asyncio.run(main())
     assert code == 1008
     lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("refused from")]

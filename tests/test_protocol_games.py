@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from chupai.protocol import Client, Server, ServerConfig, load_match, read_record, replay_frames
+from chupai.guandan.protocol import Client, Server, ServerConfig, load_match, read_record, replay_frames
 from protocol_clients import Ws4pyBot, async_bot, sync_bot, wait_thread
 
 TIMEOUT = 60
@@ -134,7 +134,7 @@ def test_record_reproduces_the_states(tmp_path: Path) -> None:
 
 def rerecord(deals: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The deal lines a fresh ProtocolGame writes when given the recorded answers."""
-    from chupai.protocol._adapter import Ask, ProtocolGame, Recorded, action_key
+    from chupai.guandan.protocol._adapter import Ask, ProtocolGame, Recorded, action_key
 
     game = ProtocolGame(deals[0]["matchSeed"])
     answers = iter([a for d in deals for a in d["actions"] if a[1] != "lead"])

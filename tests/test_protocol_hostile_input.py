@@ -14,8 +14,8 @@ import pytest
 from websockets.asyncio.server import ServerConnection, serve
 
 from chupai.cli import main
-from chupai.protocol import ServerConfig, load_match, print_record, read_record, replay_frames
-from chupai.protocol.client import MAX_SERVER_MESSAGE
+from chupai.guandan.protocol import ServerConfig, load_match, print_record, read_record, replay_frames
+from chupai.guandan.protocol.client import MAX_SERVER_MESSAGE
 from test_protocol_games import TIMEOUT, start
 
 BOTS = ["greedy", "random", "greedy", "random"]

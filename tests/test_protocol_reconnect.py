@@ -13,8 +13,8 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from chupai.protocol import Client, SeatRefused, ServerConfig, load_match, read_record
-from chupai.protocol.records import game_deals
+from chupai.guandan.protocol import Client, SeatRefused, ServerConfig, load_match, read_record
+from chupai.guandan.protocol.records import game_deals
 from test_protocol_games import TIMEOUT, seated, start
 
 SEATS = ["remote", "greedy", "greedy", "greedy"]

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from chupai.cli import main
-from chupai.protocol import ServerConfig
-from chupai.protocol.records import Record, check_line, print_record
+from chupai.guandan.protocol import ServerConfig
+from chupai.guandan.protocol.records import Record, check_line, print_record
 from test_protocol_faults import StallProbe
 from test_protocol_games import TIMEOUT, start
 from test_protocol_hostile_input import record  # noqa: F401  (the fixture: the lines of one game of four bots)

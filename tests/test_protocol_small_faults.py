@@ -13,7 +13,7 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from chupai.protocol import ServerConfig
+from chupai.guandan.protocol import ServerConfig
 from test_protocol_games import TIMEOUT, _port, _serve, start
 from test_protocol_reconnect import SEATS, first_act
 
@@ -98,7 +98,7 @@ def test_received_takes_ascii_digits_only() -> None:
 
 
 def test_refused_seat_tokens_are_logged_at_a_bounded_rate(caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.WARNING, logger="chupai.protocol")
+    caplog.set_level(logging.WARNING, logger="chupai.guandan.protocol")
     tries = 40
 
     async def main() -> list[int | None]:

@@ -10,10 +10,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from chupai.protocol import Client, ServerConfig, check_message, print_record
-from chupai.protocol._adapter import Ask, Notify, ProtocolGame, Recorded, action_key, protocol_cards, rebuild_deal
+from chupai.guandan.protocol import Client, ServerConfig, check_message, print_record
+from chupai.guandan.protocol._adapter import Ask, Notify, ProtocolGame, Recorded, action_key, protocol_cards, rebuild_deal
 from chupai.players.search.registry import make_bot
-from chupai.protocol.server import parse_seats
+from chupai.guandan.protocol.server import parse_seats
 from protocol_clients import _key, expected_plays
 
 
@@ -213,7 +213,7 @@ def test_print_record(tmp_path: Path) -> None:
 def test_falls_from_a_to_2_make_a_draw(monkeypatch: pytest.MonkeyPatch) -> None:
     """The draw rule, with the limit of 50 falls lowered to 1: the game stops at the
     first fall from A back to 2, without a winner."""
-    import chupai.protocol._adapter as adapter
+    import chupai.guandan.protocol._adapter as adapter
 
     _, events = run_game(6, random_index)  # this game has falls from A
     full = events[-1]

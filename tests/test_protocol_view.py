@@ -17,7 +17,7 @@ from typing import Any
 
 from websockets.asyncio.client import connect
 
-from chupai.protocol import ServerConfig, read_record
+from chupai.guandan.protocol import ServerConfig, read_record
 from protocol_clients import async_bot
 from test_protocol_games import TIMEOUT, seated, start
 
@@ -177,7 +177,7 @@ def test_docs_screenshot_exists() -> None:
 def test_view_assets_are_package_data() -> None:
     from importlib import resources
 
-    files = {p.name for p in resources.files("chupai.protocol").joinpath("static").iterdir()}
+    files = {p.name for p in resources.files("chupai.guandan.protocol").joinpath("static").iterdir()}
     assert {"index.html", "view.js", "view.css"} <= files
     assert subprocess.run([chromium(), "--version"], capture_output=True, text=True, timeout=60).returncode == 0
 

@@ -19,8 +19,8 @@ import asyncio
 import socket
 from typing import Any
 
-from chupai.protocol import Server, ServerConfig
-from chupai.protocol.server import HANDSHAKE_CHUNK
+from chupai.guandan.protocol import Server, ServerConfig
+from chupai.guandan.protocol.server import HANDSHAKE_CHUNK
 from protocol_clients import Ws4pyBot
 from test_protocol_games import TIMEOUT, seated, start
 

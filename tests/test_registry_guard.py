@@ -28,7 +28,6 @@ NAMES = tuple(GAMES)
 #: shared-looking modules that are one game's own code, not yet moved into its package
 #: (each must still name its game, so that the list cannot outlive the move)
 OWN_CODE = {
-    "src/chupai/protocol": "the Guan Dan competition protocol (server, client, records)",
     "src/chupai/rl/danzero.py": "Guan Dan's DanZero observation layout",
     "src/chupai/rl/_compiled.py": "VectorEnv's compiled Guan Dan tables",
     "src/chupai/rl/_guandan_tables.pyx": "VectorEnv's compiled Guan Dan tables",

@@ -16,6 +16,7 @@ an error.  Exit status:
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from collections.abc import Sequence
@@ -151,9 +152,9 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     from chupai.cli.ladder import register as register_ladder
 
     ld = register_ladder(sub)
-    from chupai.protocol.cli import register as register_protocol  # serve, join, replay
-
-    register_protocol(sub)
+    for entry in GAMES.values():  # a game's own subcommands (Guan Dan: serve, join, replay)
+        for module in entry.commands:
+            importlib.import_module(module).register(sub)
     from chupai.cli.generate import register as register_generate  # self-play data
 
     register_generate(sub)

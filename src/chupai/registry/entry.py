@@ -159,6 +159,9 @@ class Game:
         perft: the perft depths of its seeded deals.
         sample_plays: the words after ``chupai plays <game>`` of a position with a play
             to beat or a layout (command-line and JSON tests).
+        commands: the modules that add the game's own subcommands to ``chupai``, each
+            with ``register(subparsers)`` (Guan Dan: its competition protocol's
+            ``serve``, ``join`` and ``replay``).
     """
 
     name: str
@@ -180,6 +183,7 @@ class Game:
     bench: str
     perft: PerftDepths
     sample_plays: tuple[str, ...]
+    commands: tuple[str, ...] = ()
 
     # -- derived ------------------------------------------------------------------------
     @property

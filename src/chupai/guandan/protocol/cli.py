@@ -21,17 +21,17 @@ from typing import Any
 
 __all__ = ["register"]
 
-#: the protocol's default port (``chupai.protocol.server.DEFAULT_PORT``, not imported here
+#: the protocol's default port (``chupai.guandan.protocol.server.DEFAULT_PORT``, not imported here
 #: so that ``chupai``'s other commands do not load ``websockets``)
 PORT = 23456
-#: ``--move-timeout``'s default (``chupai.protocol.server.MOVE_TIMEOUT``, same reason)
+#: ``--move-timeout``'s default (``chupai.guandan.protocol.server.MOVE_TIMEOUT``, same reason)
 MOVE_TIMEOUT = 30.0
-#: ``--timeout``'s default (``chupai.protocol.client.SERVER_TIMEOUT``)
+#: ``--timeout``'s default (``chupai.guandan.protocol.client.SERVER_TIMEOUT``)
 SERVER_TIMEOUT = 300.0
-#: ``--reconnect-grace``'s and ``--reconnect``'s defaults (``chupai.protocol.server.RECONNECT_GRACE``,
-#: ``chupai.protocol.client.RECONNECT``)
+#: ``--reconnect-grace``'s and ``--reconnect``'s defaults (``chupai.guandan.protocol.server.RECONNECT_GRACE``,
+#: ``chupai.guandan.protocol.client.RECONNECT``)
 RECONNECT = 30.0
-#: ``--tables``' bound (``chupai.protocol.server.MAX_TABLES``)
+#: ``--tables``' bound (``chupai.guandan.protocol.server.MAX_TABLES``)
 MAX_TABLES = 10_000
 
 
@@ -41,7 +41,7 @@ def _logging(quiet: bool) -> None:
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
-    from chupai.protocol.server import ServerConfig, parse_seats, serve_forever
+    from chupai.guandan.protocol.server import ServerConfig, parse_seats, serve_forever
 
     _logging(args.quiet)
     try:
@@ -61,7 +61,7 @@ def _cmd_join(args: argparse.Namespace) -> int:
         return _join_openguandan(args)
     if args.bots is not None or args.room is not None or args.seat is not None:
         raise ValueError("--bots, --room and --seat go with --protocol openguandan")
-    from chupai.protocol.client import Client
+    from chupai.guandan.protocol.client import Client
 
     _logging(args.quiet)
     client = Client(args.url, bot=args.bot, seed=args.seed, playouts=args.playouts, strict=args.strict,
@@ -81,7 +81,7 @@ def _cmd_join(args: argparse.Namespace) -> int:
 
 
 def _join_openguandan(args: argparse.Namespace) -> int:
-    from chupai.protocol.openguandan import OpenGuanDanClient, play_room
+    from chupai.guandan.protocol.openguandan import OpenGuanDanClient, play_room
 
     _logging(args.quiet)
     try:
@@ -109,7 +109,7 @@ def _join_openguandan(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    from chupai.protocol.records import Record, iter_frames, print_record
+    from chupai.guandan.protocol.records import Record, iter_frames, print_record
 
     record = Record.open(args.file)
     if record.lines == 0:
@@ -135,7 +135,7 @@ async def _serve_replay(args: argparse.Namespace) -> int:
     from websockets.asyncio.server import ServerConnection, serve
     from websockets.http11 import Request, Response
 
-    from chupai.protocol.view import HttpConnection, ReplaySource, http_response, redirect
+    from chupai.guandan.protocol.view import HttpConnection, ReplaySource, http_response, redirect
 
     replay = ReplaySource(args.file, table=args.table)
 
@@ -151,7 +151,7 @@ async def _serve_replay(args: argparse.Namespace) -> int:
     try:
         async with serve(handler, args.host, args.port, process_request=http, create_connection=HttpConnection) as server:
             port = next(iter(server.sockets)).getsockname()[1]
-            logging.getLogger("chupai.protocol").info(
+            logging.getLogger("chupai.guandan.protocol").info(
                 "replay of %s: http://%s:%d/ (Ctrl-C to stop)", args.file, args.host, port)
             await asyncio.Future()
     finally:

@@ -4,9 +4,9 @@ The page (``static/index.html``, ``view.js``, ``view.css``, package data) shows 
 table: seats and teams, levels, cards left, the current trick, the last play of every
 seat, and every hand when the server was started with ``--view-hands``.  Live, it
 reads ``/watch``, a websocket on which the server sends table snapshots
-(:meth:`chupai.protocol._adapter.ProtocolGame.snapshot`) as they change; with
+(:meth:`chupai.guandan.protocol._adapter.ProtocolGame.snapshot`) as they change; with
 ``?replay=1`` it fetches ``/replay.json`` (the snapshots of a record, see
-:func:`chupai.protocol.records.replay_frames`) and plays them back.
+:func:`chupai.guandan.protocol.records.replay_frames`) and plays them back.
 
 Every viewer has its own sender: a viewer keeps at most one pending snapshot per table
 (a newer one replaces a stale one), and a send that does not finish within the send
@@ -36,12 +36,12 @@ from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Response
 
-from chupai.protocol.replay_json import OVER_LIMIT
+from chupai.guandan.protocol.replay_json import OVER_LIMIT
 
 __all__ = ["HttpConnection", "LiveView", "ReplaySource", "SlowPeer", "drop", "http_response", "query_token",
            "redirect", "send_within"]
 
-log = logging.getLogger("chupai.protocol")
+log = logging.getLogger("chupai.guandan.protocol")
 
 _STATIC = {
     "/": ("index.html", "text/html; charset=utf-8"),
@@ -100,7 +100,7 @@ class HttpConnection(ServerConnection):
 
 class ReplaySource:
     """The body of ``/replay.json``: the frames of table ``table`` (default: the first)
-    of the record at ``path``, built by :mod:`chupai.protocol.replay_json` in a child
+    of the record at ``path``, built by :mod:`chupai.guandan.protocol.replay_json` in a child
     process (the tables never wait for it, and its memory is returned when it ends),
     and kept until the record changes (its size or modification time).
 
@@ -150,7 +150,7 @@ class ReplaySource:
     async def _build(self, stamp: Hashable) -> tuple[Hashable, Response]:
         table = [] if self.table is None else ["--table", str(self.table)]
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "chupai.protocol.replay_json", str(self.path), "--limit", str(self.limit), *table,
+            sys.executable, "-m", "chupai.guandan.protocol.replay_json", str(self.path), "--limit", str(self.limit), *table,
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env=_child_env())
         try:
             body, err = await proc.communicate()
@@ -202,7 +202,7 @@ async def http_response(path: str, replay: ReplaySource | None, token: str | Non
     route = path.split("?", 1)[0]
     if route in _STATIC:
         name, content_type = _STATIC[route]
-        body = resources.files("chupai.protocol").joinpath("static", name).read_bytes()
+        body = resources.files("chupai.guandan.protocol").joinpath("static", name).read_bytes()
         return _response(200, "OK", body, content_type)
     known = route.startswith("/game/") or route in ("/watch", "/replay.json")
     if known and token is not None and query_token(path) != token:

@@ -1,11 +1,11 @@
 """The body of ``/replay.json``, built in a process of its own.
 
-    python -m chupai.protocol.replay_json RECORD [--table T] [--limit BYTES]
+    python -m chupai.guandan.protocol.replay_json RECORD [--table T] [--limit BYTES]
 
 writes the JSON array of the view's frames of ``RECORD``'s table ``T`` (default: the
-first) to stdout, frame by frame (:func:`chupai.protocol.records.write_frames_json`,
-the record read by :meth:`~chupai.protocol.records.Record.open`: memory for one game at
-a time).  A server runs it (:class:`chupai.protocol.view.ReplaySource`) so that
+first) to stdout, frame by frame (:func:`chupai.guandan.protocol.records.write_frames_json`,
+the record read by :meth:`~chupai.guandan.protocol.records.Record.open`: memory for one game at
+a time).  A server runs it (:class:`chupai.guandan.protocol.view.ReplaySource`) so that
 replaying a record never holds the interpreter its tables play in, and the memory the
 build takes is returned when it ends.
 
@@ -18,7 +18,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from chupai.protocol.records import OverLimit, Record, write_frames_json
+from chupai.guandan.protocol.records import OverLimit, Record, write_frames_json
 
 __all__ = ["OVER_LIMIT", "main"]
 
@@ -28,7 +28,7 @@ OVER_LIMIT = 3
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Write the frames' JSON of a record to stdout; the exit status."""
-    p = argparse.ArgumentParser(prog="python -m chupai.protocol.replay_json", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python -m chupai.guandan.protocol.replay_json", description=__doc__.split("\n\n")[0])
     p.add_argument("record")
     p.add_argument("--table", type=int)
     p.add_argument("--limit", type=int)

@@ -38,8 +38,8 @@ from pathlib import Path
 from typing import IO, Any, TextIO
 
 from chupai.cards import RANKS
-from chupai.protocol._adapter import SEATS, Ask, Notify, ProtocolGame, action_key, replay_game
-from chupai.protocol.shapes import check_action, check_card, is_int
+from chupai.guandan.protocol._adapter import SEATS, Ask, Notify, ProtocolGame, action_key, replay_game
+from chupai.guandan.protocol.shapes import check_action, check_card, is_int
 
 __all__ = [
     "FORMAT",

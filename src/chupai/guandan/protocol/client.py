@@ -1,6 +1,6 @@
 """A protocol client: a chupai bot (or your own) at any server speaking ``docs/protocol.md``.
 
->>> from chupai.protocol import Client
+>>> from chupai.guandan.protocol import Client
 >>> client = Client("ws://127.0.0.1:23456/game/client1", bot="greedy")  # doctest: +SKIP
 >>> state = client.run()                                                 # doctest: +SKIP
 
@@ -42,15 +42,15 @@ import numpy as np
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from chupai.protocol._adapter import SEATS, action_key, lowest_return, rebuild_deal
-from chupai.protocol.shapes import MESSAGES, check_message
+from chupai.guandan.protocol._adapter import SEATS, action_key, lowest_return, rebuild_deal
+from chupai.guandan.protocol.shapes import MESSAGES, check_message
 from chupai.core.validate import check_positive_int
 from chupai.players.search.registry import as_bot
 
 __all__ = ["MAX_RETRY_DELAY", "MAX_SERVER_MESSAGE", "RECONNECT", "RETRY_DELAY", "SERVER_TIMEOUT", "Client",
            "ClientState", "SeatRefused", "parse_message"]
 
-log = logging.getLogger("chupai.protocol.client")
+log = logging.getLogger("chupai.guandan.protocol.client")
 
 #: the largest message taken from a server (the longest request, a lead with every
 #: wild-card choice of 27 cards, is far smaller)

@@ -3,7 +3,7 @@
 OpenGuanDan (GameAI-NJUPT, 2026) is the open Guan Dan platform of the group that ran the
 competitions: a websocket server with rooms. Its game messages are those of the
 competition protocol (``docs/protocol.md``, "The wire protocol"), so
-:class:`~chupai.protocol.client.ClientState` follows the game and a bot chooses as at a
+:class:`~chupai.guandan.protocol.client.ClientState` follows the game and a bot chooses as at a
 competition server; what differs is around them:
 
 * a client first creates a room (``CREATE_ROOM`` with a user id, the number of games,
@@ -44,12 +44,12 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from chupai.core.validate import check_positive_int
-from chupai.protocol.client import MAX_SERVER_MESSAGE, SERVER_TIMEOUT, Client, ClientState
-from chupai.protocol.shapes import MESSAGES, check_message
+from chupai.guandan.protocol.client import MAX_SERVER_MESSAGE, SERVER_TIMEOUT, Client, ClientState
+from chupai.guandan.protocol.shapes import MESSAGES, check_message
 
 __all__ = ["ANSWERS", "OpenGuanDanClient", "competition_form", "competition_message", "play_room"]
 
-log = logging.getLogger("chupai.protocol.openguandan")
+log = logging.getLogger("chupai.guandan.protocol.openguandan")
 
 #: the message type that answers a request of each stage
 ANSWERS = {"play": "PLAY", "tribute": "TRIBUTE", "back": "PAYTRIBUTE"}
@@ -67,7 +67,7 @@ def competition_form(action: Any) -> Any:
 
 def competition_message(msg: dict[str, Any]) -> dict[str, Any]:
     """A game message of the server in the competition protocol's spelling, checked as
-    :func:`chupai.protocol.shapes.check_message` checks a competition server's
+    :func:`chupai.guandan.protocol.shapes.check_message` checks a competition server's
     (``ValueError``); the game's result, whose fields differ, as it is."""
     if msg.get("stage") == "gameResult":
         if msg.get("victory") not in (0, 1):
@@ -104,12 +104,12 @@ class OpenGuanDanClient(Client):
 
     Args:
         url: the server, ``ws://HOST:PORT`` (OpenGuanDan's default port is 8181).
-        bot: a bot spec or a bot object, as :class:`~chupai.protocol.client.Client`.
+        bot: a bot spec or a bot object, as :class:`~chupai.guandan.protocol.client.Client`.
         room: the room to join; ``None`` creates one (its id is then :attr:`room`).
         games: the games (matches to A) a created room plays.
         seat: the seat to ask for (0..3; ``None``: the server's choice).
         user: the user id, unique at the server (default ``chupai-<seat or room>``).
-        seed, playouts, strict, timeout: as :class:`~chupai.protocol.client.Client`.
+        seed, playouts, strict, timeout: as :class:`~chupai.guandan.protocol.client.Client`.
 
     Attributes: ``room`` (the room id once the server gave it), ``refused`` (the
     server's refusals of this client's answers), ``decisions``, ``state``.

@@ -2,7 +2,7 @@
 
 :func:`check_message` raises ``ValueError`` naming the first field that is missing or
 of the wrong shape; the tests run every message a server sends through it, and the
-:class:`~chupai.protocol.Client` can too (``strict=True``).
+:class:`~chupai.guandan.protocol.Client` can too (``strict=True``).
 
 >>> check_message({"type": "notify", "stage": "gameOver", "curTimes": 1, "settingTimes": 2})
 >>> check_message({"type": "notify", "stage": "gameOver", "curTimes": "1", "settingTimes": 2})

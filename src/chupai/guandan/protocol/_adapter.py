@@ -118,7 +118,7 @@ class Ask:
 
 @dataclass
 class Recorded:
-    """A finished deal's record line (see :mod:`chupai.protocol.records`)."""
+    """A finished deal's record line (see :mod:`chupai.guandan.protocol.records`)."""
 
     line: dict[str, Any]
 

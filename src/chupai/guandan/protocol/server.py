@@ -5,7 +5,7 @@ table 0's remote seats first (seat 0, 1, 2, 3 skipping seats given to chupai bot
 then table 1's, and so on; a table starts when its remote seats are taken and plays
 ``games`` games (matches) under ``Rules.competition()``.  The server exits once every
 table is done.  The same port serves the live table view (``/``, see
-:mod:`chupai.protocol.view`).
+:mod:`chupai.guandan.protocol.view`).
 
 Decisions this server takes (the rules are silent):
 
@@ -61,11 +61,11 @@ from websockets.frames import CloseCode
 from websockets.http11 import Request, Response
 
 from chupai.core.seeds import fresh, match_deal, stream
-from chupai.protocol._adapter import SEATS, Ask, Notify, ProtocolGame, Recorded
+from chupai.guandan.protocol._adapter import SEATS, Ask, Notify, ProtocolGame, Recorded
 from chupai.players.search.registry import make_bot
-from chupai.protocol.records import header_line
-from chupai.protocol.shapes import is_int
-from chupai.protocol.view import (
+from chupai.guandan.protocol.records import header_line
+from chupai.guandan.protocol.shapes import is_int
+from chupai.guandan.protocol.view import (
     MAX_REPLAY_BYTES,
     SEND_TIMEOUT,
     HttpConnection,
@@ -80,7 +80,7 @@ from chupai.protocol.view import (
 __all__ = ["DEFAULT_PORT", "MOVE_TIMEOUT", "NAME_PATTERN", "RECONNECT_GRACE", "ServerConfig", "Server", "exposure_warning",
            "parse_seats", "serve_forever"]
 
-log = logging.getLogger("chupai.protocol")
+log = logging.getLogger("chupai.guandan.protocol")
 
 #: the protocol's default port
 DEFAULT_PORT = 23456
