@@ -117,7 +117,7 @@ def test_bad_construction():
         Deal(1, players=2, dealer=2)
     with pytest.raises(ValueError, match="hand 0 has 11 cards"):
         Deal.from_hands([DECK[:11], DECK[11:24]], layout=DECK[24:28], stock=DECK[28:])
-    with pytest.raises(ValueError, match="dealt twice"):
+    with pytest.raises(ValueError, match=r"is dealt 2 times, more than once \(one deck\)"):
         Deal.from_hands([DECK[:12], DECK[11:23]], layout=DECK[24:28], stock=DECK[27:51])
     with pytest.raises(ValueError, match="'BJ' is a joker"):
         Deal.from_hands([DECK[:12], DECK[12:24]], layout=DECK[24:28], stock=DECK[28:51] + ["BJ"])

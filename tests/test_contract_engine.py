@@ -1,38 +1,42 @@
 """The engines' shared Python-facing checks, written once in ``chupai.engine.base``:
-``DealCore.from_hands`` of every game with trick hands refuses a non-sequence with a
-``TypeError`` and a card dealt more often than the decks hold it with a ``ValueError``
-naming the card (``checked_hands``)."""
+``DealCore.from_hands`` of every game refuses a non-sequence with a ``TypeError`` and a
+card dealt more often than the decks hold it with a ``ValueError`` naming the card
+(``checked_hands``)."""
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
 
-from chupai.gandengyan._engine import DealCore as GDY
-from chupai.guandan._engine import DealCore as GD
-from chupai.zhengshangyou._engine import DealCore as ZS
+from chupai.registry import GAMES
 
-# per game: the core, four good hands, and four hands dealing 3S once too often
-CASES: dict[str, tuple[Any, list[str], list[str]]] = {
-    "guandan": (GD, ["3S", "4S", "5S", "6S"], ["3S 3S", "3S", "5S", "6S"]),
-    "zhengshangyou": (ZS, ["3S", "4S", "5S", "6S"], ["3S", "3S", "5S", "6S"]),
-    "gandengyan": (GDY, ["3S", "4S", "5S", "6S"], ["3S", "3S", "5S", "6S"]),
+#: per game, what its from_hands takes beside the hands (a fishing game's table and stock)
+SETTING: dict[str, dict[str, Any]] = {
+    "guandan": {},
+    "zhengshangyou": {},
+    "gandengyan": {},
+    "chinese_ten": {"layout": "7H 8H 9H TH", "stock": "JH QH KH AH"},
 }
+GOOD = ["3S", "4S", "5S", "6S"]
+THRICE = ["3S", "3S", "3S", "6S"]  # 3S more often than one deck or two hold it
 
 
-@pytest.mark.parametrize("game", list(CASES))
+def _engine(game: str) -> Any:
+    return type(GAMES[game].deal_class(seed=1).card_play())
+
+
+@pytest.mark.parametrize("game", list(GAMES))
 @pytest.mark.parametrize("hands", ["3S 4S 5S 6S", b"3S", 4, None])
 def test_from_hands_of_no_sequence_is_a_type_error(game: str, hands: Any) -> None:
-    core = CASES[game][0]
     with pytest.raises(TypeError, match="hands must be a sequence of hands"):
-        core.from_hands(hands)
+        _engine(game).from_hands(hands, **SETTING[game])
 
 
-@pytest.mark.parametrize("game", list(CASES))
+@pytest.mark.parametrize("game", list(GAMES))
 def test_from_hands_names_the_card_dealt_too_often_and_the_count(game: str) -> None:
-    core, good, bad = CASES[game]
-    assert core.from_hands(good).hand_sizes()[:4] == (1, 1, 1, 1)
-    with pytest.raises(ValueError, match=r"card 3S is dealt \d times, more than"):
-        core.from_hands(bad)
+    core = _engine(game)
+    assert core.from_hands(GOOD, **SETTING[game]).hand_sizes()[:4] == (1, 1, 1, 1)
+    with pytest.raises(ValueError, match=r"card 3S is dealt 3 times, more than (once|twice)"):
+        core.from_hands(THRICE, **SETTING[game])
     with pytest.raises(ValueError, match="hands must be"):
-        core.from_hands(good * 3)
+        core.from_hands(GOOD * 3, **SETTING[game])

@@ -34,7 +34,7 @@ from chupai.core.records cimport (
     rng_t,
     seed64,
 )
-from chupai.engine.base cimport CHOICE_OOM, CHOICE_OVER, PASS_NEVER, POLICY_GREEDY, Engine, GameSpec, trick_start, check_seat, trick_lead
+from chupai.engine.base cimport CHOICE_OOM, CHOICE_OVER, PASS_NEVER, POLICY_GREEDY, Engine, GameSpec, trick_start, checked_hands, check_seat, trick_lead
 from chupai.chinese_ten._movegen cimport (
     CT_CAPTURE,
     CT_DECK,
@@ -502,8 +502,8 @@ cdef class DealCore(Engine):
         cdef int players, s, cur, start_seat, t = CT_NO_CARD
         cdef mask_t seen = 0, m
         rules = rules_of(rules)
-        if isinstance(hands, (str, Cards)):
-            raise ValueError(f"hands must be a sequence of hands, not {hands!r}")
+        # the shared checks (a sequence, one deck); the variant says how many players
+        hands = checked_hands(hands, 1, CT_MAX_PLAYERS, 1)
         players = rules.check_players(len(hands))
         dealer = check_seat(dealer, players, "dealer")
         cur = check_seat(current, players, "current")
