@@ -8,7 +8,6 @@ The same paths as the surface section of ``chupai bench GAME``
 through the same loop where ``open_spiel`` is installed (``pip install ".[bench]"``).
 pytest-benchmark reports wall-clock rounds; ``chupai bench`` gives CPU time.
 """
-import random
 
 import numpy as np
 import pytest

@@ -11,13 +11,14 @@ import numpy as np
 import pytest
 from test_determinize import check_uniform, gd_consistent, gd_split, positions
 
-from chupai import chinese_ten, gandengyan, guandan, zhengshangyou
+from chupai import chinese_ten, gandengyan, guandan
 from chupai.cards import Cards
+from chupai.registry import GAMES as REGISTRY
 from chupai.guandan import tribute as gd_tribute
 from chupai.guandan._world import options, return_faces, top_faces
 from chupai.guandan.deal import _low_faces
 
-GAMES = [guandan, zhengshangyou, gandengyan, chinese_ten]
+GAMES = [entry.module() for entry in REGISTRY.values()]
 
 
 def engine_bytes(engine):

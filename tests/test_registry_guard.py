@@ -168,14 +168,27 @@ def test_the_registry_is_the_list_of_packages() -> None:
         assert module.GAME is entry and entry.name == name == entry.deal_class.game == entry.match_class.game
 
 
+def _game_named(node: ast.expr) -> object:
+    """The game an element of a literal collection names: a string, or a module object
+    (``guandan``, ``chupai.guandan``)."""
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None
+
+
 def _fixed_game_collections(path: Path) -> list[int]:
-    """The lines of ``path`` with a literal list, tuple or set of every game."""
+    """The lines of ``path`` with a literal list, tuple or set of every game, by name or
+    as the game modules."""
     tree = ast.parse(path.read_text())
     lines = []
     for node in ast.walk(tree):
         if not isinstance(node, (ast.List, ast.Tuple, ast.Set)):
             continue
-        spelt = {i.value for i in node.elts if isinstance(i, ast.Constant)}
+        spelt = {_game_named(i) for i in node.elts}
         if set(NAMES) <= spelt:
             lines.append(node.lineno)
     return lines

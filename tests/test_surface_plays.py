@@ -10,26 +10,33 @@ import random
 import pytest
 
 from chupai import chinese_ten, gandengyan, guandan, zhengshangyou
-from chupai.core import play as play_machinery
 from chupai.cards import Cards
+from chupai.core import play as play_machinery
+from chupai.registry import GAMES as REGISTRY
 
-GAMES = [guandan, zhengshangyou, gandengyan, chinese_ten]
-SHEDDING = [guandan, zhengshangyou, gandengyan]
+#: per registered game: ``legal_plays`` with the position's other arguments fixed
+#: (``f(hand, previous=None, **options)``), a hand to lead from, and whether a play
+#: follows one to beat (a fishing game has none)
+POSITIONS = {
+    "guandan": (lambda hand, previous=None, **kw: guandan.legal_plays(hand, "7", previous, **kw),
+                "3D 4S 5C 6H 7S 7H 8S 8D BJ", True),
+    "zhengshangyou": (zhengshangyou.legal_plays, "3S 4S 5D 5H 6C BJ", True),
+    "gandengyan": (gandengyan.legal_plays, "3S 4S 5D 5H 6C BJ", True),
+    "chinese_ten": (lambda hand, previous=None, **kw: chinese_ten.legal_plays(hand, "QD 3S 3H 6C", **kw),
+                    "7D AH QS", False),
+}
+GAMES = [entry.module() for entry in REGISTRY.values()]
+SHEDDING = [game for game in GAMES if POSITIONS[game.GAME.name][2]]
 
 
 def sample(game):
     """A few plays of the game: a lead's PlayList."""
-    if game is guandan:
-        return guandan.legal_plays("3D 4S 5C 6H 7S 7H 8S 8D BJ", "7")
-    if game is chinese_ten:
-        return chinese_ten.legal_plays("7D AH QS", "QD 3S 3H 6C")
-    return game.legal_plays("3S 4S 5D 5H 6C BJ")
+    legal_plays, hand, _ = POSITIONS[game.GAME.name]
+    return legal_plays(hand)
 
 
 def follow(game, hand, previous, **kw):
-    if game is guandan:
-        return guandan.legal_plays(hand, "7", previous, **kw)
-    return game.legal_plays(hand, previous, **kw)
+    return POSITIONS[game.GAME.name][0](hand, previous, **kw)
 
 
 # --- the compiled base ---------------------------------------------------------------------
@@ -133,11 +140,13 @@ def test_a_previous_play_that_no_game_makes_is_refused(game, fields):
 # --- another game's play, argument types ------------------------------------------
 @pytest.mark.parametrize("game", SHEDDING, ids=lambda g: g.__name__)
 def test_a_play_of_another_game_names_the_game_and_class(game):
-    other = zhengshangyou if game is not zhengshangyou else guandan
-    stranger = sample(other)[0]
     name = game.__name__
-    with pytest.raises(TypeError, match=rf"previous must be a {name}\.Play or None, not a {other.__name__}\.Play"):
-        follow(game, "3S 4S", stranger)
+    for other in GAMES:
+        if other is game:
+            continue
+        stranger = sample(other)[0]
+        with pytest.raises(TypeError, match=rf"previous must be a {name}\.Play or None, not a {other.__name__}\.Play"):
+            follow(game, "3S 4S", stranger)
     with pytest.raises(TypeError, match="previous must be"):
         follow(game, "3S 4S", "3S")
 
@@ -146,21 +155,14 @@ def test_a_play_of_another_game_names_the_game_and_class(game):
 @pytest.mark.parametrize("flag", ["yes", 1, None])
 def test_collapse_suits_must_be_a_bool(game, flag):
     with pytest.raises(TypeError, match="collapse_suits must be True or False"):
-        if game is guandan:
-            guandan.legal_plays("3S", "2", collapse_suits=flag)
-        elif game is chinese_ten:
-            chinese_ten.legal_plays("3S", "7H", collapse_suits=flag)
-        else:
-            game.legal_plays("3S", collapse_suits=flag)
+        follow(game, "4D", None, collapse_suits=flag)
 
 
 @pytest.mark.parametrize("game", SHEDDING, ids=lambda g: g.__name__)
 def test_hands_of_the_wrong_type(game):
-    with pytest.raises(TypeError, match="hand must be"):
-        if game is guandan:
-            guandan.legal_plays(None, "2")
-        else:
-            game.legal_plays(b"3S")
+    for hand in (None, b"3S"):
+        with pytest.raises(TypeError, match="hand must be"):
+            follow(game, hand, None)
 
 
 # --- classify: a list of plays in every game --------------------------------------------------

@@ -17,9 +17,10 @@ import pytest
 
 from chupai import chinese_ten, gandengyan, guandan, zhengshangyou
 from chupai.cards import Cards
+from chupai.registry import GAMES as REGISTRY
 
-#: the games (a plain list until the registry lands)
-GAMES: list[ModuleType] = [guandan, zhengshangyou, gandengyan, chinese_ten]
+#: every registered game (its positions below: a game without them fails, never skips)
+GAMES: list[ModuleType] = [entry.module() for entry in REGISTRY.values()]
 
 Position = tuple[Any, Callable[[list[Any]], Any]]  # (a PlayList, entry -> Play)
 
