@@ -28,8 +28,6 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 from chupai import arena  # noqa: E402
 from chupai.players.network import NetworkBot  # noqa: E402
 from chupai.registry import GAMES  # noqa: E402
-from chupai.rl import danzero  # noqa: E402
-from chupai.rl.danzero import CARD_ORDERS  # noqa: E402
 from chupai.players.search.registry import make_bot  # noqa: E402
 
 
@@ -56,16 +54,19 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("model", help="the .onnx file of the network")
     ap.add_argument("--layout", default="danzero", help="the network's input layout (default danzero)")
-    ap.add_argument("--game", default=danzero.GAME, choices=list(GAMES),
-                    help=f"the game (default {danzero.GAME}, the danzero layout's)")
-    ap.add_argument("--card-order", default="rank_major", choices=CARD_ORDERS,
-                    help="the card order the network was trained with (default rank_major)")
+    ap.add_argument("--game", default=None, choices=list(GAMES),
+                    help="the game (default: the one whose own layout --layout is, else the first)")
+    ap.add_argument("--card-order", default="rank_major",
+                    help="the card order the network was trained with: rank_major, suit_major (default rank_major)")
     ap.add_argument("--fill", type=float, default=-1.0, help="the value of the empty play blocks (default -1)")
     ap.add_argument("--against", default="greedy,heuristic", help="comma-separated bot specs (default greedy,heuristic)")
     ap.add_argument("--deals", type=int, default=1000, help="first deals per opponent (default 1000)")
     ap.add_argument("--seed", type=int, default=2026, help="the deals' seed (default 2026)")
     ap.add_argument("--workers", type=int, default=1, help="local worker processes (default 1)")
     args = ap.parse_args(argv)
+    if args.game is None:  # the game whose own layout the network reads, else the first game
+        owners = [name for name, entry in GAMES.items() if args.layout in dict(entry.observations)]
+        args.game = owners[0] if owners else next(iter(GAMES))
     try:
         if args.deals < 1 or args.workers < 1:
             raise ValueError("--deals and --workers must be positive")

@@ -1,7 +1,7 @@
 """Plain runner for chupai.rl.VectorEnv: steps per second per game, backend and threads.
 
     python bench/rl.py [--envs 256] [--steps 100] [--repeats 5] [--threads 1 2]
-                       [--features {concrete,ids}] [--observation {default,danzero}]
+                       [--features {concrete,ids}] [--observation default|danzero]
                        [--backend compiled python] [--game guandan ...] [--phases]
 
 A step is one decision of one table (self-play, the first legal id), the acting
@@ -52,8 +52,6 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # keep numpy's BLAS threads 
 
 from chupai.rl import VectorEnv  # noqa: E402
 from chupai.registry import GAMES as REGISTRY  # noqa: E402
-from chupai.rl import danzero  # noqa: E402
-from chupai.rl._compiled import COMPILED_GAMES  # noqa: E402
 
 GAMES = list(REGISTRY)
 
@@ -127,7 +125,8 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     ap.add_argument("--features", choices=["concrete", "ids"], default=None)
-    ap.add_argument("--observation", choices=["default", "danzero"], default="default")
+    ap.add_argument("--observation", default="default",
+                    help="default, or a game's own layout (its registry entry's observations: danzero)")
     ap.add_argument("--backend", choices=["compiled", "python"], nargs="+", default=["compiled", "python"])
     ap.add_argument("--game", action="append", choices=GAMES, help="a game (default: every game)")
     ap.add_argument("--phases", action="store_true", help="time the serial and parallel parts (compiled)")
@@ -137,10 +136,10 @@ def main() -> None:
     for game in args.game or GAMES:
         wall = {}
         for backend in args.backend:
-            if backend == "compiled" and game not in COMPILED_GAMES:
+            if backend == "compiled" and REGISTRY[game].vector_tables is None:
                 print(f"{game:14s} compiled  (no compiled tables: the Python path below)")
                 continue
-            if args.observation == "danzero" and game != danzero.GAME:
+            if args.observation != "default" and args.observation not in dict(REGISTRY[game].observations):
                 continue
             # the Python path is ~100x slower: fewer steps keep its runs short
             steps = args.steps if backend == "compiled" else max(1, args.steps // 10)

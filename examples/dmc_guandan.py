@@ -16,7 +16,7 @@ RandomBot; the win rates over training time go to ``<out>/winrate.png`` and
 counters (``--resume`` continues from it).  At the end the agent plays
 ``--final-deals`` deals against RandomBot and against GreedyBot and prints both win
 rates.  ``--export model.onnx`` writes the trained network as an ONNX file of
-:class:`chupai.network.NetworkBot`'s ``rows`` layout (the observation joined to the
+:class:`chupai.players.network.NetworkBot`'s ``rows`` layout (the observation joined to the
 action's cards, one row per legal action; the input scaling is part of the graph), so
 ``chupai arena guandan --bots net:model.onnx:layout=rows,greedy`` plays it.  Requires
 ``torch`` and ``matplotlib`` (``pip install torch matplotlib``; ``onnx`` to export).

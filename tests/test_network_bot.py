@@ -18,8 +18,8 @@ from chupai import arena, guandan  # noqa: E402
 from chupai.registry import GAMES  # noqa: E402
 from chupai.players.bots import GreedyBot  # noqa: E402
 from chupai.players.network import NetworkBot  # noqa: E402
+from chupai.guandan import danzero  # noqa: E402
 from chupai.rl import (  # noqa: E402
-    danzero,
     legal_action_features,
     legal_action_ids,
     num_distinct_actions,
@@ -70,7 +70,7 @@ def rank_major_index(face: str) -> int:
     from chupai import Cards
 
     counts = np.asarray(Cards(face).counts(), dtype=np.float32)
-    return int(np.flatnonzero(danzero.to_danzero(counts))[0])
+    return int(np.flatnonzero(danzero.card_vector(counts))[0])
 
 
 def deal_with_a_card_to_pick(first_holds: bool) -> tuple[Any, str]:

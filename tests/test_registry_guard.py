@@ -28,10 +28,6 @@ NAMES = tuple(GAMES)
 #: shared-looking modules that are one game's own code, not yet moved into its package
 #: (each must still name its game, so that the list cannot outlive the move)
 OWN_CODE = {
-    "src/chupai/rl/danzero.py": "Guan Dan's DanZero observation layout",
-    "src/chupai/rl/_compiled.py": "VectorEnv's compiled Guan Dan tables",
-    "src/chupai/rl/_guandan_tables.pyx": "VectorEnv's compiled Guan Dan tables",
-    "src/chupai/rl/_guandan_tables.pxd": "VectorEnv's compiled Guan Dan tables",
     "bench/run.py": "the Guan Dan benchmark's script",
     "bench/protocol_load.py": "a load test of the Guan Dan protocol server",
     "bench/openguandan.py": "chupai's Guan Dan bots on OpenGuanDan's server",

@@ -13,7 +13,7 @@ import pytest
 
 from chupai.actions import PASS
 from chupai.guandan import Deal, Match
-from chupai.rl import danzero
+from chupai.guandan import danzero
 
 RANKS = "23456789TJQKA"
 

@@ -1,4 +1,4 @@
-"""The compiled VectorEnv tables (chupai.rl._guandan_tables) against the Python path:
+"""The compiled VectorEnv tables (chupai.guandan._tables) against the Python path:
 the same trajectories and the same arrays, bit for bit, at every step, in every mode;
 determinism across threads; where the compiled path is refused."""
 from __future__ import annotations
@@ -8,8 +8,9 @@ import pytest
 
 from chupai import rl
 from chupai.guandan import Rules
-from chupai.rl import VectorEnv, danzero
-from chupai.rl._compiled import COMPILED_GAMES
+from chupai.rl import VectorEnv
+from chupai.guandan import danzero
+from chupai.registry import GAMES
 
 
 def _random_actions(obs: dict, rng: np.random.Generator, index: bool) -> np.ndarray:
@@ -141,10 +142,12 @@ def test_compiled_bad_input_leaves_every_table_alone():
 def test_backend_choice():
     from chupai.players.bots import RandomBot
 
-    assert COMPILED_GAMES == ("guandan",)
+    assert GAMES["guandan"].vector_tables is not None
     assert VectorEnv("guandan", 1, 0).backend == "compiled"
     assert VectorEnv("guandan", 1, 0, opponents=RandomBot()).backend == "python"
-    for game in ("zhengshangyou", "gandengyan", "chinese_ten"):
+    for game, entry in GAMES.items():
+        if entry.vector_tables is not None:
+            continue
         assert VectorEnv(game, 1, 0).backend == "python"
         with pytest.raises(ValueError, match=f"{game} has no compiled tables"):
             VectorEnv(game, 1, 0, backend="compiled")

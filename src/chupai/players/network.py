@@ -4,12 +4,13 @@
 ``chupai[onnx]``) and plays it in any state of a game its input layout covers. A
 layout names what the network reads and what it answers:
 
-``"danzero"`` (Guan Dan; :mod:`chupai.rl.danzero`)
+a game's own layout (its registry entry's ``observations`` with ``network_rows``;
+Guan Dan's ``"danzero"``, :mod:`chupai.guandan.danzero`)
     one row per legal action, the 513 state values of the player to act joined to the
     action's 54 card values (567 inputs); the network answers one Q per row and the
     bot plays the argmax. DanZero's network and its published reproductions have this
     layout. The card order and the fill of the empty play blocks must be those the
-    network was trained with (``card_order``, ``fill``: see :mod:`chupai.rl.danzero`):
+    network was trained with (``card_order``, ``fill``: see :mod:`chupai.guandan.danzero`):
     a network fed another order plays like a weak bot, and nothing raises. The tribute
     and the return are not card plays: the ``fallback`` bot decides them.
 ``"rows"`` (every game; :mod:`chupai.rl`)
@@ -31,6 +32,7 @@ loads the network again from its path). ONNX Runtime runs on one thread per bot 
 """
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from chupai.core.validate import check_positive_int
+from chupai.registry import GAMES
 
 __all__ = ["LAYOUTS", "NetworkBot", "NetworkLayout"]
 
@@ -55,11 +58,14 @@ class NetworkLayout:
             game's action ids, masked by the legal ones); ``None`` for a decision the
             layout does not cover (the fallback bot takes it).
         card_options: the layout reads ``card_order`` and ``fill``.
+        module: the game's observation module of a game's own layout (it checks
+            ``card_order`` and ``fill``: ``card_permutation``, ``check_fill``).
     """
 
     name: str
     rows: Callable[[Any, int, Any, float], tuple[np.ndarray, np.ndarray | None] | None]
     card_options: bool
+    module: Any = None
 
 
 def _joined(state_values: np.ndarray, actions: np.ndarray) -> np.ndarray:
@@ -68,15 +74,6 @@ def _joined(state_values: np.ndarray, actions: np.ndarray) -> np.ndarray:
     rows[:, : state_values.shape[0]] = state_values
     rows[:, state_values.shape[0] :] = actions
     return rows
-
-
-def _danzero_rows(state: Any, player: int, card_order: Any, fill: float) -> tuple[np.ndarray, None] | None:
-    from chupai.rl import danzero
-
-    if state.phase != "play":
-        return None
-    obs = danzero.observation(state, player, card_order=card_order, fill=fill)
-    return _joined(obs, danzero.action_features(state, card_order=card_order)), None
 
 
 def _state_rows(state: Any, player: int, card_order: Any, fill: float) -> tuple[np.ndarray, None]:
@@ -91,11 +88,23 @@ def _observation_rows(state: Any, player: int, card_order: Any, fill: float) -> 
     return observation_tensor(state, player)[None, :], legal_action_ids(state)
 
 
+def _game_layouts() -> list[NetworkLayout]:
+    """The layouts of the games' own observations that networks are trained on (each
+    registry entry's ``observations`` whose module has ``network_rows``)."""
+    out = []
+    for entry in GAMES.values():
+        for name, module_name in entry.observations:
+            module = importlib.import_module(module_name)
+            if hasattr(module, "network_rows"):
+                out.append(NetworkLayout(name, module.network_rows, card_options=True, module=module))
+    return out
+
+
 #: the input layouts a network may have, by name
 LAYOUTS: dict[str, NetworkLayout] = {
     layout.name: layout
     for layout in (
-        NetworkLayout("danzero", _danzero_rows, card_options=True),
+        *_game_layouts(),
         NetworkLayout("rows", _state_rows, card_options=False),
         NetworkLayout("observation", _observation_rows, card_options=False),
     )
@@ -121,15 +130,17 @@ class NetworkBot:
 
     Args:
         path: the ``.onnx`` file.
-        layout: ``"danzero"``, ``"rows"`` or ``"observation"`` (:data:`LAYOUTS`).
-        card_order: the card order of a ``danzero`` network: ``"rank_major"`` (DanZero's
-            reference code), ``"suit_major"`` (the published ONNX reproductions) or an
-            array of the 54 positions (:func:`chupai.rl.danzero.card_permutation`).
+        layout: ``"danzero"`` (Guan Dan's), ``"rows"`` or ``"observation"`` (:data:`LAYOUTS`).
+        card_order: the card order of a ``danzero`` network (read and checked by a game's
+            own layout only): ``"rank_major"`` (DanZero's reference code),
+            ``"suit_major"`` (the published ONNX reproductions) or an array of the 54
+            positions (:func:`chupai.guandan.danzero.card_permutation`).
         fill: the value of the empty play blocks of a ``danzero`` network: -1 (the
             reference) or 0 (the reproductions).
         fallback: the bot that takes the decisions the layout does not cover (Guan Dan's
-            tribute and return under ``danzero``); ``None``: :class:`~chupai.players.bots.HeuristicBot`
-            (a spec string names it in ``net:PATH:fallback=SPEC``).
+            tribute and return under ``danzero``); ``None``:
+            :class:`~chupai.players.bots.HeuristicBot` (a spec string names it in
+            ``net:PATH:fallback=SPEC``).
         threads: ONNX Runtime's threads for one evaluation.
 
     >>> NetworkBot("missing.onnx")
@@ -141,7 +152,6 @@ class NetworkBot:
     def __init__(self, path: str | Path, *, layout: str = "danzero", card_order: Any = "rank_major",
                  fill: float = -1.0, fallback: Any = None, threads: int = 1) -> None:
         from chupai.players.bots import HeuristicBot
-        from chupai.rl import danzero
 
         if not isinstance(path, (str, Path)):
             raise TypeError(f"path must be a str or Path of an .onnx file, not {type(path).__name__}")
@@ -151,8 +161,11 @@ class NetworkBot:
             raise TypeError(f"layout must be a str, one of {tuple(LAYOUTS)}, not {type(layout).__name__}")
         if layout not in LAYOUTS:
             raise ValueError(f"layout must be one of {tuple(LAYOUTS)}, not {layout!r}")
-        danzero.card_permutation(card_order)
-        self.fill = danzero.check_fill(fill)
+        checks = LAYOUTS[layout].module  # a game's own layout checks its card options
+        if checks is not None:
+            checks.card_permutation(card_order)
+            fill = checks.check_fill(fill)
+        self.fill = fill
         self.path = str(path)
         self.layout = layout
         self.card_order = card_order if isinstance(card_order, str) else tuple(int(x) for x in card_order)

@@ -162,6 +162,14 @@ class Game:
         commands: the modules that add the game's own subcommands to ``chupai``, each
             with ``register(subparsers)`` (Guan Dan: its competition protocol's
             ``serve``, ``join`` and ``replay``).
+        vector_tables: ``"module:Class"`` of the game's compiled tables, which
+            :class:`chupai.rl.VectorEnv` steps in C (the class's ``POLICIES``: the
+            opponents they play); ``None``: the game runs on the Python path.
+        observations: ``(name, module)`` of each observation layout of the game's own
+            beside the default one (Guan Dan: ``"danzero"``); the module has ``LAYOUT``,
+            ``observation(state, player)``, ``card_vector(counts)`` (action features in
+            its card order) and, for networks trained on it, ``network_rows(state,
+            player, card_order, fill)``.
     """
 
     name: str
@@ -184,6 +192,8 @@ class Game:
     perft: PerftDepths
     sample_plays: tuple[str, ...]
     commands: tuple[str, ...] = ()
+    vector_tables: str | None = None
+    observations: tuple[tuple[str, str], ...] = ()
 
     # -- derived ------------------------------------------------------------------------
     @property
@@ -230,6 +240,14 @@ class Game:
 
     def bench_module(self) -> ModuleType:
         return importlib.import_module(self.bench)
+
+    def observation_module(self, name: str) -> ModuleType:
+        """The module of the game's own observation layout ``name`` (:attr:`observations`);
+        ``ValueError`` naming the layouts there are otherwise."""
+        modules = dict(self.observations)
+        if name not in modules:
+            raise ValueError(f"observation must be one of {('default', *modules)} for {self.name}, not {name!r}")
+        return importlib.import_module(modules[name])
 
     def make_encoder(self) -> Any:
         """A new RL encoder of the game (:attr:`encoder`)."""

@@ -4,7 +4,8 @@
   :func:`action_to_id`, :func:`id_to_action`, :func:`legal_action_features`,
   :func:`num_distinct_actions`, :func:`observation_size` (functions of a state: the
   state classes, a layer below, do not know this package).
-* :mod:`chupai.rl.danzero`: Guan Dan in DanZero's 513 + 54 layout.
+* A game's own layouts (its registry entry's ``observations``, such as Guan Dan's
+  :mod:`chupai.guandan.danzero`: DanZero's 513 + 54 values).
 * :class:`VectorEnv`: many tables stepped per call (Gymnasium vector conventions).
 * :mod:`chupai.rl.pettingzoo` and :mod:`chupai.rl.openspiel`: adapters (optional
   extras ``chupai[pettingzoo]``, ``chupai[openspiel]``).

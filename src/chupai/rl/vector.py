@@ -40,14 +40,15 @@ Conventions (Gymnasium's vector API):
   A policy (str or bot) plays every seat but 0; a sequence gives one entry per seat
   (``None`` for the caller's seats); a dict maps seats to policies.  The tables run the
   opponents' moves before returning, so the acting player is always the caller's.
-* ``observation="danzero"`` (Guan Dan): the observations are DanZero's 513 values
-  (:func:`chupai.rl.danzero.observation`) and the action features are in DanZero's
-  card order (:func:`chupai.rl.danzero.to_danzero`).
-* Backends: ``backend="auto"`` (default) runs the **compiled tables** where they exist
-  (Guan Dan, with opponents ``"random"``/``"greedy"`` or none:
-  :mod:`chupai.rl._guandan_tables`, every table stepped in C with the GIL released,
-  the tensors written in C) and the Python path elsewhere (the other games, or a bot
-  object as an opponent); ``"python"`` forces the Python path, ``"compiled"`` refuses
+* ``observation``: ``"default"``, or a layout of the game's own (its registry entry's
+  ``observations``; Guan Dan's ``"danzero"``: DanZero's 513 values,
+  :func:`chupai.guandan.danzero.observation`, with the action features in DanZero's
+  card order, :func:`chupai.guandan.danzero.card_vector`).
+* Backends: ``backend="auto"`` (default) runs the **compiled tables** where the game has
+  them (its registry entry's ``vector_tables``: Guan Dan's, with opponents the tables
+  play, ``"random"``/``"greedy"``, or none; every table stepped in C with the GIL
+  released, the tensors written in C) and the Python path elsewhere (the other games,
+  or a bot object as an opponent); ``"python"`` forces the Python path, ``"compiled"`` refuses
   with ``ValueError`` where it cannot run.  ``env.backend`` says which runs.  Both
   give the same arrays, bit for bit, in self-play (``tests/test_rl_vector_compiled.py``).
 * Determinism: deal ``e`` (0, 1, ... since the last seeding) of table ``i`` is
@@ -73,15 +74,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from chupai.registry import game as registry_entry
+from chupai.registry.entry import resolve
 from chupai.core.seeds import SEED_MASK, stream, table_deal
 from chupai.state.base import check_seed, is_int
 from chupai.core.records import NUM_FACES
-from chupai.rl import danzero
 from chupai.rl._api import (
     _concrete_index,
     _features,
@@ -90,15 +91,28 @@ from chupai.rl._api import (
     observation_layout,
     observation_tensor,
 )
-from chupai.rl._compiled import COMPILED_GAMES, COMPILED_POLICIES, CompiledTables
 from chupai.rl._spaces import ActionSpace
 
 __all__ = ["VectorEnv"]
 
 _MODES = ("id", "index")
 _FEATURES = (False, True, "concrete", "ids")
-_OBSERVATIONS = ("default", "danzero")
 _BACKENDS = ("auto", "compiled", "python")
+
+
+class CompiledTables(Protocol):
+    """What :class:`VectorEnv` drives of a game's compiled tables (its registry entry's
+    ``vector_tables``: a class taking ``(num_envs, rules, threads, policies, *,
+    observation, features, action_mode, space, layout)``, with ``POLICIES``, the
+    opponents it plays)."""
+
+    def seed(self, seed: int) -> None: ...
+    def reset(self) -> dict[str, np.ndarray]: ...
+    def check(self, arr: np.ndarray) -> np.ndarray: ...
+    def step(self, a: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray,
+                                           dict[str, Any]]: ...
+    def state(self, i: int) -> Any: ...
+    def close(self) -> None: ...
 
 
 def _policy(spec: Any) -> Any:
@@ -189,7 +203,7 @@ class VectorEnv:
         action_mode: ``"id"`` (actions are ids) or ``"index"`` (indices into the
             concrete legal actions).
         observation: ``"default"`` (:func:`chupai.rl.observation_tensor`) or
-            ``"danzero"`` (Guan Dan's 513-value DanZero state).
+            a layout of the game's own (Guan Dan: ``"danzero"``, DanZero's 513 values).
         backend: ``"auto"``, ``"compiled"`` or ``"python"`` (module doc).
     """
 
@@ -219,15 +233,16 @@ class VectorEnv:
         self._kwargs: dict[str, Any] = {} if entry.fixed_players else {"players": self.players}
         if rules is not None:
             self._kwargs["rules"] = rules
-        if observation not in _OBSERVATIONS or (observation == "danzero" and self.game != danzero.GAME):
-            raise ValueError(f"observation must be 'default' (or 'danzero' for {danzero.GAME}), not {observation!r}")
+        if not isinstance(observation, str):
+            raise TypeError(f"observation must be a str, not {type(observation).__name__}")
+        self._encoding: Any = None if observation == "default" else entry.observation_module(observation)
         if backend not in _BACKENDS:
             raise ValueError(f"backend must be one of {_BACKENDS}, not {backend!r}")
         self.observation = observation
         self._opponents = _opponents(opponents, self.players)
         space = action_space(self.game)
         self.num_actions = space.size
-        layout = danzero.LAYOUT if observation == "danzero" else observation_layout(self.game, self.players)
+        layout = observation_layout(self.game, self.players) if self._encoding is None else self._encoding.LAYOUT
         self.observation_size = layout.size
         self._seed = check_seed(seed)
         self._tables: list[_Table] = []
@@ -238,9 +253,9 @@ class VectorEnv:
         if backend == "compiled" and why:
             raise ValueError(f"backend='compiled' is not available here: {why}")
         self.backend = "python" if backend == "python" or why else "compiled"
-        if self.backend == "compiled":
+        if self.backend == "compiled" and entry.vector_tables is not None:
             policies = [None if o is None else str(o) for o in opponents_specs(opponents, self.players)]
-            self._compiled = CompiledTables(self.num_envs, rules, self.threads, policies,
+            self._compiled = resolve(entry.vector_tables)(self.num_envs, rules, self.threads, policies,
                                             observation=observation, features=self.features,
                                             action_mode=action_mode, space=space, layout=layout)
             self._compiled.seed(self._seed)
@@ -250,11 +265,14 @@ class VectorEnv:
 
     def _not_compiled(self, opponents: Any, rules: Any) -> str:
         """Why the compiled path cannot run these tables ('' if it can)."""
-        if self.game not in COMPILED_GAMES:
-            return f"{self.game} has no compiled tables (compiled: {', '.join(COMPILED_GAMES)})"
+        tables = registry_entry(self.game).vector_tables
+        if tables is None:
+            return f"{self.game} has no compiled tables"
+        policies = resolve(tables).POLICIES
         specs = opponents_specs(opponents, self.players)
-        if any(o is not None and o not in COMPILED_POLICIES for o in specs):
-            return "a seat is played by a bot other than 'random' and 'greedy' (the compiled tables run those only)"
+        if any(o is not None and o not in policies for o in specs):
+            return (f"a seat is played by a bot other than {' and '.join(map(repr, policies))} "
+                    "(the compiled tables run those only)")
         return ""
 
     # -- tables --------------------------------------------------------------------------------
@@ -357,7 +375,7 @@ class VectorEnv:
         for i, t in enumerate(self._tables):
             p = t.deal.current_player
             player[i] = p
-            obs[i] = danzero.observation(t.deal, p) if self.observation == "danzero" else observation_tensor(t.deal, p)
+            obs[i] = observation_tensor(t.deal, p) if self._encoding is None else self._encoding.observation(t.deal, p)
             mask[i, t.ids] = 1
         out: dict[str, np.ndarray] = {"observation": obs, "action_mask": mask, "player": player}
         if self.features:
@@ -369,8 +387,8 @@ class VectorEnv:
                 rows = t.rows
                 feats[i, : len(rows)] = _features(t.legal, t.rec)[rows]
                 ids[i, : len(rows)] = t.ids[rows]
-            if self.observation == "danzero":
-                feats = danzero.to_danzero(feats)
+            if self._encoding is not None:
+                feats = self._encoding.card_vector(feats)
             out.update(action_features=feats, action_ids=ids, num_actions=counts)
         return out
 

@@ -13,7 +13,7 @@ of tables, one call at a time (a second thread calling in meanwhile gets
 ``RuntimeError``).
 
 It is an exact port of the Python path (``chupai.rl.vector``, ``chupai.rl._climbing``
-with ``chupai.guandan._rl`` and ``chupai.rl.danzero``): same deals (a table's deal of seed ``s`` is
+with ``chupai.guandan._rl`` and ``chupai.guandan.danzero``): same deals (a table's deal of seed ``s`` is
 ``Deal(seed=s)``: ``DealCore.random`` draws it from ``rng_seed(s, 0)``), same action
 ids and concrete choices, same tensors bit for bit (``tests/test_rl_vector_compiled.py``).
 What it covers: first deals (both teams at level 2, no tribute: what ``VectorEnv``
@@ -88,7 +88,7 @@ cdef enum:
     F_LEVEL = 12
     F_DECLARERS = 13
     F_PHASE_PLAY = 14            # (not an offset: the index of the phase "play")
-    # the DanZero layout's fields (chupai.rl.danzero.LAYOUT)
+    # the DanZero layout's fields (chupai.guandan.danzero.LAYOUT)
     Z_HAND = 0
     Z_WILD = 1
     Z_UNSEEN = 2
@@ -168,7 +168,7 @@ cdef inline void fill(float *out, int n, float v) noexcept nogil:
 
 
 cdef void wild_flags(float *res, mask_t lo, int level) noexcept nogil:
-    """chupai.rl.danzero.wild_flags of the hand whose faces held are `lo` (12 values,
+    """chupai.guandan.danzero.wild_flags of the hand whose faces held are `lo` (12 values,
     zeroed by the caller); the flags only ask which faces are held, never how often."""
     cdef int wild = level * 4 + 1           # the heart (chupai suit 1) of the level rank
     cdef int n[N_LEVELS]
@@ -693,7 +693,7 @@ cdef class GuanDanTables:
         obs[off[F_DECLARERS] + 2] = 1.0
 
     cdef void _obs_danzero(self, table_t *t, float *obs) noexcept nogil:
-        """chupai.rl.danzero.observation (a first deal in its card play)."""
+        """chupai.guandan.danzero.observation (a first deal in its card play)."""
         cdef const gd_deal_t *d = &t.d
         cdef const int *off = self.off
         cdef int p = d.t.current, k, s, f, prev, partner

@@ -1,6 +1,7 @@
-"""The compiled path of :class:`chupai.rl.VectorEnv`: Guan Dan tables stepped in C.
+"""Guan Dan's compiled path of :class:`chupai.rl.VectorEnv`: its tables stepped in C
+(the registry entry's ``vector_tables``).
 
-:class:`CompiledTables` drives :class:`chupai.rl._guandan_tables.GuanDanTables`: it
+:class:`CompiledTables` drives :class:`chupai.guandan._tables.GuanDanTables`: it
 allocates the output arrays (uninitialised: the C kernels write every element) and
 calls the tables, which check the actions and step every table on their worker
 threads (:mod:`chupai.rl._workers`, the GIL released); the deals' seeds are derived
@@ -17,18 +18,14 @@ import numpy as np
 
 from chupai.core.records import NUM_FACES
 from chupai.core.seeds import SEED_MASK
-from chupai.rl import danzero
-from chupai.rl._guandan_tables import DANZERO_FIELDS, DEFAULT_FIELDS, GuanDanTables
+from chupai.guandan import danzero
+from chupai.guandan._tables import DANZERO_FIELDS, DEFAULT_FIELDS, GuanDanTables
 from chupai.rl._layout import Layout
 from chupai.rl._spaces import ActionSpace
 
-__all__ = ["COMPILED_GAMES", "COMPILED_POLICIES", "CompiledTables"]
+__all__ = ["CompiledTables"]
 
-#: the games whose VectorEnv runs compiled (the others keep the Python path)
-COMPILED_GAMES = ("guandan",)
 _POLICY_CODES = {"random": 0, "greedy": 1}  # chupai.engine.base POLICY_RANDOM, POLICY_GREEDY
-#: the opponents the compiled tables play (bot specs)
-COMPILED_POLICIES = tuple(_POLICY_CODES)
 
 # the sizes the C encoders write per field (checked against the layouts at start)
 _DEFAULT_SIZES = {"hand": NUM_FACES, "played": 4 * NUM_FACES, "known": 4 * NUM_FACES, "hand_sizes": 4,
@@ -57,6 +54,9 @@ class CompiledTables:
     """``num_envs`` Guan Dan tables in C (see :class:`chupai.rl.VectorEnv`, which checks
     the arguments).  ``policies``: per seat ``None`` (the caller's) or ``"random"`` /
     ``"greedy"``."""
+
+    #: the opponents the compiled tables play (bot specs)
+    POLICIES = tuple(_POLICY_CODES)
 
     def __init__(self, num_envs: int, rules: Any, threads: int, policies: list[str | None], *,
                  observation: str, features: str | bool, action_mode: str, space: ActionSpace,

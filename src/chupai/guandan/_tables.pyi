@@ -1,4 +1,4 @@
-"""Type stubs of chupai.rl._guandan_tables (see the .pyx)."""
+"""Type stubs of chupai.guandan._tables (see the .pyx)."""
 from collections.abc import Sequence
 from typing import Any, final
 

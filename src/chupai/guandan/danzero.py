@@ -7,7 +7,7 @@ state, so agents of that line of work run on chupai.
 **Card vectors** (54 values): by default index ``rank*4 + suit`` with ranks 2..A
 (0..12) and the suits in DanZero's order **H S C D** (0..3), then the black joker 52 and
 the red joker 53; each value the number of copies (0..2).  (chupai's own card core
-orders the suits S H C D: :func:`to_danzero` permutes.)
+orders the suits S H C D: :func:`card_vector` permutes.)
 
 **Card orders.** Networks trained on this layout do not all index the 54 cards alike,
 and a network fed another order than its own plays like a weak bot, raising no error.
@@ -82,9 +82,11 @@ __all__ = [
     "STATE_SIZE",
     "action_features",
     "card_permutation",
+    "check_fill",
+    "network_rows",
     "observation",
     "reorder",
-    "to_danzero",
+    "card_vector",
     "wild_flags",
 ]
 
@@ -180,7 +182,7 @@ LAYOUT = Layout([
 STATE_SIZE = LAYOUT.size
 
 
-def to_danzero(counts: Any) -> np.ndarray:
+def card_vector(counts: Any) -> np.ndarray:
     """A card vector (or rows of them) in chupai's face order, permuted to DanZero's."""
     arr = np.asarray(counts, dtype=np.float32)
     out = np.empty_like(arr)
@@ -243,7 +245,7 @@ def wild_flags(hand: Any, level: int) -> np.ndarray:
 
 
 def _cards(cards: Any) -> np.ndarray:
-    return to_danzero(np.asarray(cards.counts(), dtype=np.float32))
+    return card_vector(np.asarray(cards.counts(), dtype=np.float32))
 
 
 def _left(n: int) -> np.ndarray:
@@ -320,4 +322,19 @@ def action_features(state: Any, *, card_order: Any = "rank_major") -> np.ndarray
 
     card_permutation(card_order)  # checked before any work
     _, cards = legal_action_features(state)
-    return reorder(to_danzero(cards), card_order)
+    return reorder(card_vector(cards), card_order)
+
+
+def network_rows(state: Any, player: int, card_order: Any, fill: float) -> tuple[np.ndarray, None] | None:
+    """The input rows of a network of DanZero's layout for ``player``'s decision (one row
+    per legal action: the state's 513 values joined to the action's 54; see
+    :mod:`chupai.players.network`), ``None`` outside the card play (the tribute and the
+    return are not card plays)."""
+    if state.phase != "play":
+        return None
+    obs = observation(state, player, card_order=card_order, fill=fill)
+    actions = action_features(state, card_order=card_order)
+    rows = np.empty((len(actions), obs.shape[0] + actions.shape[1]), dtype=np.float32)
+    rows[:, : obs.shape[0]] = obs
+    rows[:, obs.shape[0]:] = actions
+    return rows, None
