@@ -1,5 +1,5 @@
 """``BestBot`` (``make_bot("best")``): legal in every game, deterministic for a seed and
-a world budget, its input checked; and ``bench/rulebots.py``'s argument checks (which
+a world budget, its input checked; and ``bench/guandan/rulebots.py``'s argument checks (which
 need none of the outside bots).  No win rate is asserted: figures live in ``bench/``."""
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from chupai.players.search import make_bot
 from chupai.players.search.best import BestBot
 
 GAME_NAMES = list(GAMES)
-RULEBOTS = Path(__file__).resolve().parent.parent / "bench" / "rulebots.py"
+RULEBOTS = Path(__file__).resolve().parent.parent / "bench" / "guandan" / "rulebots.py"
 
 
 def _play(game: str, bot: Any, seed: int, decisions: int = 40) -> list[Any]:

@@ -2,7 +2,7 @@
 answers by name for each stage (PLAY, TRIBUTE, PAYTRIBUTE with the request's tribute),
 the four-joker bomb's spelling, refusals counted, a refused room an error.
 
-The real OpenGuanDan server is not part of the repository: ``bench/openguandan.py``
+The real OpenGuanDan server is not part of the repository: ``bench/guandan/openguandan.py``
 plays whole rooms on it, given the path of its checkout."""
 from __future__ import annotations
 

@@ -2,7 +2,8 @@
 every test takes its games from the registry.
 
 * Every module of ``src/chupai`` outside the game packages (``.py``, ``.pyi``, ``.pyx``,
-  ``.pxd``) and the shared scripts of ``bench/`` neither imports a game package nor
+  ``.pxd``) and the shared scripts of ``bench/`` (one game's own scripts are in
+  ``bench/<game>/``, as its code is in its package) neither imports a game package nor
   holds a string naming a game (its registry name as a word, or ``chupai.<game>``);
   documentation (docstrings, comments) may name one as an example.  The registry's
   list of packages is the one place that names them all.
@@ -28,11 +29,6 @@ NAMES = tuple(GAMES)
 #: shared-looking modules that are one game's own code, not yet moved into its package
 #: (each must still name its game, so that the list cannot outlive the move)
 OWN_CODE = {
-    "bench/run.py": "the Guan Dan benchmark's script",
-    "bench/protocol_load.py": "a load test of the Guan Dan protocol server",
-    "bench/openguandan.py": "chupai's Guan Dan bots on OpenGuanDan's server",
-    "bench/rulebots.py": "the published Guan Dan competition bots as sparring partners",
-    "bench/rulebot_tables.py": "the published Guan Dan competition bots against each other on the server",
     "bench/surface.py": "the generators' positions, one recipe per game",
     "bench/determinize.py": "the Python determinization references, one per game",
 }

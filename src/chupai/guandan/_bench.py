@@ -1,4 +1,4 @@
-"""The Guan Dan benchmark runner behind ``chupai bench guandan`` and ``python bench/run.py``.
+"""The Guan Dan benchmark runner behind ``chupai bench guandan``.
 
 Positions: seeded Guan Dan deals, each a 27-card hand of a fresh deal, a uniformly
 drawn level, and a previous play drawn uniformly from another seat's legal leads.

@@ -20,7 +20,7 @@ competition server; what differs is around them:
 The server's action lists are chupai's legal plays under ``Rules.competition()`` but
 for one kind of play: a full house whose triple is of the level rank with the two wild
 cards as its pair (at level 7, ``C7 D7 S7 H7 H7``), which chupai lists and the server
-does not (``bench/openguandan.py`` counts every difference). A bot that chooses a play
+does not (``bench/guandan/openguandan.py`` counts every difference). A bot that chooses a play
 the server did not list plays the server's first entry instead, with a warning
 (``unlisted`` counts them; ``strict`` raises).
 

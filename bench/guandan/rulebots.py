@@ -1,6 +1,6 @@
 """A chupai bot against the eight rule-based bots of the 2020 Guan Dan AI competition.
 
-    python bench/rulebots.py PATH [--bot best] [--deals 100] [--ais ai1,...,ai8]
+    python bench/guandan/rulebots.py PATH [--bot best] [--deals 100] [--ais ai1,...,ai8]
                              [--seed 2026] [--timeout 120] [--logs DIR]
 
 ``PATH`` is a checkout of the public repository ``submit-paper/Danzero_plus`` (or its

@@ -1,11 +1,11 @@
 """The published competition bots against each other on ``chupai serve guandan``.
 
-    python bench/rulebot_tables.py PATH [--tables ai1-ai2,ai3-ai4,ai5-ai6,ai7-ai8]
+    python bench/guandan/rulebot_tables.py PATH [--tables ai1-ai2,ai3-ai4,ai5-ai6,ai7-ai8]
                                    [--runs 3] [--games 1] [--seed 2026] [--stagger 0.7]
                                    [--timeout 1800] [--logs DIR]
 
 ``PATH`` is a checkout of the public repository ``submit-paper/Danzero_plus`` (or its
-``wintest`` folder; see ``bench/rulebots.py``).  A run is what a new user does: start
+``wintest`` folder; see ``bench/guandan/rulebots.py``).  A run is what a new user does: start
 ``chupai serve guandan --port 23456 --games G --tables T`` as a process, then, for each
 table ``A-B`` in order, the four clients ``A/client0``, ``B/client1``, ``A/client2``,
 ``B/client3`` (seats 0 and 2 are bot ``A``'s team), each ``--stagger`` seconds after

@@ -1,6 +1,6 @@
 """Load on the protocol server: T tables (4T connections) of bots playing G games each.
 
-    python bench/protocol_load.py [--tables 32] [--games 2] [--seed 1]
+    python bench/guandan/protocol_load.py [--tables 32] [--games 2] [--seed 1]
 
 Runs ``chupai serve guandan`` as a process and 4T websocket clients in this one (each
 answers with a seeded random index, reading only the message), then checks that no

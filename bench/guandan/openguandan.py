@@ -1,6 +1,6 @@
 """chupai bots on OpenGuanDan's own server: a whole room played, every action checked.
 
-    python bench/openguandan.py PATH/TO/OpenGuanDan [--bots greedy,heuristic,greedy,heuristic]
+    python bench/guandan/openguandan.py PATH/TO/OpenGuanDan [--bots greedy,heuristic,greedy,heuristic]
         [--games 1] [--seed 0] [--java java]
 
 PATH is a checkout of the public OpenGuanDan repository (GameAI-NJUPT); nothing of it is
