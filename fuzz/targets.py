@@ -170,12 +170,8 @@ RULE_OPTIONS: dict[str, dict[str, tuple[Any, ...]]] = {
     },
     "doudizhu": {name: (True, False) for name in doudizhu.Rules.__dataclass_fields__},
 }
-MODULES: dict[str, Any] = {
-    "guandan": guandan,
-    "zhengshangyou": zhengshangyou,
-    "gandengyan": gandengyan,
-    "chinese_ten": chinese_ten,
-}
+#: every registered game's package (its Deal and Match are fuzzed)
+MODULES: dict[str, Any] = {name: entry.module() for name, entry in GAMES.items()}
 #: the games whose plays are fuzzed: the registered ones and the rules cores not yet
 #: registered (no Deal or Match to fuzz)
 PLAY_MODULES: dict[str, Any] = {**MODULES, "doudizhu": doudizhu}

@@ -23,6 +23,16 @@ def seeds(name: str) -> list[bytes]:
     return out
 
 
+def test_every_registered_game_is_fuzzed() -> None:
+    """A game's plays and rules need a target of their own: a registered game without
+    one would be left out of the plays target silently."""
+    from chupai.registry import GAMES
+
+    for name in GAMES:
+        assert name in targets.PLAY_TARGETS and name in targets.RULE_OPTIONS, name
+        assert name in targets.ACTION_TARGETS and name in targets.MODULES, name
+
+
 def test_every_target_has_a_seed_corpus() -> None:
     assert NAMES and all(seeds(name) for name in NAMES)
 
