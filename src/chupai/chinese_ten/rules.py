@@ -22,7 +22,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from chupai.core.records import BITS_PER_RANK, NUM_RANKS, NUM_SUITS, RANKS, SUITS
-from chupai.core.validate import check_bool, check_choice, check_int, check_optional_int, players_error
+from chupai.core.validate import check_bool, check_choice, check_int, check_optional_int, players_error, set_flags
 from chupai.chinese_ten._entry import VARIANTS
 from chupai.chinese_ten._movegen import FLAG_FORCED_CAPTURE, FLAG_REDEAL, FLAG_REDEAL_CROWDED, FLAG_RED_FIVE_BONUS
 
@@ -111,14 +111,12 @@ class Rules:
             object.__setattr__(self, name, check_bool(getattr(self, name), name))
         check_choice(self.order, "order", ORDERS)
         object.__setattr__(self, "match_deals", check_optional_int(self.match_deals, "match_deals", 1))
-        object.__setattr__(
-            self,
-            "_flags",
-            (FLAG_FORCED_CAPTURE if self.forced_capture else 0)
-            | (FLAG_RED_FIVE_BONUS if self.red_five_bonus else 0)
-            | (FLAG_REDEAL if self.variant == "main_merah" else 0)
-            | (FLAG_REDEAL_CROWDED if self.variant == "main_merah" and self.redeal_crowded_groups else 0),
-        )
+        set_flags(self, {
+            FLAG_FORCED_CAPTURE: self.forced_capture,
+            FLAG_RED_FIVE_BONUS: self.red_five_bonus,
+            FLAG_REDEAL: self.variant == "main_merah",
+            FLAG_REDEAL_CROWDED: self.variant == "main_merah" and self.redeal_crowded_groups,
+        })
 
     def _variant_default(self, name: str) -> Any:
         """The value an option left ``None`` takes in this variant."""

@@ -26,7 +26,7 @@ ValueError: player must be a seat 0-3, not 4
 from __future__ import annotations
 
 import operator
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import TypeVar
 
 import numpy as np
@@ -47,6 +47,7 @@ __all__ = [
     "check_seed",
     "is_int",
     "players_error",
+    "set_flags",
 ]
 
 #: seeds are ints in ``[0, SEED_LIMIT)``
@@ -184,3 +185,18 @@ def as_rng(rng: object, name: str = "rng") -> np.random.Generator:
     if is_int(rng):
         return np.random.default_rng(check_seed(rng, name))
     raise TypeError(f"{name} must be a numpy Generator, an int seed or None, not {rng!r}")
+
+
+def set_flags(rules: object, flags: Mapping[int, bool]) -> None:
+    """Give a frozen ``Rules`` its ``_flags``, the word its compiled code reads: the bit
+    of each option that is on (``{FLAG_X: rules.x, ...}``).
+
+    >>> class Frozen: pass
+    >>> r = Frozen(); set_flags(r, {1: True, 2: False, 4: True}); r._flags
+    5
+    """
+    word = 0
+    for bit, on in flags.items():
+        if on:
+            word |= bit
+    object.__setattr__(rules, "_flags", word)

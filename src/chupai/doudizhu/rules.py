@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from chupai.core.validate import check_bool
+from chupai.core.validate import check_bool, set_flags
 from chupai.doudizhu._movegen import (
     FLAG_FOUR_TWO_PAIR,
     FLAG_FOUR_WITH_TWO,
@@ -59,16 +59,14 @@ class Rules:
         for f in fields(self):
             object.__setattr__(self, f.name, check_bool(getattr(self, f.name), f.name))
         # the options the compiled code reads
-        object.__setattr__(
-            self,
-            "_flags",
-            (FLAG_FOUR_WITH_TWO if self.four_with_two else 0)
-            | (FLAG_FOUR_TWO_PAIR if self.four_two_pair else 0)
-            | (FLAG_KICKER_ROCKET if self.kicker_rocket else 0)
-            | (FLAG_REPEAT_KICKERS if self.airplane_repeat_kickers else 0)
-            | (FLAG_KICKER_SPLITS_BOMB if self.kicker_splits_bomb else 0)
-            | (FLAG_KICKER_TRIO_RANK if self.kicker_trio_rank else 0),
-        )
+        set_flags(self, {
+            FLAG_FOUR_WITH_TWO: self.four_with_two,
+            FLAG_FOUR_TWO_PAIR: self.four_two_pair,
+            FLAG_KICKER_ROCKET: self.kicker_rocket,
+            FLAG_REPEAT_KICKERS: self.airplane_repeat_kickers,
+            FLAG_KICKER_SPLITS_BOMB: self.kicker_splits_bomb,
+            FLAG_KICKER_TRIO_RANK: self.kicker_trio_rank,
+        })
 
     @classmethod
     def openspiel(cls, **overrides: Any) -> Rules:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from chupai.core.validate import check_bool, check_int, check_optional_int
+from chupai.core.validate import check_bool, check_int, check_optional_int, set_flags
 from chupai.gandengyan._entry import DECKS
 from chupai.gandengyan._movegen import FLAG_FOLLOW_SAME_RANK, FLAG_JOKER_AS_TWO, FLAG_JOKER_LEAD_OUT, FLAG_TRIPLES_ARE_BOMBS, FLAG_TRIPLE_SEQUENCES
 
@@ -121,15 +121,13 @@ class Rules:
         object.__setattr__(self, "max_payment", check_optional_int(self.max_payment, "max_payment", 1, MAX_PAYMENT))
         object.__setattr__(self, "announce_at", check_optional_int(self.announce_at, "announce_at", 1))
         # the options the compiled code reads
-        object.__setattr__(
-            self,
-            "_flags",
-            (FLAG_TRIPLES_ARE_BOMBS if self.triples_are_bombs else 0)
-            | (FLAG_TRIPLE_SEQUENCES if self.triple_sequences else 0)
-            | (FLAG_JOKER_AS_TWO if self.joker_as_two else 0)
-            | (FLAG_JOKER_LEAD_OUT if self.joker_lead_out else 0)
-            | (FLAG_FOLLOW_SAME_RANK if self.follow_same_rank else 0),
-        )
+        set_flags(self, {
+            FLAG_TRIPLES_ARE_BOMBS: self.triples_are_bombs,
+            FLAG_TRIPLE_SEQUENCES: self.triple_sequences,
+            FLAG_JOKER_AS_TWO: self.joker_as_two,
+            FLAG_JOKER_LEAD_OUT: self.joker_lead_out,
+            FLAG_FOLLOW_SAME_RANK: self.follow_same_rank,
+        })
         object.__setattr__(self, "_max_ranks", MAX_RANKS if m is None else m)
 
     @classmethod

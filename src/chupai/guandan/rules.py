@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from chupai.core.validate import check_bool, check_choice, check_int, check_optional_int
+from chupai.core.validate import check_bool, check_choice, check_int, check_optional_int, set_flags
 from chupai.cards import RANKS
 from chupai.guandan._movegen import FLAG_JOKER_PAIR_IN_FULL_HOUSE, FLAG_SF_AS_STRAIGHT, parse_rank
 
@@ -80,12 +80,10 @@ class Rules:
         check_choice(self.tribute_lead, "tribute_lead", _TRIBUTE_LEAD)
         object.__setattr__(self, "ace_attempts", check_optional_int(self.ace_attempts, "ace_attempts", 1))
         # the options the compiled generator reads, as its bit flags
-        object.__setattr__(
-            self,
-            "_flags",
-            (FLAG_SF_AS_STRAIGHT if self.straight_flush_as_straight else 0)
-            | (FLAG_JOKER_PAIR_IN_FULL_HOUSE if self.joker_pair_in_full_house else 0),
-        )
+        set_flags(self, {
+            FLAG_SF_AS_STRAIGHT: self.straight_flush_as_straight,
+            FLAG_JOKER_PAIR_IN_FULL_HOUSE: self.joker_pair_in_full_house,
+        })
 
     @classmethod
     def pagat(cls, **overrides: Any) -> Rules:

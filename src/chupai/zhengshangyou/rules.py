@@ -5,7 +5,7 @@ from dataclasses import dataclass, fields, replace
 from collections.abc import Sequence
 from typing import Any
 
-from chupai.core.validate import check_bool, check_choice, check_int
+from chupai.core.validate import check_bool, check_choice, check_int, set_flags
 from chupai.zhengshangyou._movegen import FLAG_JOKER_PAIR
 
 __all__ = ["FLAG_JOKER_PAIR", "PAGAT", "Rules"]
@@ -50,7 +50,7 @@ class Rules:
         object.__setattr__(self, "target", check_int(self.target, "target", 1, MAX_TARGET))
         check_choice(self.next_dealer, "next_dealer", _NEXT_DEALER)
         # the options the compiled generator reads, as its bit flags
-        object.__setattr__(self, "_flags", FLAG_JOKER_PAIR if self.joker_pair else 0)
+        set_flags(self, {FLAG_JOKER_PAIR: self.joker_pair})
 
     @classmethod
     def pagat(cls, **overrides: Any) -> Rules:
