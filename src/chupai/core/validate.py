@@ -187,7 +187,7 @@ def as_rng(rng: object, name: str = "rng") -> np.random.Generator:
     raise TypeError(f"{name} must be a numpy Generator, an int seed or None, not {rng!r}")
 
 
-def set_flags(rules: object, flags: Mapping[int, bool]) -> None:
+def set_flags(rules: object, flags: Mapping[int, object]) -> None:
     """Give a frozen ``Rules`` its ``_flags``, the word its compiled code reads: the bit
     of each option that is on (``{FLAG_X: rules.x, ...}``).
 
