@@ -114,11 +114,8 @@ class Deal(DealSurface):
 
     # -- state ---------------------------------------------------------------------------
     @property
-    def players(self) -> int:
-        return self._core.players
-
-    @property
     def dealer(self) -> int:
+        """The seat that dealt."""
         return self._core.dealer
 
     @property

@@ -185,8 +185,9 @@ class DealSurface(StateBase):
     A subclass holds ``_rules`` and ``_seed`` (``None`` for a deal built from given
     cards); the compiled base holds ``_history`` (the :class:`~chupai.contract.Event`
     tuple, recorded compactly) and ``_core``, the compiled engine of the card play.
-    ``current_player`` and ``hand_sizes`` read ``_core``: a deal with a phase before its
-    core exists (Guan Dan's tribute, Zheng Shangyou's exchange) overrides them.
+    ``players``, ``current_player`` and ``hand_sizes`` read ``_core``: a deal
+    with a phase before its core exists (Guan Dan's tribute, Zheng Shangyou's exchange)
+    overrides them.
     """
 
     __slots__ = ()
@@ -202,6 +203,12 @@ class DealSurface(StateBase):
     def seed(self) -> int | None:
         """The seed of a random deal (``None`` for one built from given cards)."""
         return self._seed
+
+    @property
+    def players(self) -> int:
+        """The number of players; seats are ``0 .. players - 1``."""
+        players: int = self._core.players
+        return players
 
     @property
     def current_player(self) -> int:
