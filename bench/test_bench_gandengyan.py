@@ -1,7 +1,7 @@
 """pytest-benchmark suite for Gan Deng Yan: ``pytest bench/ --benchmark-only``.
 
 The generator benchmarks run one call per position over all the seeded in-game
-positions of ``chupai.gandengyan.bench`` (every decision of 4-player deals played by the
+positions of ``chupai.gandengyan._bench`` (every decision of 4-player deals played by the
 C random policy), so a round's time divided by the number of positions is the mean time
 per call.  The playout benchmarks play 10,000 4-player deals on one thread.
 """
@@ -9,7 +9,7 @@ import pytest
 
 from chupai.gandengyan import legal_plays
 from chupai.gandengyan._movegen import kernel_count
-from chupai.gandengyan.bench import kernel_arrays, positions
+from chupai.gandengyan._bench import kernel_arrays, positions
 from chupai.gandengyan.playouts import playouts
 
 POS = positions()

@@ -41,14 +41,14 @@ def test_bench_zero_counts_are_usage_errors(capsys, option):
 
 def test_bench_zero_deals_real_process():
     for argv in (["-m", "chupai", "bench", "--deals", "0"], ["-m", "chupai", "bench", "gandengyan", "--repeat", "0"],
-                 ["-m", "chupai.gandengyan.bench", "--deals", "0"]):
+                 ["-m", "chupai.gandengyan._bench", "--deals", "0"]):
         p = subprocess.run([sys.executable, *argv], capture_output=True, text=True, timeout=120)
         assert p.returncode == 2, argv
         assert "must be at least 1, not 0" in p.stderr and "Traceback" not in p.stderr
 
 
 def test_bench_gandengyan_honours_deals(capsys):
-    from chupai.gandengyan.bench import positions
+    from chupai.gandengyan._bench import positions
 
     for deals in (1, 3):
         out = bench_json(capsys, "gandengyan", *TINY[:1], str(deals), *TINY[2:], "--no-engine", "--no-surface")

@@ -28,7 +28,7 @@ GAME = Game(
     options=(Option("--decks", "one or two decks", type=int, choices=DECKS, default=DECKS[0]),),
     cli_options=(("plays", ("decks", *FOLLOW)), ("playout", ("players", "decks")),
                  ("arena", ("players", "decks"))),
-    bench="chupai.gandengyan.bench",
+    bench="chupai.gandengyan._bench",
     perft=PerftDepths(full=18, quick=13, slow_path=11, slow_path_deep=15),
     sample_plays=("3D 3S BJ", "--previous", "2S"),
 )

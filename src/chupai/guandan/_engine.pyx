@@ -9,6 +9,8 @@ cimport cython
 
 import numpy as np
 
+from chupai.core.records import RANKS
+
 from libc.stdint cimport uint8_t
 
 from chupai.core.records cimport (
@@ -721,7 +723,7 @@ cdef class DealCore(Engine):
         return bool(self.d.aces_out)
 
     def __repr__(self):
-        return (f"<DealCore level {'23456789TJQKA'[self.d.level]} current {self.d.t.current} "
+        return (f"<DealCore level {RANKS[self.d.level]} current {self.d.t.current} "
                 f"sizes {self.hand_sizes()} result {self.d.result}>")
 
 

@@ -1,4 +1,4 @@
-"""The Gan Deng Yan benchmark runner (``chupai bench gandengyan``, ``python -m chupai.gandengyan.bench``).
+"""The Gan Deng Yan benchmark runner (``chupai bench gandengyan``, ``python -m chupai.gandengyan._bench``).
 
 Positions are in-game: every decision of ``--deals`` seeded 4-player deals played to the end by
 the C ``random`` policy (``DealCore.policy_choice``), each one the hand of the player to
