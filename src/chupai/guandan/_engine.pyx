@@ -9,7 +9,7 @@ cimport cython
 
 import numpy as np
 
-from chupai.core.records import RANKS
+from chupai.core.records import RANKS as _RANK_NAMES
 
 from libc.stdint cimport uint8_t
 
@@ -723,7 +723,7 @@ cdef class DealCore(Engine):
         return bool(self.d.aces_out)
 
     def __repr__(self):
-        return (f"<DealCore level {RANKS[self.d.level]} current {self.d.t.current} "
+        return (f"<DealCore level {_RANK_NAMES[self.d.level]} current {self.d.t.current} "
                 f"sizes {self.hand_sizes()} result {self.d.result}>")
 
 

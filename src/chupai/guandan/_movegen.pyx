@@ -13,7 +13,7 @@ from libc.stdint cimport uint8_t, uint64_t
 from chupai.core.cardset cimport hand_masks
 from chupai.core.play cimport PlayRecord
 from chupai.core.wrappers cimport bad_record, check_flag, check_generated, check_previous, check_run
-from chupai.core.records import RANKS
+from chupai.core.records import RANKS as _RANK_NAMES
 from chupai.core.records cimport (
     target_set,
     BJ_BIT,
@@ -61,7 +61,7 @@ cdef GameClasses CLASSES = GAME_CLASSES
 #: the option flags of the generator (Rules._flags), from the C declarations
 FLAG_SF_AS_STRAIGHT = GD_FLAG_SF_AS_STRAIGHT
 FLAG_JOKER_PAIR_IN_FULL_HOUSE = GD_FLAG_JOKER_PAIR_IN_FH
-cdef str _RANKS = RANKS
+cdef str _RANKS = _RANK_NAMES
 
 
 def parse_rank(rank, what="rank"):
@@ -853,7 +853,7 @@ cdef int gd_generate(mask_t lo, mask_t hi, int level, int flags, int collapse,
 
 # --- the Python entry point ---------------------------------------------------------
 cdef dict _LEVELS = {}
-for _r, _ch in enumerate(RANKS):
+for _r, _ch in enumerate(_RANKS):
     _LEVELS[_ch] = _r
     _LEVELS[_ch.lower()] = _r
 _LEVELS["10"] = 8
