@@ -187,7 +187,7 @@ ctypedef struct ctx_t:
     ddz_target tg
     mask_t suits                 # nibble v: the suits held of value v (a joker: bit 0)
     mask_t counts                # nibble v: the cards held of value v
-    mask_t held[FOUR + 1]        # held[k]: the values held at least k times
+    mask_t held[FOUR + 1]        # held[k], 1 <= k <= 4: the values held at least k times
     mask_t avail                 # nibble v: the kicker cards value v may give the play
     int take[DDZ_N_VALUES]       # the play being built: its cards of each value
     mask_t low                   # ... and the lowest suits held of each (its collapsed cards)
@@ -294,6 +294,12 @@ cdef void set_avail(ctx_t *c, int lo_v, int hi_v, int core_take) noexcept nogil:
     c.avail = avail
 
 
+cdef inline bint kickers_allowed(ctx_t *c) noexcept nogil:
+    """Whether the kickers taken may stand: both jokers together (the rocket) only where
+    the rules let the rocket be kickers."""
+    return not (c.take[DDZ_BJ_VALUE] and c.take[DDZ_RJ_VALUE]) or (c.flags & DDZ_FLAG_KICKER_ROCKET) != 0
+
+
 cdef void kick_singles(ctx_t *c, mask_t values, int need, int per, int type_, int key, int length) noexcept nogil:
     """Add ``need`` single kicker cards of the ``values`` (ascending), at most ``per`` of
     one value."""
@@ -301,16 +307,15 @@ cdef void kick_singles(ctx_t *c, mask_t values, int need, int per, int type_, in
     if c.full:
         return
     if need == 0:
-        if (c.take[DDZ_BJ_VALUE] and c.take[DDZ_RJ_VALUE] and not (c.flags & DDZ_FLAG_KICKER_ROCKET)):
-            return
-        emit(c, type_, key, length, 0)
+        if kickers_allowed(c):
+            emit(c, type_, key, length, 0)
         return
     if need == 1:  # the last kicker: one play per value left
         while values and not c.full:
             v = value_at(values)
             values &= values - 1
             take_add(c, v, 1)
-            if not (c.take[DDZ_BJ_VALUE] and c.take[DDZ_RJ_VALUE] and not (c.flags & DDZ_FLAG_KICKER_ROCKET)):
+            if kickers_allowed(c):
                 emit(c, type_, key, length, 0)
             take_add(c, v, -1)
         return
@@ -511,7 +516,6 @@ cdef int ddz_generate(mask_t hand, int flags, int collapse, const ddz_target *ta
     c.avail = 0
     c.suits = by_value(hand)
     c.counts = nibble_counts(c.suits)
-    c.held[0] = VALUE_ONES
     for k in range(1, FOUR + 1):
         c.held[k] = values_held(c.counts, k)
     memset(c.take, 0, sizeof(c.take))
