@@ -32,6 +32,7 @@ loads the network again from its path). ONNX Runtime runs on one thread per bot 
 """
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -43,7 +44,7 @@ import numpy as np
 from chupai.core.validate import check_positive_int
 from chupai.registry import GAMES
 
-__all__ = ["LAYOUTS", "NetworkBot", "NetworkLayout"]
+__all__ = ["NetworkBot", "NetworkLayout", "layouts"]
 
 
 @dataclass(frozen=True)
@@ -100,15 +101,18 @@ def _game_layouts() -> list[NetworkLayout]:
     return out
 
 
-#: the input layouts a network may have, by name
-LAYOUTS: dict[str, NetworkLayout] = {
-    layout.name: layout
-    for layout in (
-        *_game_layouts(),
-        NetworkLayout("rows", _state_rows, card_options=False),
-        NetworkLayout("observation", _observation_rows, card_options=False),
-    )
-}
+@functools.cache
+def layouts() -> dict[str, NetworkLayout]:
+    """The input layouts a network may have, by name (the games' own, read from the
+    registry the first time it is asked: importing this module imports no game)."""
+    return {
+        layout.name: layout
+        for layout in (
+            *_game_layouts(),
+            NetworkLayout("rows", _state_rows, card_options=False),
+            NetworkLayout("observation", _observation_rows, card_options=False),
+        )
+    }
 
 
 def _session(path: str, threads: int) -> Any:
@@ -130,7 +134,7 @@ class NetworkBot:
 
     Args:
         path: the ``.onnx`` file.
-        layout: ``"danzero"`` (Guan Dan's), ``"rows"`` or ``"observation"`` (:data:`LAYOUTS`).
+        layout: ``"danzero"`` (Guan Dan's), ``"rows"`` or ``"observation"`` (:func:`layouts`).
         card_order: the card order of a ``danzero`` network (read and checked by a game's
             own layout only): ``"rank_major"`` (DanZero's reference code),
             ``"suit_major"`` (the published ONNX reproductions) or an array of the 54
@@ -158,10 +162,10 @@ class NetworkBot:
         if not Path(path).is_file():
             raise ValueError(f"path {str(path)!r} is not a file")
         if not isinstance(layout, str):
-            raise TypeError(f"layout must be a str, one of {tuple(LAYOUTS)}, not {type(layout).__name__}")
-        if layout not in LAYOUTS:
-            raise ValueError(f"layout must be one of {tuple(LAYOUTS)}, not {layout!r}")
-        checks = LAYOUTS[layout].module  # a game's own layout checks its card options
+            raise TypeError(f"layout must be a str, one of {tuple(layouts())}, not {type(layout).__name__}")
+        if layout not in layouts():
+            raise ValueError(f"layout must be one of {tuple(layouts())}, not {layout!r}")
+        checks = layouts()[layout].module  # a game's own layout checks its card options
         if checks is not None:
             checks.card_permutation(card_order)
             fill = checks.check_fill(fill)
@@ -192,14 +196,14 @@ class NetworkBot:
         self._load()
 
     def __repr__(self) -> str:
-        extra = "" if not LAYOUTS[self.layout].card_options else (
+        extra = "" if not layouts()[self.layout].card_options else (
             f", card_order={self.card_order if isinstance(self.card_order, str) else 'custom'!r}, fill={self.fill:g}")
         return f"NetworkBot({self.path!r}, layout={self.layout!r}{extra})"
 
     def scores(self, state: Any) -> np.ndarray | None:
         """The network's value of each of ``state.legal_actions()`` (``None``: the layout
         does not cover this decision)."""
-        made = LAYOUTS[self.layout].rows(state, state.current_player, self.card_order, self.fill)
+        made = layouts()[self.layout].rows(state, state.current_player, self.card_order, self.fill)
         if made is None:
             return None
         rows, ids = made

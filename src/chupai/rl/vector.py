@@ -249,26 +249,27 @@ class VectorEnv:
         self._pool: ThreadPoolExecutor | None = None
         self._compiled: CompiledTables | None = None
         self._new_deal(0)  # bad rules fail here (the game's own check), not at the first reset
-        why = self._not_compiled(opponents, rules)
+        tables = None if entry.vector_tables is None else resolve(entry.vector_tables)
+        why = self._not_compiled(tables, opponents)
         if backend == "compiled" and why:
             raise ValueError(f"backend='compiled' is not available here: {why}")
         self.backend = "python" if backend == "python" or why else "compiled"
-        if self.backend == "compiled" and entry.vector_tables is not None:
+        if self.backend == "compiled" and tables is not None:
             policies = [None if o is None else str(o) for o in opponents_specs(opponents, self.players)]
-            self._compiled = resolve(entry.vector_tables)(self.num_envs, rules, self.threads, policies,
-                                            observation=observation, features=self.features,
-                                            action_mode=action_mode, space=space, layout=layout)
+            self._compiled = tables(self.num_envs, rules, self.threads, policies,
+                                    observation=observation, features=self.features,
+                                    action_mode=action_mode, space=space, layout=layout)
             self._compiled.seed(self._seed)
             return
         self._pool = ThreadPoolExecutor(self.threads) if self.threads > 1 else None
         self._seed_tables(self._seed)
 
-    def _not_compiled(self, opponents: Any, rules: Any) -> str:
-        """Why the compiled path cannot run these tables ('' if it can)."""
-        tables = registry_entry(self.game).vector_tables
+    def _not_compiled(self, tables: Any, opponents: Any) -> str:
+        """Why the compiled ``tables`` (the game's class, or None) cannot run these tables
+        ('' if they can)."""
         if tables is None:
             return f"{self.game} has no compiled tables"
-        policies = resolve(tables).POLICIES
+        policies = tables.POLICIES
         specs = opponents_specs(opponents, self.players)
         if any(o is not None and o not in policies for o in specs):
             return (f"a seat is played by a bot other than {' and '.join(map(repr, policies))} "
