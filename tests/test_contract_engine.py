@@ -40,3 +40,18 @@ def test_from_hands_names_the_card_dealt_too_often_and_the_count(game: str) -> N
         core.from_hands(THRICE, **SETTING[game])
     with pytest.raises(ValueError, match="hands must be"):
         core.from_hands(GOOD * 3, **SETTING[game])
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_the_engines_row_declaration_spans_its_batch_row(game: str) -> None:
+    """``ROW`` (the fields ``h_row`` writes) takes exactly the engine's ``batch_width``
+    columns, in a deal of every player count the game allows."""
+    import importlib
+
+    from chupai.engine.batch import row_width
+
+    entry = GAMES[game]
+    module = importlib.import_module(_engine(game).__module__)
+    for players in range(entry.players[0], entry.players[1] + 1):
+        core = entry.deal_class(seed=1, **({} if entry.fixed_players else {"players": players})).card_play()
+        assert row_width(module.ROW, core.players) == core.batch_width, (game, players)

@@ -59,14 +59,11 @@ def test_playout_leaves_the_state_unchanged():
 
 
 def test_bad_arguments():
-    with pytest.raises(ValueError, match="policy"):
-        playouts(10, seed=1, policy="clever")
-    with pytest.raises(ValueError, match="threads"):
-        playouts(10, seed=1, threads=0)
-    with pytest.raises(TypeError, match="seed"):
-        playouts(10, seed="x")
-    with pytest.raises(ValueError, match="n must"):
-        playouts(-1, seed=1)
+    """The game's own checks (the shared ones: the conformance suite)."""
+    with pytest.raises(ValueError, match="level 'Z' is not a rank"):
+        playouts(10, seed=1, level="Z")
+    with pytest.raises(TypeError, match="rules must be a chupai.guandan.Rules"):
+        playouts(10, seed=1, rules="pagat")
     assert playouts(0, seed=1).order.shape == (0, 4)
 
 

@@ -137,6 +137,22 @@ def test_negative_seeds_refused_the_same_way_in_deal_playouts_and_arena(name):
 
 
 @pytest.mark.parametrize("name", list(GAMES))
+def test_playouts_checks_its_shared_arguments(name):
+    """Every game's ``playouts`` refuses a bad policy, thread count, seed type and deal
+    count alike (``chupai.engine.batch.check_batch``), and plays no deal for ``n=0``."""
+    playouts = GAMES[name].module().playouts
+    with pytest.raises(ValueError, match="policy"):
+        playouts(10, seed=1, policy="clever")
+    with pytest.raises(ValueError, match="threads"):
+        playouts(10, seed=1, threads=0)
+    with pytest.raises(TypeError, match="seed"):
+        playouts(10, seed="x")
+    with pytest.raises(ValueError, match="n must"):
+        playouts(-1, seed=1)
+    assert all(len(field) == 0 for field in playouts(0, seed=1))
+
+
+@pytest.mark.parametrize("name", list(GAMES))
 def test_numpy_int_seeds_in_deal_and_playouts(name):
     """A numpy integer seed is taken alike by states and playouts."""
     module = GAMES[name].module()

@@ -3,11 +3,13 @@ from typing_extensions import disjoint_base
 from collections.abc import Iterable, Sequence
 
 from chupai.engine.base import Engine
+from chupai.engine.batch import RowField
 from chupai.cards import Cards
 from chupai.chinese_ten.play import Play
 from chupai.chinese_ten.rules import Rules
 
 POLICIES: dict[str, int]
+ROW: tuple[RowField, ...]
 C_CONSTANTS: dict[str, int]
 RED_FIVE_BONUS: int
 PHASES: tuple[str, ...]

@@ -56,8 +56,12 @@ from chupai.chinese_ten._movegen cimport (
 
 from chupai.chinese_ten cimport _movegen as mg
 from chupai.engine.base import POLICIES
+from chupai.engine.batch import RowField
 from chupai.core.cardset import Cards, face_name
 from chupai.chinese_ten._movegen import GAME_CLASSES as _BOUND, parse_card, parse_cards
+
+#: the fields of the batch row ``h_row`` writes, in order (chupai.engine.batch.split_rows)
+ROW = (RowField("scores", "int16", per_seat=True), RowField("bonus", "int8"), RowField("redeals", "int16"))
 
 cdef enum:
     CT_REDEAL_GROUP = 5          # main_merah: this many cards of one capture group

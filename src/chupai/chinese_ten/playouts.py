@@ -5,9 +5,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from chupai.engine.batch import batch_outputs, card_play_of, check_batch, check_policy, check_seed, check_state
+from chupai.engine.batch import play_out, run_playouts
 from chupai.state.base import check_rules
-from chupai.chinese_ten._engine import POLICIES, DealCore
+from chupai.chinese_ten import _engine
 from chupai.chinese_ten.game import Deal, Match
 from chupai.chinese_ten.rules import RED_FIVE_BONUS, Rules
 
@@ -57,10 +57,7 @@ def playout(state: Any, *, seed: int, policy: str = "random") -> PlayoutResult:
 
     ``state`` is not changed; ``policy`` as in :func:`playouts`.
     """
-    check_state(state, "chinese_ten", (Deal, Match))
-    check_seed(seed)
-    check_policy(policy, POLICIES)
-    scores, returns, bonus = card_play_of(state, seed).playout(seed, policy)
+    scores, returns, bonus = play_out(_engine, state, "chinese_ten", (Deal, Match), seed=seed, policy=policy)
     return PlayoutResult(tuple(scores), tuple(returns), bonus)
 
 
@@ -91,11 +88,9 @@ def playouts(
     >>> r.scores.shape, bool((r.scores.sum(axis=1) == 280).all())
     ((100, 4), True)
     """
-    check_batch(n, seed, policy, threads, POLICIES)
     rules = check_rules(rules, Rules, "chinese_ten")
     rules.check_players(players)
-    rows = batch_outputs(DealCore.random(0, players=players, rules=rules), n, policy, threads, progress, seed,
-                         backend=backend, workers=workers, address=address)
-    scores = rows[:, :players].astype(np.int16)
-    bonus = rows[:, players].astype(np.int8)
-    return PlayoutResults(scores, results_of(scores, bonus, rules, players), bonus, rows[:, players + 1].astype(np.int16))
+    row = run_playouts(_engine, n, seed=seed, policy=policy, threads=threads, progress=progress, backend=backend,
+                        workers=workers, address=address, players=players, rules=rules)
+    return PlayoutResults(row["scores"], results_of(row["scores"], row["bonus"], rules, players), row["bonus"],
+                          row["redeals"])

@@ -1,19 +1,29 @@
-"""Batch playouts shared by every game: the argument checks and the threaded runner.
+"""Batch playouts shared by every game: the argument checks, the threaded runner and
+the split of the engine's rows into typed arrays.
 
-Each game's ``playouts(n, *, seed, policy, threads, rules, ...)`` checks its arguments
-here, allocates its result arrays, and hands :func:`run_chunks` a function that plays
-deals ``start..stop`` into them in C (the GIL released).  Deal ``i`` draws from its own
+Each game's ``playouts(n, *, seed, policy, threads, rules, ...)`` checks its own options
+(rules, players, level) and calls :func:`run_playouts` with its compiled engine module:
+the engine deals and plays ``n`` deals in C (the GIL released) into one float64 row a
+deal, laid out as the engine's ``ROW`` declares (a tuple of :class:`RowField`), and
+:func:`split_rows` hands back one typed array a field.  Deal ``i`` draws from its own
 stream of the seed, so the arrays are the same whatever the number of threads.
+``playout(state, ...)`` plays one state's deal out through :func:`play_out`.
 
 >>> filled = []
 >>> run_chunks(5, 2, lambda a, b: filled.extend(range(a, b)), threads=2)
 >>> sorted(filled)
 [0, 1, 2, 3, 4]
+>>> rows = np.array([[2, 0, 1, 3, 1], [0, 1, 2, 3, 3]], dtype=np.float64)
+>>> fields = split_rows(rows, (RowField("order", "int8", per_seat=True), RowField("result", "int8")), 4)
+>>> fields["order"][1].tolist(), fields["result"].tolist()
+([0, 1, 2, 3], [1, 3])
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -22,13 +32,18 @@ from tqdm import tqdm
 from chupai.core import validate
 
 __all__ = [
+    "RowField",
     "batch_outputs",
     "card_play_of",
     "check_batch",
     "check_policy",
     "check_seed",
     "check_state",
+    "play_out",
+    "row_width",
     "run_chunks",
+    "run_playouts",
+    "split_rows",
 ]
 
 # deals per task: small enough for a smooth progress bar and even thread loads
@@ -73,6 +88,67 @@ def check_state(state: Any, game: str, classes: tuple[type, ...]) -> None:
         module = kind.__module__.split(".")
         got = f"{module[1]}.{kind.__name__}" if module[0] == "chupai" and len(module) > 1 else repr(state)
         raise TypeError(f"state must be a {expected}, not {got}")
+
+
+@dataclass(frozen=True)
+class RowField:
+    """One field of an engine's batch row: ``name``, the numpy ``dtype`` of its array, and
+    whether it takes a column per seat (an ``(n, players)`` array) or one column (an
+    ``(n,)`` array).  An engine's ``ROW`` lists its fields in the order ``h_row`` writes
+    them."""
+
+    name: str
+    dtype: str
+    per_seat: bool = False
+
+    def width(self, players: int) -> int:
+        """The columns this field takes in a deal of ``players``."""
+        return players if self.per_seat else 1
+
+
+def row_width(fields: tuple[RowField, ...], players: int) -> int:
+    """The columns of a row of ``fields`` in a deal of ``players``."""
+    return sum(f.width(players) for f in fields)
+
+
+def split_rows(rows: np.ndarray, fields: tuple[RowField, ...], players: int) -> dict[str, np.ndarray]:
+    """The ``(n, width)`` rows as one array a field, by name, each of its own dtype."""
+    if rows.shape[1] != row_width(fields, players):
+        raise ValueError(f"rows have {rows.shape[1]} columns; the fields take {row_width(fields, players)}")
+    out = {}
+    start = 0
+    for f in fields:
+        stop = start + f.width(players)
+        out[f.name] = (rows[:, start:stop] if f.per_seat else rows[:, start]).astype(f.dtype)
+        start = stop
+    return out
+
+
+def run_playouts(engine: ModuleType, n: int, *, seed: int, policy: str, threads: int, progress: bool,
+                 backend: str, workers: int, address: str | None, **deal: Any) -> dict[str, np.ndarray]:
+    """Play ``n`` fresh deals of a game's compiled ``engine`` (its module: ``DealCore``,
+    ``POLICIES``, ``ROW``), dealt as ``engine.DealCore.random(seed, **deal)`` deals, and
+    split the rows into the engine's fields (:func:`split_rows`).
+
+    The checks every ``playouts`` makes come first (:func:`check_batch`); the game
+    checks its own ``deal`` options (rules, players, level) before calling this.
+    """
+    check_batch(n, seed, policy, threads, engine.POLICIES)
+    prototype = engine.DealCore.random(0, **deal)
+    rows = batch_outputs(prototype, n, policy, threads, progress, seed, backend=backend, workers=workers,
+                         address=address)
+    return split_rows(rows, engine.ROW, prototype.players)
+
+
+def play_out(engine: ModuleType, state: Any, game: str, classes: tuple[type, ...], *, seed: int,
+             policy: str) -> Any:
+    """Check ``state`` (one of the game's ``classes``), ``seed`` and ``policy`` (one of
+    ``engine.POLICIES``), then play the current deal of ``state`` to its end in C and
+    return the engine's outcome (:func:`card_play_of`; ``state`` is not changed)."""
+    check_state(state, game, classes)
+    check_seed(seed)
+    check_policy(policy, engine.POLICIES)
+    return card_play_of(state, seed).playout(seed, policy)
 
 
 class _Rows:

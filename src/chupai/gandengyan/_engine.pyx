@@ -62,12 +62,17 @@ from chupai.gandengyan._movegen cimport (
 
 from chupai.gandengyan cimport _movegen as mg
 from chupai.engine.base import POLICIES
+from chupai.engine.batch import RowField
 from chupai.core.cardset import Cards, face_name, parse_face
 from chupai.gandengyan._movegen import GAME_CLASSES as _BOUND
 #: the kinds of bombs counted in ``DealCore.bombs`` (indexes), for the general multiplier
 BOMB_KINDS = ("three", "three_soft", "four", "four_soft", "jokers")
 MIN_PLAYERS = GDY_MIN_PLAYERS
 MAX_PLAYERS = GDY_MAX_PLAYERS
+
+#: the fields of the batch row ``h_row`` writes, in order (chupai.engine.batch.split_rows)
+ROW = (RowField("winner", "int8"), RowField("tricks", "int32"), RowField("returns", "float64", per_seat=True),
+       RowField("cards", "int16", per_seat=True))
 
 # scoring factors (chupai.gandengyan.scoring)
 cdef enum:

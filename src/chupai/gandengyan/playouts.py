@@ -5,9 +5,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from chupai.engine.batch import batch_outputs, card_play_of, check_batch, check_policy, check_seed, check_state
+from chupai.engine.batch import play_out, run_playouts
 from chupai.state.base import check_players, check_rules
-from chupai.gandengyan._engine import MAX_PLAYERS, MIN_PLAYERS, POLICIES, DealCore
+from chupai.gandengyan import _engine
 from chupai.gandengyan.game import Deal, Match
 from chupai.gandengyan.rules import Rules
 
@@ -44,10 +44,7 @@ def playout(state: Any, *, seed: int, policy: str = "random") -> PlayoutResult:
 
     ``state`` is not changed; ``policy`` as in :func:`playouts`.
     """
-    check_state(state, "gandengyan", (Deal, Match))
-    check_seed(seed)
-    check_policy(policy, POLICIES)
-    winner, returns, cards = card_play_of(state, seed).playout(seed, policy)
+    winner, returns, cards = play_out(_engine, state, "gandengyan", (Deal, Match), seed=seed, policy=policy)
     return PlayoutResult(winner, returns, cards)
 
 
@@ -69,7 +66,7 @@ def playouts(
     Deal ``i`` draws its cards and its moves from its own stream of ``seed``, so the
     arrays are the same whatever ``threads``, ``workers`` and ``backend`` are
     (``workers`` processes, or ``backend="ray"`` tasks on the Ray cluster at
-    ``address``: :func:`chupai.engine.batch.batch_outputs`).  ``policy``: ``"random"`` (uniform over
+    ``address``: :func:`chupai.engine.batch.run_playouts`).  ``policy``: ``"random"`` (uniform over
     the suit-collapsed legal plays, and passing when following) or ``"greedy"`` (go out
     when a play empties the hand; lead the longest ordinary play; follow with the
     cheapest one, fewest jokers first; a bomb only on a player holding at most three
@@ -80,14 +77,8 @@ def playouts(
     >>> r.returns.shape, bool((r.returns.sum(axis=1) == 0).all())
     ((100, 5), True)
     """
-    check_batch(n, seed, policy, threads, POLICIES)
-    players = check_players(players, MIN_PLAYERS, MAX_PLAYERS)
+    players = check_players(players, _engine.MIN_PLAYERS, _engine.MAX_PLAYERS)
     rules = check_rules(rules, Rules, "gandengyan")
-    rows = batch_outputs(DealCore.random(0, players=players, rules=rules), n, policy, threads, progress, seed,
-                         backend=backend, workers=workers, address=address)
-    return PlayoutResults(
-        rows[:, 0].astype(np.int8),
-        rows[:, 2 : 2 + players].copy(),
-        rows[:, 2 + players :].astype(np.int16),
-        rows[:, 1].astype(np.int32),
-    )
+    row = run_playouts(_engine, n, seed=seed, policy=policy, threads=threads, progress=progress, backend=backend,
+                        workers=workers, address=address, players=players, rules=rules)
+    return PlayoutResults(row["winner"], row["returns"], row["cards"], row["tricks"])

@@ -3,6 +3,7 @@ from typing_extensions import disjoint_base
 from collections.abc import Sequence
 
 from chupai.engine.base import Engine
+from chupai.engine.batch import RowField
 from chupai.cards import Cards
 from chupai.guandan.play import Play
 from chupai.guandan.rules import Rules
@@ -12,6 +13,7 @@ RESULT_12: int
 RESULT_13: int
 RESULT_14: int
 POLICIES: dict[str, int]
+ROW: tuple[RowField, ...]
 C_CONSTANTS: dict[str, int]
 
 @disjoint_base

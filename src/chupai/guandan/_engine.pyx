@@ -46,8 +46,12 @@ from chupai.guandan._movegen cimport (
 
 from chupai.guandan cimport _movegen as mg
 from chupai.engine.base import POLICIES
+from chupai.engine.batch import RowField
 from chupai.core.cardset import Cards, face_name
 from chupai.guandan._movegen import GAME_CLASSES as _BOUND, parse_rank
+
+#: the fields of the batch row ``h_row`` writes, in order (chupai.engine.batch.split_rows)
+ROW = (RowField("order", "int8", per_seat=True), RowField("result", "int8"))
 
 #: ``DealCore.result`` values: how the deal was won (index into ``Rules.promotion``)
 RESULT_NONE = GD_RESULT_NONE

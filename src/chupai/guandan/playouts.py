@@ -5,9 +5,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from chupai.engine.batch import batch_outputs, card_play_of, check_batch, check_policy, check_seed, check_state
+from chupai.engine.batch import play_out, run_playouts
 from chupai.state.base import check_rules
-from chupai.guandan._engine import POLICIES, DealCore
+from chupai.guandan import _engine
 from chupai.guandan.game import Deal, Match
 from chupai.guandan.rules import Rules
 
@@ -46,10 +46,7 @@ def playout(state: Any, *, seed: int, policy: str = "random") -> PlayoutResult:
     engine plays the deal out with ``policy`` (see :func:`playouts`) with the GIL
     released.
     """
-    check_state(state, "guandan", (Deal, Match))
-    check_seed(seed)
-    check_policy(policy, POLICIES)
-    order, result = card_play_of(state, seed).playout(seed, policy)
+    order, result = play_out(_engine, state, "guandan", (Deal, Match), seed=seed, policy=policy)
     return PlayoutResult(tuple(order), result, order[0] % 2)
 
 
@@ -71,7 +68,7 @@ def playouts(
     Deal ``i`` draws its cards and its moves from its own stream of ``seed``, so the
     arrays are the same whatever ``threads``, ``workers`` and ``backend`` are
     (``workers`` processes, or ``backend="ray"`` tasks on the Ray cluster at
-    ``address``: :func:`chupai.engine.batch.batch_outputs`).  ``policy``: ``"random"`` (uniform over
+    ``address``: :func:`chupai.engine.batch.run_playouts`).  ``policy``: ``"random"`` (uniform over
     the suit-collapsed legal plays, and passing when following) or ``"greedy"`` (the
     smallest play that beats; bombs kept for an opponent about to go out; never over
     the partner)
@@ -82,9 +79,7 @@ def playouts(
     >>> r.order.shape, bool(((r.result >= 1) & (r.result <= 3)).all())
     ((100, 4), True)
     """
-    check_batch(n, seed, policy, threads, POLICIES)
     rules = check_rules(rules, Rules, "guandan")
-    rows = batch_outputs(DealCore.random(0, level=level, rules=rules), n, policy, threads, progress, seed,
-                         backend=backend, workers=workers, address=address)
-    order = rows[:, :4].astype(np.int8)
-    return PlayoutResults(order, rows[:, 4].astype(np.int8), (order[:, 0] % 2).astype(np.int8))
+    row = run_playouts(_engine, n, seed=seed, policy=policy, threads=threads, progress=progress, backend=backend,
+                        workers=workers, address=address, level=level, rules=rules)
+    return PlayoutResults(row["order"], row["result"], row["order"][:, 0] % 2)

@@ -3,11 +3,13 @@ from typing_extensions import disjoint_base
 from collections.abc import Sequence
 
 from chupai.engine.base import Engine
+from chupai.engine.batch import RowField
 from chupai.cards import Cards
 from chupai.zhengshangyou.play import Play
 from chupai.zhengshangyou.rules import Rules
 
 POLICIES: dict[str, int]
+ROW: tuple[RowField, ...]
 C_CONSTANTS: dict[str, int]
 MIN_PLAYERS: int
 MAX_PLAYERS: int

@@ -39,6 +39,7 @@ from chupai.zhengshangyou._movegen cimport (
 
 from chupai.zhengshangyou cimport _movegen as mg
 from chupai.engine.base import POLICIES
+from chupai.engine.batch import RowField
 from chupai.core.cardset import Cards, face_name
 from chupai.zhengshangyou._movegen import GAME_CLASSES as _BOUND
 MIN_PLAYERS = ZS_MIN_SEATS
@@ -46,6 +47,9 @@ MAX_PLAYERS = ZS_MAX_SEATS
 #: points for the first and the second player out
 # a greedy player spends wild cards, 2s and jokers only on a player holding at most this many cards
 cdef int GREEDY_THREAT = 3
+
+#: the fields of the batch row ``h_row`` writes, in order (chupai.engine.batch.split_rows)
+ROW = (RowField("order", "int8", per_seat=True), RowField("points", "int8", per_seat=True))
 
 
 # --- the rules of play ------------------------------------------------------------------

@@ -5,9 +5,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from chupai.engine.batch import batch_outputs, card_play_of, check_batch, check_policy, check_seed, check_state
+from chupai.engine.batch import play_out, run_playouts
 from chupai.state.base import check_players, check_rules
-from chupai.zhengshangyou._engine import MAX_PLAYERS, MIN_PLAYERS, POLICIES, DealCore
+from chupai.zhengshangyou import _engine
 from chupai.zhengshangyou.game import Deal, Match
 from chupai.zhengshangyou.rules import Rules
 
@@ -46,10 +46,7 @@ def playout(state: Any, *, seed: int, policy: str = "random") -> PlayoutResult:
     engine plays the deal out with ``policy`` (see :func:`playouts`) with the GIL
     released.
     """
-    check_state(state, "zhengshangyou", (Deal, Match))
-    check_seed(seed)
-    check_policy(policy, POLICIES)
-    order, points = card_play_of(state, seed).playout(seed, policy)
+    order, points = play_out(_engine, state, "zhengshangyou", (Deal, Match), seed=seed, policy=policy)
     return PlayoutResult(tuple(order), tuple(points), order[0])
 
 
@@ -81,10 +78,8 @@ def playouts(
     >>> r.order.shape, sorted(r.points[0].tolist())
     ((100, 4), [0, 0, 1, 2])
     """
-    check_batch(n, seed, policy, threads, POLICIES)
-    players = check_players(players, MIN_PLAYERS, MAX_PLAYERS)
+    players = check_players(players, _engine.MIN_PLAYERS, _engine.MAX_PLAYERS)
     rules = check_rules(rules, Rules, "zhengshangyou")
-    rows = batch_outputs(DealCore.random(0, players=players, rules=rules), n, policy, threads, progress, seed,
-                         backend=backend, workers=workers, address=address)
-    order = rows[:, :players].astype(np.int8)
-    return PlayoutResults(order, rows[:, players:].astype(np.int8), order[:, 0].copy())
+    row = run_playouts(_engine, n, seed=seed, policy=policy, threads=threads, progress=progress, backend=backend,
+                        workers=workers, address=address, players=players, rules=rules)
+    return PlayoutResults(row["order"], row["points"], row["order"][:, 0].copy())
