@@ -1,27 +1,12 @@
-# The Guan Dan trick engine: one deal's card play as a C struct, shared by the Python
-# state machine (chupai.guandan.game) and the playouts, so both follow one rule text.
+# The Guan Dan trick engine: one deal's card play (a gd_deal_t, chupai.guandan._deal) run
+# by the rules below, shared by the Python state machine (chupai.guandan.game) and the
+# playouts, so both follow one rule text.
 from chupai.core.records cimport mask_t, play_t, playbuf_t, rng_t
 from chupai.engine.base cimport Engine, GameSpec, trick_t
 
-cdef enum:
-    GD_SEATS = 4
-    GD_HAND = 27                 # cards dealt to each seat
-    GD_DECK = 108
-    GD_RESULT_NONE = 0           # still playing
-    GD_RESULT_12 = 1             # the first finisher's partner came 2nd / 3rd / 4th
-    GD_RESULT_13 = 2
-    GD_RESULT_14 = 3
-
-ctypedef struct gd_deal_t:
-    trick_t t                    # seats, turn and trick (chupai.engine.base)
-    mask_t lo[GD_SEATS]          # each seat's hand (two-deck masks)
-    mask_t hi[GD_SEATS]
-    int level                    # rank index of the level being played
-    int flags                    # generator option flags (chupai.guandan.rules)
-    int nout
-    int out[GD_SEATS]            # finishing order; -1 where undecided (after a 1-2)
-    int result                   # GD_RESULT_*
-    int aces_out                 # the first finisher went out with a play made only of aces
+from chupai.guandan._deal cimport (
+    GD_DECK, GD_HAND, GD_RESULT_12, GD_RESULT_13, GD_RESULT_14, GD_RESULT_NONE, GD_SEATS, gd_deal_t,
+)
 
 cdef void gd_start(gd_deal_t *d, int leader) noexcept nogil
 cdef void gd_deal_random(gd_deal_t *d, rng_t *rng, int flags) noexcept nogil

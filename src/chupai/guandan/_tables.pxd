@@ -1,10 +1,11 @@
 # The compiled tables of chupai.rl.VectorEnv for Guan Dan: N deals stepped in C with
 # the GIL released, their observations, masks and action features written into numpy
-# arrays the caller allocated.  See _guandan_tables.pyx.
+# arrays the caller allocated.  See _tables.pyx.
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
 from chupai.core.records cimport mask_t, play_t, playbuf_t, rng_t
-from chupai.guandan._engine cimport DealCore, gd_deal_t
+from chupai.guandan._deal cimport gd_deal_t
+from chupai.guandan._engine cimport DealCore
 from chupai.rl._workers cimport Workers, work_fn
 
 cdef enum:

@@ -61,7 +61,8 @@ from chupai.engine.base cimport (
     POLICY_RANDOM,
     trick_t,
 )
-from chupai.guandan._engine cimport DealCore, gd_deal_t
+from chupai.guandan._deal cimport gd_deal_t
+from chupai.guandan._engine cimport DealCore
 
 from chupai.guandan._engine import DealCore as _DealCore
 from chupai.rl._workers cimport Workers, work_fn

@@ -17,7 +17,7 @@ from chupai.core.records cimport (
 )
 from chupai.engine.determinize cimport dz_copy_of, dz_read_known, dz_redeal, dz_top_faces
 from chupai.engine.base cimport Engine, check_seat
-from chupai.guandan._engine cimport GD_SEATS, gd_deal_t
+from chupai.guandan._deal cimport GD_SEATS, gd_deal_t
 
 __all__ = ["options", "return_faces", "top_faces", "tribute_hands", "world"]
 

@@ -22,7 +22,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from chupai.cards import RANKS, Cards
-from chupai.guandan._engine import _plan
+from chupai.guandan._policies import _plan
 from chupai.guandan._movegen import parse_rank
 
 __all__ = ["Plan", "plan"]
