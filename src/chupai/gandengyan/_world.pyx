@@ -1,7 +1,7 @@
 """Gan Deng Yan's hook of the shared determinization (:mod:`chupai.engine.determinize`)."""
 from chupai.engine.determinize cimport dz_copy_of, dz_redeal
 from chupai.engine.base cimport Engine, check_seat
-from chupai.gandengyan._engine cimport GDY_MAX_CARDS, gdy_deal_t
+from chupai.gandengyan._deal cimport GDY_MAX_CARDS, gdy_deal_t
 
 __all__ = ["world"]
 

@@ -20,7 +20,6 @@ from chupai.core.records cimport (
     GameClasses,
     multiset_add,
     multiset_remove,
-    multiset_size,
     mask_t,
     multiset_valid,
     play_t,
@@ -31,7 +30,7 @@ from chupai.core.records cimport (
     rng_t,
     seed64,
 )
-from chupai.engine.base cimport CHOICE_OOM, CHOICE_OVER, CHOICE_PASS, PASS_FOLLOWING, POLICY_GREEDY, Engine, GameSpec, trick_start, trick_target, checked_hands, check_players, check_seat, trick_lead, trick_played, going_out, hand_after
+from chupai.engine.base cimport PASS_FOLLOWING, Engine, GameSpec, trick_start, trick_target, checked_hands, check_seat, trick_played
 from chupai.guandan._movegen cimport (
     GD_BOMB,
     GD_LEVEL_VALUE,
@@ -45,7 +44,6 @@ from chupai.guandan._movegen cimport (
 )
 
 from chupai.guandan cimport _movegen as mg
-from chupai.guandan._deal cimport hand_size
 from chupai.guandan._policies cimport choose_greedy, choose_heuristic
 from chupai.engine.base import POLICIES
 from chupai.engine.batch import RowField

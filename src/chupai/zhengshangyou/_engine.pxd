@@ -3,21 +3,14 @@
 from chupai.core.records cimport mask_t, play_t, playbuf_t, rng_t
 from chupai.engine.base cimport Engine, GameSpec, trick_t
 
-cdef enum:
-    ZS_MIN_SEATS = 2
-    ZS_MAX_SEATS = 8
-    ZS_DECK = 54
-
-cdef enum:
-    ZS_FIRST_POINTS = 2          # points for the first player out
-    ZS_SECOND_POINTS = 1         # and for the second
-
-ctypedef struct zs_deal_t:
-    trick_t t                    # seats, turn and trick (chupai.engine.base)
-    mask_t hand[ZS_MAX_SEATS]    # each seat's cards (one-deck masks)
-    int flags                    # generator option flags (chupai.zhengshangyou.rules)
-    int nout                     # entries of `out`
-    int out[ZS_MAX_SEATS]        # finishing order; once over, the last holder is last
+from chupai.zhengshangyou._deal cimport (
+    ZS_MIN_SEATS,
+    ZS_MAX_SEATS,
+    ZS_DECK,
+    ZS_FIRST_POINTS,
+    ZS_SECOND_POINTS,
+    zs_deal_t,
+)
 
 cdef void zs_start(zs_deal_t *d, int leader) noexcept nogil
 cdef void zs_deal_random(zs_deal_t *d, rng_t *rng, int n, int dealer, int flags) noexcept nogil

@@ -6,7 +6,7 @@ from libc.string cimport memset
 from chupai.core.records cimport RANK_2, mask_t, popcount
 from chupai.engine.determinize cimport dz_accept_t, dz_copy_of, dz_read_known, dz_redeal, dz_top_faces
 from chupai.engine.base cimport Engine, check_seat
-from chupai.zhengshangyou._engine cimport ZS_MAX_SEATS, zs_deal_t
+from chupai.zhengshangyou._deal cimport ZS_MAX_SEATS, zs_deal_t
 
 __all__ = ["exchange_hands", "world"]
 
