@@ -1,10 +1,8 @@
-# The Gan Deng Yan deal engine: one deal's card play as a C struct (hands, talon, trick,
-# bombs played), shared by the Python state machine (chupai.gandengyan.game) and the
-# playouts, so both follow one rule text.
-from libc.stdint cimport uint8_t
-
-from chupai.core.records cimport mask_t, play_t, playbuf_t, rng_t
-from chupai.engine.base cimport Engine, GameSpec, trick_t
+# The Gan Deng Yan deal engine: one deal's card play (a gdy_deal_t, chupai.gandengyan._deal:
+# hands, talon, trick, bombs played) run by the rules below, shared by the Python state
+# machine (chupai.gandengyan.game) and the playouts, so both follow one rule text.
+from chupai.core.records cimport play_t, playbuf_t, rng_t
+from chupai.engine.base cimport Engine
 
 from chupai.gandengyan._deal cimport (
     GDY_MIN_PLAYERS,

@@ -1,7 +1,8 @@
-# The Zheng Shangyou trick engine: one deal's card play as a C struct, shared by the
-# Python state machine (chupai.zhengshangyou.game) and the playouts.
-from chupai.core.records cimport mask_t, play_t, playbuf_t, rng_t
-from chupai.engine.base cimport Engine, GameSpec, trick_t
+# The Zheng Shangyou trick engine: one deal's card play (a zs_deal_t,
+# chupai.zhengshangyou._deal) run by the rules below, shared by the Python state machine
+# (chupai.zhengshangyou.game) and the playouts.
+from chupai.core.records cimport play_t, playbuf_t, rng_t
+from chupai.engine.base cimport Engine
 
 from chupai.zhengshangyou._deal cimport (
     ZS_MIN_SEATS,
