@@ -23,7 +23,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect as sync_connect
 from ws4py.client.threadedclient import WebSocketClient  # type: ignore[import-untyped]
 
-from chupai.guandan import Play, Rules, legal_plays
+from chupai.guandan import Rules, from_protocol, legal_plays
 from chupai.guandan.protocol.shapes import check_message
 
 RULES = Rules.competition()
@@ -45,7 +45,7 @@ def expected_plays(msg: dict[str, Any]) -> list[tuple[Any, ...]]:
     level = msg["curRank"]
     previous = None
     if msg["greaterAction"] is not None:
-        previous = Play.from_protocol(msg["greaterAction"], level, RULES)
+        previous = from_protocol(msg["greaterAction"], level, RULES)
     plays = legal_plays(_chupai_cards(msg["handCards"]), level, previous, rules=RULES)
     keys = [_key(p.to_protocol()) for p in plays]
     return ([_key(PASS)] if previous is not None else []) + keys

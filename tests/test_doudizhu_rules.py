@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from chupai.cards import Cards
-from chupai.doudizhu import BOMB_CLASS, ROCKET_CLASS, Play, PlayType, Rules, classify, legal_plays
+from chupai.doudizhu import BOMB_CLASS, ROCKET_CLASS, Play, PlayType, Rules, classify, from_protocol, legal_plays
 
 
 def one(cards: str, rules: Rules | None = None) -> Play:
@@ -156,7 +156,7 @@ def test_presets() -> None:
 
 def test_play_protocol_round_trip_and_str() -> None:
     for p in legal_plays("3S 3D 3C 4S 4H 4C 7D 7S 9S 9D BJ RJ 2S 2D 2C 2H"):
-        assert Play.from_protocol(p.to_protocol()) == p
+        assert from_protocol(p.to_protocol()) == p
     assert str(one("9S 9D 9C 9H 3D 5S")) == "four 9 with two singles: 3D 5S 9S 9H 9C 9D"
     assert one("TS JD QC KH AS").ranks == ("T", "J", "Q", "K", "A")
 

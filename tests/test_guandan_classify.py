@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from chupai.core.records import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_FACES, RED_JOKER_BIT
 from chupai.cards import RANKS, SUITS, Cards, face_name, parse_face
-from chupai.guandan import BOMB_CLASS, Play, PlayType, Rules, classify
+from chupai.guandan import BOMB_CLASS, Play, PlayType, Rules, classify, from_protocol
 from chupai.guandan.classify import _classify_natural
 from chupai.guandan.play import make_level, wild_face, window_ranks
 from guandan_reference import (
@@ -632,7 +632,7 @@ def test_protocol_round_trip(seed):
     entries = [p.to_protocol() for p in plays]
     assert len({(t, r, tuple(sorted(c))) for t, r, c in entries}) == len(entries)
     for p, entry in zip(plays, entries, strict=True):
-        assert Play.from_protocol(entry, level, rules) == p
+        assert from_protocol(entry, level, rules) == p
 
 
 @pytest.mark.parametrize(
@@ -653,7 +653,7 @@ def test_protocol_round_trip(seed):
 def test_protocol_form(cards, level, entry):
     [play] = classify(cards, level)
     assert play.to_protocol() == entry
-    assert Play.from_protocol(entry, level) == play
+    assert from_protocol(entry, level) == play
 
 
 def test_protocol_tells_same_cards_apart():
@@ -661,19 +661,19 @@ def test_protocol_tells_same_cards_apart():
     assert house8.to_protocol()[:2] == ["ThreeWithTwo", "8"]
     assert house_k.to_protocol()[:2] == ["ThreeWithTwo", "K"]
     house, bomb = classify("8S 8C 8D 2H 2H", "2")
-    assert Play.from_protocol(["Bomb", "8", ["H2", "H2", "S8", "C8", "D8"]], "2") == bomb
-    assert Play.from_protocol(["ThreeWithTwo", "8", ["H2", "H2", "S8", "C8", "D8"]], "2") == house
+    assert from_protocol(["Bomb", "8", ["H2", "H2", "S8", "C8", "D8"]], "2") == bomb
+    assert from_protocol(["ThreeWithTwo", "8", ["H2", "H2", "S8", "C8", "D8"]], "2") == house
     straight, flush = classify("3S 4S 5S 6S 7S", "9")
-    assert Play.from_protocol(["StraightFlush", "3", ["S3", "S4", "S5", "S6", "S7"]], "9") == flush
-    assert Play.from_protocol(["Straight", "3", ["S3", "S4", "S5", "S6", "S7"]], "9") == straight
+    assert from_protocol(["StraightFlush", "3", ["S3", "S4", "S5", "S6", "S7"]], "9") == flush
+    assert from_protocol(["Straight", "3", ["S3", "S4", "S5", "S6", "S7"]], "9") == straight
     with pytest.raises(ValueError):
-        Play.from_protocol(["Straight", "3", ["S3", "S4", "S5", "S6", "S7"]], "9", COMPETITION)
+        from_protocol(["Straight", "3", ["S3", "S4", "S5", "S6", "S7"]], "9", COMPETITION)
 
 
 def test_protocol_four_kings_spelling():
     [four] = classify("BJ BJ RJ RJ", "2")
-    assert Play.from_protocol(["FourKings", "B", ["SB", "SB", "HR", "HR"]], "2") == four
-    assert Play.from_protocol(["Bomb", "JOKER", ["SB", "HR", "SB", "HR"]], "2") == four
+    assert from_protocol(["FourKings", "B", ["SB", "SB", "HR", "HR"]], "2") == four
+    assert from_protocol(["Bomb", "JOKER", ["SB", "HR", "SB", "HR"]], "2") == four
 
 
 @pytest.mark.parametrize(
@@ -699,17 +699,17 @@ def test_protocol_four_kings_spelling():
 )
 def test_bad_protocol_input(entry):
     with pytest.raises(ValueError):
-        Play.from_protocol(entry, "5")
+        from_protocol(entry, "5")
 
 
 def test_protocol_bad_level():
     with pytest.raises(ValueError, match="level"):
-        Play.from_protocol(["Single", "2", ["S2"]], "Z")
+        from_protocol(["Single", "2", ["S2"]], "Z")
 
 
 def test_protocol_unhashable_type():
     with pytest.raises(ValueError):
-        Play.from_protocol([["Single"], "2", ["S2"]], "5")
+        from_protocol([["Single"], "2", ["S2"]], "5")
 
 
 # -- Cards ---------------------------------------------------------------------------------

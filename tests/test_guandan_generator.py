@@ -12,7 +12,7 @@ from guandan_reference import collapse_key, random_dense_hand, random_hand, refe
 
 from chupai import Cards
 from chupai.core.records import PLAY_DTYPE
-from chupai.guandan import Play, PlayList, PlayType, Rules, classify, legal_plays
+from chupai.guandan import Play, PlayList, PlayType, Rules, classify, from_protocol, legal_plays
 from chupai.guandan.play import make_level, wild_face
 
 LEVELS = "23456789TJQKA"
@@ -169,7 +169,7 @@ def test_protocol_list_is_unique_and_round_trips():
     proto = plays.to_protocol()
     assert len({(t, r, tuple(sorted(c))) for t, r, c in proto}) == len(proto)
     for entry, play in zip(proto, plays):
-        assert Play.from_protocol(entry, "7") == play
+        assert from_protocol(entry, "7") == play
 
 
 def test_generation_is_deterministic():

@@ -3,9 +3,7 @@
 The graph is read from the sources: every ``import`` of a Python module at its top,
 and every one inside a function (a lazy import is a dependency all the same: a state
 class importing ``chupai.rl`` in a method still makes the state layer depend on the
-one above it) but the lazy imports of a sibling module inside one subpackage such as
-a game's (``Play.from_protocol`` reading an entry with its package's ``classify``:
-one layer, one package), and not those under
+one above it), but not those under
 ``if TYPE_CHECKING:`` (they never run), and every ``import`` and ``cimport`` line of
 a Cython module (a ``.pxd`` without a ``.pyx`` is a module of
 its own).  An edge goes to the module named, or to the
@@ -44,48 +42,44 @@ def _target(modules: dict[str, Path], base: str, name: str) -> str | None:
     return None
 
 
-def _nested(tree: ast.AST) -> tuple[set[int], set[int]]:
-    """The ids of the nodes under ``if TYPE_CHECKING:``, and of those inside a function."""
+def _type_checking(tree: ast.AST) -> set[int]:
+    """The ids of the nodes under ``if TYPE_CHECKING:``."""
     checking: set[int] = set()
-    lazy: set[int] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
             checking.update(id(n) for child in node.body for n in ast.walk(child))
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            lazy.update(id(n) for child in node.body for n in ast.walk(child))
-    return checking, lazy
+    return checking
 
 
 def _imports(modules: dict[str, Path], name: str, path: Path) -> set[str]:
     """The modules ``name`` (at ``path``) imports."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    pairs: list[tuple[str, str, bool]] = []  # (base, name, inside a function)
+    pairs: list[tuple[str, str]] = []  # (base, name)
     if path.suffix in (".pyx", ".pxd"):
         for line in path.read_text().splitlines():
             m = _CYTHON_IMPORT.match(line)
             if m and m.group(1):
-                pairs += [(m.group(1), n.split(" as ")[0].strip(" ()\\"), False) for n in m.group(2).split(",")]
+                pairs += [(m.group(1), n.split(" as ")[0].strip(" ()\\")) for n in m.group(2).split(",")]
             elif m:
-                pairs.append((m.group(3), "", False))
+                pairs.append((m.group(3), ""))
     else:
         tree = ast.parse(path.read_text())
-        checking, lazy = _nested(tree)
+        checking = _type_checking(tree)
         for node in ast.walk(tree):
             if id(node) in checking:
                 continue
             if isinstance(node, ast.Import):
-                pairs += [(a.name, "", id(node) in lazy) for a in node.names]
+                pairs += [(a.name, "") for a in node.names]
             elif isinstance(node, ast.ImportFrom):
                 base = node.module or ""
                 if node.level:
                     up = package.split(".")[: len(package.split(".")) - node.level + 1]
                     base = ".".join(up + ([base] if base else []))
-                pairs += [(base, a.name, id(node) in lazy) for a in node.names]
+                pairs += [(base, a.name) for a in node.names]
     out = set()
-    for base, imported, in_function in pairs:
+    for base, imported in pairs:
         target = _target(modules, base, imported) if base.split(".")[0] == "chupai" else None
-        sibling = target is not None and target.rpartition(".")[0] == package != "chupai" and modules[target].name != "__init__.py"
-        if target is None or target == name or (in_function and sibling):
+        if target is None or target == name:
             continue
         out.add(target)
     return out

@@ -1,4 +1,4 @@
-"""Every game's plays survive ``to_protocol()`` / ``Play.from_protocol()`` exactly.
+"""Every game's plays survive ``to_protocol()`` / ``from_protocol()`` exactly.
 
 For seeded hands of each game (leads and follows), each play's entry is JSON, reads back
 to an equal play of the same class with the same hash, and ``PlayList.to_protocol()``
@@ -37,31 +37,31 @@ def _guandan(rng: random.Random) -> Iterator[Position]:
     level = rng.choice("23456789TJQKA")
     rules = rng.choice([guandan.Rules(), guandan.Rules.competition()])
     lead = guandan.legal_plays(_hand(rng, 2, 27), level, rules=rules)
-    yield lead, lambda e: guandan.Play.from_protocol(e, level, rules)
+    yield lead, lambda e: guandan.from_protocol(e, level, rules)
     follow = guandan.legal_plays(_hand(rng, 2, 27), level, lead[rng.randrange(len(lead))], rules=rules)
-    yield follow, lambda e: guandan.Play.from_protocol(e, level, rules)
+    yield follow, lambda e: guandan.from_protocol(e, level, rules)
 
 
 def _zhengshangyou(rng: random.Random) -> Iterator[Position]:
     lead = zhengshangyou.legal_plays(_hand(rng, 1, rng.randrange(8, 19)))
-    yield lead, zhengshangyou.Play.from_protocol
-    yield zhengshangyou.legal_plays(_hand(rng, 1, 18), lead[rng.randrange(len(lead))]), zhengshangyou.Play.from_protocol
+    yield lead, zhengshangyou.from_protocol
+    yield zhengshangyou.legal_plays(_hand(rng, 1, 18), lead[rng.randrange(len(lead))]), zhengshangyou.from_protocol
 
 
 def _gandengyan(rng: random.Random) -> Iterator[Position]:
     rules = rng.choice([gandengyan.Rules(), gandengyan.Rules(decks=2, triples_are_bombs=False, triple_sequences=True)])
     lead = gandengyan.legal_plays(_hand(rng, rules.decks, rng.randrange(5, 13)), rules=rules)
-    yield lead, lambda e: gandengyan.Play.from_protocol(e, rules=rules)
+    yield lead, lambda e: gandengyan.from_protocol(e, rules=rules)
     follow = gandengyan.legal_plays(_hand(rng, rules.decks, 12), lead[rng.randrange(len(lead))], rules=rules)
-    yield follow, lambda e: gandengyan.Play.from_protocol(e, rules=rules)
+    yield follow, lambda e: gandengyan.from_protocol(e, rules=rules)
 
 
 def _chinese_ten(rng: random.Random) -> Iterator[Position]:
     faces = rng.sample(range(52), 20)
     hand = Cards.from_counts([int(f in faces[:12]) for f in range(54)])
     layout = Cards.from_counts([int(f in faces[12:]) for f in range(54)])
-    yield chinese_ten.legal_plays(hand, layout), chinese_ten.Play.from_protocol
-    yield chinese_ten.captures(Cards.from_counts([int(f == faces[0]) for f in range(54)]), layout), chinese_ten.Play.from_protocol
+    yield chinese_ten.legal_plays(hand, layout), chinese_ten.from_protocol
+    yield chinese_ten.captures(Cards.from_counts([int(f == faces[0]) for f in range(54)]), layout), chinese_ten.from_protocol
 
 
 _POSITIONS: dict[str, Callable[[random.Random], Iterator[Position]]] = {

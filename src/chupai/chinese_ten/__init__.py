@@ -7,7 +7,7 @@
 from chupai.core.records import PlayList
 from chupai.chinese_ten._entry import GAME
 from chupai.chinese_ten._movegen import captures, legal_plays
-from chupai.chinese_ten.classify import classify
+from chupai.chinese_ten.classify import classify, from_protocol
 from chupai.chinese_ten.game import Deal, Event, IllegalActionError, Match
 from chupai.chinese_ten.phase import Phase
 from chupai.chinese_ten.play import Play, PlayType
@@ -29,6 +29,7 @@ __all__ = [
     "Rules",
     "captures",
     "classify",
+    "from_protocol",
     "legal_plays",
     "playout",
     "playouts",

@@ -22,10 +22,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from chupai.core.records import BITS_PER_RANK
-from chupai.cards import RANKS
+from chupai.cards import RANKS, Cards
 from chupai.chinese_ten.play import Play, PlayType, parse_card, parse_cards
 
-__all__ = ["classify", "classify_faces", "pip_value", "MAX_CAPTURED", "SELF_CAPTURING", "SUM"]
+__all__ = ["classify", "from_protocol", "classify_faces", "pip_value", "MAX_CAPTURED", "SELF_CAPTURING", "SUM"]
 
 #: a numeral capture makes exactly this sum
 SUM = 10
@@ -73,3 +73,31 @@ def classify_faces(face: int, captured: Sequence[int]) -> PlayType | None:
     if len(ranks) == _TRIPLE and rank in SELF_CAPTURING and all(r == rank for r in ranks):
         return PlayType.TRIPLE
     return None
+
+
+def from_protocol(obj: Sequence[Any]) -> Play:
+    """The play an entry ``[type, card, captured]`` of :meth:`Play.to_protocol` names.
+
+    ``ValueError`` if it is not a list of a type name, a card name and a list of card
+    names (entries are data from messages), or if that card cannot take those cards
+    that way.  Whether the
+    play is legal in a position (the layout, forced capture) is the state's business.
+    """
+
+    if not isinstance(obj, (list, tuple)):
+        raise ValueError(f"a protocol play must be a list [type, card, captured], not {obj!r}")
+    if len(obj) != 3:
+        raise ValueError(f"a protocol play must be [type, card, captured], not {obj!r}")
+    ptype, card, captured = obj
+    if not isinstance(ptype, str) or not isinstance(card, str):
+        raise ValueError(f"the type and card of a protocol play must be strings, not {ptype!r} and {card!r}")
+    if not isinstance(captured, (list, tuple)):
+        raise ValueError(f"the captured cards of a protocol play must be a list of card names, not {captured!r}")
+    try:
+        taken = Cards(captured)
+    except TypeError as e:
+        raise ValueError(f"the captured cards of a protocol play must be card names: {e}") from None
+    for play in classify(card, taken):
+        if play.type.name == ptype:
+            return play
+    raise ValueError(f"{list(obj)!r} is not a Chinese Ten play")

@@ -15,7 +15,7 @@ cards are grouped by :func:`score_class` (rank and colour, with the two black ac
 apart because they score differently), which is the same grouping in every variant.
 
 The interchange form (``Play.to_protocol()``, read back exactly by
-``Play.from_protocol()``) is Chinese Ten's own, there being no competition protocol:
+``from_protocol()``) is Chinese Ten's own, there being no competition protocol:
 ``[type, card, captured]`` with the type's name (``CAPTURE``, ``TRIPLE``, ``DISCARD``),
 the card's name and the list of the captured cards' names in face order, e.g.
 ``["CAPTURE", "7D", ["3S"]]`` or ``["DISCARD", "AH", []]``.  The record's layout is
@@ -24,7 +24,6 @@ read only by the ``_card`` / ``_captured`` views here and by the compiled code.
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
 from typing import Any
 
 from chupai.core.records import BITS_PER_RANK, NUM_FACES
@@ -122,42 +121,13 @@ class Play(PlayBase):
     def to_protocol(self) -> list[Any]:
         """``[type, card, captured]``: the type's name, the card played and the captured
         cards' names (Chinese Ten's own interchange form, read back exactly by
-        :meth:`from_protocol`).
+        :func:`~chupai.chinese_ten.classify.from_protocol`).
 
         >>> from chupai.chinese_ten import legal_plays
         >>> [p.to_protocol() for p in legal_plays("7D AH", "QD 3S 6C")]
         [['CAPTURE', '7D', ['3S']], ['DISCARD', 'AH', []]]
         """
         return [_TYPE_NAMES[self._type], face_name(self._key), list(Cards.from_masks(self._taken))]
-
-    @classmethod
-    def from_protocol(cls, obj: Sequence[Any]) -> Play:
-        """The play an entry ``[type, card, captured]`` of :meth:`to_protocol` names.
-
-        ``ValueError`` if it is not a list of a type name, a card name and a list of card
-        names (entries are data from messages), or if that card cannot take those cards
-        that way.  Whether the
-        play is legal in a position (the layout, forced capture) is the state's business.
-        """
-        from chupai.chinese_ten.classify import classify
-
-        if not isinstance(obj, (list, tuple)):
-            raise ValueError(f"a protocol play must be a list [type, card, captured], not {obj!r}")
-        if len(obj) != 3:
-            raise ValueError(f"a protocol play must be [type, card, captured], not {obj!r}")
-        ptype, card, captured = obj
-        if not isinstance(ptype, str) or not isinstance(card, str):
-            raise ValueError(f"the type and card of a protocol play must be strings, not {ptype!r} and {card!r}")
-        if not isinstance(captured, (list, tuple)):
-            raise ValueError(f"the captured cards of a protocol play must be a list of card names, not {captured!r}")
-        try:
-            taken = Cards(captured)
-        except TypeError as e:
-            raise ValueError(f"the captured cards of a protocol play must be card names: {e}") from None
-        for play in classify(card, taken):
-            if _TYPE_NAMES[play._type] == ptype:
-                return play
-        raise ValueError(f"{list(obj)!r} is not a Chinese Ten play")
 
 
 _TYPE_NAMES = {t.value: t.name for t in PlayType}

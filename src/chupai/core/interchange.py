@@ -1,7 +1,7 @@
-"""The interchange form ``[type, rank, cards]`` of a play, read back (``Play.from_protocol``).
+"""The interchange form ``[type, rank, cards]`` of a play, read back (each game's ``from_protocol``).
 
 Every game's ``Play.to_protocol()`` gives a JSON-ready list and its
-``Play.from_protocol(entry, ...)`` returns the very play again (equal, same hash): the
+``from_protocol(entry, ...)`` returns the very play again (equal, same hash): the
 round trip is exact.  Guan Dan's form is the competition protocol
 (``docs/protocol.md``) and keeps its own card spelling; the other games write card names
 (``docs/rules/cards.md``) and read the entry back here: the cards are recognised with the

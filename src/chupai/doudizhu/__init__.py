@@ -10,7 +10,7 @@
 """
 from chupai.core.records import PlayList
 from chupai.doudizhu._movegen import legal_plays, legal_plays_batch
-from chupai.doudizhu.classify import classify
+from chupai.doudizhu.classify import classify, from_protocol
 from chupai.doudizhu.play import BOMB_CLASS, ROCKET_CLASS, Play, PlayType
 from chupai.doudizhu.rules import Rules
 
@@ -22,6 +22,7 @@ __all__ = [
     "PlayType",
     "Rules",
     "classify",
+    "from_protocol",
     "legal_plays",
     "legal_plays_batch",
 ]

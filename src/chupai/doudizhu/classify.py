@@ -20,7 +20,9 @@ One condition depends on the hand and not on the cards played: without
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
+from chupai.core.interchange import entry_cards, select_play
 from chupai.core.validate import check_rules
 from chupai.cards import Cards
 from chupai.doudizhu.play import (
@@ -37,7 +39,7 @@ from chupai.doudizhu.play import (
 )
 from chupai.doudizhu.rules import Rules
 
-__all__ = ["classify", "kicker_values", "value_counts"]
+__all__ = ["classify", "from_protocol", "kicker_values", "value_counts"]
 
 _N_VALUES = RED_JOKER_VALUE + 1
 _FACES = 54
@@ -181,3 +183,13 @@ def classify(cards: Cards | str, *, rules: Rules | None = None) -> list[Play]:
     if cards.hi:
         raise ValueError(f"{cards} holds a card twice; Dou Dizhu is played with one deck")
     return _plays_of_mask(cards.lo, rules)
+
+
+def from_protocol(obj: Sequence[Any], *, rules: Rules | None = None) -> Play:
+    """The play an entry ``[type, rank, cards]`` of :meth:`Play.to_protocol` names.
+
+    ``ValueError`` if it is malformed (see :mod:`chupai.core.interchange`) or its cards
+    cannot be that play under ``rules``.
+    """
+
+    return select_play(obj, classify(entry_cards(obj), rules=rules), "Dou Dizhu")

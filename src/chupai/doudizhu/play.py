@@ -22,11 +22,9 @@ play once, with the lowest suits of each rank.
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
 from typing import Any
 
 from chupai.core.records import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_FACES
-from chupai.core.interchange import entry_cards, select_play
 from chupai.core.play import BombPlay, RecordView
 from chupai.cards import face_name
 from chupai.doudizhu._movegen import GAME_CLASSES
@@ -189,24 +187,13 @@ class Play(BombPlay):
 
     def to_protocol(self) -> list[Any]:
         """``[type, rank, cards]``: the type's name, :attr:`rank` and the card names; read
-        back exactly by :meth:`from_protocol`.
+        back exactly by :func:`~chupai.doudizhu.classify.from_protocol`.
 
         >>> from chupai.doudizhu import classify
         >>> [p.to_protocol() for p in classify("BJ RJ")]
         [['ROCKET', 'RJ', ['BJ', 'RJ']]]
         """
         return [_TYPE_NAMES[self._type], self.rank, self._names_in_order()]
-
-    @classmethod
-    def from_protocol(cls, obj: Sequence[Any], *, rules: Rules | None = None) -> Play:
-        """The play an entry ``[type, rank, cards]`` of :meth:`to_protocol` names.
-
-        ``ValueError`` if it is malformed (see :mod:`chupai.core.interchange`) or its cards
-        cannot be that play under ``rules``.
-        """
-        from chupai.doudizhu.classify import classify
-
-        return select_play(obj, classify(entry_cards(obj), rules=rules), "Dou Dizhu")
 
 
 _TYPE_NAMES = {t.value: t.name for t in PlayType}

@@ -12,7 +12,7 @@ and ``playout`` play deals to the end in C (``chupai.gandengyan.playouts``).
 from chupai.core.records import PlayList
 from chupai.gandengyan._entry import GAME
 from chupai.gandengyan._movegen import legal_plays
-from chupai.gandengyan.classify import classify
+from chupai.gandengyan.classify import classify, from_protocol
 from chupai.gandengyan.game import PASS, Deal, IllegalActionError, Match
 from chupai.gandengyan.phase import Phase
 from chupai.gandengyan.play import BOMB_CLASS, Play, PlayType
@@ -34,6 +34,7 @@ __all__ = [
     "PlayoutResults",
     "Rules",
     "classify",
+    "from_protocol",
     "legal_plays",
     "playout",
     "playouts",

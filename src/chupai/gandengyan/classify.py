@@ -20,6 +20,7 @@ on the hand it is led from (see ``legal_plays``).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from chupai.core.records import (
     BITS_PER_RANK,
@@ -29,6 +30,7 @@ from chupai.core.records import (
     RED_JOKER_BIT,
     SUITS,
 )
+from chupai.core.interchange import entry_cards, select_play
 from chupai.core.validate import check_rules
 from chupai.cards import Cards
 from chupai.gandengyan.play import (
@@ -40,7 +42,7 @@ from chupai.gandengyan.play import (
 )
 from chupai.gandengyan.rules import Rules
 
-__all__ = ["MAX_PLAY_CARDS", "classify"]
+__all__ = ["MAX_PLAY_CARDS", "classify", "from_protocol"]
 
 _SPADE = SUITS.index("S")
 _TWO = 0
@@ -153,3 +155,13 @@ def classify(cards: Cards | str, *, rules: Rules | None = None) -> list[Play]:
     if len(cards.layers) > rules.decks:
         raise ValueError(f"{cards} holds a card more than {rules.decks} time(s); the rules use {rules.decks} deck(s)")
     return _plays_of_masks(cards.lo, cards.hi, rules)
+
+
+def from_protocol(obj: Sequence[Any], *, rules: Rules | None = None) -> Play:
+    """The play an entry ``[type, rank, cards]`` of :meth:`Play.to_protocol` names.
+
+    ``ValueError`` if it is malformed (see :mod:`chupai.core.interchange`) or its cards
+    cannot be that play under ``rules``.
+    """
+
+    return select_play(obj, classify(entry_cards(obj), rules=rules), "Gan Deng Yan")

@@ -25,11 +25,9 @@ a single (or pair) of :data:`JOKER_VALUE` that only a bomb follows.
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
 from typing import Any
 
 from chupai.core.records import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_FACES, RANKS, RED_JOKER_BIT
-from chupai.core.interchange import entry_cards, select_play
 from chupai.core.play import BombPlay, RecordView
 from chupai.cards import face_name
 from chupai.gandengyan._movegen import GAME_CLASSES
@@ -199,24 +197,13 @@ class Play(BombPlay):
 
     def to_protocol(self) -> list[Any]:
         """``[type, rank, cards]``: the type's name, :attr:`rank` and the card names; read
-        back exactly by :meth:`from_protocol`.
+        back exactly by :func:`~chupai.gandengyan.classify.from_protocol`.
 
         >>> from chupai.gandengyan import classify
         >>> [p.to_protocol() for p in classify("9S TS BJ")]
         [['SEQUENCE', 'T', ['9S', 'TS', 'BJ']], ['SEQUENCE', 'J', ['9S', 'TS', 'BJ']]]
         """
         return [_TYPE_NAMES[self._type], self.rank, self._card_names(_FACE_NAMES)]
-
-    @classmethod
-    def from_protocol(cls, obj: Sequence[Any], *, rules: Rules | None = None) -> Play:
-        """The play an entry ``[type, rank, cards]`` of :meth:`to_protocol` names.
-
-        ``ValueError`` if it is malformed (see :mod:`chupai.core.interchange`) or its cards
-        cannot be that play under ``rules``.
-        """
-        from chupai.gandengyan.classify import classify
-
-        return select_play(obj, classify(entry_cards(obj), rules=rules), "Gan Deng Yan")
 
 
 _JOKERS = (1 << BLACK_JOKER_BIT) | (1 << RED_JOKER_BIT)

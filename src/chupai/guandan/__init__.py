@@ -9,7 +9,7 @@ match state machines, and C playouts (``docs/rules/guandan.md``).
 from chupai.core.records import PlayList
 from chupai.guandan._entry import GAME
 from chupai.guandan._movegen import legal_plays
-from chupai.guandan.classify import classify
+from chupai.guandan.classify import classify, from_protocol
 from chupai.guandan.game import (
     PASS,
     ChooseLeader,
@@ -44,6 +44,7 @@ __all__ = [
     "Rules",
     "TakeTribute",
     "classify",
+    "from_protocol",
     "legal_plays",
     "playout",
     "playouts",

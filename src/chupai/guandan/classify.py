@@ -19,6 +19,7 @@ canonical declaration: see that module's docstring).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from chupai.core.records import (
     BITS_PER_RANK,
@@ -31,10 +32,20 @@ from chupai.core.records import (
 )
 from chupai.core.validate import check_rules
 from chupai.cards import Cards
-from chupai.guandan.play import BOMB_CLASS, Play, PlayType, level_value, make_level, window_ranks
+from chupai.guandan.play import (
+    BOMB_CLASS,
+    PROTOCOL_TYPES,
+    Play,
+    PlayType,
+    level_value,
+    make_level,
+    parse_protocol_card,
+    protocol_card,
+    window_ranks,
+)
 from chupai.guandan.rules import Rules
 
-__all__ = ["classify"]
+__all__ = ["classify", "from_protocol"]
 
 _HEART = SUITS.index("H")
 _NIBBLE = (1 << BITS_PER_RANK) - 1
@@ -264,3 +275,38 @@ def _classify_natural(
         rank_counts, suits, counts[BLACK_JOKER_BIT], counts[RED_JOKER_BIT], 0, level_index, rules
     )
     return [(PlayType(t), k) for t, k in sorted(found)]
+
+
+def from_protocol(obj: Sequence[Any], level: str | int, rules: Rules | None = None) -> Play:
+    """The play an interchange entry ``[type, rank, cards]`` names.
+
+    ``ValueError`` if the entry is malformed or its cards cannot be that play.
+    ``PASS`` entries are not plays: use the game state's pass action.
+    """
+
+    if not isinstance(obj, (list, tuple)) or len(obj) != 3:
+        raise ValueError(f"protocol play must be [type, rank, cards], not {obj!r}")
+    ptype, prank, pcards = obj
+    if ptype == "PASS":
+        raise ValueError("['PASS', 'PASS', 'PASS'] is a pass, not a play")
+    if not isinstance(ptype, str) or ptype not in PROTOCOL_TYPES:
+        raise ValueError(f"unknown protocol type {ptype!r}; expected one of {sorted(PROTOCOL_TYPES)}")
+    if not isinstance(pcards, (list, tuple)):
+        raise ValueError(f"protocol cards must be a list, not {pcards!r}")
+    cards = Cards.from_counts(_count_faces(parse_protocol_card(c) for c in pcards))
+    for play in classify(cards, level, rules=rules):
+        proto = play.to_protocol()
+        if ptype == "FourKings" and play.type == PlayType.FOUR_JOKERS:
+            return play
+        if proto[0] == ptype and proto[1] == prank:
+            return play
+    raise ValueError(f"{list(obj)!r} is not a legal play at level {level!r}")
+
+
+def _count_faces(faces: Any) -> list[int]:
+    counts = [0] * NUM_FACES
+    for f in faces:
+        counts[f] += 1
+        if counts[f] > 2:
+            raise ValueError(f"card {protocol_card(f)} appears more than twice")
+    return counts

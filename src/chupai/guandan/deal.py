@@ -28,6 +28,7 @@ from chupai.errors import IllegalActionError
 from chupai.guandan._engine import RESULT_12, RESULT_13, RESULT_14, DealCore
 from chupai.guandan._world import options as _options
 from chupai.guandan._world import return_faces, top_faces, tribute_hands, world
+from chupai.guandan.classify import from_protocol
 from chupai.guandan.play import Play, level_value, wild_face
 from chupai.guandan.phase import Phase
 from chupai.guandan.rules import Rules, parse_rank
@@ -470,7 +471,7 @@ class Deal(DealSurface):
             if self._core is None:
                 raise IllegalActionError(f"{action!r} is not legal in the {self._phase} phase")
             try:
-                return Play.from_protocol(action, self._level, self._rules)
+                return from_protocol(action, self._level, self._rules)
             except (ValueError, TypeError) as e:
                 raise IllegalActionError(f"{action!r} is not a legal play: {e}") from None
         raise foreign_action(action, "guandan", _EXPECTED)

@@ -21,12 +21,11 @@ The encoding of a play record (shared by the compiled generator, ``classify`` an
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
 from typing import Any
 
 from chupai.core.records import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_FACES, RED_JOKER_BIT
 from chupai.core.play import BombPlay, RecordView
-from chupai.cards import RANKS, SUITS, Cards, parse_face
+from chupai.cards import RANKS, SUITS, parse_face
 from chupai.guandan._movegen import GAME_CLASSES
 from chupai.guandan.rules import PAGAT, Rules, parse_rank
 
@@ -117,7 +116,7 @@ _PROTOCOL_TYPE = {
     PlayType.BOMB: "Bomb",
     PlayType.FOUR_JOKERS: "Bomb",
 }
-_PROTOCOL_TYPES = set(_PROTOCOL_TYPE.values()) | {"FourKings"}
+PROTOCOL_TYPES = set(_PROTOCOL_TYPE.values()) | {"FourKings"}
 PASS_PROTOCOL = ["PASS", "PASS", "PASS"]
 _PROTOCOL_SUIT = {"S": "S", "H": "H", "C": "C", "D": "D"}
 
@@ -207,7 +206,7 @@ class Play(BombPlay):
 
     __slots__ = ()
     _TYPES = PlayType
-    _ORIGIN = "legal_plays(), classify() or Play.from_protocol()"
+    _ORIGIN = "legal_plays(), classify() or from_protocol()"
 
     @property
     def _level(self) -> int:
@@ -246,42 +245,6 @@ class Play(BombPlay):
         """``[type, rank, cards]`` as in ``docs/rules/guandan.md``, "The competition protocol"."""
         ptype, prank = self._protocol_head
         return [ptype, prank, self._card_names(_PROTOCOL_NAMES)]
-
-    @classmethod
-    def from_protocol(cls, obj: Sequence[Any], level: str | int, rules: Rules | None = None) -> Play:
-        """The play an interchange entry ``[type, rank, cards]`` names.
-
-        ``ValueError`` if the entry is malformed or its cards cannot be that play.
-        ``PASS`` entries are not plays: use the game state's pass action.
-        """
-        from chupai.guandan.classify import classify
-
-        if not isinstance(obj, (list, tuple)) or len(obj) != 3:
-            raise ValueError(f"protocol play must be [type, rank, cards], not {obj!r}")
-        ptype, prank, pcards = obj
-        if ptype == "PASS":
-            raise ValueError("['PASS', 'PASS', 'PASS'] is a pass, not a play")
-        if not isinstance(ptype, str) or ptype not in _PROTOCOL_TYPES:
-            raise ValueError(f"unknown protocol type {ptype!r}; expected one of {sorted(_PROTOCOL_TYPES)}")
-        if not isinstance(pcards, (list, tuple)):
-            raise ValueError(f"protocol cards must be a list, not {pcards!r}")
-        cards = Cards.from_counts(_count_faces(parse_protocol_card(c) for c in pcards))
-        for play in classify(cards, level, rules=rules):
-            proto = play.to_protocol()
-            if ptype == "FourKings" and play.type == PlayType.FOUR_JOKERS:
-                return play
-            if proto[0] == ptype and proto[1] == prank:
-                return play
-        raise ValueError(f"{list(obj)!r} is not a legal play at level {level!r}")
-
-
-def _count_faces(faces: Any) -> list[int]:
-    counts = [0] * NUM_FACES
-    for f in faces:
-        counts[f] += 1
-        if counts[f] > 2:
-            raise ValueError(f"card {protocol_card(f)} appears more than twice")
-    return counts
 
 
 def make_level(level: str | int) -> int:

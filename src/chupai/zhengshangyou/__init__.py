@@ -8,7 +8,7 @@ state machines (``Deal``, ``Match``) and C playouts.
 from chupai.core.records import PlayList
 from chupai.zhengshangyou._entry import GAME
 from chupai.zhengshangyou._movegen import legal_plays
-from chupai.zhengshangyou.classify import classify
+from chupai.zhengshangyou.classify import classify, from_protocol
 from chupai.zhengshangyou.game import PASS, Deal, GiveCard, Match, PayCard, TakeCard
 from chupai.zhengshangyou.phase import Phase
 from chupai.zhengshangyou.play import Play, PlayType
@@ -29,6 +29,7 @@ __all__ = [
     "Rules",
     "TakeCard",
     "classify",
+    "from_protocol",
     "legal_plays",
     "playout",
     "playouts",

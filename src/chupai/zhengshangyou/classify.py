@@ -17,7 +17,10 @@ declaration: see that module's docstring).
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
 from chupai.core.records import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_RANKS, NUM_SUITS, RED_JOKER_BIT
+from chupai.core.interchange import entry_cards, select_play
 from chupai.core.validate import check_rules
 from chupai.cards import Cards
 from chupai.zhengshangyou.play import (
@@ -31,7 +34,7 @@ from chupai.zhengshangyou.play import (
 )
 from chupai.zhengshangyou.rules import Rules
 
-__all__ = ["MAX_MULTIPLICITY", "MAX_SET", "MIN_SEQUENCE", "classify"]
+__all__ = ["MAX_MULTIPLICITY", "MAX_SET", "MIN_SEQUENCE", "classify", "from_protocol"]
 
 #: sets have 2..MAX_SET cards; sequences at least MIN_SEQUENCE ranks
 MAX_SET = 4
@@ -188,3 +191,13 @@ def classify(cards: Cards | str, *, rules: Rules | None = None) -> list[Play]:
     rules = check_rules(rules, Rules, "zhengshangyou")
     cards = Cards(cards, decks=1)
     return _plays_of_mask(cards.lo, rules)
+
+
+def from_protocol(obj: Sequence[Any], *, rules: Rules | None = None) -> Play:
+    """The play an entry ``[type, rank, cards]`` of :meth:`Play.to_protocol` names.
+
+    ``ValueError`` if it is malformed (see :mod:`chupai.core.interchange`) or its cards
+    cannot be that play under ``rules``.
+    """
+
+    return select_play(obj, classify(entry_cards(obj), rules=rules), "Zheng Shangyou")

@@ -31,12 +31,10 @@ engine and ``Play``):
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
 from typing import Any
 
 from chupai.core.records import BITS_PER_RANK, BLACK_JOKER_BIT, NUM_FACES, RED_JOKER_BIT
 from chupai.core.play import RecordPlay, RecordView
-from chupai.core.interchange import entry_cards, select_play
 from chupai.cards import RANKS, face_name
 from chupai.zhengshangyou._movegen import GAME_CLASSES
 from chupai.zhengshangyou.rules import PAGAT, Rules
@@ -251,7 +249,7 @@ class Play(RecordPlay):
     def to_protocol(self) -> list[Any]:
         """``[type, rank, cards]``: the type's name, :attr:`rank` and the card names.
 
-        A display and interchange form that :meth:`from_protocol` reads back exactly.
+        A display and interchange form that :func:`~chupai.zhengshangyou.classify.from_protocol` reads back exactly.
         The type of a multiple sequence names its multiplicity (``DOUBLE_SEQUENCE``,
         ``TRIPLE_SEQUENCE``, ``QUADRUPLE_SEQUENCE``), since the same 12 cards may read as
         3 x 4 and 4 x 3 ranks with one top; ``rank`` is the single's, the set's
@@ -263,17 +261,6 @@ class Play(RecordPlay):
         """
         ptype = _MULTI_NAMES[self._cls] if self._type == PlayType.MULTI_SEQUENCE else _TYPE_NAMES[self._type]
         return [ptype, self.rank, self._card_names(_FACE_NAMES)]
-
-    @classmethod
-    def from_protocol(cls, obj: Sequence[Any], *, rules: Rules | None = None) -> Play:
-        """The play an entry ``[type, rank, cards]`` of :meth:`to_protocol` names.
-
-        ``ValueError`` if it is malformed (see :mod:`chupai.core.interchange`) or its cards
-        cannot be that play under ``rules``.
-        """
-        from chupai.zhengshangyou.classify import classify
-
-        return select_play(obj, classify(entry_cards(obj), rules=rules), "Zheng Shangyou")
 
 
 _TYPE_NAMES = {t.value: t.name for t in PlayType}
