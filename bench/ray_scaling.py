@@ -16,7 +16,7 @@ import ray
 
 import chupai
 from chupai.registry import GAMES
-from chupai.evaluation.backends import run_batch
+from chupai.engine.backends import run_batch
 from chupai.players.bots import GreedyBot, MonteCarloBot
 
 

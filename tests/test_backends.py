@@ -15,7 +15,7 @@ import pytest
 
 import chupai
 from chupai.registry import GAMES
-from chupai.evaluation.backends import chunk_bounds, default_chunk_size, run_batch
+from chupai.engine.backends import chunk_bounds, default_chunk_size, run_batch
 from chupai.players.bots import GreedyBot, RandomBot
 
 ray = pytest.importorskip("ray")

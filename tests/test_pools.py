@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import chupai
-from chupai.evaluation.backends import MAIN_GUARD
+from chupai.engine.backends import MAIN_GUARD
 
 #: seconds any case may take; a pool that hangs is killed here and the test fails
 HARD_TIMEOUT = 90
@@ -47,7 +47,7 @@ def test_a_script_without_the_main_guard_fails_at_once_naming_it(tmp_path: Path)
 def test_a_worker_killed_mid_run_fails_the_run_within_seconds(tmp_path: Path) -> None:
     proc, seconds = run_script(tmp_path / "killed.py", (
         "import os, signal, time\n"
-        "from chupai.evaluation.backends import run_batch\n"
+        "from chupai.engine.backends import run_batch\n"
         "def work(x):\n"
         "    if x == 5:\n"
         "        os.kill(os.getpid(), signal.SIGKILL)\n"
@@ -62,7 +62,7 @@ def test_a_worker_killed_mid_run_fails_the_run_within_seconds(tmp_path: Path) ->
 
 def test_a_guarded_pool_still_gives_every_result(tmp_path: Path) -> None:
     proc, _ = run_script(tmp_path / "ok.py", (
-        "from chupai.evaluation.backends import run_batch\n"
+        "from chupai.engine.backends import run_batch\n"
         "if __name__ == '__main__':\n"
         "    print(run_batch(abs, [-3, 1, -2, 7, -9], workers=2, chunk_size=2))\n"))
     assert proc.returncode == 0, proc.stderr[-2000:]

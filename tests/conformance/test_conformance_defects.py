@@ -12,7 +12,8 @@ import pytest
 
 import chupai
 from chupai import chinese_ten, gandengyan, guandan, zhengshangyou
-from chupai.evaluation import arena, backends
+from chupai.evaluation import arena
+from chupai.engine import backends
 from chupai.registry import GAMES
 from chupai.players.bots import GreedyBot, MonteCarloBot, RandomBot
 from chupai.contract import TERMINAL, Event
@@ -206,7 +207,7 @@ def test_arena_never_starts_more_workers_than_deals_or_cores(monkeypatch):
         def shutdown(self, **kwargs):
             pass
 
-    # every process pool of the library is chupai.evaluation.backends' executor
+    # every process pool of the library is chupai.engine.backends' executor
     monkeypatch.setattr(backends, "ProcessPoolExecutor", FakePool)
     monkeypatch.setattr(arena, "_cores", lambda: 2)
     bots = [RandomBot(), RandomBot()]

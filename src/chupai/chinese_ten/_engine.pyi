@@ -2,8 +2,7 @@
 from typing_extensions import disjoint_base
 from collections.abc import Iterable, Sequence
 
-from chupai.engine.base import Engine
-from chupai.engine.batch import RowField
+from chupai.engine.base import Engine, RowField
 from chupai.cards import Cards
 from chupai.chinese_ten.play import Play
 from chupai.chinese_ten.rules import Rules

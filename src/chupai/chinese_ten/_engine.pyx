@@ -55,8 +55,7 @@ from chupai.chinese_ten._movegen cimport (
 
 from chupai.chinese_ten cimport _movegen as mg
 from chupai.chinese_ten._policies cimport choose_greedy, choose_heuristic
-from chupai.engine.base import POLICIES
-from chupai.engine.batch import RowField
+from chupai.engine.base import POLICIES, RowField
 from chupai.core.cardset import Cards, face_name
 from chupai.chinese_ten._movegen import GAME_CLASSES as _BOUND, parse_card, parse_cards
 

@@ -22,7 +22,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from chupai.evaluation import backends
+from chupai.engine import backends
 from chupai.cli.common import MAX_COUNT, add_seed, count, positive_int, threads
 from chupai.engine.base import POLICIES
 from chupai.registry.entry import COMMANDS

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from chupai.evaluation import backends
+from chupai.engine import backends
 from chupai.cli.common import MAX_COUNT, add_seed, count, plural, positive_int
 from chupai.cli.options import add_options
 from chupai.registry import GAMES

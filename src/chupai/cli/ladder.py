@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from chupai.evaluation import backends
+from chupai.engine import backends
 from chupai.registry import GAMES
 from chupai.evaluation.ladder import ladder
 

@@ -13,6 +13,15 @@ DEAL_OVER: str
 
 class NotAPlayError(IllegalActionError, TypeError): ...
 
+class RowField:
+    name: str
+    dtype: str
+    per_seat: bool
+    def __init__(self, name: str, dtype: str, per_seat: bool = False) -> None: ...
+    def width(self, players: int) -> int: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
 @disjoint_base
 class GameSpec:
     name: str
@@ -81,4 +90,4 @@ class Engine:
 
 def _restore(cls: type, game: str, version: int, state: bytes, rules: Any, extra: Any) -> Engine: ...
 
-__all__ = ["DEAL_OVER", "Engine", "GameSpec", "NotAPlayError", "POLICIES"]
+__all__ = ["DEAL_OVER", "Engine", "GameSpec", "NotAPlayError", "POLICIES", "RowField"]

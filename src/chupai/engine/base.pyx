@@ -43,7 +43,7 @@ from chupai.core.records cimport (
 from chupai.core.cardset import Cards, face_name
 from chupai.errors import IllegalActionError
 
-__all__ = ["DEAL_OVER", "Engine", "GameSpec", "NotAPlayError", "POLICIES"]
+__all__ = ["DEAL_OVER", "Engine", "GameSpec", "NotAPlayError", "POLICIES", "RowField"]
 
 
 class NotAPlayError(IllegalActionError, TypeError):
@@ -55,6 +55,39 @@ class NotAPlayError(IllegalActionError, TypeError):
 POLICIES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY, "heuristic": POLICY_HEURISTIC}
 #: the one message for any action on a deal that is over
 DEAL_OVER = "the deal is over"
+
+
+class RowField:
+    """One field of an engine's batch row: ``name``, the numpy ``dtype`` of its array, and
+    whether it takes a column per seat (an ``(n, players)`` array) or one column (an
+    ``(n,)`` array).  A game's ``_engine`` lists its fields in ``ROW``, in the order its
+    ``h_row`` writes them; :func:`chupai.engine.batch.split_rows` reads rows by them.
+
+    >>> RowField("order", "int8", per_seat=True).width(4), RowField("result", "int8").width(4)
+    (4, 1)
+    """
+
+    __slots__ = ("name", "dtype", "per_seat")
+
+    def __init__(self, name, dtype, per_seat=False):
+        self.name = name
+        self.dtype = dtype
+        self.per_seat = bool(per_seat)
+
+    def width(self, players):
+        """The columns this field takes in a deal of ``players``."""
+        return players if self.per_seat else 1
+
+    def __eq__(self, other):
+        if not isinstance(other, RowField):
+            return NotImplemented
+        return (self.name, self.dtype, self.per_seat) == (other.name, other.dtype, other.per_seat)
+
+    def __hash__(self):
+        return hash((self.name, self.dtype, self.per_seat))
+
+    def __repr__(self):
+        return f"RowField({self.name!r}, {self.dtype!r}, per_seat={self.per_seat})"
 cdef tuple _NO_ARGS = ()
 cdef enum:
     SCRATCH_CAP = 64             # first capacity of the playouts' scratch buffers (they grow)

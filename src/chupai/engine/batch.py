@@ -4,7 +4,8 @@ the split of the engine's rows into typed arrays.
 Each game's ``playouts(n, *, seed, policy, threads, rules, ...)`` checks its own options
 (rules, players, level) and calls :func:`run_playouts` with its compiled engine module:
 the engine deals and plays ``n`` deals in C (the GIL released) into one float64 row a
-deal, laid out as the engine's ``ROW`` declares (a tuple of :class:`RowField`), and
+deal, laid out as the engine's ``ROW`` declares (a tuple of
+:class:`chupai.engine.base.RowField`), and
 :func:`split_rows` hands back one typed array a field.  Deal ``i`` draws from its own
 stream of the seed, so the arrays are the same whatever the number of threads.
 ``playout(state, ...)`` plays one state's deal out through :func:`play_out`.
@@ -22,7 +23,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
@@ -30,9 +30,9 @@ import numpy as np
 from tqdm import tqdm
 
 from chupai.core import validate
+from chupai.engine.base import RowField
 
 __all__ = [
-    "RowField",
     "batch_outputs",
     "card_play_of",
     "check_batch",
@@ -88,22 +88,6 @@ def check_state(state: Any, game: str, classes: tuple[type, ...]) -> None:
         module = kind.__module__.split(".")
         got = f"{module[1]}.{kind.__name__}" if module[0] == "chupai" and len(module) > 1 else repr(state)
         raise TypeError(f"state must be a {expected}, not {got}")
-
-
-@dataclass(frozen=True)
-class RowField:
-    """One field of an engine's batch row: ``name``, the numpy ``dtype`` of its array, and
-    whether it takes a column per seat (an ``(n, players)`` array) or one column (an
-    ``(n,)`` array).  An engine's ``ROW`` lists its fields in the order ``h_row`` writes
-    them."""
-
-    name: str
-    dtype: str
-    per_seat: bool = False
-
-    def width(self, players: int) -> int:
-        """The columns this field takes in a deal of ``players``."""
-        return players if self.per_seat else 1
 
 
 def row_width(fields: tuple[RowField, ...], players: int) -> int:
@@ -173,9 +157,9 @@ def batch_outputs(prototype: Any, n: int, policy: str, threads: int, progress: b
 
     ``threads`` share this process (the GIL released); ``workers > 1`` or
     ``backend="ray"`` spread chunks of deals over processes or a Ray cluster
-    (:func:`chupai.evaluation.backends.run_batch`), each chunk on one thread.
+    (:func:`chupai.engine.backends.run_batch`), each chunk on one thread.
     """
-    from chupai.evaluation.backends import chunk_bounds, run_batch
+    from chupai.engine.backends import chunk_bounds, run_batch
 
     workers = validate.check_positive_int(workers, "workers")
     if workers > 1 or backend != "local":

@@ -11,7 +11,7 @@ import numpy as np
 from chupai.registry import GAMES, game as game_entry
 from chupai.core.seeds import arena_game
 from chupai.core.validate import check_bool, check_positive_int, check_seed
-from chupai.evaluation.backends import run_batch
+from chupai.engine.backends import run_batch
 
 __all__ = ["ArenaResult", "arena", "wilson_interval"]
 
@@ -126,7 +126,7 @@ def arena(
     naming the guard).
     ``backend="ray"`` runs the deals as Ray tasks, ``workers`` at a time, on the cluster
     at ``address`` (or ``RAY_ADDRESS``), else on a local Ray started on demand; the
-    cores of this machine do not cap it.  See :func:`chupai.evaluation.backends.run_batch`.
+    cores of this machine do not cap it.  See :func:`chupai.engine.backends.run_batch`.
     """
     game_entry(game)  # TypeError / ValueError for an unknown game
     if isinstance(bots, (str, bytes)) or len(bots) != 2:

@@ -37,7 +37,7 @@ import numpy as np
 
 from chupai.registry import GAMES
 from chupai.core.validate import check_positive_int, check_seed
-from chupai.evaluation.backends import run_batch
+from chupai.engine.backends import run_batch
 from chupai.core.seeds import ladder_bots, match_deal
 from chupai.players.search.registry import as_bot, make_bot
 from chupai.evaluation.arena import _new_state, wilson_interval
@@ -294,7 +294,7 @@ def ladder(
     its ``repr``, and the names must differ.
 
     ``workers > 1`` plays the deals in that many processes, ``backend="ray"`` as Ray
-    tasks (:func:`chupai.evaluation.backends.run_batch`: the same result on every backend).
+    tasks (:func:`chupai.engine.backends.run_batch`: the same result on every backend).
     ``playouts``: the budget of an ``mc`` spec without one.
     """
     if game not in GAMES:

@@ -2,8 +2,7 @@
 from typing_extensions import disjoint_base
 from collections.abc import Iterable, Sequence
 
-from chupai.engine.base import Engine
-from chupai.engine.batch import RowField
+from chupai.engine.base import Engine, RowField
 from chupai.cards import Cards
 from chupai.gandengyan.play import Play
 from chupai.gandengyan.rules import Rules

@@ -61,8 +61,7 @@ from chupai.gandengyan._movegen cimport (
 from chupai.gandengyan cimport _movegen as mg
 from chupai.gandengyan._deal cimport hand_size
 from chupai.gandengyan._policies cimport choose_greedy, choose_heuristic
-from chupai.engine.base import POLICIES
-from chupai.engine.batch import RowField
+from chupai.engine.base import POLICIES, RowField
 from chupai.core.cardset import Cards, face_name, parse_face
 from chupai.gandengyan._movegen import GAME_CLASSES as _BOUND
 #: the kinds of bombs counted in ``DealCore.bombs`` (indexes), for the general multiplier

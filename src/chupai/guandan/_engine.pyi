@@ -2,8 +2,7 @@
 from typing_extensions import disjoint_base
 from collections.abc import Sequence
 
-from chupai.engine.base import Engine
-from chupai.engine.batch import RowField
+from chupai.engine.base import Engine, RowField
 from chupai.cards import Cards
 from chupai.guandan.play import Play
 from chupai.guandan.rules import Rules

@@ -45,8 +45,7 @@ from chupai.guandan._movegen cimport (
 
 from chupai.guandan cimport _movegen as mg
 from chupai.guandan._policies cimport choose_greedy, choose_heuristic
-from chupai.engine.base import POLICIES
-from chupai.engine.batch import RowField
+from chupai.engine.base import POLICIES, RowField
 from chupai.core.cardset import Cards, face_name
 from chupai.guandan._movegen import GAME_CLASSES as _BOUND, parse_rank
 

@@ -45,7 +45,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from chupai.evaluation import backends
+from chupai.engine import backends
 from chupai.registry import game as game_entry
 from chupai.core.validate import check_positive_int, check_seed
 from chupai.rl._api import (
@@ -70,7 +70,7 @@ def _shard_name(k: int) -> str:
 
 
 class _Shard:
-    """Plays and writes one shard (a picklable task for :func:`chupai.evaluation.backends.run_batch`)."""
+    """Plays and writes one shard (a picklable task for :func:`chupai.engine.backends.run_batch`)."""
 
     def __init__(self, game: str, policy: Any, rules: Any, players: int | None, seed: int,
                  out_dir: str) -> None:
@@ -178,7 +178,7 @@ def generate(
             recorded in the manifest by its ``repr``.
         shard_size: episodes per shard (one task, one file).
         backend, workers, address: where the shards are played
-            (:func:`chupai.evaluation.backends.run_batch`).
+            (:func:`chupai.engine.backends.run_batch`).
         progress: a bar counting finished deals.
     """
     entry = game_entry(game)

@@ -36,8 +36,7 @@ from chupai.zhengshangyou._movegen cimport (
 
 from chupai.zhengshangyou cimport _movegen as mg
 from chupai.zhengshangyou._policies cimport choose_greedy, choose_heuristic
-from chupai.engine.base import POLICIES
-from chupai.engine.batch import RowField
+from chupai.engine.base import POLICIES, RowField
 from chupai.core.cardset import Cards, face_name
 from chupai.zhengshangyou._movegen import GAME_CLASSES as _BOUND
 MIN_PLAYERS = ZS_MIN_SEATS
