@@ -149,3 +149,56 @@ def test_circles_are_found() -> None:
 def test_no_import_circle() -> None:
     found = circles(import_graph())
     assert not found, "modules importing one another in a circle: " + "; ".join(" <-> ".join(c) for c in found)
+
+
+#: the layer folders of ``src/chupai`` from the bottom (``docs/design.md``, "Layers"); the
+#: flat bottom modules sit with the card core, and a game package, which spans the layers
+#: from its generator to its own interfaces, is not ranked
+LAYERS = {
+    "core": 0, "cards": 0, "errors": 0, "actions": 0, "contract": 0,
+    "engine": 1,
+    "state": 2, "registry": 2,
+    "encoding": 3,
+    "players": 4,
+    "evaluation": 5,
+    "cli": 6, "rl": 6,
+}
+
+
+def _layer(module: str) -> int | None:
+    parts = module.split(".")
+    return LAYERS.get(parts[1]) if len(parts) > 1 else None
+
+
+def upward(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
+    """The imports from a layer folder to one above it."""
+    out = []
+    for source, targets in graph.items():
+        below = _layer(source)
+        for target in targets:
+            above = _layer(target)
+            if below is not None and above is not None and above > below:
+                out.append((source, target))
+    return sorted(out)
+
+
+def test_upward_imports_are_found() -> None:
+    graph = {"chupai.players.bots": {"chupai.rl.vector", "chupai.core.records"}, "chupai.guandan.deal": {"chupai.rl"}}
+    assert upward(graph) == [("chupai.players.bots", "chupai.rl.vector")]
+
+
+def test_nothing_imports_a_layer_above_its_own() -> None:
+    found = upward(import_graph())
+    assert not found, "imports of a layer above: " + "; ".join(f"{a} -> {b}" for a, b in found)
+
+
+def test_every_folder_but_the_games_is_a_ranked_layer() -> None:
+    """A game package is a folder with a generator (``_movegen.pyx``): every registered
+    game's, and Dou Dizhu's rules core before its registry entry."""
+    from chupai.registry import PACKAGES
+
+    folders = {p.name for p in (SRC / "chupai").iterdir() if (p / "__init__.py").exists()}
+    games = {f for f in folders if (SRC / "chupai" / f / "_movegen.pyx").exists()}
+    assert {p.rpartition(".")[2] for p in PACKAGES} <= games
+    flat = {p.stem for p in (SRC / "chupai").glob("*.py")} - {"__init__", "__main__"}
+    assert folders - games | flat <= set(LAYERS), sorted(folders - games | flat - set(LAYERS))

@@ -12,9 +12,9 @@ from typing import Any
 import numpy as np
 
 from chupai.core.records import BITS_PER_RANK, NUM_RANKS
-from chupai.rl._layout import Field, Layout
-from chupai.rl._pack import put_cards, put_one
-from chupai.rl._spaces import ActionSpace
+from chupai.encoding.layout import Field, Layout
+from chupai.encoding._pack import put_cards, put_one
+from chupai.encoding.spaces import ActionSpace
 
 __all__ = ["ChineseTen"]
 
@@ -81,7 +81,7 @@ class ChineseTen:
 
     def encode(self, deal: Any, player: int, layout: Layout) -> np.ndarray:
         """The observation tensor of ``deal`` seen by seat ``player``, written field by
-        field into one zeroed vector (``chupai.rl._pack``)."""
+        field into one zeroed vector (``chupai.encoding._pack``)."""
         from chupai.cards import parse_face
 
         n = deal.players

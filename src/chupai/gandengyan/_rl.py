@@ -1,5 +1,5 @@
 """Gan Deng Yan's RL encoder (``docs/rl.md``): the climbing games' observation layout
-(:class:`chupai.rl._climbing.ClimbingGame`) with its own fields, and its action space.
+(:class:`chupai.encoding.climbing.ClimbingGame`) with its own fields, and its action space.
 
 Imported when first used (the registry entry names it), so it may import ``chupai.rl``.
 """
@@ -10,9 +10,9 @@ from typing import Any
 
 import numpy as np
 
-from chupai.rl._climbing import ClimbingGame
-from chupai.rl._layout import Field, Layout
-from chupai.rl._spaces import ranged
+from chupai.encoding.climbing import ClimbingGame
+from chupai.encoding.layout import Field, Layout
+from chupai.encoding.spaces import ranged
 
 __all__ = ["GanDengYan"]
 

@@ -1,5 +1,5 @@
 """Guan Dan's RL encoder (``docs/rl.md``): the climbing games' observation layout
-(:class:`chupai.rl._climbing.ClimbingGame`) with its own fields, and its action space.
+(:class:`chupai.encoding.climbing.ClimbingGame`) with its own fields, and its action space.
 
 Imported when first used (the registry entry names it), so it may import ``chupai.rl``.
 """
@@ -10,10 +10,10 @@ from typing import Any
 import numpy as np
 
 from chupai.core.records import NUM_FACES
-from chupai.rl._climbing import ClimbingGame
-from chupai.rl._layout import Field, Layout
-from chupai.rl._pack import put_one
-from chupai.rl._spaces import Decision, ranged
+from chupai.encoding.climbing import ClimbingGame
+from chupai.encoding.layout import Field, Layout
+from chupai.encoding._pack import put_one
+from chupai.encoding.spaces import Decision, ranged
 
 __all__ = ["GuanDan"]
 

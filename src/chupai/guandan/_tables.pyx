@@ -12,7 +12,7 @@ the GIL, then run one job over every table on the tables' ``Workers``
 of tables, one call at a time (a second thread calling in meanwhile gets
 ``RuntimeError``).
 
-It is an exact port of the Python path (``chupai.rl.vector``, ``chupai.rl._climbing``
+It is an exact port of the Python path (``chupai.rl.vector``, ``chupai.encoding.climbing``
 with ``chupai.guandan._rl`` and ``chupai.guandan.danzero``): same deals (a table's deal of seed ``s`` is
 ``Deal(seed=s)``: ``DealCore.random`` draws it from ``rng_seed(s, 0)``), same action
 ids and concrete choices, same tensors bit for bit (``tests/test_rl_vector_compiled.py``).
@@ -73,7 +73,7 @@ cdef enum:
     MAX_HAND = 27                # the cards-left one-hots have MAX_HAND + 1 values
     PLAYBUF_CAP = 256
     OUTSIDE_SPACE = 1            # error: a play record without an action id
-    # the default layout's fields (chupai.rl._climbing.ClimbingGame.layout + chupai.guandan._rl.GuanDan's)
+    # the default layout's fields (chupai.encoding.climbing.ClimbingGame.layout + chupai.guandan._rl.GuanDan's)
     F_HAND = 0
     F_PLAYED = 1
     F_KNOWN = 2

@@ -20,8 +20,8 @@ from chupai.core.records import NUM_FACES
 from chupai.core.seeds import SEED_MASK
 from chupai.guandan import danzero
 from chupai.guandan._tables import DANZERO_FIELDS, DEFAULT_FIELDS, GuanDanTables
-from chupai.rl._layout import Layout
-from chupai.rl._spaces import ActionSpace
+from chupai.encoding.layout import Layout
+from chupai.encoding.spaces import ActionSpace
 
 __all__ = ["CompiledTables"]
 

@@ -72,7 +72,7 @@ import numpy as np
 from chupai.registry import game_of
 from chupai.core.records import BITS_PER_RANK, NUM_FACES, NUM_RANKS
 from chupai.cards import RANKS, SUITS
-from chupai.rl._layout import Field, Layout
+from chupai.encoding.layout import Field, Layout
 
 __all__ = [
     "GAME",
@@ -318,7 +318,7 @@ def action_features(state: Any, *, card_order: Any = "rank_major") -> np.ndarray
     that order and in ``card_order``: a play's physical cards (wild cards as
     themselves), zeros for a pass, the card of a tribute decision, zeros for a leader
     choice."""
-    from chupai.rl._api import legal_action_features
+    from chupai.encoding.tensors import legal_action_features
 
     card_permutation(card_order)  # checked before any work
     _, cards = legal_action_features(state)

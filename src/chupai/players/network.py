@@ -78,13 +78,13 @@ def _joined(state_values: np.ndarray, actions: np.ndarray) -> np.ndarray:
 
 
 def _state_rows(state: Any, player: int, card_order: Any, fill: float) -> tuple[np.ndarray, None]:
-    from chupai.rl._api import legal_action_features, observation_tensor
+    from chupai.encoding.tensors import legal_action_features, observation_tensor
 
     return _joined(observation_tensor(state, player), legal_action_features(state)[1]), None
 
 
 def _observation_rows(state: Any, player: int, card_order: Any, fill: float) -> tuple[np.ndarray, np.ndarray]:
-    from chupai.rl._api import legal_action_ids, observation_tensor
+    from chupai.encoding.tensors import legal_action_ids, observation_tensor
 
     return observation_tensor(state, player)[None, :], legal_action_ids(state)
 

@@ -2,8 +2,10 @@
 
 * Encodings (every game): :func:`observation_tensor`, :func:`legal_actions_mask`,
   :func:`action_to_id`, :func:`id_to_action`, :func:`legal_action_features`,
-  :func:`num_distinct_actions`, :func:`observation_size` (functions of a state: the
-  state classes, a layer below, do not know this package).
+  :func:`num_distinct_actions`, :func:`observation_size` (functions of a state,
+  written in :mod:`chupai.encoding`, the layer below the players, so the network bot
+  reads them too; this package is their public name, and the state classes do not know
+  either).
 * A game's own layouts (its registry entry's ``observations``, such as Guan Dan's
   :mod:`chupai.guandan.danzero`: DanZero's 513 + 54 values).
 * :class:`VectorEnv`: many tables stepped per call (Gymnasium vector conventions).
@@ -22,7 +24,7 @@ The layouts and id spaces are documented field by field in ``docs/rl.md``.
 >>> action_to_id(deal, action) == int(mask.nonzero()[0][0])
 True
 """
-from chupai.rl._api import (
+from chupai.encoding.tensors import (
     action_space,
     action_to_id,
     game_name,

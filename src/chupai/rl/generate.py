@@ -48,7 +48,7 @@ import numpy as np
 from chupai.engine import backends
 from chupai.registry import game as game_entry
 from chupai.core.validate import check_positive_int, check_seed
-from chupai.rl._api import (
+from chupai.encoding.tensors import (
     action_to_id,
     legal_actions_mask,
     num_distinct_actions,

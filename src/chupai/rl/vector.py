@@ -83,7 +83,7 @@ from chupai.registry.entry import resolve
 from chupai.core.seeds import SEED_MASK, stream, table_deal
 from chupai.state.base import check_seed, is_int
 from chupai.core.records import NUM_FACES
-from chupai.rl._api import (
+from chupai.encoding.tensors import (
     _concrete_index,
     _features,
     _legal_with_records,
@@ -91,7 +91,7 @@ from chupai.rl._api import (
     observation_layout,
     observation_tensor,
 )
-from chupai.rl._spaces import ActionSpace
+from chupai.encoding.spaces import ActionSpace
 
 __all__ = ["VectorEnv"]
 

@@ -1,4 +1,4 @@
-"""Type stubs of chupai.rl._pack (see the .pyx)."""
+"""Type stubs of chupai.encoding._pack (see the .pyx)."""
 from typing import Any
 
 from chupai.core.cardset import Cards

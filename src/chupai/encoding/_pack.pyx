@@ -1,5 +1,5 @@
 """Writers of observation tensors: card counts and one-hots put straight into a float32
-vector at a field's offset (``chupai.rl._layout.Layout.offset``), with no array made
+vector at a field's offset (``chupai.encoding.layout.Layout.offset``), with no array made
 per field.
 
 Each writer checks that what it writes lies inside ``out`` (``ValueError`` otherwise,

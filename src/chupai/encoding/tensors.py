@@ -15,8 +15,8 @@ import numpy as np
 from chupai.core.records import NUM_FACES
 from chupai.registry import game as registry_entry, game_of
 from chupai.state.base import check_seat, is_int
-from chupai.rl._layout import Layout
-from chupai.rl._spaces import ActionSpace
+from chupai.encoding.layout import Layout
+from chupai.encoding.spaces import ActionSpace
 
 __all__ = [
     "action_space",

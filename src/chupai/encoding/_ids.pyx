@@ -1,10 +1,10 @@
 """The action ids of play records, in C: the pattern lookup of
-:class:`chupai.rl._spaces.ActionSpace` over a ``PlayList``'s own records (an
+:class:`chupai.encoding.spaces.ActionSpace` over a ``PlayList``'s own records (an
 ``ActionList``'s ``plays``), with no numpy array of records and no Python object per
 play.
 
 A record's pattern code packs ``(type, key, length, cls)`` as
-:func:`chupai.rl._spaces.pattern_code` does; in the capture form (``capture_type``
+:func:`chupai.encoding.spaces.pattern_code` does; in the capture form (``capture_type``
 given: Chinese Ten) the fields are ``(type, card, captured card, 0)``, the captured
 card being the lowest face of ``taken`` for a record of type ``capture_type`` and 0
 otherwise.  The id of a code is found by binary search in the space's sorted codes.
@@ -19,7 +19,7 @@ __all__ = ["PatternIds"]
 cdef extern from *:
     int ctz64 "__builtin_ctzll"(unsigned long long x) nogil
 
-# the field widths of chupai.rl._spaces.pattern_code (each field is below its bound)
+# the field widths of chupai.encoding.spaces.pattern_code (each field is below its bound)
 cdef enum:
     KEY_BOUND = 256
     LENGTH_BOUND = 64

@@ -5,7 +5,7 @@ An :class:`ActionSpace` numbers every action a game can ever offer:
 * **plays**: each play record of the game's generator has a *pattern*, a code made of
   record fields (by default ``(type, key, length, cls)``; Chinese Ten uses
   ``(type, card, captured card)``), read in C from a ``PlayList``'s own records
-  (:class:`chupai.rl._ids.PatternIds`).  The space lists every pattern the rules can
+  (:class:`chupai.encoding._ids.PatternIds`).  The space lists every pattern the rules can
   produce, in a documented order, and a play's id is its pattern's position.  Plays of
   one pattern are one id; when several legal plays share a pattern (suits, or which
   natural cards the wild cards replace), the id stands for the *concrete choice*:
@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from chupai.actions import PASS
-from chupai.rl._ids import PatternIds
+from chupai.encoding._ids import PatternIds
 
 __all__ = ["ActionSpace", "Decision", "pattern_code"]
 

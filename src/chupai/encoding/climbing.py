@@ -17,9 +17,9 @@ from typing import Any
 import numpy as np
 
 from chupai.core.records import NUM_FACES
-from chupai.rl._layout import Field, Layout
-from chupai.rl._pack import put_cards, put_one
-from chupai.rl._spaces import ActionSpace, Decision
+from chupai.encoding.layout import Field, Layout
+from chupai.encoding._pack import put_cards, put_one
+from chupai.encoding.spaces import ActionSpace, Decision
 
 __all__ = ["ClimbingGame"]
 
@@ -82,7 +82,7 @@ class ClimbingGame:
 
     def encode(self, deal: Any, player: int, layout: Layout) -> np.ndarray:
         """The observation tensor of ``deal`` seen by seat ``player``, written field by
-        field into one zeroed vector (``chupai.rl._pack``)."""
+        field into one zeroed vector (``chupai.encoding._pack``)."""
         n = len(deal.hand_sizes())
         out = np.zeros(layout.size, dtype=np.float32)
         at = layout.offset

@@ -1,4 +1,4 @@
-"""Type stubs of chupai.rl._ids (see the .pyx)."""
+"""Type stubs of chupai.encoding._ids (see the .pyx)."""
 from typing import Any, final
 
 __all__ = ["PatternIds"]
