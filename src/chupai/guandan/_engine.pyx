@@ -41,13 +41,14 @@ from chupai.guandan._movegen cimport (
     GD_FLAG_SF_AS_STRAIGHT,
     gd_generate,
     gd_target,
+    level_index,
 )
 
 from chupai.guandan cimport _movegen as mg
 from chupai.guandan._policies cimport choose_greedy, choose_heuristic
 from chupai.engine.base import POLICIES, RowField
 from chupai.core.cardset import Cards, face_name
-from chupai.guandan._movegen import GAME_CLASSES as _BOUND, parse_rank
+from chupai.guandan._movegen import GAME_CLASSES as _BOUND
 
 #: the fields of the batch row ``h_row`` writes, in order (chupai.engine.batch.split_rows)
 ROW = (RowField("order", "int8", per_seat=True), RowField("result", "int8"))
@@ -240,7 +241,7 @@ cdef class DealCore(Engine):
                 raise ValueError(f"hand {s} is empty: every seat starts with cards")
             self.d.lo[s] = hand.lo
             self.d.hi[s] = hand.hi
-        self.d.level = _level_index(level)
+        self.d.level = level_index(level)
         self.d.flags = _flags_of(rules)
         self.set_rules(CLASSES.rules_of(rules))
         gd_start(&self.d, leader)
@@ -252,7 +253,7 @@ cdef class DealCore(Engine):
         cdef DealCore self = DealCore.__new__(DealCore)
         cdef rng_t rng
         rng_seed(&rng, seed64(seed), 0)
-        self.d.level = _level_index(level)
+        self.d.level = level_index(level)
         self.set_rules(CLASSES.rules_of(rules))
         gd_deal_random(&self.d, &rng, _flags_of(rules))
         return self
@@ -357,7 +358,3 @@ cdef class DealCore(Engine):
     def __repr__(self):
         return (f"<DealCore level {_RANK_NAMES[self.d.level]} current {self.d.t.current} "
                 f"sizes {self.hand_sizes()} result {self.d.result}>")
-
-
-cdef int _level_index(object level) except -1:
-    return parse_rank(level, "level")

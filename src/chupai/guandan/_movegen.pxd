@@ -37,3 +37,6 @@ ctypedef target_t gd_target  # the play to beat (chupai.core.records)
 
 cdef int gd_generate(mask_t lo, mask_t hi, int level, int flags, int collapse,
                      const gd_target *target, playbuf_t *out) noexcept nogil
+
+# the rank index of a level argument (a rank character, "10" or 0..12), ValueError else
+cdef int level_index(object level) except -1

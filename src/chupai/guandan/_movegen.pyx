@@ -858,7 +858,9 @@ for _r, _ch in enumerate(_RANKS):
     _LEVELS[_ch.lower()] = _r
 _LEVELS["10"] = 8
 
-cdef inline int _level_index(object level) except -1:
+cdef int level_index(object level) except -1:
+    """The rank index of a level (a rank character, ``'10'`` or an index 0..12);
+    ``ValueError`` naming ``level`` otherwise."""
     cdef object r = _LEVELS.get(level) if isinstance(level, str) else None
     if r is None:
         return parse_rank(level, "level")
@@ -921,7 +923,7 @@ def legal_plays(hand, level, previous=None, *, rules=None, collapse_suits=False)
     >>> str(plays[-1])
     'straight 4-8: 4S 5C 6H 7S 7H(=8H)'
     """
-    cdef int lv = _level_index(level)
+    cdef int lv = level_index(level)
     cdef int flags
     cdef mask_t lo, hi
     cdef gd_target tg
