@@ -8,7 +8,7 @@ lists every sub-multiset of every nibble pattern by size, so a combination is a
 product of per-rank choices.  The suit-collapsed view keeps only the first choice of
 each size, which is exactly one representative per group of ``docs/rules/cards.md``.
 """
-from libc.stdint cimport uint8_t, uint64_t
+from libc.stdint cimport uint8_t, uint16_t, uint64_t
 
 from chupai.core.cardset cimport hand_masks
 from chupai.core.play cimport PlayRecord
@@ -143,6 +143,13 @@ for _w in range(3):
             GAPSET[_n] = _g
             _n += 1
     N_GAPSETS[_w] = _n
+
+# COVERING[m][w]: the indexes i < N_GAPSETS[w] (bit i) of the gap sets GAPSET[i] that
+# hold every rank of the missing set m (the ranks the wild cards must fill)
+cdef uint16_t COVERING[32][3]
+for _m in range(32):
+    for _w in range(3):
+        COVERING[_m][_w] = sum(1 << _i for _i in range(N_GAPSETS[_w]) if GAPSET[_i] & _m == _m)
 
 cdef enum:
     MAX_PAIR_PARTS = 132         # 13 ranks x 10 pairs + 2 joker pairs
@@ -567,6 +574,42 @@ cdef inline unsigned windows_of(unsigned ext, int nw, int kmin) noexcept nogil:
     return x & ((1u << N_STRAIGHT) - 1) & ~((1u << (kmin + 1)) - 1)
 
 
+cdef inline unsigned low_ace(unsigned ranks) noexcept nogil:
+    """Rank bits as window bits: bit r + 1 for rank r, the ace copied to bit 0 (A-2-3-4-5)."""
+    return (ranks << 1) | ((ranks >> RANK_A) & 1)
+
+
+ctypedef struct window_gaps_t:   # the (window, gap set) pairs of a straight's search
+    unsigned ext                 # the ranks held, as window bits (low_ace)
+    unsigned wins                # the windows not yet started (windows_of)
+    unsigned choices             # the current window's gap sets not yet given (COVERING)
+    int nw                       # the wild cards
+    int p                        # the current window
+
+
+cdef inline void window_gaps_start(window_gaps_t *it, unsigned ext, int nw, int kmin) noexcept nogil:
+    it.ext = ext
+    it.wins = windows_of(ext, nw, kmin)
+    it.choices = 0
+    it.nw = nw
+    it.p = -1
+
+
+cdef inline bint window_gaps_next(window_gaps_t *it, unsigned *g) noexcept nogil:
+    """The next gap set ``g`` (``it.p``: its window) that fills every missing rank of a
+    window with at most ``it.nw`` wild cards, windows ascending, then gap sets in GAPSET
+    order; False when there is none left."""
+    while not it.choices:
+        if not it.wins:
+            return False
+        it.p = lowest_bit(it.wins)
+        it.wins &= it.wins - 1
+        it.choices = COVERING[~(it.ext >> it.p) & 0x1F][it.nw]
+    g[0] = GAPSET[lowest_bit(it.choices)]
+    it.choices &= it.choices - 1
+    return True
+
+
 cdef inline unsigned bad_suits(const ctx_t *c, int nd) noexcept nogil:
     """The suits whose natural cards alone make a straight a straight flush (not listed as
     a straight unless the rules count it as one): any suit without wilds, hearts (the
@@ -581,8 +624,9 @@ cdef void gen_straights_concrete(ctx_t *c, int kmin, unsigned ext, unsigned bad_
     """Every straight: at each window, every gap set G the wilds fill, every choice of
     one suit per natural rank, in order: the first rank's choice varying slowest, each
     rank's suits in order (`ext` as in gen_straights)."""
-    cdef int p, i, j, r, k, nd, nex, total, i0, i1, i2, i3, i4
-    cdef unsigned missing, g, b, common, wins
+    cdef int p = -1, j, r, k, nd, nex, total, i0, i1, i2, i3, i4
+    cdef unsigned g, b, common
+    cdef window_gaps_t it
     cdef mask_t rb[N_RANKS][N_SUITS]   # each rank's natural cards, one mask each
     cdef int rn[N_RANKS]
     cdef mask_t none[1]
@@ -607,102 +651,98 @@ cdef void gen_straights_concrete(ctx_t *c, int kmin, unsigned ext, unsigned bad_
             rb[r][rn[r]] = (<mask_t>1 << lowest_bit(b)) << (r * RANK_BITS)
             rn[r] += 1
             b &= b - 1
-    wins = windows_of(ext, c.nw, kmin)
-    while wins:
-        p = lowest_bit(wins)
-        wins &= wins - 1
-        missing = ~(ext >> p) & 0x1F
-        head = head_of(GD_STRAIGHT, p, 5, 0)
-        for j in range(5):
-            r = WINDOW_RANK[p + j]
-            wop[j] = &rb[r][0]
-            wn[j] = rn[r]
-            wnib[j] = <unsigned>c.pat[r] & NIBBLE
-            wface[j] = heart(r)
-            wsh[j] = r * RANK_BITS
-        for i in range(N_GAPSETS[c.nw]):
-            g = GAPSET[i]
-            if (g & missing) != missing:
-                continue
-            nd = 0
-            d0 = 0
-            d1 = 0
-            total = 1
-            common = bad_wild if g else bad_natural
+    window_gaps_start(&it, ext, c.nw, kmin)
+    while window_gaps_next(&it, &g):
+        if it.p != p:  # a new window: its ranks' choices
+            p = it.p
+            head = head_of(GD_STRAIGHT, p, 5, 0)
             for j in range(5):
-                if (g >> j) & 1:
-                    if nd == 0:
-                        d0 = wface[j]
-                    else:
-                        d1 = wface[j]
-                    nd += 1
-                    on[j] = 1
-                    op[j] = &none[0]
+                r = WINDOW_RANK[p + j]
+                wop[j] = &rb[r][0]
+                wn[j] = rn[r]
+                wnib[j] = <unsigned>c.pat[r] & NIBBLE
+                wface[j] = heart(r)
+                wsh[j] = r * RANK_BITS
+        nd = 0
+        d0 = 0
+        d1 = 0
+        total = 1
+        common = bad_wild if g else bad_natural
+        for j in range(5):
+            if (g >> j) & 1:
+                if nd == 0:
+                    d0 = wface[j]
                 else:
-                    on[j] = wn[j]
-                    op[j] = wop[j]
-                    total *= wn[j]
-                    common &= wnib[j]
-            if nd == 2 and d1 < d0:
-                d0, d1 = d1, d0
-            tail = head | wilds_of(nd, d0, d1)
-            wl = wild_lo(c, nd)
-            wh = wild_hi(c, nd)
-            # the one-suit choices, straight flushes, that are not straights
-            nex = 0
-            while common:
-                k = lowest_bit(common)
-                common &= common - 1
-                excl[nex] = wl
-                for j in range(5):
-                    if not (g >> j) & 1:
-                        excl[nex] |= (<mask_t>1 << k) << wsh[j]
-                nex += 1
-            out = reserve(c.out, total)
-            if out == NULL:
-                return
-            q = out
-            n4 = on[4]
-            l0 = op[4][0]
-            l1 = op[4][1] if n4 > 1 else 0
-            l2 = op[4][2] if n4 > 2 else 0
-            l3 = op[4][3] if n4 > 3 else 0
-            for i0 in range(on[0]):
-                m0 = wl | op[0][i0]
-                for i1 in range(on[1]):
-                    m1 = m0 | op[1][i1]
-                    for i2 in range(on[2]):
-                        m2 = m1 | op[2][i2]
-                        for i3 in range(on[3]):
-                            m3 = m2 | op[3][i3]
-                            if nex == 0:
-                                # the last rank's choices, held in registers
-                                put(q, m3 | l0, wh, tail)
-                                if n4 > 1:
-                                    put(q + 1, m3 | l1, wh, tail)
-                                    if n4 > 2:
-                                        put(q + 2, m3 | l2, wh, tail)
-                                        if n4 > 3:
-                                            put(q + 3, m3 | l3, wh, tail)
-                                q += n4
-                                continue
-                            for i4 in range(on[4]):
-                                m = m3 | op[4][i4]
-                                for k in range(nex):
-                                    if m == excl[k]:
-                                        break
-                                else:
-                                    put(q, m, wh, tail)
-                                    q += 1
-            c.out.len += q - out
+                    d1 = wface[j]
+                nd += 1
+                on[j] = 1
+                op[j] = &none[0]
+            else:
+                on[j] = wn[j]
+                op[j] = wop[j]
+                total *= wn[j]
+                common &= wnib[j]
+        if nd == 2 and d1 < d0:
+            d0, d1 = d1, d0
+        tail = head | wilds_of(nd, d0, d1)
+        wl = wild_lo(c, nd)
+        wh = wild_hi(c, nd)
+        # the one-suit choices, straight flushes, that are not straights
+        nex = 0
+        while common:
+            k = lowest_bit(common)
+            common &= common - 1
+            excl[nex] = wl
+            for j in range(5):
+                if not (g >> j) & 1:
+                    excl[nex] |= (<mask_t>1 << k) << wsh[j]
+            nex += 1
+        out = reserve(c.out, total)
+        if out == NULL:
+            return
+        q = out
+        n4 = on[4]
+        l0 = op[4][0]
+        l1 = op[4][1] if n4 > 1 else 0
+        l2 = op[4][2] if n4 > 2 else 0
+        l3 = op[4][3] if n4 > 3 else 0
+        for i0 in range(on[0]):
+            m0 = wl | op[0][i0]
+            for i1 in range(on[1]):
+                m1 = m0 | op[1][i1]
+                for i2 in range(on[2]):
+                    m2 = m1 | op[2][i2]
+                    for i3 in range(on[3]):
+                        m3 = m2 | op[3][i3]
+                        if nex == 0:
+                            # the last rank's choices, held in registers
+                            put(q, m3 | l0, wh, tail)
+                            if n4 > 1:
+                                put(q + 1, m3 | l1, wh, tail)
+                                if n4 > 2:
+                                    put(q + 2, m3 | l2, wh, tail)
+                                    if n4 > 3:
+                                        put(q + 3, m3 | l3, wh, tail)
+                            q += n4
+                            continue
+                        for i4 in range(on[4]):
+                            m = m3 | op[4][i4]
+                            for k in range(nex):
+                                if m == excl[k]:
+                                    break
+                            else:
+                                put(q, m, wh, tail)
+                                q += 1
+        c.out.len += q - out
 
 
 cdef void gen_straights(ctx_t *c, mask_t nlo) noexcept nogil:
     """Five consecutive ranks, one card each, wild cards filling the gap set G (concrete:
     gen_straights_concrete)."""
-    cdef int kmin, p, j, i, n, r, nd
+    cdef int kmin, p, j, n, r, nd
     cdef int d[2]
-    cdef unsigned ext, missing, g, b, bad, wins
+    cdef unsigned ext, g, b, bad
+    cdef window_gaps_t it
     cdef unsigned nib[5]
     cdef unsigned su[6]
     cdef int sh[5]
@@ -711,58 +751,52 @@ cdef void gen_straights(ctx_t *c, mask_t nlo) noexcept nogil:
     if kmin == -2:
         return
     # ranks holding a natural card, the ace copied below the 2
-    ext = (suit_ranks(nlo, 0) | suit_ranks(nlo, 1) | suit_ranks(nlo, 2) | suit_ranks(nlo, 3)) << 1
-    ext |= (ext >> (RANK_A + 1)) & 1
+    ext = low_ace(suit_ranks(nlo, 0) | suit_ranks(nlo, 1) | suit_ranks(nlo, 2) | suit_ranks(nlo, 3))
     if not c.collapse:
         gen_straights_concrete(c, kmin, ext, bad_suits(c, 1), bad_suits(c, 0))
         return
-    wins = windows_of(ext, c.nw, kmin)
-    while wins:
-        p = lowest_bit(wins)
-        wins &= wins - 1
-        missing = ~(ext >> p) & 0x1F
-        for i in range(N_GAPSETS[c.nw]):
-            g = GAPSET[i]
-            if (g & missing) != missing:
-                continue
-            n = 0
-            nd = 0
-            d[0] = 0
-            d[1] = 0
-            for j in range(5):
-                r = WINDOW_RANK[p + j]
-                if (g >> j) & 1:
-                    d[nd] = heart(r)
-                    nd += 1
-                else:
-                    nib[n] = <unsigned>c.pat[r] & NIBBLE
-                    sh[n] = r * RANK_BITS
-                    n += 1
-            bad = bad_suits(c, nd)
-            # one representative: the first suit of each rank, or, if that is all
-            # one forbidden suit, another suit at the first rank that has one
-            acc[0] = 0
-            su[0] = 0xF
+    window_gaps_start(&it, ext, c.nw, kmin)
+    while window_gaps_next(&it, &g):
+        p = it.p
+        n = 0
+        nd = 0
+        d[0] = 0
+        d[1] = 0
+        for j in range(5):
+            r = WINDOW_RANK[p + j]
+            if (g >> j) & 1:
+                d[nd] = heart(r)
+                nd += 1
+            else:
+                nib[n] = <unsigned>c.pat[r] & NIBBLE
+                sh[n] = r * RANK_BITS
+                n += 1
+        bad = bad_suits(c, nd)
+        # one representative: the first suit of each rank, or, if that is all
+        # one forbidden suit, another suit at the first rank that has one
+        acc[0] = 0
+        su[0] = 0xF
+        for j in range(n):
+            b = nib[j] & (~nib[j] + 1)
+            acc[0] |= <mask_t>b << sh[j]
+            su[0] &= b
+        if su[0] & bad:
             for j in range(n):
-                b = nib[j] & (~nib[j] + 1)
-                acc[0] |= <mask_t>b << sh[j]
-                su[0] &= b
-            if su[0] & bad:
-                for j in range(n):
-                    b = nib[j] & ~su[0]
-                    if b:
-                        b &= ~b + 1
-                        acc[0] = (acc[0] & ~(<mask_t>su[0] << sh[j])) | (<mask_t>b << sh[j])
-                        break
-                else:
-                    continue
-            emit(c, acc[0], 0, GD_STRAIGHT, p, 0, 5, nd, d[0], d[1])
+                b = nib[j] & ~su[0]
+                if b:
+                    b &= ~b + 1
+                    acc[0] = (acc[0] & ~(<mask_t>su[0] << sh[j])) | (<mask_t>b << sh[j])
+                    break
+            else:
+                continue
+        emit(c, acc[0], 0, GD_STRAIGHT, p, 0, 5, nd, d[0], d[1])
 
 
 cdef void gen_straight_flushes(ctx_t *c, mask_t nlo) noexcept nogil:
-    cdef int kmin, s, p, j, i, nd
+    cdef int kmin, s, p, j, nd
     cdef int d[2]
-    cdef unsigned ext, missing, g, wins
+    cdef unsigned g
+    cdef window_gaps_t it
     cdef mask_t lo
     kmin = bomb_min(c, GD_CLASS_SF)
     if kmin == -2:
@@ -770,30 +804,21 @@ cdef void gen_straight_flushes(ctx_t *c, mask_t nlo) noexcept nogil:
     for s in range(N_SUITS):
         if popcount(nlo & (SUIT_S_MASK << s)) + c.nw < 5:
             continue
-        # the suit's ranks with the ace copied below the 2: bit 0 low ace, bit r + 1 rank r
-        ext = suit_ranks(nlo, s) << 1
-        ext |= (ext >> (RANK_A + 1)) & 1
-        wins = windows_of(ext, c.nw, kmin)
-        while wins:
-            p = lowest_bit(wins)
-            wins &= wins - 1
-            missing = ~(ext >> p) & 0x1F
-            # wilds fill every missing rank, and may stand in for present ones too
-            for i in range(N_GAPSETS[c.nw]):
-                g = GAPSET[i]
-                if (g & missing) != missing:
-                    continue
-                lo = 0
-                nd = 0
-                d[0] = 0
-                d[1] = 0
-                for j in range(5):
-                    if (g >> j) & 1:
-                        d[nd] = face_of(WINDOW_RANK[p + j], s)
-                        nd += 1
-                    else:
-                        lo |= bit(face_of(WINDOW_RANK[p + j], s))
-                emit(c, lo, 0, GD_STRAIGHT_FLUSH, p, GD_CLASS_SF, 5, nd, d[0], d[1])
+        # wilds fill every missing rank, and may stand in for present ones too
+        window_gaps_start(&it, low_ace(suit_ranks(nlo, s)), c.nw, kmin)
+        while window_gaps_next(&it, &g):
+            p = it.p
+            lo = 0
+            nd = 0
+            d[0] = 0
+            d[1] = 0
+            for j in range(5):
+                if (g >> j) & 1:
+                    d[nd] = face_of(WINDOW_RANK[p + j], s)
+                    nd += 1
+                else:
+                    lo |= bit(face_of(WINDOW_RANK[p + j], s))
+            emit(c, lo, 0, GD_STRAIGHT_FLUSH, p, GD_CLASS_SF, 5, nd, d[0], d[1])
 
 
 cdef void gen_bombs(ctx_t *c) noexcept nogil:
