@@ -1,14 +1,14 @@
 """Plain runner for ``determinize``: the compiled path against the reference that
-replays the public history (Guan Dan, Zheng Shangyou) or re-deals in Python (Gan Deng
-Yan, the code before the compiled path), in one run; and the share of a
+replays the public history (a game's ``Deal._determinize_replay`` where it has one: Guan
+Dan, Zheng Shangyou), in one run; and the share of a
 MonteCarloBot(200) decision spent in ``determinize`` (and ``determinize_card_play``, the
 world's engine alone, which the bot uses).
 
     python bench/determinize.py [--matches 4] [--repeat 5] [--games guandan,...]
 
 Positions: every 7th decision of the first 400 actions of seeded random matches
-(``chupai.evaluation.speed.Surface.decision_states``; Guan Dan's later deals have a
-tribute), determinized for the player to act; plus every phase apart: every decision
+(``chupai.evaluation.speed.Surface.decision_states``), and apart those of a match's later
+deals (Guan Dan's have a tribute), determinized for the player to act; plus every phase apart: every decision
 outside the card play (Guan Dan's tribute, return and lead, Zheng Shangyou's exchange)
 of the first ``PHASE_ACTIONS`` actions of the same matches, and the card-play positions
 above, each determinized for every seat (so the decider is hidden from the others: the
@@ -44,37 +44,12 @@ MC_DECISIONS = 8
 PHASE_ACTIONS = 3000
 
 
-def gandengyan_python(deal: Any, player: int, g: np.random.Generator) -> Any:
-    """Gan Deng Yan's determinize before the compiled path (Python Cards, with_cards)."""
-    from chupai.cards import Cards, parse_face
-    from chupai.gandengyan.game import _minus
-
-    core = deal._core
-    others = [s for s in range(deal.players) if s != player]
-    hidden = [_minus(core.hand(s), deal._known[s]) for s in others]
-    pool = [f for h in hidden for f in h.faces()] + [parse_face(c) for c in core.talon]
-    pool = [pool[i] for i in g.permutation(len(pool))]
-    hands = [core.hand(s) for s in range(deal.players)]
-    at = 0
-    for s, h in zip(others, hidden):
-        counts = [0] * 54
-        for f in pool[at:at + len(h)]:
-            counts[f] += 1
-        hands[s] = deal._known[s] + Cards.from_counts(counts)
-        at += len(h)
-    other = deal.clone()
-    other._core = core.with_cards(hands, pool[at:])
-    return other
-
-
-def reference(name: str) -> Callable[[Any, int, np.random.Generator], Any] | None:
-    """The slow path of game ``name`` on a match's current deal, or None (Chinese Ten:
-    compiled before this work)."""
-    if name in ("guandan", "zhengshangyou"):
-        return lambda state, p, g: state.deal._determinize_replay(p, g)
-    if name == "gandengyan":
-        return lambda state, p, g: gandengyan_python(state.deal, p, g)
-    return None
+def reference(state: Any) -> Callable[[Any, int, np.random.Generator], Any] | None:
+    """The slow path of a match's current deal: its game's ``Deal._determinize_replay``
+    (the public history replayed from each draw), or None where the game has none."""
+    if not hasattr(state.deal, "_determinize_replay"):
+        return None
+    return lambda s, p, g: s.deal._determinize_replay(p, g)
 
 
 def mc_states(surface: Surface) -> list[Any]:
@@ -191,10 +166,7 @@ def main() -> None:
         surface = Surface(name, 1)
         states = surface.decision_states(args.matches)
         rng = np.random.default_rng(1)
-        groups = [("all positions", states)]
-        if name == "guandan":
-            tribute = [s for s in states if s.deal.tribute["previous"] is not None]
-            groups.append(("deals with a tribute", tribute))
+        groups = [("all positions", states), ("a match's later deals", [s for s in states if s.deals])]
         for label, group in groups:
             if not group:
                 continue
@@ -203,7 +175,7 @@ def main() -> None:
                     f" ({1e6 / med:,.0f}/s)")
             mmed, mp90, mtop = per_position(lambda s: s.determinize(s.current_player, rng), group, args.repeat)
             line += f"   Match {mmed:6.1f} / {mp90:6.1f} / {mtop:6.1f} µs"
-            slow = reference(name)
+            slow = reference(states[0]) if states else None
             if slow is not None:
                 omed, op90, otop = per_position(lambda s: slow(s, s.current_player, rng), group, max(1, args.repeat // 2))
                 line += f"   reference (Deal) {omed:6.1f} / {op90:6.1f} / {otop:6.1f} µs ({omed / med:.0f}x)"

@@ -15,9 +15,10 @@ as in ``chupai bench``), the same deals through ``apply_index()`` where the buil
 it, and OpenSpiel's Dou Dizhu through the same loop (``pip install "chupai[bench]"``);
 the runner prints each game's cost per action over Dou Dizhu's.
 
-Positions are seeded: Guan Dan 27-card hands of fresh two-deck deals at a random level,
-Zheng Shangyou 13-card hands, Gan Deng Yan 6-card hands and Chinese Ten 12-card hands
-on a 4-card layout (one deck each).
+Positions are seeded, each game's own recipe (``lead_calls`` of the game's bench module,
+named by its registry entry): Guan Dan 27-card hands of two decks at a random level, Zheng
+Shangyou 13-card hands, Gan Deng Yan 6-card hands and Chinese Ten 12-card hands on a
+4-card layout (one deck each).
 """
 from __future__ import annotations
 
@@ -35,11 +36,11 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # keep numpy's BLAS threads 
 
 import numpy as np  # noqa: E402
 
+from chupai.evaluation.timing import dealt_counts  # noqa: E402
 from chupai.registry import GAMES as REGISTRY  # noqa: E402
 
 SEED = 20261201
 N_POSITIONS = 200
-LEVELS = "23456789TJQKA"
 
 
 def cpu_per_item(fn: Callable[[], Any], items: int, repeat: int) -> float:
@@ -50,11 +51,6 @@ def cpu_per_item(fn: Callable[[], Any], items: int, repeat: int) -> float:
         fn()
         runs.append((time.process_time() - t0) / items * 1e6)
     return statistics.median(runs)
-
-
-def _hands(rng: np.random.Generator, decks: int, size: int, n: int) -> list[list[int]]:
-    faces = np.arange(54 * decks) % 54
-    return [np.bincount(faces[rng.permutation(54 * decks)[:size]], minlength=54).tolist() for _ in range(n)]
 
 
 GAMES = tuple(REGISTRY)
@@ -166,7 +162,7 @@ def measure(repeat: int) -> dict[str, float]:
     out: dict[str, float] = {}
 
     # -- Cards parsing: 27-card Guan Dan hands as text
-    texts = [str(Cards.from_counts(c)) for c in _hands(rng, 2, 27, N_POSITIONS)]
+    texts = [str(Cards.from_counts(dealt_counts(rng, 2, 27))) for _ in range(N_POSITIONS)]
 
     def parse_all() -> None:
         for t in texts:
@@ -191,9 +187,9 @@ def measure(repeat: int) -> dict[str, float]:
                 list(pl)
 
         out[f"{game}: list(PlayList) per Play"] = cpu_per_item(materialise, total, repeat)
-        def generate_and_materialise(lists: Sequence[Any] = lists, game: str = game) -> None:
+        def generate_and_materialise(lists: Sequence[Any] = lists) -> None:
             for pl in lists:
-                list(_REGENERATE[game](pl))
+                list(_CALLS[id(pl)]())
 
         out[f"{game}: list(legal_plays()) per Play"] = cpu_per_item(generate_and_materialise, total, repeat)
         for attr in ("type", "key", "cards", "length", "rank", "level", "bomb_class", "wilds", "captured"):
@@ -228,39 +224,18 @@ def measure(repeat: int) -> dict[str, float]:
     return out
 
 
-_ARGS: dict[int, tuple[Any, ...]] = {}  # id(PlayList) -> the legal_plays arguments that made it
-_REGENERATE: dict[str, Callable[[Any], Any]] = {}
+_CALLS: dict[int, Callable[[], Any]] = {}  # id(PlayList) -> the legal_plays call that made it
 
 
 def _games(rng: np.random.Generator) -> dict[str, list[Any]]:
-    """Seeded lead PlayLists of every game (generated once, outside the timed loops)."""
-    from chupai import chinese_ten, gandengyan, guandan, zhengshangyou
-    from chupai.cards import Cards
-
-    def made(fn: Callable[..., Any], *args: Any) -> Any:
-        pl = fn(*args)
-        _ARGS[id(pl)] = args
-        return pl
-
-    gd = [
-        made(guandan.legal_plays, Cards.from_counts(c), LEVELS[int(rng.integers(13))])
-        for c in _hands(rng, 2, 27, N_POSITIONS)
-    ]
-    zs = [made(zhengshangyou.legal_plays, Cards.from_counts(c)) for c in _hands(rng, 1, 13, N_POSITIONS)]
-    gdy = [made(gandengyan.legal_plays, Cards.from_counts(c)) for c in _hands(rng, 1, 6, N_POSITIONS)]
-    ct = []
-    for _ in range(N_POSITIONS):
-        order = rng.permutation(52)
-        hand = Cards.from_counts(np.bincount(order[:12], minlength=54).tolist())
-        layout = Cards.from_counts(np.bincount(order[12:16], minlength=54).tolist())
-        ct.append(made(chinese_ten.legal_plays, hand, layout))
-    _REGENERATE.update(
-        guandan=lambda pl: guandan.legal_plays(*_ARGS[id(pl)]),
-        zhengshangyou=lambda pl: zhengshangyou.legal_plays(*_ARGS[id(pl)]),
-        gandengyan=lambda pl: gandengyan.legal_plays(*_ARGS[id(pl)]),
-        chinese_ten=lambda pl: chinese_ten.legal_plays(*_ARGS[id(pl)]),
-    )
-    return {"guandan": gd, "zhengshangyou": zs, "gandengyan": gdy, "chinese_ten": ct}
+    """Seeded lead PlayLists of every game (each game's bench recipe, ``lead_calls`` of its
+    registry entry's bench module; generated once, outside the timed loops)."""
+    out = {}
+    for name, entry in REGISTRY.items():
+        calls = entry.bench_module().lead_calls(N_POSITIONS, int(rng.integers(2**31)))
+        out[name] = [call() for call in calls]
+        _CALLS.update((id(pl), call) for pl, call in zip(out[name], calls))
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -26,12 +26,6 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "chupai"
 NAMES = tuple(GAMES)
 
-#: shared-looking modules that are one game's own code, not yet moved into its package
-#: (each must still name its game, so that the list cannot outlive the move)
-OWN_CODE = {
-    "bench/surface.py": "the generators' positions, one recipe per game",
-    "bench/determinize.py": "the Python determinization references, one per game",
-}
 SOURCE_SUFFIXES = (".py", ".pyi", ".pyx", ".pxd")
 
 
@@ -39,13 +33,9 @@ def _game_dirs() -> set[Path]:
     return {ROOT / "src" / Path(*package.split(".")) for package in PACKAGES}
 
 
-def _own_code(rel: str) -> bool:
-    return any(rel == key or rel.startswith(key + "/") for key in OWN_CODE)
-
-
 def shared_modules() -> list[Path]:
-    """Every shared source file of the library and the benchmarks (game packages,
-    the registry and the modules of :data:`OWN_CODE` left out)."""
+    """Every shared source file of the library and the benchmarks (game packages and the
+    registry left out)."""
     games = _game_dirs()
     found = []
     # the benchmark scripts; the benchmark tests time chosen positions of chosen games
@@ -54,7 +44,7 @@ def shared_modules() -> list[Path]:
         if path.suffix not in SOURCE_SUFFIXES or any(d in path.parents for d in games):
             continue
         rel = path.relative_to(ROOT).as_posix()
-        if rel != "src/chupai/registry/__init__.py" and not _own_code(rel):
+        if rel != "src/chupai/registry/__init__.py":
             found.append(path)
     return found
 
@@ -137,14 +127,6 @@ def test_the_guard_covers_every_shared_module() -> None:
 @pytest.mark.parametrize("path", shared_modules(), ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_no_shared_module_names_a_game(path: Path) -> None:
     assert names_in(path) == [], "a fact about one game belongs in its package's registry entry"
-
-
-@pytest.mark.parametrize("rel", sorted(OWN_CODE))
-def test_every_exempt_module_is_a_games_own_code(rel: str) -> None:
-    """An exemption that no longer names a game is stale: drop it."""
-    path = ROOT / rel
-    files = sorted(p for p in path.rglob("*") if p.suffix in SOURCE_SUFFIXES) if path.is_dir() else [path]
-    assert files and any(names_in(p) for p in files), rel
 
 
 def test_no_shared_module_sniffs_a_states_module() -> None:

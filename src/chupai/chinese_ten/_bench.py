@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 from functools import partial
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -26,7 +26,7 @@ from chupai.chinese_ten._movegen import kernel_count, legal_plays
 from chupai.chinese_ten.game import Deal
 from chupai.chinese_ten.playouts import playouts
 
-__all__ = ["Position", "kernel_arrays", "main", "positions"]
+__all__ = ["Position", "kernel_arrays", "lead_calls", "main", "positions"]
 
 SEED = 20261129
 N_DEALS = 500
@@ -61,6 +61,19 @@ def _api_game(seed: int) -> None:
     deal = Deal(seed)
     while not deal.is_terminal():
         deal.apply(deal.legal_actions()[0])
+
+
+def lead_calls(n: int, seed: int) -> list[partial[Any]]:
+    """``n`` seeded calls of ``legal_plays``, each making a fresh list: a 12-card hand on a
+    4-card layout of one 52-card deck (``bench/surface.py``'s Chinese Ten positions)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(n):
+        order = rng.permutation(52)
+        hand = Cards.from_counts(np.bincount(order[:12], minlength=54).tolist())
+        layout = Cards.from_counts(np.bincount(order[12:16], minlength=54).tolist())
+        out.append(partial(legal_plays, hand, layout))
+    return out
 
 
 def generator(report: Report, args: argparse.Namespace) -> None:

@@ -29,6 +29,7 @@ __all__ = [
     "WALL",
     "Report",
     "Row",
+    "dealt_counts",
     "engine_report",
     "mean_per_call",
     "mean_per_item",
@@ -41,6 +42,21 @@ __all__ = [
 CLOCK: Callable[[], float] = time.process_time
 #: the clock of the multi-thread figures: elapsed seconds
 WALL: Callable[[], float] = time.perf_counter
+
+
+def dealt_counts(rng: Any, decks: int, size: int) -> list[int]:
+    """The 54 face counts of ``size`` cards drawn at random from ``decks`` shuffled decks
+    (``rng``: a ``numpy.random.Generator``), for seeded bench positions.
+
+    >>> import numpy as np
+    >>> counts = dealt_counts(np.random.default_rng(1), 2, 27)
+    >>> len(counts), sum(counts), max(counts) <= 2
+    (54, 27, True)
+    """
+    import numpy as np
+
+    faces = np.arange(54 * decks) % 54
+    return [int(c) for c in np.bincount(faces[rng.permutation(54 * decks)[:size]], minlength=54)]
 
 
 def mean_per_item(fn: Callable[[Any], Any], items: Sequence[Any], repeat: int) -> float:

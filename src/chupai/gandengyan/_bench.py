@@ -15,12 +15,13 @@ import argparse
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
 
 from chupai.cli.bench import run
-from chupai.evaluation.timing import Report, engine_report, median_run, per_item
+from chupai.evaluation.timing import Report, dealt_counts, engine_report, median_run, per_item
 from chupai.cards import Cards
 from chupai.gandengyan import legal_plays
 from chupai.gandengyan._engine import DealCore
@@ -29,7 +30,7 @@ from chupai.gandengyan.play import Play
 from chupai.gandengyan.playouts import playouts
 from chupai.gandengyan.rules import Rules
 
-__all__ = ["Position", "kernel_arrays", "main", "positions"]
+__all__ = ["Position", "kernel_arrays", "lead_calls", "main", "positions"]
 
 SEED = 20261129
 N_DEALS = 50  # about 4300 positions
@@ -75,6 +76,13 @@ def kernel_arrays(pos: Sequence[Position]) -> tuple[np.ndarray, np.ndarray, np.n
         dtype=np.uint8,
     )
     return los, his, targets
+
+
+def lead_calls(n: int, seed: int) -> list[partial[Any]]:
+    """``n`` seeded calls of ``legal_plays`` at a lead, each making a fresh list: 6-card
+    hands of one deck (``bench/surface.py``'s Gan Deng Yan positions)."""
+    rng = np.random.default_rng(seed)
+    return [partial(legal_plays, Cards.from_counts(dealt_counts(rng, 1, 6))) for _ in range(n)]
 
 
 def generator(report: Report, args: argparse.Namespace) -> None:

@@ -13,16 +13,17 @@ import argparse
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
+from typing import Any
 
 import numpy as np
 
 from chupai.cli.bench import run
-from chupai.evaluation.timing import Report, engine_report, median_run, per_item
+from chupai.evaluation.timing import Report, dealt_counts, engine_report, median_run, per_item
 from chupai.cards import RANKS, Cards
 from chupai.guandan import Play, legal_plays
 from chupai.guandan._movegen import kernel_count
 
-__all__ = ["Position", "kernel_arrays", "main", "positions"]
+__all__ = ["Position", "kernel_arrays", "lead_calls", "main", "positions"]
 
 SEED = 20261129
 N_DEALS = 1000
@@ -55,6 +56,14 @@ def kernel_arrays(pos: Sequence[Position]) -> tuple[np.ndarray, np.ndarray, np.n
     his = np.array([p.hand.hi for p in pos], dtype=np.uint64)
     levels = np.array([RANKS.index(p.level) for p in pos], dtype=np.uint8)
     return los, his, levels
+
+
+def lead_calls(n: int, seed: int) -> list[partial[Any]]:
+    """``n`` seeded calls of ``legal_plays`` at a lead, each making a fresh list: 27-card
+    hands of two decks at a random level (``bench/surface.py``'s Guan Dan positions)."""
+    rng = np.random.default_rng(seed)
+    return [partial(legal_plays, Cards.from_counts(dealt_counts(rng, 2, 27)), RANKS[int(rng.integers(13))])
+            for _ in range(n)]
 
 
 def generator(report: Report, args: argparse.Namespace) -> None:

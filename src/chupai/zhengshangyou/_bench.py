@@ -20,13 +20,13 @@ from typing import Any
 import numpy as np
 
 from chupai.cli.bench import run
-from chupai.evaluation.timing import Report, engine_report, median_run, per_item
+from chupai.evaluation.timing import Report, dealt_counts, engine_report, median_run, per_item
 from chupai.cards import Cards
 from chupai.zhengshangyou._movegen import kernel_count, legal_plays
 from chupai.zhengshangyou.play import Play
 from chupai.zhengshangyou.playouts import playouts
 
-__all__ = ["Position", "kernel_arrays", "main", "positions"]
+__all__ = ["Position", "kernel_arrays", "lead_calls", "main", "positions"]
 
 SEED = 20261129
 N_DEALS = 1000
@@ -60,6 +60,13 @@ def kernel_arrays(pos: Sequence[Position]) -> tuple[np.ndarray, np.ndarray]:
         dtype=np.uint8,
     )
     return hands, prev
+
+
+def lead_calls(n: int, seed: int) -> list[partial[Any]]:
+    """``n`` seeded calls of ``legal_plays`` at a lead, each making a fresh list: 13-card
+    hands of one deck (``bench/surface.py``'s Zheng Shangyou positions)."""
+    rng = np.random.default_rng(seed)
+    return [partial(legal_plays, Cards.from_counts(dealt_counts(rng, 1, 13))) for _ in range(n)]
 
 
 def generator(report: Report, args: argparse.Namespace) -> None:
