@@ -154,6 +154,20 @@ def test_playouts_checks_its_shared_arguments(name):
 
 
 @pytest.mark.parametrize("name", list(GAMES))
+def test_the_bench_module_gives_seeded_lead_calls(name):
+    """``lead_calls(n, seed)`` of a game's bench module (``bench/surface.py``'s positions):
+    ``n`` calls, each making a fresh list of the game's plays, the same for the same seed."""
+    entry = GAMES[name]
+    calls = entry.bench_module().lead_calls(3, 7)
+    again = entry.bench_module().lead_calls(3, 7)
+    assert len(calls) == 3
+    for call, same in zip(calls, again):
+        plays = call()
+        assert plays and all(isinstance(p, entry.module().Play) for p in plays)
+        assert list(plays) == list(call()) == list(same())
+
+
+@pytest.mark.parametrize("name", list(GAMES))
 def test_numpy_int_seeds_in_deal_and_playouts(name):
     """A numpy integer seed is taken alike by states and playouts."""
     module = GAMES[name].module()
