@@ -295,22 +295,27 @@ if sizeof(play_t) != RECORD_WORDS * sizeof(uint64_t) or (_PROBE.lo, _PROBE.hi, _
     raise ImportError("chupai.core.records.play_t's layout is not the one the Guan Dan record writer assumes")
 
 
+cdef enum:
+    NOT_WANTED = -2              # a *_min answer: no play of this kind can beat the target
+    # (-1: any key, leading; a key k >= 0: above k)
+
+
 cdef inline int ordinary_min(const ctx_t *c, int type_) noexcept nogil:
-    """The key a play of this ordinary type must exceed, or -2 if the type is not wanted."""
+    """The key a play of this ordinary type must exceed, or NOT_WANTED if the type is not wanted."""
     if c.lead:
         return -1
     if c.tg.cls == 0 and c.tg.type == type_:
         return c.tg.key
-    return -2
+    return NOT_WANTED
 
 
 cdef inline int bomb_min(const ctx_t *c, int cls) noexcept nogil:
-    """The key a bomb of this class must exceed, or -2 if the class cannot beat the target."""
+    """The key a bomb of this class must exceed, or NOT_WANTED if the class cannot beat the target."""
     if c.lead or c.tg.cls < cls:
         return -1
     if c.tg.cls == cls:
         return c.tg.key
-    return -2
+    return NOT_WANTED
 
 
 cdef void gen_same_rank(ctx_t *c, int type_, int n, int cls, int kmin) noexcept nogil:
@@ -357,7 +362,7 @@ cdef void gen_singles_pairs_triples(ctx_t *c) noexcept nogil:
     cdef int kmin, jv
     cdef mask_t jb
     kmin = ordinary_min(c, GD_SINGLE)
-    if kmin > -2:
+    if kmin > NOT_WANTED:
         gen_same_rank(c, GD_SINGLE, 1, 0, kmin)
         if c.nw >= 1 and GD_LEVEL_VALUE > kmin:
             emit(c, 0, 0, GD_SINGLE, GD_LEVEL_VALUE, 0, 1, 1, c.wface, c.wface)
@@ -366,7 +371,7 @@ cdef void gen_singles_pairs_triples(ctx_t *c) noexcept nogil:
             if (c.jlo & jb) and GD_BJ_VALUE + jv > kmin:
                 emit(c, jb, 0, GD_SINGLE, GD_BJ_VALUE + jv, 0, 1, 0, 0, 0)
     kmin = ordinary_min(c, GD_PAIR)
-    if kmin > -2:
+    if kmin > NOT_WANTED:
         gen_same_rank(c, GD_PAIR, 2, 0, kmin)
         if c.nw == 2 and GD_LEVEL_VALUE > kmin:
             emit(c, 0, 0, GD_PAIR, GD_LEVEL_VALUE, 0, 2, 2, c.wface, c.wface)
@@ -375,7 +380,7 @@ cdef void gen_singles_pairs_triples(ctx_t *c) noexcept nogil:
             if (c.jhi & jb) and GD_BJ_VALUE + jv > kmin:
                 emit(c, jb, jb, GD_PAIR, GD_BJ_VALUE + jv, 0, 2, 0, 0, 0)
     kmin = ordinary_min(c, GD_TRIPLE)
-    if kmin > -2:
+    if kmin > NOT_WANTED:
         gen_same_rank(c, GD_TRIPLE, 3, 0, kmin)
 
 
@@ -421,7 +426,7 @@ cdef void gen_full_houses(ctx_t *c) noexcept nogil:
     cdef play_t *out
     cdef play_t *q
     kmin = ordinary_min(c, GD_FULL_HOUSE)
-    if kmin == -2:
+    if kmin == NOT_WANTED:
         return
     for T in range(N_RANKS):
         if c.lv[T] > kmin and c.cnt[T] + c.nw >= 3:
@@ -537,7 +542,7 @@ cdef void gen_windows(ctx_t *c, int type_, int per_rank, int nranks, int npos) n
     cdef int kmin, p, j, deficit
     cdef window_t w
     kmin = ordinary_min(c, type_)
-    if kmin == -2:
+    if kmin == NOT_WANTED:
         return
     w.type = type_
     w.per_rank = per_rank
@@ -748,7 +753,7 @@ cdef void gen_straights(ctx_t *c, mask_t nlo) noexcept nogil:
     cdef int sh[5]
     cdef mask_t acc[6]
     kmin = ordinary_min(c, GD_STRAIGHT)
-    if kmin == -2:
+    if kmin == NOT_WANTED:
         return
     # ranks holding a natural card, the ace copied below the 2
     ext = low_ace(suit_ranks(nlo, 0) | suit_ranks(nlo, 1) | suit_ranks(nlo, 2) | suit_ranks(nlo, 3))
@@ -799,7 +804,7 @@ cdef void gen_straight_flushes(ctx_t *c, mask_t nlo) noexcept nogil:
     cdef window_gaps_t it
     cdef mask_t lo
     kmin = bomb_min(c, GD_CLASS_SF)
-    if kmin == -2:
+    if kmin == NOT_WANTED:
         return
     for s in range(N_SUITS):
         if popcount(nlo & (SUIT_S_MASK << s)) + c.nw < 5:
@@ -830,7 +835,7 @@ cdef void gen_bombs(ctx_t *c) noexcept nogil:
         for n in range(4, c.cnt[r] + c.nw + 1):
             cls = N_KIND_CLASS[n]
             kmin = bomb_min(c, cls)
-            if kmin == -2 or c.lv[r] <= kmin:
+            if kmin == NOT_WANTED or c.lv[r] <= kmin:
                 continue
             # at least one natural card: n - w of them, w wilds
             for w in range(c.nw + 1):
@@ -838,7 +843,7 @@ cdef void gen_bombs(ctx_t *c) noexcept nogil:
                 if sl.end > sl.begin and put_slot(c, &sl, wild_lo(c, w), wild_hi(c, w),
                                                   tail_of(GD_BOMB, c.lv[r], n, cls, w, heart(r), heart(r))) != 0:
                     return
-    if (c.jhi >> BJ_BIT) & 1 and (c.jhi >> RJ_BIT) & 1 and bomb_min(c, GD_CLASS_FOUR_JOKERS) > -2:
+    if (c.jhi >> BJ_BIT) & 1 and (c.jhi >> RJ_BIT) & 1 and bomb_min(c, GD_CLASS_FOUR_JOKERS) > NOT_WANTED:
         emit(c, c.jlo, c.jhi, GD_FOUR_JOKERS, 0, GD_CLASS_FOUR_JOKERS, 4, 0, 0, 0)
 
 

@@ -133,13 +133,18 @@ cdef inline unsigned low_bit(unsigned x) noexcept nogil:
     return x & (~x + 1)
 
 
+cdef enum:
+    NOT_WANTED = -2              # a *_min answer: no play of this kind can beat the target
+    # (-1: any key, leading; a key k >= 0: above k)
+
+
 cdef inline int shape_min(const ctx_t *c, int type_, int length, int cls) noexcept nogil:
-    """The key a play of this shape must exceed, or -2 if the shape is not wanted."""
+    """The key a play of this shape must exceed, or NOT_WANTED if the shape is not wanted."""
     if c.lead:
         return -1
     if c.tg.type == type_ and c.tg.length == length and c.tg.cls == cls:
         return c.tg.key
-    return -2
+    return NOT_WANTED
 
 
 cdef inline play_t *push(ctx_t *c, mask_t lo, int type_, int key, int length, int cls,
@@ -184,7 +189,7 @@ cdef void build_wilds(ctx_t *c) noexcept nogil:
 cdef void gen_singles(ctx_t *c) noexcept nogil:
     cdef int kmin = shape_min(c, ZS_SINGLE, 1, 1), r, key
     cdef unsigned nib, b
-    if kmin == -2:
+    if kmin == NOT_WANTED:
         return
     for r in range(N_RANKS):
         key = 2 * VALUE[r] + ZS_PURE
@@ -219,7 +224,7 @@ cdef void gen_sets(ctx_t *c) noexcept nogil:
     cdef slot_t s
     for size in range(2, MAX_SET + 1):
         kmin = shape_min(c, ZS_SET, size, size)
-        if kmin == -2:
+        if kmin == NOT_WANTED:
             continue
         # one rank 3..A, with 2s and jokers standing in
         for R in range(RANK_3, N_RANKS):
