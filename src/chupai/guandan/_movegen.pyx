@@ -593,11 +593,7 @@ ctypedef struct window_gaps_t:   # the (window, gap set) pairs of a straight's s
 
 
 cdef inline void window_gaps_start(window_gaps_t *it, unsigned ext, int nw, int kmin) noexcept nogil:
-    it.ext = ext
-    it.wins = windows_of(ext, nw, kmin)
-    it.choices = 0
-    it.nw = nw
-    it.p = -1
+    it.ext, it.wins, it.choices, it.nw, it.p = ext, windows_of(ext, nw, kmin), 0, nw, -1
 
 
 cdef inline bint window_gaps_next(window_gaps_t *it, unsigned *g) noexcept nogil:
@@ -668,9 +664,7 @@ cdef void gen_straights_concrete(ctx_t *c, int kmin, unsigned ext, unsigned bad_
                 wnib[j] = <unsigned>c.pat[r] & NIBBLE
                 wface[j] = heart(r)
                 wsh[j] = r * RANK_BITS
-        nd = 0
-        d0 = 0
-        d1 = 0
+        nd = d0 = d1 = 0
         total = 1
         common = bad_wild if g else bad_natural
         for j in range(5):
@@ -764,9 +758,7 @@ cdef void gen_straights(ctx_t *c, mask_t nlo) noexcept nogil:
     while window_gaps_next(&it, &g):
         p = it.p
         n = 0
-        nd = 0
-        d[0] = 0
-        d[1] = 0
+        nd = d[0] = d[1] = 0
         for j in range(5):
             r = WINDOW_RANK[p + j]
             if (g >> j) & 1:
@@ -814,9 +806,7 @@ cdef void gen_straight_flushes(ctx_t *c, mask_t nlo) noexcept nogil:
         while window_gaps_next(&it, &g):
             p = it.p
             lo = 0
-            nd = 0
-            d[0] = 0
-            d[1] = 0
+            nd = d[0] = d[1] = 0
             for j in range(5):
                 if (g >> j) & 1:
                     d[nd] = face_of(WINDOW_RANK[p + j], s)
@@ -882,11 +872,7 @@ cdef int gd_generate(mask_t lo, mask_t hi, int level, int flags, int collapse,
 
 
 # --- the Python entry point ---------------------------------------------------------
-cdef dict _LEVELS = {}
-for _r, _ch in enumerate(_RANKS):
-    _LEVELS[_ch] = _r
-    _LEVELS[_ch.lower()] = _r
-_LEVELS["10"] = 8
+cdef dict _LEVELS = {ch: r for r, rank in enumerate(_RANKS) for ch in (rank, rank.lower())} | {"10": 8}
 
 cdef int level_index(object level) except -1:
     """The rank index of a level (a rank character, ``'10'`` or an index 0..12);
