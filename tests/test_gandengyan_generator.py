@@ -211,7 +211,7 @@ def test_kernel_count_agrees_with_legal_plays():
     prev = classify("5S 6S 7S", rules=rules)[0]
     los = np.array([h.lo for h in hands], dtype=np.uint64)
     his = np.array([h.hi for h in hands], dtype=np.uint64)
-    targets = np.array([[prev.type, prev.key, prev.length, prev.bomb_class]] * 20, dtype=np.uint8)
+    targets = np.array([[prev.type, prev.length, prev.bomb_class, prev.key]] * 20, dtype=np.uint8)
     assert kernel_count(los, his, rules=rules) == sum(len(legal_plays(h, rules=rules)) for h in hands)
     assert kernel_count(los, his, targets, rules=rules, repeat=2) == 2 * sum(
         len(legal_plays(h, prev, rules=rules)) for h in hands

@@ -23,7 +23,7 @@ from chupai.core.records cimport (
     popcount,
 )
 
-from chupai.core.wrappers cimport check_flag, check_generated
+from chupai.core.wrappers cimport check_flag, check_generated, count_plays
 
 from chupai.core.cardset import Cards, face_name, parse_face
 
@@ -178,6 +178,18 @@ def captures(card, layout, *, rules=None, collapse_suits=False):
     return generate(bit(face), lay, flags_of(rules), check_flag(collapse_suits, "collapse_suits"))
 
 
+ctypedef struct ct_batch_t:      # a kernel_count batch
+    const unsigned long long *hands
+    const unsigned long long *layouts
+    int flags
+    int collapse
+
+
+cdef int ct_count_one(const void *batch, Py_ssize_t i, playbuf_t *out) noexcept nogil:
+    cdef const ct_batch_t *b = <const ct_batch_t *>batch
+    return ct_generate(b.hands[i], b.layouts[i], b.flags, b.collapse, out)
+
+
 def kernel_count(const unsigned long long[::1] hands, const unsigned long long[::1] layouts,
                  *, rules=None, bint collapse_suits=False, int repeat=1):
     """Run the bare kernel on many positions, reusing one buffer; the total number of plays.
@@ -186,22 +198,14 @@ def kernel_count(const unsigned long long[::1] hands, const unsigned long long[:
     or per play.  ``hands``/``layouts`` are disjoint masks of the 52 cards.
     """
     cdef Py_ssize_t i, n = hands.shape[0]
-    cdef long long total = 0
-    cdef int rep, rc = 0
-    cdef int flags = flags_of(rules)
-    cdef int collapse = collapse_suits
-    cdef playbuf_t buf
+    cdef ct_batch_t b
     if layouts.shape[0] != n:
         raise ValueError("hands and layouts must have the same length")
     for i in range(n):
         if (hands[i] >> CT_DECK) or (layouts[i] >> CT_DECK) or (hands[i] & layouts[i]):
             raise ValueError(f"position {i}: hand and layout must be disjoint sets of the 52 cards")
-    playbuf_open(&buf, 64)
-    with nogil:
-        for rep in range(repeat):
-            for i in range(n):
-                buf.len = 0
-                rc |= ct_generate(hands[i], layouts[i], flags, collapse, &buf)
-                total += buf.len
-    playbuf_close(&buf, rc)
-    return total
+    if n == 0:
+        return 0
+    b.hands, b.layouts = &hands[0], &layouts[0]
+    b.flags, b.collapse = flags_of(rules), collapse_suits
+    return count_plays(ct_count_one, &b, n, repeat, 64)

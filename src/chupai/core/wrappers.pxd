@@ -7,7 +7,9 @@
 # GEN_TOO_MANY (chupai.core.records); the wrapper turns that into one MemoryError naming the way out.
 # (Guan Dan's kernel never gets there: all 108 cards make 135,070 plays; nor does
 # Chinese Ten's, a card and what it captures.)
-from chupai.core.records cimport GEN_TOO_MANY, check_grown, multiset_size
+from chupai.core.records cimport (
+    GEN_TOO_MANY, check_grown, multiset_size, playbuf_free, playbuf_open, playbuf_t, target_t,
+)
 from chupai.core.play cimport PlayRecord
 
 cdef enum:
@@ -76,3 +78,40 @@ cdef inline int check_run(PlayRecord previous, str game, int width, int top, int
         if previous.rec.length % width or n < 2 or top > highest or top - n + 1 < lowest:
             bad_record(previous, game)
     return 0
+
+
+# --- kernel_count: the bare generator over many positions (the benchmarks' kernel figures)
+# One position of a batch: a game's generator run on position i of the arrays behind
+# `batch` (the game's own struct), its plays written into `out`; 0 or its return code.
+ctypedef int (*count_one_t)(const void *batch, Py_ssize_t i, playbuf_t *out) noexcept nogil
+
+
+cdef inline void target_of_row(const unsigned char *row, target_t *tg) noexcept nogil:
+    """The play to beat of a kernel_count row ``(type, length, cls, key)`` (type 0: leading)."""
+    tg.type = row[0]
+    tg.length = row[1]
+    tg.cls = row[2]
+    tg.key = row[3]
+
+
+cdef inline long long count_plays(count_one_t one, const void *batch, Py_ssize_t n, int repeat,
+                                  Py_ssize_t room) except -1:
+    """The plays `one` lists over positions 0..n-1, `repeat` times over, in one scratch
+    buffer of `room` records with the GIL released: every game's kernel_count loop (no
+    Python object per position or play).  MemoryError as check_generated."""
+    cdef long long total = 0
+    cdef int rc = 0, r, rep
+    cdef Py_ssize_t i
+    cdef playbuf_t buf
+    playbuf_open(&buf, room)
+    with nogil:
+        for rep in range(repeat):
+            for i in range(n):
+                buf.len = 0
+                r = one(batch, i, &buf)
+                if r != 0 and rc == 0:
+                    rc = r
+                total += buf.len
+    playbuf_free(&buf)
+    check_generated(rc)
+    return total

@@ -64,13 +64,13 @@ def positions(
 
 
 def kernel_arrays(pos: Sequence[Position]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The hands as mask arrays and the plays to follow as ``(type, key, length, cls)``
+    """The hands as mask arrays and the plays to follow as ``(type, length, cls, key)``
     rows (zeros on lead)."""
     los = np.array([p.hand.lo for p in pos], dtype=np.uint64)
     his = np.array([p.hand.hi for p in pos], dtype=np.uint64)
     targets = np.array(
         [
-            [0, 0, 0, 0] if p.previous is None else [p.previous.type, p.previous.key, p.previous.length, p.previous.bomb_class]
+            [0, 0, 0, 0] if p.previous is None else [p.previous.type, p.previous.length, p.previous.bomb_class, p.previous.key]
             for p in pos
         ],
         dtype=np.uint8,

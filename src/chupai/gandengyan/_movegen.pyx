@@ -51,7 +51,7 @@ from chupai.core.records cimport (
 from chupai.core.cardset cimport hand_masks
 from chupai.core.play cimport PlayRecord
 from chupai.core.wrappers cimport (
-    PLAY_LIMIT, bad_record, check_flag, check_generated, check_previous, check_run,
+    PLAY_LIMIT, bad_record, check_flag, check_generated, check_previous, check_run, count_plays, target_of_row,
 )
 
 #: the Python classes this generator makes and reads (Play, Rules), bound by
@@ -465,6 +465,24 @@ def legal_plays(hand, previous=None, *, rules=None, collapse_suits=False):
     return out
 
 
+ctypedef struct gdy_batch_t:     # a kernel_count batch
+    const unsigned long long *lo
+    const unsigned long long *hi
+    const unsigned char *rows    # the plays to beat, n rows (type, length, cls, key), or NULL
+    int flags
+    int max_ranks
+    int collapse
+
+
+cdef int gdy_count_one(const void *batch, Py_ssize_t i, playbuf_t *out) noexcept nogil:
+    cdef const gdy_batch_t *b = <const gdy_batch_t *>batch
+    cdef gdy_target tg
+    tg.type = 0
+    if b.rows != NULL:
+        target_of_row(&b.rows[4 * i], &tg)
+    return gdy_generate(b.lo[i], b.hi[i], b.flags, b.max_ranks, b.collapse, &tg, out)
+
+
 def kernel_count(const unsigned long long[::1] los, const unsigned long long[::1] his,
                  const unsigned char[:, ::1] targets=None, *, rules=None,
                  bint collapse_suits=False, int repeat=1):
@@ -472,38 +490,22 @@ def kernel_count(const unsigned long long[::1] los, const unsigned long long[::1
 
     For throughput measurements (``bench/``): no Python object is created per hand or
     per play.  ``los``/``his`` are the hands' masks; ``targets`` (optional, one row per
-    hand) the play to follow as ``(type, key, length, cls)``, type 0 to lead.
+    hand) the play to follow as ``(type, length, cls, key)``, type 0 to lead.
     """
     cdef Py_ssize_t i, n = los.shape[0]
-    cdef long long total = 0
-    cdef int rep, rc = 0, r
     cdef object checked = CLASSES.rules_of(rules)
-    cdef int flags, max_ranks
-    cdef int collapse = collapse_suits
-    cdef playbuf_t buf
-    cdef gdy_target tg
-    flags = checked._flags
-    max_ranks = checked._max_ranks
+    cdef gdy_batch_t b
     if his.shape[0] != n or (targets is not None and (targets.shape[0] != n or targets.shape[1] != 4)):
         raise ValueError("los, his and targets must have one entry per hand (targets: n x 4)")
     for i in range(n):
         if not multiset_valid(los[i], his[i]):
             raise ValueError(f"hand {i} is not a valid hand (faces 0..53, hi a subset of lo)")
-    tg.type = 0
-    playbuf_open(&buf, 4096)
-    with nogil:
-        for rep in range(repeat):
-            for i in range(n):
-                buf.len = 0
-                if targets is not None:
-                    tg.type = targets[i, 0]
-                    tg.key = targets[i, 1]
-                    tg.length = targets[i, 2]
-                    tg.cls = targets[i, 3]
-                r = gdy_generate(los[i], his[i], flags, max_ranks, collapse, &tg, &buf)
-                if r < rc:
-                    rc = r
-                total += buf.len
-    playbuf_free(&buf)
-    check_generated(rc)
-    return total
+    if n == 0:
+        return 0
+    b.lo = &los[0]
+    b.hi = &his[0]
+    b.rows = NULL if targets is None else &targets[0, 0]
+    b.flags = checked._flags
+    b.max_ranks = checked._max_ranks
+    b.collapse = collapse_suits
+    return count_plays(gdy_count_one, &b, n, repeat, 4096)

@@ -12,7 +12,7 @@ from libc.stdint cimport uint8_t, uint16_t, uint64_t
 
 from chupai.core.cardset cimport hand_masks
 from chupai.core.play cimport PlayRecord
-from chupai.core.wrappers cimport bad_record, check_flag, check_generated, check_previous, check_run
+from chupai.core.wrappers cimport bad_record, check_flag, check_generated, check_previous, check_run, count_plays
 from chupai.core.records import RANKS as _RANK_NAMES
 from chupai.core.records cimport (
     target_set,
@@ -297,7 +297,6 @@ if sizeof(play_t) != RECORD_WORDS * sizeof(uint64_t) or (_PROBE.lo, _PROBE.hi, _
 
 cdef enum:
     NOT_WANTED = -2              # a *_min answer: no play of this kind can beat the target
-    # (-1: any key, leading; a key k >= 0: above k)
 
 
 cdef inline int ordinary_min(const ctx_t *c, int type_) noexcept nogil:
@@ -968,6 +967,17 @@ def legal_plays(hand, level, previous=None, *, rules=None, collapse_suits=False)
     return out
 
 
+ctypedef struct gd_batch_t:      # a kernel_count batch: the hands' masks, levels, options
+    const unsigned long long *lo, *hi
+    const unsigned char *levels
+    int flags, collapse
+
+
+cdef int gd_count_one(const void *batch, Py_ssize_t i, playbuf_t *out) noexcept nogil:
+    cdef const gd_batch_t *b = <const gd_batch_t *>batch
+    return gd_generate(b.lo[i], b.hi[i], b.levels[i], b.flags, b.collapse, NULL, out)
+
+
 def kernel_count(const unsigned long long[::1] los, const unsigned long long[::1] his,
                  const unsigned char[::1] levels, *, rules=None, bint collapse_suits=False,
                  int repeat=1):
@@ -977,22 +987,14 @@ def kernel_count(const unsigned long long[::1] los, const unsigned long long[::1
     per play.  ``los``/``his`` are the hands' masks, ``levels`` rank indexes 0..12.
     """
     cdef Py_ssize_t i, n = los.shape[0]
-    cdef long long total = 0
-    cdef int rep, rc = 0
-    cdef int flags = CLASSES.rules_of(rules)._flags
-    cdef int collapse = collapse_suits
-    cdef playbuf_t buf
+    cdef gd_batch_t b
     if his.shape[0] != n or levels.shape[0] != n:
         raise ValueError("los, his and levels must have the same length")
     for i in range(n):
         if levels[i] > RANK_A or not multiset_valid(los[i], his[i]):
             raise ValueError(f"hand {i} is not a valid two-deck hand at a valid level")
-    playbuf_open(&buf, 4096)
-    with nogil:
-        for rep in range(repeat):
-            for i in range(n):
-                buf.len = 0
-                rc |= gd_generate(los[i], his[i], levels[i], flags, collapse, NULL, &buf)
-                total += buf.len
-    playbuf_close(&buf, rc)
-    return total
+    if n == 0:
+        return 0
+    b.lo, b.hi, b.levels = &los[0], &his[0], &levels[0]
+    b.flags, b.collapse = CLASSES.rules_of(rules)._flags, collapse_suits
+    return count_plays(gd_count_one, &b, n, repeat, 4096)

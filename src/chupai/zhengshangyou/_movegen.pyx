@@ -52,7 +52,7 @@ from chupai.core.records cimport (
 from chupai.core.cardset cimport hand_masks
 from chupai.core.play cimport PlayRecord
 from chupai.core.wrappers cimport (
-    PLAY_LIMIT, bad_record, check_flag, check_generated, check_previous, check_run,
+    PLAY_LIMIT, bad_record, check_flag, check_generated, check_previous, check_run, count_plays, target_of_row,
 )
 
 #: the Python classes this generator makes and reads (Play, Rules), bound by
@@ -135,7 +135,6 @@ cdef inline unsigned low_bit(unsigned x) noexcept nogil:
 
 cdef enum:
     NOT_WANTED = -2              # a *_min answer: no play of this kind can beat the target
-    # (-1: any key, leading; a key k >= 0: above k)
 
 
 cdef inline int shape_min(const ctx_t *c, int type_, int length, int cls) noexcept nogil:
@@ -634,6 +633,22 @@ def legal_plays(hand, previous=None, *, rules=None, collapse_suits=False):
     return out
 
 
+ctypedef struct zs_batch_t:      # a kernel_count batch
+    const unsigned long long *hands
+    const unsigned char *rows    # the plays to beat, n rows (type, length, cls, key), or NULL
+    int flags
+    int collapse
+
+
+cdef int zs_count_one(const void *batch, Py_ssize_t i, playbuf_t *out) noexcept nogil:
+    cdef const zs_batch_t *b = <const zs_batch_t *>batch
+    cdef zs_target tg
+    tg.type = 0
+    if b.rows != NULL:
+        target_of_row(&b.rows[4 * i], &tg)
+    return zs_generate(b.hands[i], b.flags, b.collapse, &tg, out)
+
+
 def kernel_count(const unsigned long long[::1] hands, const unsigned char[:, ::1] previous=None, *,
                  rules=None, bint collapse_suits=False, int repeat=1):
     """Run the bare kernel on many hands, reusing one buffer; the total number of plays.
@@ -643,33 +658,16 @@ def kernel_count(const unsigned long long[::1] hands, const unsigned char[:, ::1
     ``(type, length, cls, key)`` per hand, the play to beat (type 0: leading).
     """
     cdef Py_ssize_t i, n = hands.shape[0]
-    cdef long long total = 0
-    cdef int rep, rc = 0, r
-    cdef int flags = zs_rules_flags(rules)
-    cdef int collapse = collapse_suits
-    cdef playbuf_t buf
-    cdef zs_target tg
-    cdef bint follow = previous is not None
-    if follow and (previous.shape[0] != n or previous.shape[1] != 4):
+    cdef zs_batch_t b
+    if previous is not None and (previous.shape[0] != n or previous.shape[1] != 4):
         raise ValueError("previous must have one row (type, length, cls, key) per hand")
     for i in range(n):
         if not multiset_valid(hands[i], 0):
             raise ValueError(f"hand {i} has bits beyond the 54 faces")
-    tg.type = 0
-    playbuf_open(&buf, 4096)
-    with nogil:
-        for rep in range(repeat):
-            for i in range(n):
-                buf.len = 0
-                if follow:
-                    tg.type = previous[i, 0]
-                    tg.length = previous[i, 1]
-                    tg.cls = previous[i, 2]
-                    tg.key = previous[i, 3]
-                r = zs_generate(hands[i], flags, collapse, &tg, &buf)
-                if r < rc:
-                    rc = r
-                total += buf.len
-    playbuf_free(&buf)
-    check_generated(rc)
-    return total
+    if n == 0:
+        return 0
+    b.hands = &hands[0]
+    b.rows = NULL if previous is None else &previous[0, 0]
+    b.flags = zs_rules_flags(rules)
+    b.collapse = collapse_suits
+    return count_plays(zs_count_one, &b, n, repeat, 4096)
