@@ -29,10 +29,10 @@ the repeats:
 * ``chunks CPU`` = the thread CPU time of every participant in the regions, and ``max
   chunk`` per region the largest participant's, summed (the participants claim blocks
   of tables as they go, so on T free cores each does about 1/T of the work; on a loaded
-  machine the caller does the share of a worker that waits for a core);
+  machine the caller does the share of a worker that waits for a engine);
 * ``dispatch`` = region wall time minus the longest participant's wall time (waking the
   workers and waiting for the last; on a loaded machine it includes the time a worker
-  waited for a core).
+  waited for a engine).
 
 With one thread, ``s`` = serial CPU / (serial CPU + chunks CPU) is Amdahl's serial
 fraction, from CPU times, so independent of what else runs; the line gives the bound

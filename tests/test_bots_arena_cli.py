@@ -43,9 +43,9 @@ def test_greedy_bot_never_beats_its_partner():
     for _ in range(400):
         if state.is_terminal():
             break
-        core = state.card_play()
+        engine = state.card_play()
         action = bot.choose(state, rng)
-        if core is not None and core.last_player >= 0 and core.last_player % 2 == state.current_player % 2:
+        if engine is not None and engine.last_player >= 0 and engine.last_player % 2 == state.current_player % 2:
             assert action is PASS
         state.apply(action)
 

@@ -53,12 +53,12 @@ def full_deal(hands, layout, stock_top, rules=None, players=2):
 
 def accounted(state):
     """Every one of the 52 cards is in exactly one place."""
-    core = state.card_play() if hasattr(state, "card_play") and state.card_play() else None
+    engine = state.card_play() if hasattr(state, "card_play") and state.card_play() else None
     places = [str(state.hand(s)) for s in range(state.players)]
     places += [str(state.pile(s)) for s in range(state.players)] + [str(state.layout)]
     cards = [c for p in places for c in p.split()]
-    if core is not None:
-        cards += core.stock()
+    if engine is not None:
+        cards += engine.stock()
     if state.turned:
         cards.append(state.turned)
     return sorted(cards) == sorted(DECK)

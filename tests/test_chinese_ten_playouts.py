@@ -11,7 +11,7 @@ from chinese_ten_reference import reference_plays
 from chupai import Cards
 from chupai.players.bots import GreedyBot, RandomBot
 from chupai.chinese_ten import Deal, Match, Rules, legal_plays
-from chupai.chinese_ten._engine import DealCore
+from chupai.chinese_ten._engine import DealEngine
 from chupai.chinese_ten.classify import classify
 from chupai.chinese_ten.playouts import playout, playouts
 from chupai.chinese_ten.rules import RED_FIVE_BONUS, VARIANTS
@@ -64,9 +64,9 @@ def test_without_forced_capture_cards_may_stay_on_the_layout():
 # --- invariants step by step, through the Python state machine ------------------------------------
 def check_step(deal: Deal) -> None:
     """The 52 cards are each in one place; the turn structure holds."""
-    core = deal.card_play()
+    engine = deal.card_play()
     places = [deal.hand(s) for s in range(deal.players)] + list(deal.piles) + [deal.layout]
-    cards = [c for p in places for c in p] + (core.stock() if core else [])
+    cards = [c for p in places for c in p] + (engine.stock() if engine else [])
     if deal.turned:
         cards.append(deal.turned)
     assert sorted(cards) == sorted(DECK)
@@ -164,45 +164,45 @@ def test_bad_arguments():
 
 # --- policies, evaluate, bots ----------------------------------------------------------------------
 def test_greedy_takes_the_most_points():
-    core = DealCore.from_hands(["7S 9D 2C", "3C 4C 5C"], layout="3H AD 8S", stock=["KS", "QS", "JS", "TS", "6S", "6C"],
+    engine = DealEngine.from_hands(["7S 9D 2C", "3C 4C 5C"], layout="3H AD 8S", stock=["KS", "QS", "JS", "TS", "6S", "6C"],
                                current=0)
-    assert str(core.policy_choice("greedy")) == "9D takes AD"         # 30 points beat 3
-    core = DealCore.from_hands(["7S 9D", "3C 4C"], layout="KH QC", stock=["KS", "QS", "JS", "TS"], current=0)
-    assert str(core.policy_choice("greedy")) == "7S to the layout"     # no capture: lay the 0-point card
+    assert str(engine.policy_choice("greedy")) == "9D takes AD"         # 30 points beat 3
+    engine = DealEngine.from_hands(["7S 9D", "3C 4C"], layout="KH QC", stock=["KS", "QS", "JS", "TS"], current=0)
+    assert str(engine.policy_choice("greedy")) == "7S to the layout"     # no capture: lay the 0-point card
     bonus = Rules(red_five_bonus=True)
-    core = DealCore.from_hands(["5H KD", "3C 4C"], layout="5D KH", stock=["KS", "QS", "JS", "TS"], current=0, rules=bonus)
-    assert str(core.policy_choice("greedy")) == "5H takes 5D"          # 10 + 10 bonus beat 20
+    engine = DealEngine.from_hands(["5H KD", "3C 4C"], layout="5D KH", stock=["KS", "QS", "JS", "TS"], current=0, rules=bonus)
+    assert str(engine.policy_choice("greedy")) == "5H takes 5D"          # 10 + 10 bonus beat 20
 
 
 def test_random_policy_is_uniform_over_the_collapsed_choices():
-    core = DealCore.from_hands(["7S 7C 7H", "3C 4C 5C"], layout="3S 3D", stock=["KS", "QS", "JS", "TS", "6S", "6C"], current=0)
-    collapsed = {str(p) for p in core.legal_plays(collapse_suits=True)}
+    engine = DealEngine.from_hands(["7S 7C 7H", "3C 4C 5C"], layout="3S 3D", stock=["KS", "QS", "JS", "TS", "6S", "6C"], current=0)
+    collapsed = {str(p) for p in engine.legal_plays(collapse_suits=True)}
     assert collapsed == {"7S takes 3S", "7S takes 3D", "7H takes 3S", "7H takes 3D"}
     counts = {}
     for s in range(4000):
-        k = str(core.policy_choice("random", s))
+        k = str(engine.policy_choice("random", s))
         counts[k] = counts.get(k, 0) + 1
     assert set(counts) == collapsed and min(counts.values()) > 850
 
 
 def test_evaluate_sums_the_players_results():
     deal = Deal(17, players=3)
-    core = deal.card_play()
-    cands = core.legal_plays(collapse_suits=True)
-    sums = core.evaluate(cands, False, 1, 99)
-    me = core.current
-    first = core.clone()
+    engine = deal.card_play()
+    cands = engine.legal_plays(collapse_suits=True)
+    sums = engine.evaluate(cands, False, 1, 99)
+    me = engine.current
+    first = engine.clone()
     first.play(cands[0])
     assert sums[0] == pytest.approx(first.playout(99)[1][me])
-    many = core.evaluate(cands, False, 200, 1, "greedy")
+    many = engine.evaluate(cands, False, 200, 1, "greedy")
     assert many.shape == (len(cands),) and np.all(np.abs(many / 200) <= 240)
     with pytest.raises(IllegalActionError, match="passing"):
-        core.evaluate(cands, True, 1, 1)
+        engine.evaluate(cands, True, 1, 1)
     other = legal_plays(deal.hand((me + 1) % 3), deal.layout)
     with pytest.raises(IllegalActionError):
-        core.evaluate(other, False, 1, 1)
+        engine.evaluate(other, False, 1, 1)
     with pytest.raises(ValueError, match="n must"):
-        core.evaluate(cands, False, 0, 1)
+        engine.evaluate(cands, False, 0, 1)
 
 
 @pytest.mark.parametrize("bot", [RandomBot(), GreedyBot()], ids=["random", "greedy"])

@@ -1,5 +1,5 @@
 """The engines' shared Python-facing checks, written once in ``chupai.engine.base``:
-``DealCore.from_hands`` of every game refuses a non-sequence with a ``TypeError`` and a
+``DealEngine.from_hands`` of every game refuses a non-sequence with a ``TypeError`` and a
 card dealt more often than the decks hold it with a ``ValueError`` naming the card
 (``checked_hands``)."""
 from __future__ import annotations
@@ -34,12 +34,12 @@ def test_from_hands_of_no_sequence_is_a_type_error(game: str, hands: Any) -> Non
 
 @pytest.mark.parametrize("game", list(GAMES))
 def test_from_hands_names_the_card_dealt_too_often_and_the_count(game: str) -> None:
-    core = _engine(game)
-    assert core.from_hands(GOOD, **SETTING[game]).hand_sizes()[:4] == (1, 1, 1, 1)
+    engine = _engine(game)
+    assert engine.from_hands(GOOD, **SETTING[game]).hand_sizes()[:4] == (1, 1, 1, 1)
     with pytest.raises(ValueError, match=r"card 3S is dealt 3 times, more than (once|twice)"):
-        core.from_hands(THRICE, **SETTING[game])
+        engine.from_hands(THRICE, **SETTING[game])
     with pytest.raises(ValueError, match="hands must be"):
-        core.from_hands(GOOD * 3, **SETTING[game])
+        engine.from_hands(GOOD * 3, **SETTING[game])
 
 
 @pytest.mark.parametrize("game", list(GAMES))
@@ -53,5 +53,5 @@ def test_the_engines_row_declaration_spans_its_batch_row(game: str) -> None:
     entry = GAMES[game]
     module = importlib.import_module(_engine(game).__module__)
     for players in range(entry.players[0], entry.players[1] + 1):
-        core = entry.deal_class(seed=1, **({} if entry.fixed_players else {"players": players})).card_play()
-        assert row_width(module.ROW, core.players) == core.batch_width, (game, players)
+        engine = entry.deal_class(seed=1, **({} if entry.fixed_players else {"players": players})).card_play()
+        assert row_width(module.ROW, engine.players) == engine.batch_width, (game, players)

@@ -71,14 +71,14 @@ def test_the_bottom_python_modules_import_no_other_library_module(module: str) -
 def test_every_game_binds_its_classes_into_its_compiled_modules(name: str) -> None:
     entry = GAMES[name]
     movegen = __import__(f"chupai.{name}._movegen", fromlist=["GAME_CLASSES"])
-    engine = __import__(f"chupai.{name}._engine", fromlist=["DealCore"])
+    engine = __import__(f"chupai.{name}._engine", fromlist=["DealEngine"])
     classes = movegen.GAME_CLASSES
     assert classes.bound and classes.game == name
     assert classes.play is entry.play_class and classes.rules is entry.rules_class
     assert classes.pagat == entry.rules_class() and classes.pagat_flags == classes.pagat._flags
     # the engine reads the same binding: its plays are the game's Play class
-    core = engine.DealCore.random(1)
-    assert type(core.legal_plays()[0]) is entry.play_class
+    engine = engine.DealEngine.random(1)
+    assert type(engine.legal_plays()[0]) is entry.play_class
     # the option flags the Python rules compute are the compiled module's constants
     rules = __import__(f"chupai.{name}.rules", fromlist=["Rules"])
     for flag in [n for n in dir(movegen) if n.startswith("FLAG_")]:

@@ -7,24 +7,24 @@ from chupai.registry import GAMES
 
 
 def _engine(game):
-    """The compiled engine class (``DealCore``) of a registered game."""
+    """The compiled engine class (``DealEngine``) of a registered game."""
     return type(GAMES[game].deal_class(seed=1).card_play())
 
 
-def _deal(core):
-    return [str(core.hand(s)) for s in range(len(core.hand_sizes()))]
+def _deal(engine):
+    return [str(engine.hand(s)) for s in range(len(engine.hand_sizes()))]
 
 
 @pytest.mark.parametrize("game", list(GAMES))
 def test_seed_accepts_python_and_numpy_ints_alike(game):
-    deal_core = _engine(game)
-    assert _deal(deal_core.random(7)) == _deal(deal_core.random(np.int64(7)))
-    assert _deal(deal_core.random(7)) != _deal(deal_core.random(8))
+    deal_engine = _engine(game)
+    assert _deal(deal_engine.random(7)) == _deal(deal_engine.random(np.int64(7)))
+    assert _deal(deal_engine.random(7)) != _deal(deal_engine.random(8))
     # nothing wraps modulo 2**64 (chupai.core.validate.check_seed's rule, in compiled code too)
-    assert _deal(deal_core.random(2**64 - 1)) != _deal(deal_core.random(7))
+    assert _deal(deal_engine.random(2**64 - 1)) != _deal(deal_engine.random(7))
     for bad in (2**64 + 7, -1):
         with pytest.raises(ValueError, match=r"seed must be an int in \[0, 2\*\*64\)"):
-            deal_core.random(bad)
+            deal_engine.random(bad)
 
 
 @pytest.mark.parametrize("game", list(GAMES))
@@ -37,11 +37,11 @@ def test_bad_seed_is_a_type_error_naming_it(game, seed):
 @pytest.mark.parametrize("game", list(GAMES))
 @pytest.mark.parametrize(("policy", "error"), [("clever", ValueError), (0, TypeError), (["random"], TypeError)])
 def test_bad_policy_is_refused_listing_the_policies(game, policy, error):
-    core = _engine(game).random(1)
+    engine = _engine(game).random(1)
     with pytest.raises(error, match=r"policy .*\['greedy', 'heuristic', 'random'\]"):
-        core.playout(1, policy)
+        engine.playout(1, policy)
     with pytest.raises(error, match="policy"):
-        core.policy_choice(policy)
+        engine.policy_choice(policy)
 
 
 @pytest.mark.parametrize("game", list(GAMES))

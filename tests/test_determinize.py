@@ -136,23 +136,23 @@ def test_world_hooks_check_the_engine_and_player():
 
     gd, zs, gdy = guandan.Deal(seed=1), zhengshangyou.Deal(seed=1), gandengyan.Deal(seed=1)
     with pytest.raises(TypeError, match="guandan"):
-        gd_world(zs._core, 0, (Cards(),) * 4, None, None, 0)
+        gd_world(zs._engine, 0, (Cards(),) * 4, None, None, 0)
     with pytest.raises(TypeError):
         gd_world(None, 0, (Cards(),) * 4, None, None, 0)
     with pytest.raises(TypeError, match="zhengshangyou"):
-        zs_world(gd._core, 0, [0] * 4, None, None, 0)
+        zs_world(gd._engine, 0, [0] * 4, None, None, 0)
     with pytest.raises(TypeError, match="gandengyan"):
-        gdy_world(gd._core, 0, (Cards(),) * 4, 0)
+        gdy_world(gd._engine, 0, (Cards(),) * 4, 0)
     with pytest.raises(ValueError, match="player"):
-        gd_world(gd._core, 4, (Cards(),) * 4, None, None, 0)
+        gd_world(gd._engine, 4, (Cards(),) * 4, None, None, 0)
     with pytest.raises(ValueError, match="known"):
-        zs_world(zs._core, 0, [0] * 3, None, None, 0)
+        zs_world(zs._engine, 0, [0] * 3, None, None, 0)
     with pytest.raises(ValueError, match="forbid"):
-        gd_world(gd._core, 0, (Cards(),) * 4, (0,) * 3, None, 0)
+        gd_world(gd._engine, 0, (Cards(),) * 4, (0,) * 3, None, 0)
     before = [gd.hand(s) for s in range(4)]
-    other = gd_world(gd._core, 0, (Cards(),) * 4, None, None, 0)
+    other = gd_world(gd._engine, 0, (Cards(),) * 4, None, None, 0)
     assert [gd.hand(s) for s in range(4)] == before and other.hand(0) == before[0]
-    assert gdy_world(gdy._core, 0, (Cards(),) * gdy.players, 0).talon_size == gdy.talon_size
+    assert gdy_world(gdy._engine, 0, (Cards(),) * gdy.players, 0).talon_size == gdy.talon_size
 
 
 # --- exact uniformity per game, against the reference replay ---------------------------------------
@@ -263,7 +263,7 @@ def test_gandengyan_is_uniform_over_hands_and_talon_order():
     p = 1
     known = d.known_cards
     hidden = [d.hand(s) - known[s] for s in (0, 2)]
-    pool = sorted(f for h in hidden for f in h.faces()) + [parse_face(c) for c in d._core.talon]
+    pool = sorted(f for h in hidden for f in h.faces()) + [parse_face(c) for c in d._engine.talon]
     sizes = [len(h) for h in hidden]
     allowed = {}
     for order in itertools.permutations(pool):  # one deck: every order is one deal
@@ -275,7 +275,7 @@ def test_gandengyan_is_uniform_over_hands_and_talon_order():
     def draw() -> Hashable:
         w = d.determinize(p, rng)
         return (tuple(sorted((w.hand(0) - known[0]).faces())), tuple(sorted((w.hand(2) - known[2]).faces())),
-                tuple(parse_face(c) for c in w._core.talon))
+                tuple(parse_face(c) for c in w._engine.talon))
 
     check_uniform(allowed, draw, 40 * len(allowed))
 

@@ -27,63 +27,63 @@ ENGINES = {name: importlib.import_module(f"{entry.package}._engine") for name, e
 
 
 def fresh(game: str, seed: int = 7) -> Any:
-    return ENGINES[game].DealCore.random(seed)
+    return ENGINES[game].DealEngine.random(seed)
 
 
-def advance(core: Any, steps: int, seed: int = 0) -> Any:
+def advance(engine: Any, steps: int, seed: int = 0) -> Any:
     """Make `steps` moves of the C random policy (fewer if the deal ends)."""
     for k in range(steps):
-        if core.over:
+        if engine.over:
             break
-        play = core.policy_choice("random", seed + k)
+        play = engine.policy_choice("random", seed + k)
         if play is None:
-            core.pass_turn()
+            engine.pass_turn()
         else:
-            core.play(play)
-    return core
+            engine.play(play)
+    return engine
 
 
 def mid_deal(game: str) -> Any:
-    core = advance(fresh(game), 9)
-    assert not core.over
-    return core
+    engine = advance(fresh(game), 9)
+    assert not engine.over
+    return engine
 
 
-def snapshot(core: Any) -> tuple[Any, ...]:
-    return (repr(core), core.current, core.hand_sizes(), [core.hand(s) for s in range(core.players)],
-            core.legal_plays().to_numpy().tobytes(), core.can_pass(), core.returns())
+def snapshot(engine: Any) -> tuple[Any, ...]:
+    return (repr(engine), engine.current, engine.hand_sizes(), [engine.hand(s) for s in range(engine.players)],
+            engine.legal_plays().to_numpy().tobytes(), engine.can_pass(), engine.returns())
 
 
 def finished(game: str) -> Any:
-    core = fresh(game)
-    while not core.over:
-        advance(core, 50)
-    return core
+    engine = fresh(game)
+    while not engine.over:
+        advance(engine, 50)
+    return engine
 
 
 # --- one base ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("game", GAMES)
 def test_every_dealcore_is_an_engine_and_writes_no_mechanism_itself(game: str) -> None:
-    cls = ENGINES[game].DealCore
+    cls = ENGINES[game].DealEngine
     assert issubclass(cls, Engine)
     for name in ("clone", "playout", "policy_choice", "evaluate", "play", "pass_turn", "legal_plays",
                  "can_pass", "hand", "hand_sizes", "current", "last_play", "_run_chunk", "__reduce__"):
-        assert name not in vars(cls), f"{game}.DealCore defines {name} again"
+        assert name not in vars(cls), f"{game}.DealEngine defines {name} again"
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_the_deal_is_over_is_spelled_one_way(game: str) -> None:
-    core = finished(game)
+    engine = finished(game)
     plays = fresh(game).legal_plays()
-    for action in (lambda: core.play(plays[0]), core.pass_turn, core.policy_choice,
-                   lambda: core.evaluate(plays, False, 1, 0)):
+    for action in (lambda: engine.play(plays[0]), engine.pass_turn, engine.policy_choice,
+                   lambda: engine.evaluate(plays, False, 1, 0)):
         with pytest.raises(IllegalActionError) as err:
             action()
         assert str(err.value) == DEAL_OVER
 
 
 # --- one validation path ----------------------------------------------------------------------
-def forged(core: Any, play: Any, **fields: Any) -> Any:
+def forged(engine: Any, play: Any, **fields: Any) -> Any:
     """A copy of `play` with some record fields changed (through the private factory)."""
     rec = play._lo, play._hi, play._type, play._key, play._length, play._cls, play._decl, play._context
     names = ["lo", "hi", "type_", "key", "length", "cls_", "decl", "context"]
@@ -95,100 +95,100 @@ def forged(core: Any, play: Any, **fields: Any) -> Any:
 def test_a_forged_record_is_refused(game: str) -> None:
     """A Play whose fields claim more than its cards (a single with a higher key) is not
     a play the generator lists: play() refuses it (Zheng Shangyou trusted the fields)."""
-    core = fresh(game)
-    single = next(p for p in core.legal_plays() if p.type.name == "SINGLE")
-    before = snapshot(core)
-    for fake in (forged(core, single, key=single._key + 1), forged(core, single, length=2),
-                 forged(core, single, cls_=single._cls + 1)):
-        assert not core.is_legal(fake)
+    engine = fresh(game)
+    single = next(p for p in engine.legal_plays() if p.type.name == "SINGLE")
+    before = snapshot(engine)
+    for fake in (forged(engine, single, key=single._key + 1), forged(engine, single, length=2),
+                 forged(engine, single, cls_=single._cls + 1)):
+        assert not engine.is_legal(fake)
         with pytest.raises(IllegalActionError):
-            core.play(fake)
-    assert snapshot(core) == before
-    core.play(single)
+            engine.play(fake)
+    assert snapshot(engine) == before
+    engine.play(single)
 
 
 def test_guandan_evaluate_refuses_a_pair_on_a_single() -> None:
     """Issue 9: Guan Dan's evaluate() played out a pair candidate on a single lead."""
     from chupai.guandan import legal_plays
 
-    core = gd_engine.DealCore.from_hands(["3S", "5S 5D 7C", "9S 9D", "KS"], current=0)
-    core.play(core.legal_plays()[0])             # seat 0 leads the single 3S and goes out
-    leads = legal_plays(core.hand(1), "2")
+    engine = gd_engine.DealEngine.from_hands(["3S", "5S 5D 7C", "9S 9D", "KS"], current=0)
+    engine.play(engine.legal_plays()[0])             # seat 0 leads the single 3S and goes out
+    leads = legal_plays(engine.hand(1), "2")
     pairs = leads.take([i for i, p in enumerate(leads) if p.type.name == "PAIR"])
-    assert len(pairs) == 1 and core.current == 1
+    assert len(pairs) == 1 and engine.current == 1
     with pytest.raises(IllegalActionError, match="candidate 0"):
-        core.evaluate(pairs, False, 4, seed=1)
-    assert len(core.evaluate(core.legal_plays(), True, 2, seed=1)) == len(core.legal_plays()) + 1
+        engine.evaluate(pairs, False, 4, seed=1)
+    assert len(engine.evaluate(engine.legal_plays(), True, 2, seed=1)) == len(engine.legal_plays()) + 1
 
 
 @pytest.mark.parametrize("game", ["guandan", "zhengshangyou"])
 def test_evaluate_refuses_candidates_that_do_not_beat_the_table(game: str) -> None:
     """Issue 16 #7: candidates that do not beat the play on the table are refused."""
     mod = importlib.import_module(f"chupai.{game}")
-    core = ENGINES[game].DealCore.from_hands(["8S 3D", "5S 9D", "4S", "6S"], current=0)
-    core.play(next(p for p in core.legal_plays() if str(p.cards) == "8S"))
+    engine = ENGINES[game].DealEngine.from_hands(["8S 3D", "5S 9D", "4S", "6S"], current=0)
+    engine.play(next(p for p in engine.legal_plays() if str(p.cards) == "8S"))
     leads = mod.legal_plays("5S 9D", "2") if game == "guandan" else mod.legal_plays("5S 9D")
     low = [i for i, p in enumerate(leads) if str(p.cards) == "5S"]
     with pytest.raises(IllegalActionError, match="candidate 0"):
-        core.evaluate(leads.take(low), False, 2, seed=3)
+        engine.evaluate(leads.take(low), False, 2, seed=3)
     high = [i for i, p in enumerate(leads) if str(p.cards) == "9D"]
-    assert core.evaluate(leads.take(high), True, 2, seed=3).shape == (2,)
+    assert engine.evaluate(leads.take(high), True, 2, seed=3).shape == (2,)
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_play_of_another_game_is_refused_naming_the_class(game: str) -> None:
-    core = mid_deal(game)
+    engine = mid_deal(game)
     other = fresh("zhengshangyou" if game == "guandan" else "guandan")
-    before = snapshot(core)
+    before = snapshot(engine)
     for bad in (other.legal_plays()[0], "3S", None):
         with pytest.raises(NotAPlayError, match=f"{game}.Play"):
-            core.play(bad)
+            engine.play(bad)
         assert isinstance(NotAPlayError("x"), TypeError) and isinstance(NotAPlayError("x"), IllegalActionError)
     with pytest.raises(TypeError, match=f"{game} plays"):
-        core.evaluate(other.legal_plays(), False, 1, 0)
-    assert snapshot(core) == before
+        engine.evaluate(other.legal_plays(), False, 1, 0)
+    assert snapshot(engine) == before
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_is_legal_agrees_with_the_generator(game: str) -> None:
-    core = mid_deal(game)
-    for p in core.legal_plays():
-        assert core.is_legal(p)
-    for p in core.legal_plays(collapse_suits=True):
-        assert core.is_legal(p)
+    engine = mid_deal(game)
+    for p in engine.legal_plays():
+        assert engine.is_legal(p)
+    for p in engine.legal_plays(collapse_suits=True):
+        assert engine.is_legal(p)
 
 
 # --- copies and pickling ----------------------------------------------------------------------
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("how", ["pickle", "deepcopy", "copy", "clone"])
 def test_copies_round_trip_mid_deal_and_are_independent(game: str, how: str) -> None:
-    core = mid_deal(game)
+    engine = mid_deal(game)
     makers: dict[str, Callable[[Any], Any]] = {
         "pickle": lambda c: pickle.loads(pickle.dumps(c)), "deepcopy": copy.deepcopy,
         "copy": copy.copy, "clone": lambda c: c.clone()}
-    twin = makers[how](core)
-    assert type(twin) is type(core) and twin is not core
-    assert snapshot(twin) == snapshot(core)
-    assert twin.playout(5, "greedy") == core.playout(5, "greedy")
-    assert twin.rules == core.rules
-    before = snapshot(core)
+    twin = makers[how](engine)
+    assert type(twin) is type(engine) and twin is not engine
+    assert snapshot(twin) == snapshot(engine)
+    assert twin.playout(5, "greedy") == engine.playout(5, "greedy")
+    assert twin.rules == engine.rules
+    before = snapshot(engine)
     advance(twin, 3)
-    assert snapshot(core) == before
+    assert snapshot(engine) == before
 
 
 def test_chinese_ten_pickle_keeps_the_redeals() -> None:
     from chupai.chinese_ten import Rules
 
     rules = Rules(variant="main_merah")
-    core = next(c for c in (ENGINES["chinese_ten"].DealCore.random(s, players=3, rules=rules) for s in range(500)) if c.redeals)
-    assert pickle.loads(pickle.dumps(core)).redeals == core.redeals == core.clone().redeals == copy.deepcopy(core).redeals
+    engine = next(c for c in (ENGINES["chinese_ten"].DealEngine.random(s, players=3, rules=rules) for s in range(500)) if c.redeals)
+    assert pickle.loads(pickle.dumps(engine)).redeals == engine.redeals == engine.clone().redeals == copy.deepcopy(engine).redeals
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_corrupted_pickles_are_refused(game: str) -> None:
-    core = mid_deal(game)
-    fn, (cls, tag, version, state, rules, extra) = core.__reduce__()
-    assert fn(cls, tag, version, state, rules, extra).current == core.current
+    engine = mid_deal(game)
+    fn, (cls, tag, version, state, rules, extra) = engine.__reduce__()
+    assert fn(cls, tag, version, state, rules, extra).current == engine.current
     with pytest.raises(ValueError, match="deal, not"):
         fn(cls, "guandan" if game != "guandan" else "chinese_ten", version, state, rules, extra)
     with pytest.raises(ValueError, match="version"):
@@ -217,10 +217,10 @@ def test_corrupted_pickles_are_refused(game: str) -> None:
 def test_a_corrupted_trick_play_is_refused() -> None:
     """The trick's last play must be a play the generator lists (its key drives the
     follow generator's tables): a pickled single 3S claiming key 200 is refused."""
-    core = gd_engine.DealCore.from_hands(["3S 4S", "5S 5D 7C", "9S 9D", "KS"], current=0)
-    three = next(p for p in core.legal_plays() if str(p.cards) == "3S")
-    core.play(three)
-    fn, (cls, tag, version, state, rules, extra) = core.__reduce__()
+    engine = gd_engine.DealEngine.from_hands(["3S 4S", "5S 5D 7C", "9S 9D", "KS"], current=0)
+    three = next(p for p in engine.legal_plays() if str(p.cards) == "3S")
+    engine.play(three)
+    fn, (cls, tag, version, state, rules, extra) = engine.__reduce__()
     record = three._lo.to_bytes(8, "little") + bytes(16) + bytes([three._type, three._key])
     at = state.find(record)
     assert at >= 0 and state.find(record, at + 1) < 0
@@ -243,35 +243,35 @@ def test_batch_playouts_do_not_depend_on_threads(game: str) -> None:
 @pytest.mark.parametrize("game", GAMES)
 def test_run_chunk_checks_its_arguments(game: str) -> None:
     """Issue 16 #2: Guan Dan's _run_chunk wrote past its arrays for a stop beyond them."""
-    core = fresh(game)
-    w = core.batch_width
+    engine = fresh(game)
+    w = engine.batch_width
     out = np.zeros((10, w))
-    core._run_chunk(1, 0, 10, "random", out)
+    engine._run_chunk(1, 0, 10, "random", out)
     assert out.any()
     for start, stop in [(0, 11), (-1, 5), (6, 5), (0, 10**9)]:
         with pytest.raises(ValueError, match="start and stop"):
-            core._run_chunk(1, start, stop, "random", out)
+            engine._run_chunk(1, start, stop, "random", out)
     with pytest.raises(ValueError, match="columns"):
-        core._run_chunk(1, 0, 5, "random", np.zeros((10, w + 1)))
+        engine._run_chunk(1, 0, 5, "random", np.zeros((10, w + 1)))
     with pytest.raises(ValueError):
-        core._run_chunk(1, 0, 5, "random", np.zeros((10, w), dtype=np.int8))
+        engine._run_chunk(1, 0, 5, "random", np.zeros((10, w), dtype=np.int8))
     with pytest.raises(ValueError, match="policy"):
-        core._run_chunk(1, 0, 5, "best", out)
+        engine._run_chunk(1, 0, 5, "best", out)
     # a worker's own array: row 0 is deal `first`, the rows equal the whole batch's
     part = np.zeros((4, w))
-    core._run_chunk(1, 6, 10, "random", part, 6)
+    engine._run_chunk(1, 6, 10, "random", part, 6)
     np.testing.assert_array_equal(part, out[6:10])
     for start, stop, first in [(5, 8, 6), (6, 11, 6), (0, 4, -1)]:
         with pytest.raises(ValueError, match="start and stop"):
-            core._run_chunk(1, start, stop, "random", part, first)
+            engine._run_chunk(1, start, stop, "random", part, first)
 
 
 def test_guandan_levels_out_of_range_are_refused() -> None:
     """Issue 16 #2: a level of 200 reached the kernels (shift exponent 801)."""
     with pytest.raises(ValueError, match="level"):
-        gd_engine.DealCore.random(0, level=200)
+        gd_engine.DealEngine.random(0, level=200)
     with pytest.raises(ValueError, match="level"):
-        gd_engine.DealCore.from_hands(["3S", "4S", "5S", "6S"], level=-1)
+        gd_engine.DealEngine.from_hands(["3S", "4S", "5S", "6S"], level=-1)
 
 
 # --- playouts refuse other games' states ------------------------------------------------------
@@ -295,8 +295,8 @@ def test_play_dtype_is_derived_from_the_struct() -> None:
 @pytest.mark.parametrize("game", GAMES)
 def test_every_records_cards_read_back_with_from_masks(game: str) -> None:
     """Issue 9: Chinese Ten kept captures in `hi` ("held twice" elsewhere)."""
-    core = mid_deal(game)
-    plays = core.legal_plays()
+    engine = mid_deal(game)
+    plays = engine.legal_plays()
     rows = plays.to_numpy()
     assert len(rows) == len(plays) > 0
     for row, play in zip(rows, plays):
@@ -330,27 +330,27 @@ def test_python_constants_equal_their_c_declarations(game: str) -> None:
 # --- Zheng Shangyou's play limit --------------------------------------------------------------
 def test_zhengshangyou_dealcore_reports_the_play_limit_like_legal_plays() -> None:
     """Issue 16 #6: the 20M-play limit read "the play buffer could not grow"."""
-    core = ENGINES["zhengshangyou"].DealCore.from_hands([Cards.from_counts([1] * 53 + [0]), "RJ"], current=0)
+    engine = ENGINES["zhengshangyou"].DealEngine.from_hands([Cards.from_counts([1] * 53 + [0]), "RJ"], current=0)
     with pytest.raises(MemoryError, match="collapse_suits=True"):
-        core.legal_plays()
-    assert len(core.legal_plays(collapse_suits=True)) > 0
+        engine.legal_plays()
+    assert len(engine.legal_plays(collapse_suits=True)) > 0
 
 
 # --- constructors -----------------------------------------------------------------------------
 @pytest.mark.parametrize("game", GAMES)
 def test_constructors_share_one_shape(game: str) -> None:
-    cls = ENGINES[game].DealCore
-    core = cls.random(3, rules=None)
-    assert cls.random(3).hand_sizes() == core.hand_sizes()
+    cls = ENGINES[game].DealEngine
+    engine = cls.random(3, rules=None)
+    assert cls.random(3).hand_sizes() == engine.hand_sizes()
     with pytest.raises(TypeError):
         cls.random(3, None)          # everything after the seed is a keyword
-    hands = [core.hand(s) for s in range(core.players)]
+    hands = [engine.hand(s) for s in range(engine.players)]
     extra: dict[str, Any] = {}
     if game == "chinese_ten":
-        extra = {"layout": core.layout, "stock": core.stock()}
-    made = cls.from_hands(hands, current=core.current, **extra)
-    assert made.current == core.current and made.hand_sizes() == core.hand_sizes()
+        extra = {"layout": engine.layout, "stock": engine.stock()}
+    made = cls.from_hands(hands, current=engine.current, **extra)
+    assert made.current == engine.current and made.hand_sizes() == engine.hand_sizes()
     with pytest.raises(ValueError, match="current"):
-        cls.from_hands(hands, current=core.players, **extra)
+        cls.from_hands(hands, current=engine.players, **extra)
     with pytest.raises(TypeError, match="current"):
         cls.from_hands(hands, current="0", **extra)

@@ -346,8 +346,8 @@ def test_clone_is_independent():
 
 def test_card_play_and_bad_arguments():
     deal = Deal(seed=14)
-    core = deal.card_play()
-    assert core.hand_sizes() == deal.hand_sizes() and core is not deal.card_play()
+    engine = deal.card_play()
+    assert engine.hand_sizes() == deal.hand_sizes() and engine is not deal.card_play()
     with pytest.raises(TypeError, match="rules"):
         Deal(seed=1, rules="base")
     with pytest.raises(TypeError, match="seed"):

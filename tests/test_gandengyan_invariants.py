@@ -61,7 +61,7 @@ def check_game(seed: int) -> Deal:
         if rules.announce_at is not None:
             assert set(deal.announced) == {s for s, n in enumerate(deal.hand_sizes()) if n <= rules.announce_at}
     scores = deal.scores()
-    assert [float(x) for x in scores] == list(deal._core.returns())
+    assert [float(x) for x in scores] == list(deal._engine.returns())
     if deal.winner is None:
         assert not rules.joker_lead_out and scores == (0,) * players
         return deal
@@ -96,4 +96,4 @@ def test_greedy_policy_deals_keep_the_invariants(players):
             action = PASS if play is None else play
             assert action in deal.legal_actions()
             deal.apply(action)
-        assert [float(x) for x in deal.scores()] == list(deal._core.returns())
+        assert [float(x) for x in deal.scores()] == list(deal._engine.returns())

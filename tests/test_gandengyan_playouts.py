@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from chupai.gandengyan._engine import DealCore
+from chupai.gandengyan._engine import DealEngine
 
 from chupai.errors import IllegalActionError
 from chupai.gandengyan import Deal, Rules
@@ -57,8 +57,8 @@ def test_same_seed_same_arrays_whatever_the_threads():
 
 
 def test_seeded_deals_are_reproducible():
-    a, b, c = DealCore.random(42), DealCore.random(42), DealCore.random(43)
-    hands = lambda core: [str(core.hand(s)) for s in range(4)]
+    a, b, c = DealEngine.random(42), DealEngine.random(42), DealEngine.random(43)
+    hands = lambda engine: [str(engine.hand(s)) for s in range(4)]
     assert hands(a) == hands(b) != hands(c)
     assert a.talon == b.talon and a.dealer == b.dealer
     assert a.playout(7) == b.playout(7)
@@ -70,9 +70,9 @@ def test_playout_leaves_the_state_unchanged():
     result = playout(deal, seed=1, policy="greedy")
     assert str(deal) == before
     assert result.cards[result.winner] == 0 and sum(result.returns) == 0
-    core = deal.card_play()
-    core.playout(2)
-    assert repr(core) == repr(deal.card_play())
+    engine = deal.card_play()
+    engine.playout(2)
+    assert repr(engine) == repr(deal.card_play())
 
 
 def test_bad_arguments():
@@ -90,36 +90,36 @@ def test_bad_arguments():
 
 
 def test_evaluate_and_policy_choice():
-    core = DealCore.random(9)
-    cands = core.legal_plays(collapse_suits=True)
-    sums = core.evaluate(cands, False, 3, seed=1)
+    engine = DealEngine.random(9)
+    cands = engine.legal_plays(collapse_suits=True)
+    sums = engine.evaluate(cands, False, 3, seed=1)
     assert sums.shape == (len(cands),)
-    assert core.policy_choice("greedy") in set(core.legal_plays())
-    assert core.policy_choice("random", 3) in set(core.legal_plays())
+    assert engine.policy_choice("greedy") in set(engine.legal_plays())
+    assert engine.policy_choice("random", 3) in set(engine.legal_plays())
     with pytest.raises(IllegalActionError, match="pass"):
-        core.evaluate(cands, True, 1, seed=1)
-    other = DealCore.random(10)
+        engine.evaluate(cands, True, 1, seed=1)
+    other = DealEngine.random(10)
     with pytest.raises(IllegalActionError, match="candidate"):
         other.evaluate(cands, False, 1, seed=1)
     # following, passing is a candidate too
-    core.play(cands[0])
-    follow = core.legal_plays(collapse_suits=True)
-    assert core.evaluate(follow, True, 2, seed=1).shape == (len(follow) + 1,)
+    engine.play(cands[0])
+    follow = engine.legal_plays(collapse_suits=True)
+    assert engine.evaluate(follow, True, 2, seed=1).shape == (len(follow) + 1,)
 
 
 def test_greedy_goes_out_when_it_can():
-    core = DealCore.from_hands(["5S 6S 7S", "9D 9H", "KS"], current=0)
-    play = core.policy_choice("greedy")
+    engine = DealEngine.from_hands(["5S 6S 7S", "9D 9H", "KS"], current=0)
+    play = engine.policy_choice("greedy")
     assert str(play) == "sequence 5-7: 5S 6S 7S"
 
 
 def test_with_cards_checks_the_cards():
-    core = DealCore.from_hands(["5S 6S", "9D"], talon="3S 4S", current=0)
+    engine = DealEngine.from_hands(["5S 6S", "9D"], talon="3S 4S", current=0)
     from chupai import Cards
 
-    moved = core.with_cards([Cards("3S 4S"), Cards("9D")], [16, 12])
+    moved = engine.with_cards([Cards("3S 4S"), Cards("9D")], [16, 12])
     assert str(moved.hand(0)) == "3S 4S" and moved.talon == ["6S", "5S"]
     with pytest.raises(ValueError, match="not the cards"):
-        core.with_cards([Cards("3S 4S"), Cards("9D")], [20, 20])
+        engine.with_cards([Cards("3S 4S"), Cards("9D")], [20, 20])
     with pytest.raises(ValueError, match="must be Cards"):
-        core.with_cards([Cards("3S"), Cards("9D")], [20, 16])
+        engine.with_cards([Cards("3S"), Cards("9D")], [20, 16])

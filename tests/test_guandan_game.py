@@ -129,8 +129,8 @@ def test_a_deal_first_deal_random_27_each_and_seeded():
     assert sum((d.hand(s) for s in range(4)), Cards()) == Cards(" ".join(
         f"{r}{s}" for r in LV for s in "SHCD") * 1 + " BJ RJ") + Cards(" ".join(
         f"{r}{s}" for r in LV for s in "SHCD") + " BJ RJ")
-    from chupai.guandan._engine import DealCore
-    assert d.current_player == DealCore.random(5).current
+    from chupai.guandan._engine import DealEngine
+    assert d.current_player == DealEngine.random(5).current
     assert str(Deal(seed=5)) == str(d)
     assert Deal().hand_sizes() == (27, 27, 27, 27)  # seed None draws one
     leaders = {Deal(seed=s).current_player for s in range(40)}
@@ -526,7 +526,7 @@ def test_tribute_cards_are_public_in_observations():
     assert Event(0, ReturnCard("3S"), Phase.RETURN) in obs["history"]
     assert str(obs["known"][0]) == "AS" and str(obs["known"][3]) == "3S"
     assert str(obs["hand"]) == "2H 5D"
-    assert "hands" not in obs and all(k not in obs for k in ("core",))
+    assert "hands" not in obs and all(k not in obs for k in ("engine",))
 
 
 def test_tribute_small_hands_rejected():
@@ -761,9 +761,9 @@ def test_card_play_is_a_copy_of_the_engine_during_play_only():
     assert d.card_play() is None
     d.apply(ReturnCard("3S"))
     d.apply(ReturnCard("4D"))
-    core = d.card_play()
-    assert core.current == d.current_player and core.hand_sizes() == d.hand_sizes()
-    core.play(next(iter(core.legal_plays())))
+    engine = d.card_play()
+    assert engine.current == d.current_player and engine.hand_sizes() == d.hand_sizes()
+    engine.play(next(iter(engine.legal_plays())))
     assert d.hand_sizes() == (2, 3, 2, 3) and d.current_player == 3
     m = Match(seed=1, max_deals=1)
     assert m.card_play().current == m.current_player

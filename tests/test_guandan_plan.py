@@ -11,7 +11,7 @@ import pytest
 
 from chupai.cards import Cards
 from chupai.guandan import classify
-from chupai.guandan._engine import DealCore
+from chupai.guandan._engine import DealEngine
 from chupai.guandan.plan import plan
 
 RANKS = "23456789TJQKA"
@@ -25,7 +25,7 @@ def _hands(n: int, seed: int) -> list[tuple[Cards, str]]:
     out = []
     for k in range(n):
         level = RANKS[int(rng.integers(0, 13))]
-        cards = list(DealCore.random(seed * 1000 + k, level=level).hand(int(rng.integers(0, 4))))
+        cards = list(DealEngine.random(seed * 1000 + k, level=level).hand(int(rng.integers(0, 4))))
         size = int(rng.integers(1, len(cards) + 1))
         pick = sorted(rng.choice(len(cards), size, replace=False).tolist())
         out.append((Cards(" ".join(cards[i] for i in pick)), level))

@@ -29,20 +29,20 @@ from chupai.zhengshangyou import _engine as zs_engine
 
 #: fresh deals of each game, over table sizes and options (read for every registered game)
 DEALS: dict[str, Callable[[int], Any]] = {
-    "guandan": lambda seed: gd_engine.DealCore.random(seed, level="23456789TJQKA"[seed % 13]),
-    "zhengshangyou": lambda seed: zs_engine.DealCore.random(seed, players=2 + seed % 7),
-    "gandengyan": lambda seed: gdy_engine.DealCore.random(
+    "guandan": lambda seed: gd_engine.DealEngine.random(seed, level="23456789TJQKA"[seed % 13]),
+    "zhengshangyou": lambda seed: zs_engine.DealEngine.random(seed, players=2 + seed % 7),
+    "gandengyan": lambda seed: gdy_engine.DealEngine.random(
         seed, players=2 + seed % 5, rules=GdyRules(decks=1 + seed % 2)
     ),
-    "chinese_ten": lambda seed: ct_engine.DealCore.random(seed, players=2 + seed % 3),
+    "chinese_ten": lambda seed: ct_engine.DealEngine.random(seed, players=2 + seed % 3),
 }
 
 
-def _step(core: Any, play: Any) -> None:
+def _step(engine: Any, play: Any) -> None:
     if play is None:
-        core.pass_turn()
+        engine.pass_turn()
     else:
-        core.play(play)
+        engine.play(play)
 
 
 def _positions(game: str, deals: int) -> Any:
@@ -50,27 +50,27 @@ def _positions(game: str, deals: int) -> Any:
     heuristic policies (so the heuristic meets both ordinary and odd positions)."""
     rng = np.random.default_rng(sum(map(ord, game)))
     for k in range(deals):
-        core = DEALS[game](k)
-        while not core.over:
-            yield core
+        engine = DEALS[game](k)
+        while not engine.over:
+            yield engine
             policy = "random" if rng.random() < 0.5 else "heuristic"
-            _step(core, core.policy_choice(policy, int(rng.integers(2**31))))
+            _step(engine, engine.policy_choice(policy, int(rng.integers(2**31))))
 
 
 @pytest.mark.parametrize("game", list(GAMES))
 def test_heuristic_choice_is_legal_and_deterministic(game: str) -> None:
     positions = 0
-    for core in _positions(game, 12):
-        before = (core.current, core.hand_sizes(), [core.hand(s) for s in range(core.players)], core.last_play)
-        choice = core.policy_choice("heuristic", 1)
-        assert core.policy_choice("heuristic", 2) == choice  # no randomness
-        assert core.clone().policy_choice("heuristic") == choice
-        assert (core.current, core.hand_sizes(), [core.hand(s) for s in range(core.players)], core.last_play) == before
+    for engine in _positions(game, 12):
+        before = (engine.current, engine.hand_sizes(), [engine.hand(s) for s in range(engine.players)], engine.last_play)
+        choice = engine.policy_choice("heuristic", 1)
+        assert engine.policy_choice("heuristic", 2) == choice  # no randomness
+        assert engine.clone().policy_choice("heuristic") == choice
+        assert (engine.current, engine.hand_sizes(), [engine.hand(s) for s in range(engine.players)], engine.last_play) == before
         if choice is None:
-            assert core.can_pass(), f"{game}: the heuristic passes where passing is not allowed"
+            assert engine.can_pass(), f"{game}: the heuristic passes where passing is not allowed"
         else:
-            assert core.is_legal(choice)
-            assert choice in list(core.legal_plays(collapse_suits=True))
+            assert engine.is_legal(choice)
+            assert choice in list(engine.legal_plays(collapse_suits=True))
         positions += 1
     assert positions > 100
 
@@ -79,30 +79,30 @@ def test_heuristic_choice_is_legal_and_deterministic(game: str) -> None:
 def test_heuristic_playouts_finish(game: str) -> None:
     """Whole deals under the heuristic: every one ends; the same seed, the same deal."""
     for k in range(6):
-        core = DEALS[game](100 + k)
-        out = core.playout(k, policy="heuristic")
-        assert out == core.playout(k, policy="heuristic")
-        assert not core.over  # playout plays a copy
+        engine = DEALS[game](100 + k)
+        out = engine.playout(k, policy="heuristic")
+        assert out == engine.playout(k, policy="heuristic")
+        assert not engine.over  # playout plays a copy
 
 
 @pytest.mark.parametrize("game", list(GAMES))
 def test_heuristic_batch_and_evaluate(game: str) -> None:
-    core = DEALS[game](3)
-    cands = core.legal_plays(collapse_suits=True)
-    sums = core.evaluate(cands, core.can_pass(), 3, 5, policy="heuristic")
-    assert sums.shape == (len(cands) + core.can_pass(),)
-    assert np.array_equal(sums, core.evaluate(cands, core.can_pass(), 3, 5, policy="heuristic"))
-    out = np.zeros((4, core.batch_width))
-    core._run_chunk(9, 0, 4, "heuristic", out)
+    engine = DEALS[game](3)
+    cands = engine.legal_plays(collapse_suits=True)
+    sums = engine.evaluate(cands, engine.can_pass(), 3, 5, policy="heuristic")
+    assert sums.shape == (len(cands) + engine.can_pass(),)
+    assert np.array_equal(sums, engine.evaluate(cands, engine.can_pass(), 3, 5, policy="heuristic"))
+    out = np.zeros((4, engine.batch_width))
+    engine._run_chunk(9, 0, 4, "heuristic", out)
     again = np.zeros_like(out)
-    core._run_chunk(9, 0, 4, "heuristic", again)
+    engine._run_chunk(9, 0, 4, "heuristic", again)
     assert np.array_equal(out, again)
 
 
 def test_heuristic_is_not_greedy() -> None:
     """A different policy from greedy: the choices differ in some positions of each game."""
     for game in DEALS:
-        differ = sum(core.policy_choice("heuristic") != core.policy_choice("greedy") for core in _positions(game, 4))
+        differ = sum(engine.policy_choice("heuristic") != engine.policy_choice("greedy") for engine in _positions(game, 4))
         assert differ > 0, game
 
 
@@ -130,20 +130,20 @@ def test_heuristic_bot_plays_whole_deals(game: str) -> None:
 
 
 # --- what the heuristic may see ----------------------------------------------------------
-def _world(game: str, core: Any, seed: int) -> Any:
+def _world(game: str, engine: Any, seed: int) -> Any:
     """A determinized world of the player to act: the cards they cannot see dealt again."""
     from chupai.gandengyan import _world as gdy_world
     from chupai.guandan import _world as gd_world
     from chupai.zhengshangyou import _world as zs_world
 
-    n, p = core.players, core.current
+    n, p = engine.players, engine.current
     if game == "guandan":
-        return gd_world.world(core, p, [0] * n, None, None, seed)
+        return gd_world.world(engine, p, [0] * n, None, None, seed)
     if game == "zhengshangyou":
-        return zs_world.world(core, p, [0] * n, None, None, seed)
+        return zs_world.world(engine, p, [0] * n, None, None, seed)
     if game == "gandengyan":
-        return gdy_world.world(core, p, [0] * n, seed)
-    return core.determinize(p, seed)
+        return gdy_world.world(engine, p, [0] * n, seed)
+    return engine.determinize(p, seed)
 
 
 @pytest.mark.parametrize("game", list(GAMES))
@@ -151,54 +151,54 @@ def test_heuristic_reads_only_what_the_player_may_know(game: str) -> None:
     """The choice is the same in every world the player cannot tell apart (the other
     hands and the stock or talon dealt again): it never reads where an unseen card is."""
     checked = 0
-    for k, core in enumerate(_positions(game, 6)):
-        choice = str(core.policy_choice("heuristic"))
+    for k, engine in enumerate(_positions(game, 6)):
+        choice = str(engine.policy_choice("heuristic"))
         for w in range(2):
-            assert str(_world(game, core, 1000 * k + w).policy_choice("heuristic")) == choice
+            assert str(_world(game, engine, 1000 * k + w).policy_choice("heuristic")) == choice
             checked += 1
     assert checked > 100
 
 
 # --- Chinese Ten: constructed positions ---------------------------------------------------
 def _ct(hands: list[str], layout: str, stock: str, piles: list[str]) -> Any:
-    return ct_engine.DealCore.from_hands(hands, layout=layout, stock=stock, piles=piles)
+    return ct_engine.DealEngine.from_hands(hands, layout=layout, stock=stock, piles=piles)
 
 
 def test_chinese_ten_discards_the_card_nobody_else_can_take() -> None:
     # nothing captures; 2C and QS are worth nothing.  Every other queen is in a pile,
     # so QS on the layout is safe, while the 8s that take 2C are unseen
-    core = _ct(["2C QS", "8S 9C"], "3S 4S JC KS", "5C 6C 7C 8C", ["QH", "QD QC"])
-    assert str(core.policy_choice("greedy")) == "2C to the layout"  # the first of the cheapest
-    assert str(core.policy_choice("heuristic")) == "QS to the layout"
+    engine = _ct(["2C QS", "8S 9C"], "3S 4S JC KS", "5C 6C 7C 8C", ["QH", "QD QC"])
+    assert str(engine.policy_choice("greedy")) == "2C to the layout"  # the first of the cheapest
+    assert str(engine.policy_choice("heuristic")) == "QS to the layout"
     # with QC unseen instead (the opponent holds it) the queen is no longer safe
-    core = _ct(["2C QS", "8S QC"], "3S 4S JC KS", "5C 6C 7C 8C", ["QH", "QD"])
-    assert str(core.policy_choice("heuristic")) == "2C to the layout"
+    engine = _ct(["2C QS", "8S QC"], "3S 4S JC KS", "5C 6C 7C 8C", ["QH", "QD"])
+    assert str(engine.policy_choice("heuristic")) == "2C to the layout"
 
 
 def test_chinese_ten_does_not_feed_an_ace() -> None:
     # 9S and KS are worth nothing, but a 9 on the layout is taken by the red aces (20 each)
-    core = _ct(["9S KS", "AH 2D"], "3S 4S JC 5H", "AD 6C 7C KC", ["", ""])
-    assert str(core.policy_choice("greedy")) == "9S to the layout"
-    assert str(core.policy_choice("heuristic")) == "KS to the layout"
+    engine = _ct(["9S KS", "AH 2D"], "3S 4S JC 5H", "AD 6C 7C KC", ["", ""])
+    assert str(engine.policy_choice("greedy")) == "9S to the layout"
+    assert str(engine.policy_choice("heuristic")) == "KS to the layout"
 
 
 def test_chinese_ten_takes_the_contested_card() -> None:
     # two captures of no points: 3C takes 7S, 6C takes 4S.  The 6s that could take 4S
     # are unseen, every 3 is in a pile: take the 4 before someone else does
-    core = _ct(["3C 6C", "6S 6H"], "4S 7S", "6D 2C 2D 2H", ["3S 3H 3D 7H 7D 7C", "4H 4D 4C"])
-    assert str(core.policy_choice("greedy")) == "3C takes 7S"
-    assert str(core.policy_choice("heuristic")) == "6C takes 4S"
+    engine = _ct(["3C 6C", "6S 6H"], "4S 7S", "6D 2C 2D 2H", ["3S 3H 3D 7H 7D 7C", "4H 4D 4C"])
+    assert str(engine.policy_choice("greedy")) == "3C takes 7S"
+    assert str(engine.policy_choice("heuristic")) == "6C takes 4S"
     # the other way round: the 3s unseen, the 6s seen
-    core = _ct(["3C 6C", "3S 3H"], "4S 7S", "3D 2C 2D 2H", ["6S 6H 6D 7H 7D 7C", "4H 4D 4C"])
-    assert str(core.policy_choice("heuristic")) == "3C takes 7S"
+    engine = _ct(["3C 6C", "3S 3H"], "4S 7S", "3D 2C 2D 2H", ["6S 6H 6D 7H 7D 7C", "4H 4D 4C"])
+    assert str(engine.policy_choice("heuristic")) == "3C takes 7S"
 
 
 # --- Gan Deng Yan: constructed positions --------------------------------------------------
 def _gdy_after_lead(hands: list[str], talon: str, lead: str) -> Any:
     """Seat 0 has led `lead` (its cards); seat 1 is to follow."""
-    core = gdy_engine.DealCore.from_hands(hands, current=0, talon=talon)
-    core.play(next(p for p in core.legal_plays() if str(p.cards) == lead))
-    return core
+    engine = gdy_engine.DealEngine.from_hands(hands, current=0, talon=talon)
+    engine.play(next(p for p in engine.legal_plays() if str(p.cards) == lead))
+    return engine
 
 
 def test_gandengyan_bombs_only_a_player_about_to_go_out() -> None:
@@ -206,23 +206,23 @@ def test_gandengyan_bombs_only_a_player_about_to_go_out() -> None:
     # before leading again: not worth the bomb; with the talon empty it is
     hands = ["5C KS QH", "7S 7H 7D 3C 9D", "4D 8C JC"]
     assert _gdy_after_lead(hands, "3D 4S 6H", "5C").policy_choice("heuristic") is None
-    core = _gdy_after_lead(hands, "", "5C")
-    assert str(core.policy_choice("heuristic")) == "three bomb 7: 7S 7H 7D"
+    engine = _gdy_after_lead(hands, "", "5C")
+    assert str(engine.policy_choice("heuristic")) == "three bomb 7: 7S 7H 7D"
 
 
 def test_gandengyan_stops_the_next_player_with_one_card() -> None:
     # the 2 would be kept, unless the next player (one card) may follow the single
-    core = _gdy_after_lead(["5C KS QH 8H 9S", "2S 3C 9D TD", "JC"], "3D 4S 6H", "5C")
-    assert str(core.policy_choice("heuristic")) == "single 2: 2S"
-    core = _gdy_after_lead(["5C KS QH 8H 9S", "2S 3C 9D TD", "JC QD"], "3D 4S 6H", "5C")
-    assert core.policy_choice("heuristic") is None
+    engine = _gdy_after_lead(["5C KS QH 8H 9S", "2S 3C 9D TD", "JC"], "3D 4S 6H", "5C")
+    assert str(engine.policy_choice("heuristic")) == "single 2: 2S"
+    engine = _gdy_after_lead(["5C KS QH 8H 9S", "2S 3C 9D TD", "JC QD"], "3D 4S 6H", "5C")
+    assert engine.policy_choice("heuristic") is None
 
 
 def test_gandengyan_leads_the_single_a_one_card_player_can_least_follow() -> None:
     # three unseen 5s follow the 4, one unseen T the 9: with seat 1 down to one card
     # lead the 9 (the burden alone, and greedy, lead the 4)
-    core = gdy_engine.DealCore.from_hands(["4S 9H", "5D", "5C 5H TS KD"], current=0)
-    assert str(core.policy_choice("greedy")) == "single 4: 4S"
-    assert str(core.policy_choice("heuristic")) == "single 9: 9H"
-    core = gdy_engine.DealCore.from_hands(["4S 9H", "5D 6C", "5C 5H TS KD"], current=0)
-    assert str(core.policy_choice("heuristic")) == "single 4: 4S"
+    engine = gdy_engine.DealEngine.from_hands(["4S 9H", "5D", "5C 5H TS KD"], current=0)
+    assert str(engine.policy_choice("greedy")) == "single 4: 4S"
+    assert str(engine.policy_choice("heuristic")) == "single 9: 9H"
+    engine = gdy_engine.DealEngine.from_hands(["4S 9H", "5D 6C", "5C 5H TS KD"], current=0)
+    assert str(engine.policy_choice("heuristic")) == "single 4: 4S"

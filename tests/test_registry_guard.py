@@ -110,7 +110,7 @@ def test_the_guard_sees_imports_and_strings_but_not_documentation() -> None:
             f'    return f"chupai.{g}: {{x}}"\n# a comment: {g}\n')
     assert python_names(code) == [f"chupai.{g}", f"chupai.{g}", f"chupai.{g}.play", g, f"chupai.{g}"]
     assert python_names(f'y = "_{g}_tables"\nz = "python_chupai_{{name}}"\n') == []
-    pyx = (f'"""doc: {g}"""\nfrom chupai.{g}._engine cimport DealCore\n# {g}\ncdef str n = "{g}"\n'
+    pyx = (f'"""doc: {g}"""\nfrom chupai.{g}._engine cimport DealEngine\n# {g}\ncdef str n = "{g}"\n'
            f"from chupai cimport {g}\n")
     assert len(cython_names(pyx)) == 3
 

@@ -196,7 +196,7 @@ def test_compiled_tables_check_what_python_can_reach():
         with pytest.raises(IndexError):
             t.history(i)
         with pytest.raises(IndexError):
-            t.core(i)
+            t.engine(i)
     with pytest.raises(RuntimeError, match="once"):
         t.__init__(3, 1, None, [-1] * 4, False, False, False, [(1, 0, 1, 0)], [0] * 15, list(range(54)),
                    [0.0, 4, 2, 1], ids, 193, size)

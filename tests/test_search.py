@@ -11,7 +11,7 @@ from chupai.registry import GAMES, game_of
 from chupai.actions import PASS
 from chupai.players.bots import GreedyBot, ISMCTSBot, RandomBot
 from chupai.players.search import ISMCTS, Node, make_bot
-from chupai.players.search.ismcts import core_actions, root_actions
+from chupai.players.search.ismcts import engine_actions, root_actions
 from chupai.players.search.registry import parse_budget
 
 GAME_NAMES = list(GAMES)
@@ -125,13 +125,13 @@ def test_root_order_and_candidates(game: str) -> None:
         keys, actions = root_actions(state)
         order = root_order(state, actions)
         assert sorted(order) == list(range(len(actions)))
-        core = state.card_play()
-        if core is None:
+        engine = state.card_play()
+        if engine is None:
             assert order == list(range(len(actions)))
             continue
         greedy = GreedyBot().choose(state, np.random.default_rng(0))
         assert actions[order[0]] == greedy
-        if core.can_pass() and greedy is not PASS:
+        if engine.can_pass() and greedy is not PASS:
             assert actions[order[1]] is PASS
         for k in (1, 2, 3):
             r = ISMCTS(max_candidates=3).search(state, iterations=k, seed=0)
@@ -169,14 +169,14 @@ def test_record_keys_are_play_values(game: str, collapse: bool) -> None:
         state = new_state(game, seed)
         rng = np.random.default_rng(seed)
         while not state.is_terminal():
-            core = state.card_play()
-            if core is not None:
-                keys, plays = core_actions(core, collapse)
-                assert len(keys) == len(plays) + core.can_pass()
+            engine = state.card_play()
+            if engine is not None:
+                keys, plays = engine_actions(engine, collapse)
+                assert len(keys) == len(plays) + engine.can_pass()
                 assert len(set(keys)) == len(keys)
                 for k, p in zip(keys, plays):
                     assert seen.setdefault(k, p) == p
-                if core.can_pass():
+                if engine.can_pass():
                     assert keys[-1] is PASS
             actions = state.legal_actions()
             state.apply(actions[int(rng.integers(len(actions)))])
@@ -206,18 +206,18 @@ def test_outcome_matches_deal_returns(game: str) -> None:
         while True:
             actions = state.legal_actions()
             a = actions[int(rng.integers(len(actions)))]
-            core = state.card_play()
-            core = core.clone() if core is not None else None  # Chinese Ten's is live
+            engine = state.card_play()
+            engine = engine.clone() if engine is not None else None  # Chinese Ten's is live
             state.apply(a)
             if state.is_terminal():
                 break
-        assert core is not None
+        assert engine is not None
         if a is PASS:
-            core.pass_turn()
+            engine.pass_turn()
         else:
-            core.play(a)
-        assert core.current < 0
-        assert outcome(state.rules, core.playout(seed, "random")) == pytest.approx(state.returns())
+            engine.play(a)
+        assert engine.current < 0
+        assert outcome(state.rules, engine.playout(seed, "random")) == pytest.approx(state.returns())
     assert game_of(state) is GAMES[game]
 
 

@@ -24,7 +24,7 @@ from chupai.zhengshangyou import (
     playout,
     playouts,
 )
-from chupai.zhengshangyou._engine import DealCore
+from chupai.zhengshangyou._engine import DealEngine
 from chupai.zhengshangyou.game import winner_of
 
 
@@ -66,8 +66,8 @@ def test_same_seed_same_deal():
     a, b = Deal(seed=11, players=5), Deal(seed=11, players=5)
     assert a.hands == b.hands and a.dealer == b.dealer
     assert Deal(seed=12, players=5).hands != a.hands
-    core = DealCore.random(11, players=5)
-    assert tuple(core.hand(s) for s in range(5)) == a.hands
+    engine = DealEngine.random(11, players=5)
+    assert tuple(engine.hand(s) for s in range(5)) == a.hands
 
 
 # --- tricks ------------------------------------------------------------------------------
@@ -396,13 +396,13 @@ def test_determinize_bad_rng():
 # --- the trick engine and playouts --------------------------------------------------------------
 def test_core_rejects_bad_hands():
     with pytest.raises(ValueError, match="players"):
-        DealCore.from_hands(["3S"], current=0)
+        DealEngine.from_hands(["3S"], current=0)
     with pytest.raises(ValueError, match="dealt 2 times"):
-        DealCore.from_hands(["3S", "3S"], current=0)
+        DealEngine.from_hands(["3S", "3S"], current=0)
     with pytest.raises(ValueError, match="current"):
-        DealCore.from_hands(["3S", "4S"], current=2)
+        DealEngine.from_hands(["3S", "4S"], current=2)
     with pytest.raises(ValueError, match="two players"):
-        DealCore.from_hands(["3S", ""], current=0)
+        DealEngine.from_hands(["3S", ""], current=0)
 
 
 @pytest.mark.parametrize("policy", ["random", "greedy"])
@@ -433,8 +433,8 @@ def test_playout_of_a_state_leaves_it_unchanged():
     r = playout(m, seed=1, policy="greedy")
     assert str(m) == before and sorted(r.order) == [0, 1, 2, 3] and sum(r.points) == 3
     assert playout(m, seed=1, policy="greedy") == r
-    core = DealCore.random(3)
-    assert core.playout(7) == core.playout(7)
+    engine = DealEngine.random(3)
+    assert engine.playout(7) == engine.playout(7)
 
 
 def test_playouts_bad_arguments():
@@ -452,32 +452,32 @@ def test_playouts_bad_arguments():
 
 
 def test_evaluate_and_policy_choice():
-    core = DealCore.random(9)
-    cands = core.legal_plays(collapse_suits=True)
-    sums = core.evaluate(cands.take(range(5)), False, 3, seed=1)
+    engine = DealEngine.random(9)
+    cands = engine.legal_plays(collapse_suits=True)
+    sums = engine.evaluate(cands.take(range(5)), False, 3, seed=1)
     assert sums.shape == (5,) and np.all((sums >= 0) & (sums <= 3 * 2))
-    assert core.policy_choice("greedy") in set(core.legal_plays())
-    assert core.policy_choice("random", seed=3) in set(core.legal_plays())
+    assert engine.policy_choice("greedy") in set(engine.legal_plays())
+    assert engine.policy_choice("random", seed=3) in set(engine.legal_plays())
     with pytest.raises(IllegalActionError, match="pass"):
-        core.evaluate(cands, True, 1, seed=1)
+        engine.evaluate(cands, True, 1, seed=1)
     with pytest.raises(IllegalActionError, match="candidate"):
-        DealCore.random(10).evaluate(cands, False, 1, seed=1)
+        DealEngine.random(10).evaluate(cands, False, 1, seed=1)
     with pytest.raises(ValueError, match="values"):
-        core.evaluate(cands, False, 1, seed=1, values=[1, 0])
+        engine.evaluate(cands, False, 1, seed=1, values=[1, 0])
 
 
 def test_greedy_keeps_wild_cards_back():
     """Following, the greedy policy passes rather than spend a 2 unless the last player
     is about to go out."""
-    core = DealCore.from_hands(["AS 4S 5S 6S 7S 8S", "2D 9H", "9S", "TS"], current=0)
-    core.play(the("AS"))
-    assert core.policy_choice("greedy") is None
-    core = DealCore.from_hands(["AS 4S", "2D 9H", "9S", "TS"], current=0)
-    core.play(the("AS"))
-    assert core.policy_choice("greedy") == the("2D")
-    core = DealCore.from_hands(["3S 4S 5S 6S 7S 8S", "2D 9H", "9S", "TS"], current=0)
-    core.play(the("3S"))
-    assert core.policy_choice("greedy") == the("9H")
+    engine = DealEngine.from_hands(["AS 4S 5S 6S 7S 8S", "2D 9H", "9S", "TS"], current=0)
+    engine.play(the("AS"))
+    assert engine.policy_choice("greedy") is None
+    engine = DealEngine.from_hands(["AS 4S", "2D 9H", "9S", "TS"], current=0)
+    engine.play(the("AS"))
+    assert engine.policy_choice("greedy") == the("2D")
+    engine = DealEngine.from_hands(["3S 4S 5S 6S 7S 8S", "2D 9H", "9S", "TS"], current=0)
+    engine.play(the("3S"))
+    assert engine.policy_choice("greedy") == the("9H")
 
 
 # --- invariants ----------------------------------------------------------------------------------
@@ -497,9 +497,9 @@ def check_invariants(deal: Deal) -> None:
         assert sum(1 for s in sizes if s) <= 1
         return
     if deal.phase == "play":
-        core = deal.card_play()
+        engine = deal.card_play()
         assert sizes[deal.current_player] > 0
-        assert core.can_pass() == (deal.trick[0] is not None)
+        assert engine.can_pass() == (deal.trick[0] is not None)
         for s in deal.finishing_order:
             assert sizes[s] == 0
         assert sum(1 for s in sizes if s) >= 2
@@ -508,12 +508,12 @@ def check_invariants(deal: Deal) -> None:
 def random_action(state, rng):
     """Uniform over the suit-collapsed plays and passing (like ``RandomBot``), uniform
     over the exchange choices."""
-    core = state.card_play()
-    if core is None:
+    engine = state.card_play()
+    if engine is None:
         acts = state.legal_actions()
         return acts[int(rng.integers(len(acts)))]
-    plays = core.legal_plays(collapse_suits=True)
-    k = int(rng.integers(len(plays) + core.can_pass()))
+    plays = engine.legal_plays(collapse_suits=True)
+    k = int(rng.integers(len(plays) + engine.can_pass()))
     if k == len(plays):
         return PASS
     last = state.deal.trick[0] if isinstance(state, Match) else state.trick[0]

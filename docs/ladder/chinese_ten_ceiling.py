@@ -26,18 +26,18 @@ from typing import Any
 
 import numpy as np
 
-from chupai.chinese_ten._engine import DealCore
+from chupai.chinese_ten._engine import DealEngine
 from chupai.evaluation.arena import wilson_interval
 
 PLAYERS = 4
 KNOWLEDGE = ("none", "hands", "top", "stock")
 
 
-def world(core: Any, know: str, rng: np.random.Generator) -> Any:
-    """A deal the current player cannot tell from `core`, told what `know` says."""
-    me = core.current
-    hands = [str(core.hand(s)).split() for s in range(PLAYERS)]
-    stock = core.stock()  # the next card to turn first
+def world(engine: Any, know: str, rng: np.random.Generator) -> Any:
+    """A deal the current player cannot tell from `engine`, told what `know` says."""
+    me = engine.current
+    hands = [str(engine.hand(s)).split() for s in range(PLAYERS)]
+    stock = engine.stock()  # the next card to turn first
     redeal = [s for s in range(PLAYERS) if s != me and know != "hands"]
     kept_stock = {"none": 0, "hands": 0, "top": min(1, len(stock)), "stock": len(stock)}[know]
     pool = [c for s in redeal for c in hands[s]] + stock[kept_stock:]
@@ -47,20 +47,20 @@ def world(core: Any, know: str, rng: np.random.Generator) -> Any:
         hands[s] = pool[at:at + len(hands[s])]
         at += len(hands[s])
     stock = stock[:kept_stock] + pool[at:]
-    return DealCore.from_hands(
-        [" ".join(h) for h in hands], current=me, layout=core.layout, stock=" ".join(stock),
-        piles=[core.pile(s) for s in range(PLAYERS)], turned=core.turned, bonus=core.bonus_player,
+    return DealEngine.from_hands(
+        [" ".join(h) for h in hands], current=me, layout=engine.layout, stock=" ".join(stock),
+        piles=[engine.pile(s) for s in range(PLAYERS)], turned=engine.turned, bonus=engine.bonus_player,
     )
 
 
-def choose(core: Any, know: str, worlds: int, rng: np.random.Generator) -> Any:
-    plays = list(core.legal_plays(collapse_suits=True))
+def choose(engine: Any, know: str, worlds: int, rng: np.random.Generator) -> Any:
+    plays = list(engine.legal_plays(collapse_suits=True))
     if len(plays) == 1:
         return plays[0]
-    me = core.current
+    me = engine.current
     totals = np.zeros(len(plays))
     for w in range(worlds):
-        deal = world(core, know, rng)
+        deal = world(engine, know, rng)
         for i, play in enumerate(plays):
             after = deal.clone()
             after.play(play)
@@ -79,16 +79,16 @@ def main() -> None:
     rng = np.random.default_rng(args.seed)
     results = []
     for k in range(args.deals):
-        deal = DealCore.random(args.seed * 100003 + k, players=PLAYERS)
+        deal = DealEngine.random(args.seed * 100003 + k, players=PLAYERS)
         pair = []
         for side in (0, 1):
-            core = deal.clone()
-            while not core.over:
-                if core.current % 2 == side:
-                    core.play(choose(core, args.know, args.worlds, rng))
+            engine = deal.clone()
+            while not engine.over:
+                if engine.current % 2 == side:
+                    engine.play(choose(engine, args.know, args.worlds, rng))
                 else:
-                    core.play(core.policy_choice("greedy"))
-            pair.append(sum(r for s, r in enumerate(core.returns()) if s % 2 == side))
+                    engine.play(engine.policy_choice("greedy"))
+            pair.append(sum(r for s, r in enumerate(engine.returns()) if s % 2 == side))
         results.append(pair)
     x = np.array(results)
     games = x.size

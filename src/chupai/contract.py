@@ -15,7 +15,7 @@ where it has a name for it):
     as in OpenSpiel; ``apply`` raises :class:`~chupai.errors.IllegalActionError` (a
     ``ValueError``) with the state unchanged, ``TypeError`` for an action of another
     game, naming the game and class expected.  ``legal_actions()`` is an
-    :class:`~chupai.state.surface.ActionList`: an immutable sequence over the generator's
+    :class:`~chupai.state.compiled.ActionList`: an immutable sequence over the generator's
     C list (the plays, then ``PASS`` when allowed; a decision phase's options), equal
     to the list of its items, each item made when first read; applying one of its
     items while it is the state's current list checks nothing more (the list and its

@@ -27,10 +27,10 @@ def test_chinese_ten_card_play_is_a_copy_not_the_live_engine():
     hands and history as they were."""
     deal = chinese_ten.Deal(seed=1)
     sizes = deal.hand_sizes()
-    core = deal.card_play()
-    core.play(core.legal_plays()[0])
-    assert core.hand_sizes() != sizes and deal.hand_sizes() == sizes and deal.history == []
-    assert core is not deal.card_play()
+    engine = deal.card_play()
+    engine.play(engine.legal_plays()[0])
+    assert engine.hand_sizes() != sizes and deal.hand_sizes() == sizes and deal.history == []
+    assert engine is not deal.card_play()
 
 
 @pytest.mark.parametrize("name", list(GAMES))

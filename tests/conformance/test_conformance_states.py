@@ -119,16 +119,16 @@ def test_illegal_actions_leave_the_state_unchanged(sample):
 def test_card_play_is_isolated(sample):
     """``card_play()`` is a copy: playing on it leaves the state as it was."""
     _entry, state = sample
-    core = state.card_play()
-    if core is None:
+    engine = state.card_play()
+    if engine is None:
         assert state.is_terminal() or state.phase.name != "PLAY"
         return
     before = snapshot(state)
     for _ in range(3):
-        if core.current < 0:
+        if engine.current < 0:
             break
-        play = core.policy_choice("random", 1)
-        core.pass_turn() if play is None else core.play(play)
+        play = engine.policy_choice("random", 1)
+        engine.pass_turn() if play is None else engine.play(play)
     assert snapshot(state) == before
     assert state.card_play() is not state.card_play()
 

@@ -1,4 +1,4 @@
-"""The lazy legal actions (``chupai.state.surface.ActionList``), the checked-once ``apply()`` of
+"""The lazy legal actions (``chupai.state.compiled.ActionList``), the checked-once ``apply()`` of
 their items, ``apply_index()`` and the compact history, on every registered game."""
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from conftest import play_random, samples, snapshot
 
 from chupai.registry import GAMES
-from chupai.state.surface import ActionList
+from chupai.state.compiled import ActionList
 from chupai.players.bots import GreedyBot, HeuristicBot, ISMCTSBot, MonteCarloBot, RandomBot
 from chupai.actions import PASS
 from chupai.errors import IllegalActionError
@@ -27,11 +27,11 @@ def _expected_actions(state):
     deal = _deal(state)
     if state.is_terminal():
         return []
-    core = deal._core
-    if core is None:  # a decision phase before the card play
+    engine = deal._engine
+    if engine is None:  # a decision phase before the card play
         return list(deal._options())
-    plays = list(core.clone().legal_plays())
-    return plays + ([PASS] if core.can_pass() else [])
+    plays = list(engine.clone().legal_plays())
+    return plays + ([PASS] if engine.can_pass() else [])
 
 
 def _untagged(action):
@@ -110,14 +110,14 @@ def test_policy_action_is_the_engines_choice_as_an_item(sample):
     (the same draw for the same seed); ``None`` in a decision phase and once over."""
     _entry, state = sample
     actions = state.legal_actions()
-    core = state.card_play()
-    if core is None:
+    engine = state.card_play()
+    if engine is None:
         assert state.policy_action("greedy") is None
         return
     for policy in ("random", "greedy", "heuristic"):
         for seed in (0, 1, 2**62):
             action = state.policy_action(policy, seed)
-            choice = core.policy_choice(policy, seed)
+            choice = engine.policy_choice(policy, seed)
             assert any(action is a for a in actions)
             assert action == (PASS if choice is None else choice)
     with pytest.raises(ValueError):
@@ -146,12 +146,12 @@ def test_action_lists_are_made_by_states_only():
 def test_plays_and_can_pass_views(sample):
     _entry, state = sample
     actions = state.legal_actions()
-    core = _deal(state)._core
-    if core is None or state.is_terminal():
+    engine = _deal(state)._engine
+    if engine is None or state.is_terminal():
         assert actions.plays is None or len(actions.plays) == 0
         return
-    assert list(actions.plays) == list(core.legal_plays())
-    assert actions.can_pass == core.can_pass() == (PASS in actions)
+    assert list(actions.plays) == list(engine.legal_plays())
+    assert actions.can_pass == engine.can_pass() == (PASS in actions)
 
 
 # --- apply of an item, apply_index, and the validated path ---------------------------------
@@ -306,5 +306,5 @@ def test_match_surface_delegates(entry):
 
 def test_samples_cover_decision_phases():
     """The samples reach a phase with options (tribute, exchange) in the games that have one."""
-    assert any(_deal(s)._core is None for s in samples("guandan"))
-    assert any(_deal(s)._core is None for s in samples("zhengshangyou"))
+    assert any(_deal(s)._engine is None for s in samples("guandan"))
+    assert any(_deal(s)._engine is None for s in samples("zhengshangyou"))

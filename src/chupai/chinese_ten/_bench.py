@@ -21,7 +21,7 @@ import numpy as np
 from chupai.cli.bench import run
 from chupai.evaluation.timing import Report, engine_report, median_run, per_item
 from chupai.cards import Cards
-from chupai.chinese_ten._engine import DealCore
+from chupai.chinese_ten._engine import DealEngine
 from chupai.chinese_ten._movegen import kernel_count, legal_plays
 from chupai.chinese_ten.game import Deal
 from chupai.chinese_ten.playouts import playouts
@@ -41,12 +41,12 @@ def positions(n_deals: int = N_DEALS, seed: int = SEED) -> list[Position]:
     """The play-step positions of ``n_deals`` seeded random 4-player deals."""
     out = []
     for k in range(n_deals):
-        core = DealCore.random(seed + k)
+        eng = DealEngine.random(seed + k)
         step = 0
-        while core.current >= 0:
-            if core.phase == "play":
-                out.append(Position(core.hand(core.current), core.layout))
-            core.play(core.policy_choice("random", seed + k * 1000 + step))
+        while eng.current >= 0:
+            if eng.phase == "play":
+                out.append(Position(eng.hand(eng.current), eng.layout))
+            eng.play(eng.policy_choice("random", seed + k * 1000 + step))
             step += 1
     return out
 

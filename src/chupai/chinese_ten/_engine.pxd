@@ -26,7 +26,7 @@ cdef int ct_score(const ct_deal_t *d, int seat) noexcept nogil
 # Chinese Ten rules; `st` is a ct_deal_t *.  Nobody passes (PASS_NEVER) and there is no
 # trick (h_last_player is -1); a record's `taken` holds what the card captures.
 # h_returns ignores the weights (score - par, with the red five bonus).
-cdef class DealCore(Engine):
+cdef class DealEngine(Engine):
     # the hooks are declared once, in chupai/engine/base.pxd; _engine.pyx overrides them
     cdef ct_deal_t d
     cdef readonly int redeals

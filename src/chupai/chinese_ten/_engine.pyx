@@ -5,7 +5,7 @@ pile, whose turn it is and which step (playing a card from the hand, or choosing
 capture of the turned stock card when it has a choice).  Turning the stock card is
 part of the play step: when the turned card has a single possible outcome (no target,
 or one target under forced capture, or a triple) it is resolved at once; otherwise the
-same player decides.  ``DealCore`` wraps the struct for Python
+same player decides.  ``DealEngine`` wraps the struct for Python
 (``chupai.chinese_ten.game`` builds the state machines on it); the playouts run it to
 the end inside C with the GIL released.
 """
@@ -338,7 +338,7 @@ cdef inline void last_turn_record(const ct_deal_t *d, play_t *p) noexcept nogil:
 
 
 @cython.no_gc  # no reference cycles (see Engine): no GC bookkeeping per clone
-cdef class DealCore(Engine):
+cdef class DealEngine(Engine):
     """One Chinese Ten deal in C: hands, layout, stock, piles, the turn and its step.
 
     The building block of ``chupai.chinese_ten.Deal``; also usable alone for analysis.
@@ -359,7 +359,7 @@ cdef class DealCore(Engine):
     def random(seed, *, players=4, dealer=0, rules=None):
         """A fresh shuffled deal; the same seed gives the same deal as ``playouts``' first
         (dealer 0).  ``redeals`` counts the layouts thrown in (main_merah)."""
-        cdef DealCore self = DealCore.__new__(DealCore)
+        cdef DealEngine self = DealEngine.__new__(DealEngine)
         cdef rng_t rng
         rules = rules_of(rules)
         players = rules.check_players(players)
@@ -391,7 +391,7 @@ cdef class DealCore(Engine):
         cards as hand cards, and from the next player to play a card, hand sizes in
         seat order that never grow and differ by at most one.  Cards appear at most once.
         """
-        cdef DealCore self = DealCore.__new__(DealCore)
+        cdef DealEngine self = DealEngine.__new__(DealEngine)
         cdef int players, s, cur, start_seat, t = CT_NO_CARD
         cdef mask_t seen = 0, m
         rules = rules_of(rules)
@@ -446,7 +446,7 @@ cdef class DealCore(Engine):
         """A copy in which the cards ``player`` cannot see (the other hands and the stock)
         are re-dealt uniformly, each hand keeping its size and the stock its size; with
         ``keep_bottom`` the bottom stock card (the last to be turned) stays in place."""
-        cdef DealCore other = self.clone()
+        cdef DealEngine other = self.clone()
         cdef rng_t rng
         cdef uint8_t pool[CT_DECK]
         cdef int n = 0, i, s, k, p = check_seat(player, self.d.t.seats, "player")
@@ -583,7 +583,7 @@ cdef class DealCore(Engine):
         return CT_PHASE_TURN
 
     cdef void h_copy_extra(self, Engine other):
-        (<DealCore>other).redeals = self.redeals
+        (<DealEngine>other).redeals = self.redeals
 
     # -- Chinese Ten state ------------------------------------------------------------------
     @property

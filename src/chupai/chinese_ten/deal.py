@@ -9,8 +9,9 @@ from typing import Any, ClassVar
 from chupai.state.base import DealSurface, check_rules, check_seat, check_seed, foreign_action, shallow_clone
 from chupai.core.validate import check_int
 from chupai.cards import Cards
-from chupai.chinese_ten import _engine
-from chupai.chinese_ten._engine import DealCore, redeal_needed
+from chupai.chinese_ten._engine import PHASES as ENGINE_PHASE_NAMES
+from chupai.chinese_ten._engine import DealEngine, redeal_needed
+from chupai.chinese_ten._engine import first_player as engine_first_player
 from chupai.chinese_ten.play import Play
 from chupai.chinese_ten.rules import Rules
 from chupai.chinese_ten.phase import Phase
@@ -23,7 +24,7 @@ _PHASES = {p.value: p for p in Phase}
 #: the phases by the engine's phase index: the compiled surface follows the engine's
 #: phase after each action and records each stock card resolved at once (one outcome)
 #: as an automatic TURN event
-_ENGINE_PHASES = tuple(_PHASES[name] for name in _engine.PHASES)
+_ENGINE_PHASES = tuple(_PHASES[name] for name in ENGINE_PHASE_NAMES)
 
 
 def _check_rules(rules: Any) -> Rules:
@@ -38,7 +39,7 @@ def first_player(rules: Rules, players: int, dealer: int) -> int:
     """
     rules = _check_rules(rules)
     n = rules.check_players(check_int(players, "players"))
-    return int(_engine.first_player(rules, n, check_seat(dealer, n, "dealer")))
+    return int(engine_first_player(rules, n, check_seat(dealer, n, "dealer")))
 
 
 # --- one deal -------------------------------------------------------------------------------
@@ -61,18 +62,18 @@ class Deal(DealSurface):
     game: ClassVar[str] = "chinese_ten"
 
     # (the engine, the cached legal actions, the phase and the history are the compiled
-    # base's: chupai.state.surface.StateCore)
+    # base's: chupai.state.compiled.CompiledState)
     __slots__ = ("_rules", "_seed", "_opening", "_first")
 
-    _core: DealCore
+    _engine: DealEngine
 
     def __init__(self, seed: int | None = None, *, rules: Rules | None = None, players: int = 4,
                  dealer: int = 0) -> None:
         seed = check_seed(seed)
         rules = _check_rules(rules)
         n = rules.check_players(check_int(players, "players"))
-        core = DealCore.random(seed, players=n, rules=rules, dealer=check_seat(dealer, n, "dealer"))
-        self._setup(core, rules, seed)
+        engine = DealEngine.random(seed, players=n, rules=rules, dealer=check_seat(dealer, n, "dealer"))
+        self._setup(engine, rules, seed)
         self._made("new", seed, rules=rules, players=n, dealer=int(dealer))
 
     @classmethod
@@ -113,9 +114,9 @@ class Deal(DealSurface):
         if rules.variant == "main_merah" and redeal_needed(layout, rules.redeal_crowded_groups):
             raise ValueError(f"the layout {layout} would be thrown in and redealt in main_merah")
         self = cls.__new__(cls)
-        core = DealCore.from_hands(cards, layout=layout, stock=stock, current=first_player(rules, players, dealer),
+        engine = DealEngine.from_hands(cards, layout=layout, stock=stock, current=first_player(rules, players, dealer),
                                    rules=rules, dealer=dealer, opening=True)
-        self._setup(core, rules, None)
+        self._setup(engine, rules, None)
         self._made("from_hands", tuple(cards), layout=layout, stock=tuple(stock), rules=rules, dealer=dealer)
         return self
 
@@ -133,35 +134,35 @@ class Deal(DealSurface):
         turned: str | None = None,
         bonus: int | None = None,
     ) -> Deal:
-        """A deal in progress (for analysis and tests): see ``DealCore.from_hands`` for the
+        """A deal in progress (for analysis and tests): see ``DealEngine.from_hands`` for the
         arguments and what they must satisfy.  No opening rule is applied; ``history``
         starts empty and ``opening`` is empty."""
         rules = _check_rules(rules)
         self = cls.__new__(cls)
-        core = DealCore.from_hands(hands, layout=layout, stock=stock, current=current, rules=rules, dealer=dealer,
+        engine = DealEngine.from_hands(hands, layout=layout, stock=stock, current=current, rules=rules, dealer=dealer,
                                    piles=piles, turned=turned, bonus=bonus)
-        self._setup(core, rules, None)
+        self._setup(engine, rules, None)
         self._opening = Cards()
         self._made("from_position", tuple(hands), layout=layout, stock=stock if isinstance(stock, str) else tuple(stock),
                    current=current, rules=rules, dealer=dealer,
                    piles=None if piles is None else tuple(piles), turned=turned, bonus=bonus)
         return self
 
-    def _setup(self, core: DealCore, rules: Rules, seed: int | None) -> None:
+    def _setup(self, engine: DealEngine, rules: Rules, seed: int | None) -> None:
         self._rules = rules
-        self._core = core
+        self._engine = engine
         self._history = []
         self._seed = seed
-        self._opening = core.pile(core.dealer)
-        self._first = core.current
-        self._phase = _PHASES[core.phase]
+        self._opening = engine.pile(engine.dealer)
+        self._first = engine.current
+        self._phase = _PHASES[engine.phase]
         self._engine_phases = _ENGINE_PHASES
 
     # -- state -------------------------------------------------------------------------------
     @property
     def dealer(self) -> int:
         """The seat that dealt."""
-        return self._core.dealer
+        return self._engine.dealer
 
     @property
     def first_player(self) -> int:
@@ -172,20 +173,20 @@ class Deal(DealSurface):
     def phase(self) -> Phase:
         """A :class:`Phase`: ``PLAY`` (a card from the hand), ``TURN`` (the turned card's
         capture), ``OVER``."""
-        return _PHASES[self._core.phase]
+        return _PHASES[self._engine.phase]
 
     @property
     def layout(self) -> Cards:
-        return self._core.layout
+        return self._engine.layout
 
     @property
     def stock_size(self) -> int:
-        return self._core.stock_size
+        return self._engine.stock_size
 
     @property
     def turned(self) -> str | None:
         """The turned stock card whose capture the current player chooses (phase ``"turn"``)."""
-        return self._core.turned
+        return self._engine.turned
 
     @property
     def opening(self) -> Cards:
@@ -195,49 +196,49 @@ class Deal(DealSurface):
     @property
     def redeals(self) -> int:
         """Layouts thrown in before this deal (main_merah)."""
-        return self._core.redeals
+        return self._engine.redeals
 
     @property
     def bonus_player(self) -> int | None:
         """Who captured a red 5 with the other red 5 (counted in returns only with
         ``red_five_bonus``)."""
-        return self._core.bonus_player
+        return self._engine.bonus_player
 
     def hand(self, seat: int) -> Cards:
         """The cards ``seat`` holds now (full information; see :meth:`observation`)."""
-        return self._core.hand(self._seat(seat))
+        return self._engine.hand(self._seat(seat))
 
     @property
     def hands(self) -> tuple[Cards, ...]:
-        return tuple(self._core.hand(s) for s in range(self.players))
+        return tuple(self._engine.hand(s) for s in range(self.players))
 
     def pile(self, seat: int) -> Cards:
         """The cards ``seat`` has captured."""
-        return self._core.pile(self._seat(seat))
+        return self._engine.pile(self._seat(seat))
 
     @property
     def piles(self) -> tuple[Cards, ...]:
-        return tuple(self._core.pile(s) for s in range(self.players))
+        return tuple(self._engine.pile(s) for s in range(self.players))
 
     def scores(self) -> tuple[int, ...]:
         """The points of each player's captured cards so far."""
-        return self._core.scores()
+        return self._engine.scores()
 
     def returns(self) -> list[float]:
         """Once over, each player's result: score - par (par = total / players), plus the
         red five bonus when on; zeros while the deal is not over."""
         if not self.is_terminal():
             return [0.0] * self.players
-        return self._core.returns()
+        return self._engine.returns()
 
-    def card_play(self) -> DealCore | None:
+    def card_play(self) -> DealEngine | None:
         """A copy of the compiled engine of this deal (for bots and playouts; playing on it
         leaves the deal alone), ``None`` once over."""
-        return None if self.is_terminal() else self._core.clone()
+        return None if self.is_terminal() else self._engine.clone()
 
     # -- actions -----------------------------------------------------------------------------
     # legal_actions(), apply(), apply_index() and is_terminal() are the compiled base's
-    # (chupai.state.surface.StateCore): the current player's choices in the current step
+    # (chupai.state.compiled.CompiledState): the current player's choices in the current step
     # (every target a separate play); none once over.
     def _apply_checked(self, action: Any) -> None:
         """Make ``action`` (not an item of the current ``legal_actions()``) for the current
@@ -254,8 +255,8 @@ class Deal(DealSurface):
     def unseen(self, player: int) -> Cards:
         """The cards ``player`` cannot see: the other hands and the stock."""
         p = self._seat(player)
-        faces = [c for s in range(self.players) if s != p for c in self._core.hand(s)]
-        return Cards(faces + self._core.stock(), decks=1)
+        faces = [c for s in range(self.players) if s != p for c in self._engine.hand(s)]
+        return Cards(faces + self._engine.stock(), decks=1)
 
     def observation(self, player: int) -> dict[str, Any]:
         """What seat ``player`` knows: their hand and everything public (every capture is
@@ -301,15 +302,15 @@ class Deal(DealSurface):
         if world is None:  # over
             return self.clone()
         new = shallow_clone(self)
-        new._core = world  # (the cached legal actions are dropped with the old engine)
+        new._engine = world  # (the cached legal actions are dropped with the old engine)
         return new
 
-    def _world_card_play(self, player: int, seed: int) -> DealCore | None:
-        core = self._core
+    def _world_card_play(self, player: int, seed: int) -> DealEngine | None:
+        engine = self._engine
         # the engine checks the seat and keeps the bottom card only while there is a stock
         # (what _cut_card says, without listing the stock: this is MonteCarloBot's hot path)
-        cutter = self._rules.cut_card_seen and player == (core.dealer + 1) % core.players
-        world = core.determinize(player, seed, cutter)
+        cutter = self._rules.cut_card_seen and player == (engine.dealer + 1) % engine.players
+        world = engine.determinize(player, seed, cutter)
         return None if self.is_terminal() else world
 
     def _cut_card(self, player: int) -> str | None:
@@ -317,11 +318,11 @@ class Deal(DealSurface):
         in the stock), else None."""
         if player != self._rules.cutter(self.players, self.dealer):
             return None
-        stock = self._core.stock()
+        stock = self._engine.stock()
         return stock[-1] if stock else None
 
     def _seat(self, player: Any) -> int:
-        return check_seat(player, self._core.players)
+        return check_seat(player, self._engine.players)
 
     def __str__(self) -> str:
         r = self._rules

@@ -4,7 +4,7 @@ The surface is the library's common one (see ``chupai.guandan.game``):
 ``current_player``, ``legal_actions()``, ``apply(action)``, ``clone()``,
 ``is_terminal()``, ``returns()``, ``history``, ``observation(player)``,
 ``determinize(player, rng)``, and ``card_play()`` (the compiled engine the bots use).
-The play itself runs in C (:class:`chupai.chinese_ten._engine.DealCore`).
+The play itself runs in C (:class:`chupai.chinese_ten._engine.DealEngine`).
 
 >>> deal = Deal(seed=7, players=2)
 >>> deal.phase, deal.hand_sizes(), len(deal.layout), deal.stock_size

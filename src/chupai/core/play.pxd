@@ -21,7 +21,7 @@ cdef class PlayRecord:
     cdef play_t rec
     cdef object context          # the generator's context (Guan Dan: the level index)
     cdef RecordMaker kind
-    # set by the action list that handed this object out (chupai.state.surface): the list's
+    # set by the action list that handed this object out (chupai.state.compiled): the list's
     # stamp (0: none) and the play's index in it, so applying it checks in O(1)
     cdef unsigned long long stamp
     cdef Py_ssize_t index

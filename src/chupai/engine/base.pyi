@@ -1,4 +1,4 @@
-"""Type stubs for the compiled engine base shared by every game's ``DealCore``."""
+"""Type stubs for the compiled engine base shared by every game's ``DealEngine``."""
 from typing import Any
 
 import numpy as np
@@ -44,7 +44,7 @@ class GameSpec:
 @disjoint_base
 class Engine:
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        """Refused: a DealCore comes from its ``random()`` or ``from_hands()``."""
+        """Refused: a DealEngine comes from its ``random()`` or ``from_hands()``."""
     @property
     def rules(self) -> Any: ...
     def clone(self) -> Any: ...

@@ -1,6 +1,6 @@
 """The engine base of the four games' compiled card-play engines (see ``engine/base.pxd``).
 
-A game's ``DealCore`` derives from :class:`Engine` and supplies its rules as hooks
+A game's ``DealEngine`` derives from :class:`Engine` and supplies its rules as hooks
 over its own C struct; everything built on the rules is here, once: clone, copy and
 pickle, the Python surface shared by every game (``current``, ``hand``,
 ``legal_plays``, ``play``, ``pass_turn``, ...), one validation path for a play ("it
@@ -187,7 +187,7 @@ def _restore(type cls, str game, int version, bytes state, object rules, object 
 
 @cython.no_gc
 cdef class Engine:
-    """The base of every game's ``DealCore``: one deal's card play in C.
+    """The base of every game's ``DealEngine``: one deal's card play in C.
 
     Seats ``0 .. players - 1``; ``current`` is the seat to act (-1 once the deal is
     over).  Subclasses hold the game's struct and rules; this class holds every
@@ -215,7 +215,7 @@ cdef class Engine:
         return NULL
 
     cdef GameSpec h_spec(self):
-        raise TypeError("Engine is abstract: use a game's DealCore")
+        raise TypeError("Engine is abstract: use a game's DealEngine")
 
     cdef int h_seats(self, const void *st) noexcept nogil:
         return (<const trick_t *>st).seats
@@ -743,7 +743,7 @@ cdef class Engine:
         check_grown(rc)
 
     def __repr__(self):
-        return (f"<{self.h_spec().name}.DealCore current {self.current} last {self.last_player} "
+        return (f"<{self.h_spec().name}.DealEngine current {self.current} last {self.last_player} "
                 f"sizes {self.hand_sizes()}>")
 
 

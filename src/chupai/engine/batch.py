@@ -110,15 +110,15 @@ def split_rows(rows: np.ndarray, fields: tuple[RowField, ...], players: int) -> 
 
 def run_playouts(engine: ModuleType, n: int, *, seed: int, policy: str, threads: int, progress: bool,
                  backend: str, workers: int, address: str | None, **deal: Any) -> dict[str, np.ndarray]:
-    """Play ``n`` fresh deals of a game's compiled ``engine`` (its module: ``DealCore``,
-    ``POLICIES``, ``ROW``), dealt as ``engine.DealCore.random(seed, **deal)`` deals, and
+    """Play ``n`` fresh deals of a game's compiled ``engine`` (its module: ``DealEngine``,
+    ``POLICIES``, ``ROW``), dealt as ``engine.DealEngine.random(seed, **deal)`` deals, and
     split the rows into the engine's fields (:func:`split_rows`).
 
     The checks every ``playouts`` makes come first (:func:`check_batch`); the game
     checks its own ``deal`` options (rules, players, level) before calling this.
     """
     check_batch(n, seed, policy, threads, engine.POLICIES)
-    prototype = engine.DealCore.random(0, **deal)
+    prototype = engine.DealEngine.random(0, **deal)
     rows = batch_outputs(prototype, n, policy, threads, progress, seed, backend=backend, workers=workers,
                          address=address)
     return split_rows(rows, engine.ROW, prototype.players)
@@ -150,7 +150,7 @@ class _Rows:
 
 def batch_outputs(prototype: Any, n: int, policy: str, threads: int, progress: bool, seed: int, *,
                   backend: str = "local", workers: int = 1, address: str | None = None) -> np.ndarray:
-    """Play ``n`` deals dealt with the options of ``prototype`` (a game's ``DealCore``)
+    """Play ``n`` deals dealt with the options of ``prototype`` (a game's ``DealEngine``)
     and return the engine's ``(n, batch_width)`` float64 rows (the game's playouts split
     them into typed arrays); deal ``i`` from stream ``i`` of ``seed``, so the rows are
     the same for any ``threads``, ``workers`` and ``backend``.
@@ -186,15 +186,15 @@ def card_play_of(state: Any, seed: int) -> Any:
     """
     if state.is_terminal():
         raise ValueError("the state is terminal: there is nothing to play out")
-    core = state.card_play()
-    if core is None:
+    engine = state.card_play()
+    if engine is None:
         rng = np.random.default_rng(seed)
         state = state.clone()
         while state.card_play() is None:
             actions = state.legal_actions()
             state.apply(actions[int(rng.integers(len(actions)))])
-        core = state.card_play()
-    return core
+        engine = state.card_play()
+    return engine
 
 
 def run_chunks(

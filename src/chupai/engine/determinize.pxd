@@ -66,5 +66,5 @@ cdef mask_t dz_top_faces(mask_t faces, int top) noexcept
 # masks, read into `klo` / `khi` (TypeError / ValueError naming the entry).
 cdef int dz_read_known(object known, int n, mask_t *klo, mask_t *khi, str what) except -1
 
-# A clone of `core`, checked to be an engine of `game` (TypeError otherwise).
-cdef Engine dz_copy_of(Engine core, str game)
+# A clone of `engine`, checked to be an engine of `game` (TypeError otherwise).
+cdef Engine dz_copy_of(Engine engine, str game)

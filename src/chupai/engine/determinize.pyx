@@ -603,11 +603,11 @@ cdef int dz_redeal(int seats, int player, mask_t *lo, mask_t *hi, object known, 
     return 0
 
 
-cdef Engine dz_copy_of(Engine core, str game):
-    """A clone of `core`, an engine of `game` (TypeError otherwise)."""
-    if core.h_spec().name != game:
-        raise TypeError(f"core must be a chupai.{game} engine, not {core!r}")
-    return core.clone()
+cdef Engine dz_copy_of(Engine engine, str game):
+    """A clone of `engine`, an engine of `game` (TypeError otherwise)."""
+    if engine.h_spec().name != game:
+        raise TypeError(f"engine must be a chupai.{game} engine, not {engine!r}")
+    return engine.clone()
 
 
 def redeal_hands(hands, player, known, forbid, must, seed):

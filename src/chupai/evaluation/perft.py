@@ -9,7 +9,7 @@ engines must keep, and a benchmark of enumeration speed (``chupai perft --bench`
 
 ``state`` is a game's ``Deal`` during card play (``perft`` walks a copy of its compiled
 engine: ``clone`` / ``legal_plays`` / ``play`` / ``pass_turn``; the last ply is counted
-without making a move) or that engine (``DealCore``) itself.  :func:`perft_slow`
+without making a move) or that engine (``DealEngine``) itself.  :func:`perft_slow`
 counts the same through the Python state machine only (``legal_actions`` / ``clone`` /
 ``apply``): an independent path the tests compare against.
 
@@ -37,16 +37,16 @@ def deal_of(name: str, seed: int, *, rules: Any = None, players: int | None = No
     return game(name).new(seed, rules=rules, players=players)
 
 
-def _core_of(state: Any) -> Any:
+def _engine_of(state: Any) -> Any:
     card_play = getattr(state, "card_play", None)
     if card_play is None:  # already an engine
         return state.clone()
-    core = card_play()
-    if core is None:
+    engine = card_play()
+    if engine is None:
         if state.is_terminal():
             return None
         raise ValueError("perft counts from card play: this state is in another phase")
-    return core.clone()
+    return engine.clone()
 
 
 def _check_depth(depth: Any) -> int:
@@ -57,24 +57,24 @@ def _check_depth(depth: Any) -> int:
     return depth
 
 
-def _can_pass(core: Any) -> bool:
-    return hasattr(core, "pass_turn") and bool(core.can_pass())
+def _can_pass(engine: Any) -> bool:
+    return hasattr(engine, "pass_turn") and bool(engine.can_pass())
 
 
-def _count(core: Any, depth: int) -> int:
-    if core.current < 0:
+def _count(engine: Any, depth: int) -> int:
+    if engine.current < 0:
         return 0
-    plays = core.legal_plays()
-    passes = _can_pass(core)
+    plays = engine.legal_plays()
+    passes = _can_pass(engine)
     if depth == 1:
         return len(plays) + passes
     total = 0
     for play in plays:
-        child = core.clone()
+        child = engine.clone()
         child.play(play)
         total += _count(child, depth - 1)
     if passes:
-        child = core.clone()
+        child = engine.clone()
         child.pass_turn()
         total += _count(child, depth - 1)
     return total
@@ -83,10 +83,10 @@ def _count(core: Any, depth: int) -> int:
 def perft(state: Any, depth: int) -> int:
     """The number of action sequences of length ``depth`` from ``state`` (see the module doc)."""
     depth = _check_depth(depth)
-    core = _core_of(state)
+    engine = _engine_of(state)
     if depth == 0:
         return 1
-    return 0 if core is None else _count(core, depth)
+    return 0 if engine is None else _count(engine, depth)
 
 
 def divide(state: Any, depth: int) -> dict[str, int]:
@@ -95,16 +95,16 @@ def divide(state: Any, depth: int) -> dict[str, int]:
     depth = _check_depth(depth)
     if depth == 0:
         raise ValueError("divide needs depth >= 1")
-    core = _core_of(state)
+    engine = _engine_of(state)
     out: dict[str, int] = {}
-    if core is None or core.current < 0:
+    if engine is None or engine.current < 0:
         return out
-    for play in core.legal_plays():
-        child = core.clone()
+    for play in engine.legal_plays():
+        child = engine.clone()
         child.play(play)
         out[str(play)] = 1 if depth == 1 else _count(child, depth - 1)
-    if _can_pass(core):
-        child = core.clone()
+    if _can_pass(engine):
+        child = engine.clone()
         child.pass_turn()
         out["PASS"] = 1 if depth == 1 else _count(child, depth - 1)
     return out

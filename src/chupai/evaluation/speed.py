@@ -138,9 +138,9 @@ class Surface:
         """For each seeded deal whose card play has begun: a function returning a fresh
         ``PlayList`` of the first player's legal plays."""
         for seed in range(self.deals):
-            core = self.deal(seed=seed).card_play()
-            if core is not None:
-                yield core.legal_plays
+            engine = self.deal(seed=seed).card_play()
+            if engine is not None:
+                yield engine.legal_plays
 
 
 def _median_us(loop: Callable[[], tuple[float, int]], repeat: int) -> float:

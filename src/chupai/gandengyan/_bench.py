@@ -1,7 +1,7 @@
 """The Gan Deng Yan benchmark runner (``chupai bench gandengyan``, ``python -m chupai.gandengyan._bench``).
 
 Positions are in-game: every decision of ``--deals`` seeded 4-player deals played to the end by
-the C ``random`` policy (``DealCore.policy_choice``), each one the hand of the player to
+the C ``random`` policy (``DealEngine.policy_choice``), each one the hand of the player to
 act and the play to follow (``None`` on lead): the hands and tricks that a program
 calling ``legal_plays`` during play meets.  Each figure is measured over all positions
 in one timed loop, repeated; the report gives the mean per call of the median repeat
@@ -24,7 +24,7 @@ from chupai.cli.bench import run
 from chupai.evaluation.timing import Report, dealt_counts, engine_report, median_run, per_item
 from chupai.cards import Cards
 from chupai.gandengyan import legal_plays
-from chupai.gandengyan._engine import DealCore
+from chupai.gandengyan._engine import DealEngine
 from chupai.gandengyan._movegen import kernel_count
 from chupai.gandengyan.play import Play
 from chupai.gandengyan.playouts import playouts
@@ -50,15 +50,15 @@ def positions(
     """Every decision of ``deals`` seeded deals played by the C random policy."""
     out: list[Position] = []
     for deal in range(deals):
-        core = DealCore.random(seed + deal, players=players, rules=rules)
+        eng = DealEngine.random(seed + deal, players=players, rules=rules)
         step = 0
-        while not core.over:
-            out.append(Position(core.hand(core.current), core.last_play))
-            play = core.policy_choice("random", seed + deal * 1000 + step)
+        while not eng.over:
+            out.append(Position(eng.hand(eng.current), eng.last_play))
+            play = eng.policy_choice("random", seed + deal * 1000 + step)
             if play is None:
-                core.pass_turn()
+                eng.pass_turn()
             else:
-                core.play(play)
+                eng.play(play)
             step += 1
     return out
 

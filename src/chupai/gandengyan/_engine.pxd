@@ -33,6 +33,6 @@ cdef void gdy_returns(const gdy_deal_t *d, double *out) noexcept nogil
 # The engine (chupai.engine.base.Engine) over a gdy_deal_t: the hooks below are the
 # Gan Deng Yan rules; `st` is a gdy_deal_t *.  h_returns ignores the weights (the
 # scores are the returns).
-cdef class DealCore(Engine):
+cdef class DealEngine(Engine):
     # the hooks are declared once, in chupai/engine/base.pxd; _engine.pyx overrides them
     cdef gdy_deal_t d

@@ -3,7 +3,7 @@ deal", "Play, drawing, end and scoring").
 
 A deal's card play is the C struct ``gdy_deal_t``: hands, the talon in drawing order,
 the trick (last play, who made it, passes since), the bombs played and the winner.
-``DealCore`` wraps it for Python (``chupai.gandengyan.game`` builds the state machine
+``DealEngine`` wraps it for Python (``chupai.gandengyan.game`` builds the state machine
 on it); the playouts run it to the end inside C with the GIL released.
 
 How the engine reads the rules where they are silent:
@@ -64,7 +64,7 @@ from chupai.gandengyan._policies cimport choose_greedy, choose_heuristic
 from chupai.engine.base import POLICIES, RowField
 from chupai.core.cardset import Cards, face_name, parse_face
 from chupai.gandengyan._movegen import GAME_CLASSES as _BOUND
-#: the kinds of bombs counted in ``DealCore.bombs`` (indexes), for the general multiplier
+#: the kinds of bombs counted in ``DealEngine.bombs`` (indexes), for the general multiplier
 BOMB_KINDS = ("three", "three_soft", "four", "four_soft", "jokers")
 MIN_PLAYERS = GDY_MIN_PLAYERS
 MAX_PLAYERS = GDY_MAX_PLAYERS
@@ -406,7 +406,7 @@ cdef int _opts_of(object rules, gdy_opts_t *o) except -1:
 
 
 @cython.no_gc  # no reference cycles (see Engine): no GC bookkeeping per clone
-cdef class DealCore(Engine):
+cdef class DealEngine(Engine):
     """One deal's card play: hands, talon, trick, bombs played, winner.
 
     The building block of ``chupai.gandengyan.Deal``; also usable alone for analysis.
@@ -424,7 +424,7 @@ cdef class DealCore(Engine):
     def from_hands(hands, *, current=0, talon=(), rules=None):
         """A deal from explicit hands (``Cards`` or strings; 2-6 of them, any sizes) and a
         talon (card tokens in drawing order, or a string); ``current`` deals and leads."""
-        cdef DealCore self = DealCore.__new__(DealCore)
+        cdef DealEngine self = DealEngine.__new__(DealEngine)
         cdef int s, n, dealer
         _opts_of(rules, &self.d.o)
         self.set_rules(CLASSES.rules_of(rules))
@@ -453,7 +453,7 @@ cdef class DealCore(Engine):
     def random(seed, *, players=4, dealer=None, rules=None):
         """A fresh deal from a seed (the same seed gives the same deal as ``playouts``'
         first); ``dealer`` ``None`` draws the dealer at random."""
-        cdef DealCore self = DealCore.__new__(DealCore)
+        cdef DealEngine self = DealEngine.__new__(DealEngine)
         cdef rng_t rng
         cdef int dl = -1
         self.d.t.seats = check_players(players, GDY_MIN_PLAYERS, GDY_MAX_PLAYERS)
@@ -470,7 +470,7 @@ cdef class DealCore(Engine):
         size held now) and ``talon`` (face numbers in drawing order, as many as now);
         the trick, turn and bombs are kept.  The cards must be those of this deal
         (the same multiset, hands and talon together)."""
-        cdef DealCore other = self.clone()
+        cdef DealEngine other = self.clone()
         cdef int s, i
         if len(hands) != self.d.t.seats or len(talon) != self.d.end - self.d.top:
             raise ValueError(f"expected {self.d.t.seats} hands and {self.d.end - self.d.top} talon cards")

@@ -2,8 +2,8 @@
 from collections.abc import Sequence
 
 from chupai.cards import Cards
-from chupai.gandengyan._engine import DealCore
+from chupai.gandengyan._engine import DealEngine
 
 __all__ = ["world"]
 
-def world(core: DealCore, player: int, known: Sequence[Cards | int], seed: int) -> DealCore: ...
+def world(engine: DealEngine, player: int, known: Sequence[Cards | int], seed: int) -> DealEngine: ...

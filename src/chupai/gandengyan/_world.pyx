@@ -6,11 +6,11 @@ from chupai.gandengyan._deal cimport GDY_MAX_CARDS, gdy_deal_t
 __all__ = ["world"]
 
 
-def world(Engine core not None, player, known, seed):
-    """A copy of the engine ``core`` whose cards hidden from ``player`` (the other
+def world(Engine engine not None, player, known, seed):
+    """A copy of the engine ``engine`` whose cards hidden from ``player`` (the other
     hands but their ``known`` cards, and the talon) are dealt again, each hand keeping
     its size, the talon in a uniformly random order."""
-    cdef Engine other = dz_copy_of(core, "gandengyan")
+    cdef Engine other = dz_copy_of(engine, "gandengyan")
     cdef gdy_deal_t *d = <gdy_deal_t *>other.h_state()
     cdef int n = d.t.seats
     cdef int p = check_seat(player, n, "player")

@@ -17,9 +17,9 @@ from chupai.state.base import (
 )
 from chupai.actions import PASS
 from chupai.cards import Cards
-from chupai.state.surface import WATCH_BOMB_PLAYS, WATCH_PASSES_ON_LEAD
+from chupai.state.compiled import WATCH_BOMB_PLAYS, WATCH_PASSES_ON_LEAD
 from chupai.errors import IllegalActionError
-from chupai.gandengyan._engine import MAX_PLAYERS, MIN_PLAYERS, DealCore
+from chupai.gandengyan._engine import MAX_PLAYERS, MIN_PLAYERS, DealEngine
 from chupai.gandengyan._world import world
 from chupai.gandengyan.play import Play
 from chupai.gandengyan.rules import Rules
@@ -62,10 +62,10 @@ class Deal(DealSurface):
     game: ClassVar[str] = "gandengyan"
 
     # (the engine, the cached legal actions, the history and the trick's start are the
-    # compiled base's: chupai.state.surface.StateCore)
+    # compiled base's: chupai.state.compiled.CompiledState)
     __slots__ = ("_bombs", "_known", "_rules", "_seed")
 
-    _core: DealCore
+    _engine: DealEngine
 
     def __init__(
         self, seed: int | None = None, *, rules: Rules | None = None, players: int = 4, dealer: int | None = None
@@ -75,7 +75,7 @@ class Deal(DealSurface):
         players = check_players(players, MIN_PLAYERS, MAX_PLAYERS)
         if dealer is not None:
             dealer = check_seat(dealer, players, "dealer")
-        self._setup(DealCore.random(seed, players=players, dealer=dealer, rules=rules), rules)
+        self._setup(DealEngine.random(seed, players=players, dealer=dealer, rules=rules), rules)
         self._seed = seed
         self._made("new", seed, rules=rules, players=players, dealer=dealer)
 
@@ -96,19 +96,19 @@ class Deal(DealSurface):
             raise TypeError(f"hands must be a sequence of hands, not {hands!r}")
         dealer = check_seat(dealer, len(hands), "dealer")
         self = cls.__new__(cls)
-        self._setup(DealCore.from_hands(hands, current=dealer, talon=talon, rules=rules), rules)
+        self._setup(DealEngine.from_hands(hands, current=dealer, talon=talon, rules=rules), rules)
         self._seed = None
         self._made("from_hands", tuple(hands), talon=talon if isinstance(talon, str) else tuple(talon),
                    dealer=dealer, rules=rules)
         return self
 
-    def _setup(self, core: DealCore, rules: Rules) -> None:
-        self._core = core
+    def _setup(self, engine: DealEngine, rules: Rules) -> None:
+        self._engine = engine
         self._rules = rules
         self._history = []
         self._phase = _PLAY
         self._trick_start = 0
-        self._known: tuple[Cards, ...] = (Cards(),) * core.players
+        self._known: tuple[Cards, ...] = (Cards(),) * engine.players
         self._bombs: tuple[Play, ...] = ()
         self._watch = WATCH_BOMB_PLAYS | WATCH_PASSES_ON_LEAD
 
@@ -116,47 +116,47 @@ class Deal(DealSurface):
     @property
     def dealer(self) -> int:
         """The seat that dealt."""
-        return self._core.dealer
+        return self._engine.dealer
 
     @property
     def phase(self) -> Phase:
-        return _OVER if self._core.over else _PLAY
+        return _OVER if self._engine.over else _PLAY
 
     @property
     def winner(self) -> int | None:
         """The seat that went out; ``None`` while playing or for a deal nobody could finish."""
-        w = self._core.winner
+        w = self._engine.winner
         return None if w < 0 else w
 
     def hand(self, seat: int) -> Cards:
         """The cards ``seat`` holds now (full information; see :meth:`observation`)."""
-        return self._core.hand(self._seat(seat))
+        return self._engine.hand(self._seat(seat))
 
     @property
     def hands(self) -> tuple[Cards, ...]:
-        return tuple(self._core.hand(s) for s in range(self.players))
+        return tuple(self._engine.hand(s) for s in range(self.players))
 
     @property
     def talon_size(self) -> int:
-        return self._core.talon_size
+        return self._engine.talon_size
 
     @property
     def talon(self) -> list[str]:
         """The talon in drawing order (full information: hidden from every player)."""
-        return self._core.talon
+        return self._engine.talon
 
     @property
     def tricks(self) -> int:
         """Tricks completed."""
-        return self._core.tricks
+        return self._engine.tricks
 
     @property
     def trick(self) -> tuple[Play | None, int, int]:
         """``(last play, who made it, passes since)``; ``(None, -1, 0)`` when leading."""
-        core = self._core
-        if core.last_player < 0:
+        engine = self._engine
+        if engine.last_player < 0:
             return None, -1, 0
-        return self._last_play, core.last_player, core.passes
+        return self._last_play, engine.last_player, engine.passes
 
     @property
     def known_cards(self) -> tuple[Cards, ...]:
@@ -195,12 +195,12 @@ class Deal(DealSurface):
 
     # -- actions -------------------------------------------------------------------------
     # legal_actions(), apply(), apply_index() and is_terminal() are the compiled base's
-    # (chupai.state.surface.StateCore): the actions of the current player are every legal
+    # (chupai.state.compiled.CompiledState): the actions of the current player are every legal
     # play, and PASS when allowed; none once over.
     def _apply_checked(self, action: Any) -> None:
         """Make ``action`` (not an item of the current ``legal_actions()``) for the current
         player; ``IllegalActionError`` (state unchanged) if it is not legal now."""
-        if self._core.over:
+        if self._engine.over:
             raise IllegalActionError(f"{action!r}: the deal is over")
         if action is not PASS and not isinstance(action, Play):
             raise foreign_action(action, "gandengyan", "a chupai.gandengyan.Play or PASS")
@@ -212,7 +212,7 @@ class Deal(DealSurface):
         if action is PASS:
             if leading:
                 known = list(self._known)
-                known[seat] = self._core.hand(seat)
+                known[seat] = self._engine.hand(seat)
                 self._known = tuple(known)
         else:
             if action.is_bomb:
@@ -227,14 +227,14 @@ class Deal(DealSurface):
     def _ended(self) -> None:
         self._phase = _OVER
 
-    def card_play(self) -> DealCore | None:
+    def card_play(self) -> DealEngine | None:
         """A copy of the compiled engine of this deal (for bots and playouts), or ``None``
         once over."""
-        return None if self._core.over else self._core.clone()
+        return None if self._engine.over else self._engine.clone()
 
     # -- copies, views -------------------------------------------------------------------
     def clone(self) -> Deal:
-        """An independent copy (the core is copied in C; plays are shared, being immutable)."""
+        """An independent copy (the engine is copied in C; plays are shared, being immutable)."""
         return shallow_clone(self)
 
     def observation(self, player: int) -> dict[str, Any]:
@@ -287,15 +287,15 @@ class Deal(DealSurface):
         consistent deals.
         """
         other = shallow_clone(self)
-        other._core = world(self._core, player, self._known, seed)  # checks player
+        other._engine = world(self._engine, player, self._known, seed)  # checks player
         return other
 
-    def _world_card_play(self, player: int, seed: int) -> DealCore | None:
-        engine = world(self._core, player, self._known, seed)
-        return None if self._core.over else engine
+    def _world_card_play(self, player: int, seed: int) -> DealEngine | None:
+        engine = world(self._engine, player, self._known, seed)
+        return None if self._engine.over else engine
 
     def _seat(self, player: Any) -> int:
-        return check_seat(player, self._core.players)
+        return check_seat(player, self._engine.players)
 
     # -- printing ------------------------------------------------------------------------
     def __str__(self) -> str:

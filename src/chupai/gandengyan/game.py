@@ -4,7 +4,7 @@ The surface is the same for every game of the library (close to OpenSpiel's):
 ``current_player``, ``legal_actions()``, ``apply(action)``, ``clone()``,
 ``is_terminal()``, ``returns()``, ``history``, ``observation(player)``,
 ``determinize(player, rng)``.  The card play runs in C
-(:class:`chupai.gandengyan._engine.DealCore`, whose docstring lists how it reads the
+(:class:`chupai.gandengyan._engine.DealEngine`, whose docstring lists how it reads the
 spec where the spec is silent); this module adds the record of the deal, scoring
 (:mod:`chupai.gandengyan.scoring`), observations and determinization.
 

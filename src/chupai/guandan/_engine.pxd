@@ -18,6 +18,6 @@ cdef void gd_pass(gd_deal_t *d) noexcept nogil
 # The engine (chupai.engine.base.Engine) over a gd_deal_t: the hooks below are the
 # Guan Dan rules; `st` is a gd_deal_t *.  h_returns' weights: weights[result] is the
 # value of a deal won with that result (0 for GD_RESULT_NONE).
-cdef class DealCore(Engine):
+cdef class DealEngine(Engine):
     # the hooks are declared once, in chupai/engine/base.pxd; _engine.pyx overrides them
     cdef gd_deal_t d

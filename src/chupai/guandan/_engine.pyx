@@ -1,7 +1,7 @@
 """The Guan Dan trick engine and the playouts (``docs/rules/guandan.md``, "A deal").
 
 A deal's card play is the C struct ``gd_deal_t``: hands, the trick (last play, who
-made it, passes since), the finishing order and the result.  ``DealCore`` wraps it for
+made it, passes since), the finishing order and the result.  ``DealEngine`` wraps it for
 Python (``chupai.guandan.game`` builds the full state machine on it); the playouts
 run it to the end inside C with the GIL released.
 """
@@ -53,7 +53,7 @@ from chupai.guandan._movegen import GAME_CLASSES as _BOUND
 #: the fields of the batch row ``h_row`` writes, in order (chupai.engine.batch.split_rows)
 ROW = (RowField("order", "int8", per_seat=True), RowField("result", "int8"))
 
-#: ``DealCore.result`` values: how the deal was won (index into ``Rules.promotion``)
+#: ``DealEngine.result`` values: how the deal was won (index into ``Rules.promotion``)
 RESULT_NONE = GD_RESULT_NONE
 RESULT_12 = GD_RESULT_12
 RESULT_13 = GD_RESULT_13
@@ -216,7 +216,7 @@ cdef int _flags_of(object rules) except -1:
 
 
 @cython.no_gc  # no reference cycles (see Engine): no GC bookkeeping per clone
-cdef class DealCore(Engine):
+cdef class DealEngine(Engine):
     """One deal's card play (no tribute, no levels): hands, trick, finishing order.
 
     The building block of ``chupai.guandan.Deal``; also usable alone for analysis.
@@ -234,7 +234,7 @@ cdef class DealCore(Engine):
     @staticmethod
     def from_hands(hands, *, current=0, level="2", rules=None):
         """A deal in progress from four hands (``Cards`` or strings), ``current`` on lead."""
-        cdef DealCore self = DealCore.__new__(DealCore)
+        cdef DealEngine self = DealEngine.__new__(DealEngine)
         cdef int s, leader = check_seat(current, GD_SEATS, "current")
         for s, hand in enumerate(checked_hands(hands, GD_SEATS, GD_SEATS, 2)):
             if not hand:
@@ -250,7 +250,7 @@ cdef class DealCore(Engine):
     @staticmethod
     def random(seed, *, level="2", rules=None):
         """A fresh deal from a seed: the same seed gives the same deal as ``playouts``' first."""
-        cdef DealCore self = DealCore.__new__(DealCore)
+        cdef DealEngine self = DealEngine.__new__(DealEngine)
         cdef rng_t rng
         rng_seed(&rng, seed64(seed), 0)
         self.d.level = level_index(level)
@@ -356,5 +356,5 @@ cdef class DealCore(Engine):
         return bool(self.d.aces_out)
 
     def __repr__(self):
-        return (f"<DealCore level {_RANK_NAMES[self.d.level]} current {self.d.t.current} "
+        return (f"<DealEngine level {_RANK_NAMES[self.d.level]} current {self.d.t.current} "
                 f"sizes {self.hand_sizes()} result {self.d.result}>")

@@ -5,7 +5,7 @@ from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
 from chupai.core.records cimport mask_t, play_t, playbuf_t, rng_t
 from chupai.guandan._deal cimport gd_deal_t
-from chupai.guandan._engine cimport DealCore
+from chupai.guandan._engine cimport DealEngine
 from chupai.rl._workers cimport Workers, work_fn
 
 cdef enum:
@@ -37,7 +37,7 @@ ctypedef struct table_t:
 
 
 cdef class GuanDanTables:
-    cdef DealCore proto
+    cdef DealEngine proto
     cdef Py_ssize_t n
     cdef int num_actions, num_plays, pass_id, obs_size, danzero, by_id, index_mode
     cdef table_t *tabs

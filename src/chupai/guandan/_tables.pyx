@@ -2,7 +2,7 @@
 
 ``GuanDanTables`` holds N Guan Dan deals as plain ``gd_deal_t`` structs and steps
 them with the GIL released, calling the engine base's ``nogil`` hooks of one prototype
-``DealCore`` (``chupai.engine.base``): the caller's action is checked against the
+``DealEngine`` (``chupai.engine.base``): the caller's action is checked against the
 current legal ids, applied, the seats of the built-in policies play, a finished deal
 is scored and the next one dealt, and the acting player's observation, legal mask and
 (on request) the legal actions' card vectors are written straight into numpy arrays
@@ -14,7 +14,7 @@ of tables, one call at a time (a second thread calling in meanwhile gets
 
 It is an exact port of the Python path (``chupai.rl.vector``, ``chupai.encoding.climbing``
 with ``chupai.guandan._rl`` and ``chupai.guandan.danzero``): same deals (a table's deal of seed ``s`` is
-``Deal(seed=s)``: ``DealCore.random`` draws it from ``rng_seed(s, 0)``), same action
+``Deal(seed=s)``: ``DealEngine.random`` draws it from ``rng_seed(s, 0)``), same action
 ids and concrete choices, same tensors bit for bit (``tests/test_rl_vector_compiled.py``).
 What it covers: first deals (both teams at level 2, no tribute: what ``VectorEnv``
 deals), so the phase is always the card play.
@@ -62,9 +62,9 @@ from chupai.engine.base cimport (
     trick_t,
 )
 from chupai.guandan._deal cimport gd_deal_t
-from chupai.guandan._engine cimport DealCore
+from chupai.guandan._engine cimport DealEngine
 
-from chupai.guandan._engine import DealCore as _DealCore
+from chupai.guandan._engine import DealEngine as _DealEngine
 from chupai.rl._workers cimport Workers, work_fn
 
 cdef enum:
@@ -230,7 +230,7 @@ cdef class GuanDanTables:
         self.n = n
         if threads < 1:
             raise ValueError(f"threads must be >= 1, not {threads}")
-        self.proto = _DealCore.random(0, level="2", rules=rules)
+        self.proto = _DealEngine.random(0, level="2", rules=rules)
         self.workers = Workers(min(<Py_ssize_t>threads, n))
         self.top = <int *>calloc(self.workers.threads * TB_TOP_STRIDE, sizeof(int))
         if self.top == NULL:
@@ -340,7 +340,7 @@ cdef class GuanDanTables:
     def history(self, Py_ssize_t i):
         """Table i's deal as ``(seed, moves)``: the deal is ``Deal(seed=seed)``, each move
         ``None`` (a pass), ``("concrete", k)`` (``legal_actions()[k]``) or ``("collapsed",
-        k)`` (``legal_plays(collapse_suits=True)[k]`` of the deal's core)."""
+        k)`` (``legal_plays(collapse_suits=True)[k]`` of the deal's engine)."""
         if not 0 <= i < self.n:
             raise IndexError(i)
         cdef table_t *t = &self.tabs[i]
@@ -357,11 +357,11 @@ cdef class GuanDanTables:
                 moves.append(("concrete", m))
         return t.deal_seed, moves
 
-    def core(self, Py_ssize_t i):
-        """A ``DealCore`` holding a copy of table i's deal (for inspection and tests)."""
+    def engine(self, Py_ssize_t i):
+        """A ``DealEngine`` holding a copy of table i's deal (for inspection and tests)."""
         if not 0 <= i < self.n:
             raise IndexError(i)
-        cdef DealCore c = <DealCore>self.proto.clone()
+        cdef DealEngine c = <DealEngine>self.proto.clone()
         memcpy(&c.d, &self.tabs[i].d, sizeof(gd_deal_t))
         return c
 

@@ -149,14 +149,14 @@ class CompiledTables:
             elif m[0] == "concrete":
                 deal.apply(deal.legal_actions()[m[1]])
             else:
-                core = deal._core
-                assert core is not None  # a first deal: the card play from the start
-                deal.apply(core.legal_plays(collapse_suits=True)[m[1]])
+                engine = deal._engine
+                assert engine is not None  # a first deal: the card play from the start
+                deal.apply(engine.legal_plays(collapse_suits=True)[m[1]])
         return deal
 
-    def core(self, i: int) -> Any:
-        """A copy of table ``i``'s ``DealCore`` (the engine struct itself)."""
-        return self._t.core(i)
+    def engine(self, i: int) -> Any:
+        """A copy of table ``i``'s ``DealEngine`` (the engine struct itself)."""
+        return self._t.engine(i)
 
     def close(self) -> None:
         """Stop the worker threads (the tables still step, on the calling thread)."""

@@ -3,18 +3,18 @@ from collections.abc import Sequence
 from typing import Any
 
 from chupai.cards import Cards
-from chupai.guandan._engine import DealCore
+from chupai.guandan._engine import DealEngine
 
 __all__ = ["options", "return_faces", "top_faces", "tribute_hands", "world"]
 
 def world(
-    core: DealCore,
+    engine: DealEngine,
     player: int,
     known: Sequence[Cards | int],
     forbid: Sequence[int] | None,
     must: Sequence[int] | None,
     seed: int,
-) -> DealCore: ...
+) -> DealEngine: ...
 def top_faces(hand: Cards, level: int) -> int: ...
 def return_faces(hand: Cards, received: int, low: int | None) -> int: ...
 def options(mask: int, table: tuple[Any, ...]) -> tuple[Any, ...]: ...

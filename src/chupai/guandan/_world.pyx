@@ -22,11 +22,11 @@ from chupai.guandan._deal cimport GD_SEATS, gd_deal_t
 __all__ = ["options", "return_faces", "top_faces", "tribute_hands", "world"]
 
 
-def world(Engine core not None, player, known, forbid, must, seed):
-    """A copy of the engine ``core`` whose cards hidden from ``player`` are dealt again
+def world(Engine engine not None, player, known, forbid, must, seed):
+    """A copy of the engine ``engine`` whose cards hidden from ``player`` are dealt again
     (:func:`chupai.engine.determinize.deal`): every hand but its ``known`` cards (4 Cards),
     under the per-seat ``forbid`` / ``must`` face masks (``None``: none)."""
-    cdef Engine other = dz_copy_of(core, "guandan")
+    cdef Engine other = dz_copy_of(engine, "guandan")
     cdef gd_deal_t *d = <gd_deal_t *>other.h_state()
     cdef int p = check_seat(player, GD_SEATS, "player")
     dz_redeal(GD_SEATS, p, d.lo, d.hi, known, forbid, must, seed, NULL, 0, NULL, NULL)

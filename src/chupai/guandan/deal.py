@@ -1,5 +1,5 @@
 """One Guan Dan deal (:class:`Deal`): the tribute (:mod:`chupai.guandan.tribute`) from the
-second deal on, then the card play in C (:class:`chupai.guandan._engine.DealCore`);
+second deal on, then the card play in C (:class:`chupai.guandan._engine.DealEngine`);
 observations and determinization.
 
 >>> deal = Deal(seed=7)
@@ -25,7 +25,7 @@ from chupai.actions import PASS
 from chupai.cards import RANKS, Cards, face_name
 from chupai.contract import TERMINAL, Event
 from chupai.errors import IllegalActionError
-from chupai.guandan._engine import RESULT_12, RESULT_13, RESULT_14, DealCore
+from chupai.guandan._engine import RESULT_12, RESULT_13, RESULT_14, DealEngine
 from chupai.guandan._world import options as _options
 from chupai.guandan._world import return_faces, top_faces, tribute_hands, world
 from chupai.guandan.classify import from_protocol
@@ -163,7 +163,7 @@ class Deal(DealSurface):
     game: ClassVar[str] = "guandan"
 
     # (the engine, the cached legal actions, the phase, the history and the trick's
-    # start are the compiled base's: chupai.state.surface.StateCore)
+    # start are the compiled base's: chupai.state.compiled.CompiledState)
     __slots__ = (
         "_declarers",
         "_dz",
@@ -179,15 +179,15 @@ class Deal(DealSurface):
         "_tribute",
     )
 
-    _core: DealCore | None
+    _engine: DealEngine | None
     _phase: Phase
 
     def __init__(self, seed: int | None = None, *, rules: Rules | None = None) -> None:
         seed = check_seed(seed)
         rules = _check_rules(rules)
-        core = DealCore.random(seed, level="2", rules=rules)
-        hands = [core.hand(s) for s in range(SEATS)]
-        self._setup(hands, ("2", "2"), None, None, int(core.current), rules)
+        engine = DealEngine.random(seed, level="2", rules=rules)
+        hands = [engine.hand(s) for s in range(SEATS)]
+        self._setup(hands, ("2", "2"), None, None, int(engine.current), rules)
         self._seed = seed
         self._made("new", seed, rules=rules)
 
@@ -267,7 +267,7 @@ class Deal(DealSurface):
         self._declarers = declarers
         self._level = levels[declarers if declarers is not None else 0]
         self._lv = RANKS.index(self._level)
-        self._core = None
+        self._engine = None
         self._leader: int | None = None
         self._first_leader = leader
         self._history = []
@@ -301,7 +301,7 @@ class Deal(DealSurface):
             self._phase = tribute.pending.step.phase
 
     def _start_play(self, hands: list[Cards], leader: int) -> None:
-        self._core = DealCore.from_hands(hands, current=leader, level=self._level, rules=self._rules)
+        self._engine = DealEngine.from_hands(hands, current=leader, level=self._level, rules=self._rules)
         self._leader = leader
         self._phase = _PLAY
         self._trick_start = self._history_len
@@ -340,45 +340,45 @@ class Deal(DealSurface):
     @property
     def leader(self) -> int | None:
         """The seat that led the card play (``None`` before it starts)."""
-        return self._leader if self._core is not None else None
+        return self._leader if self._engine is not None else None
 
     @property
     def current_player(self) -> int:
         """The seat to decide now; :data:`~chupai.contract.TERMINAL` once over."""
         if self._phase is _OVER:
             return TERMINAL
-        if self._core is not None:
-            return int(self._core.current)
+        if self._engine is not None:
+            return int(self._engine.current)
         assert self._tribute is not None and self._tribute.pending is not None
         return self._tribute.pending.seat
 
     @property
     def finishing_order(self) -> tuple[int, ...]:
         """Seats out so far; once over, four entries (-1 for places undecided after a 1-2)."""
-        return tuple(self._core.finishing_order) if self._core is not None else ()
+        return tuple(self._engine.finishing_order) if self._engine is not None else ()
 
     @property
     def result(self) -> str | None:
         """``"1-2"``, ``"1-3"`` or ``"1-4"`` once over, else ``None``."""
-        return _RESULT_NAMES.get(self._core.result) if self._core is not None else None
+        return _RESULT_NAMES.get(self._engine.result) if self._engine is not None else None
 
     @property
     def winners(self) -> int | None:
         """The winning team once over."""
-        if self._phase is not _OVER or self._core is None:
+        if self._phase is not _OVER or self._engine is None:
             return None
-        return int(self._core.finishing_order[0]) % 2
+        return int(self._engine.finishing_order[0]) % 2
 
     @property
     def first_out_with_aces(self) -> bool:
         """The first finisher went out with a play made only of aces."""
-        return bool(self._core.first_out_with_aces) if self._core is not None else False
+        return bool(self._engine.first_out_with_aces) if self._engine is not None else False
 
     def hand(self, seat: int) -> Cards:
         """The cards ``seat`` holds now (full information; see :meth:`observation`)."""
         seat = _seat(seat)
-        if self._core is not None:
-            return self._core.hand(seat)
+        if self._engine is not None:
+            return self._engine.hand(seat)
         assert self._tribute is not None
         return self._tribute.hands[seat]
 
@@ -387,8 +387,8 @@ class Deal(DealSurface):
         return tuple(self.hand(s) for s in range(SEATS))
 
     def hand_sizes(self) -> tuple[int, ...]:
-        if self._core is not None:
-            return tuple(self._core.hand_sizes())
+        if self._engine is not None:
+            return tuple(self._engine.hand_sizes())
         assert self._tribute is not None
         return tuple(len(h) for h in self._tribute.hands)
 
@@ -401,10 +401,10 @@ class Deal(DealSurface):
     @property
     def trick(self) -> tuple[Play | None, int, int]:
         """``(last play, who made it, passes since)``; ``(None, -1, 0)`` when leading."""
-        core = self._core
-        if core is None or core.last_player < 0:
+        engine = self._engine
+        if engine is None or engine.last_player < 0:
             return None, -1, 0
-        return self._last_play, int(core.last_player), int(core.passes)
+        return self._last_play, int(engine.last_player), int(engine.passes)
 
     @property
     def tribute(self) -> dict[str, Any]:
@@ -414,15 +414,15 @@ class Deal(DealSurface):
                                       "received": (), "returned": ()}
         else:
             record = self._tribute.record()
-        record["leader"] = self._leader if self._core is not None else None
+        record["leader"] = self._leader if self._engine is not None else None
         return record
 
     def scores(self) -> tuple[int, ...]:
         """The levels won (the winners' promotion) per seat, negative for the losers;
         zeros while the deal is not over."""
-        if self._phase is not _OVER or self._core is None:
+        if self._phase is not _OVER or self._engine is None:
             return (0,) * SEATS
-        gain = int(self._rules.promotion[self._core.result - 1])
+        gain = int(self._rules.promotion[self._engine.result - 1])
         w = self.winners
         return tuple(gain if s % 2 == w else -gain for s in range(SEATS))
 
@@ -433,7 +433,7 @@ class Deal(DealSurface):
 
     # -- actions -------------------------------------------------------------------------
     # legal_actions(), apply(), apply_index() and is_terminal() are the compiled base's
-    # (chupai.state.surface.StateCore): the actions of the current player are the plays
+    # (chupai.state.compiled.CompiledState): the actions of the current player are the plays
     # (every suit choice) and PASS when following, or the options of the pending tribute
     # decision; none once over.
     def _options(self) -> tuple[Any, ...]:
@@ -447,7 +447,7 @@ class Deal(DealSurface):
         action = self._normalize(action)
         if self._phase is _OVER:
             raise IllegalActionError(f"{action!r}: the deal is over")
-        if self._core is not None:
+        if self._engine is not None:
             if action is not PASS and not isinstance(action, Play):
                 raise IllegalActionError(f"{action!r} is not legal in the {self._phase} phase")
             self._commit(action)  # the one check, in the engine: IllegalActionError, state unchanged
@@ -468,7 +468,7 @@ class Deal(DealSurface):
         if isinstance(action, (list, tuple)):
             if len(action) == 3 and all(isinstance(x, str) and x == "PASS" for x in action):
                 return PASS
-            if self._core is None:
+            if self._engine is None:
                 raise IllegalActionError(f"{action!r} is not legal in the {self._phase} phase")
             try:
                 return from_protocol(action, self._level, self._rules)
@@ -493,15 +493,15 @@ class Deal(DealSurface):
     def _ended(self) -> None:
         self._phase = _OVER
 
-    def card_play(self) -> DealCore | None:
+    def card_play(self) -> DealEngine | None:
         """A copy of the compiled card-play engine of this deal (for bots and playouts),
         or ``None`` outside the card play (tribute phase, deal over)."""
-        return self._core.clone() if self._phase is _PLAY and self._core is not None else None
+        return self._engine.clone() if self._phase is _PLAY and self._engine is not None else None
 
     # -- copies, views -------------------------------------------------------------------
     def clone(self) -> Deal:
-        """An independent copy (the core is copied in C; plays are shared, being immutable)."""
-        return shallow_clone(self, cloned=("_core", "_tribute"), copied=("_history",))
+        """An independent copy (the engine is copied in C; plays are shared, being immutable)."""
+        return shallow_clone(self, cloned=("_engine", "_tribute"), copied=("_history",))
 
     def played_cards(self) -> tuple[Cards, ...]:
         """The cards each seat has played so far."""
@@ -533,7 +533,7 @@ class Deal(DealSurface):
                 "last_play": last,
                 "last_player": last_player,
                 "passes": passes,
-                "plays": tuple(self._history[self._trick_start:]) if self._core is not None else (),
+                "plays": tuple(self._history[self._trick_start:]) if self._engine is not None else (),
             },
             "history": tuple(self._history),
             "played": self.played_cards(),
@@ -568,8 +568,8 @@ class Deal(DealSurface):
         tribute = self._tribute
         forbid, must, record = self._masks(p)
         new = shallow_clone(self)
-        if self._core is not None:
-            new._core = world(self._core, p, self._known, forbid, must, seed)  # (drops the cached list)
+        if self._engine is not None:
+            new._engine = world(self._engine, p, self._known, forbid, must, seed)  # (drops the cached list)
             return new
         assert tribute is not None and forbid is not None and must is not None and record is not None
         new._legal = None
@@ -587,12 +587,12 @@ class Deal(DealSurface):
         new._tribute = other
         return new
 
-    def _world_card_play(self, player: int, seed: int) -> DealCore | None:
+    def _world_card_play(self, player: int, seed: int) -> DealEngine | None:
         p = _seat(player)
-        if self._phase is not _PLAY or self._core is None:
+        if self._phase is not _PLAY or self._engine is None:
             return None  # (what card_play() of the world is)
         forbid, must, _record = self._masks(p)
-        return world(self._core, p, self._known, forbid, must, seed)
+        return world(self._engine, p, self._known, forbid, must, seed)
 
     def _masks(self, player: int) -> tuple[tuple[int, ...] | None, tuple[int, ...] | None, _Record | None]:
         """:meth:`_constraints`, or ``None`` each where no tribute constrains the hands
@@ -610,7 +610,7 @@ class Deal(DealSurface):
         assert tribute is not None
         # the record changes only with the tribute's steps: cached for this history
         # (for good once the card play has started)
-        key = -1 if self._core is not None else len(self._history)
+        key = -1 if self._engine is not None else len(self._history)
         cached = self._dz
         if cached is None or cached[0] != key:
             forbid = tuple(sum(1 << f for f in tribute.forbidden(s, self._history)) for s in range(SEATS))
@@ -691,7 +691,7 @@ class Deal(DealSurface):
         last, last_player, passes = self.trick
         if self._phase is _OVER:
             lines.append(f"  over: {self.result}, finishing order {self.finishing_order}")
-        elif self._core is None:
+        elif self._engine is None:
             assert self._tribute is not None and self._tribute.pending is not None
             step, _, options = self._tribute.pending
             lines.append(f"  seat {cur} decides: {step.value} among {list(options)}")

@@ -6,7 +6,7 @@ The surface is the library's (:mod:`chupai.contract`, close to OpenSpiel's):
 ``current_player``, ``phase``, ``legal_actions()``, ``apply(action)``, ``clone()``,
 ``is_terminal()``, ``returns()``, ``scores()``, ``history``, ``observation(player)``,
 ``determinize(player, rng)``, ``card_play()``.  The card play itself runs in C
-(:class:`chupai.guandan._engine.DealCore`).
+(:class:`chupai.guandan._engine.DealEngine`).
 
 Actions
 -------

@@ -13,7 +13,7 @@ from chupai.state.base import OpenEndedMatch, check_rules, check_seat, check_see
 from chupai.core.validate import check_positive_int
 from chupai.cards import RANKS, Cards
 from chupai.contract import Event
-from chupai.guandan._engine import RESULT_12, RESULT_13, DealCore
+from chupai.guandan._engine import RESULT_12, RESULT_13, DealEngine
 from chupai.guandan.deal import Deal
 from chupai.guandan.rules import Rules, parse_rank
 
@@ -166,9 +166,9 @@ class Match(OpenEndedMatch):
                 k = int(np.random.default_rng(seed).integers(0, sum(sizes)))
                 leader = int(np.searchsorted(np.cumsum(sizes), k, side="right"))
         else:
-            core = DealCore.random(seed, level=RANKS[self._levels[self._declarers or 0]], rules=self._rules)
-            hands = [core.hand(s) for s in range(SEATS)]
-            leader = int(core.current)
+            engine = DealEngine.random(seed, level=RANKS[self._levels[self._declarers or 0]], rules=self._rules)
+            hands = [engine.hand(s) for s in range(SEATS)]
+            leader = int(engine.current)
         deal = Deal.from_hands(hands, leader=leader, levels=level_chars, declarers=self._declarers,
                                previous=previous, rules=self._rules)
         deal._seed = None if self._hands_of is not None else seed
@@ -179,7 +179,7 @@ class Match(OpenEndedMatch):
         order = deal.finishing_order
         before = (RANKS[self._levels[0]], RANKS[self._levels[1]])
         levels, declarers, fails, winner = settle(
-            self._levels, self._declarers, self._fails, order, deal._core.result,
+            self._levels, self._declarers, self._fails, order, deal._engine.result,
             deal.first_out_with_aces, self._rules)
         self._levels, self._declarers, self._fails = levels, declarers, fails
         self._past = self._past + tuple(deal._history)

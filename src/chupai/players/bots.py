@@ -146,15 +146,15 @@ class MonteCarloBot:
         actions = state.legal_actions()
         if len(actions) == 1:
             return actions[0]
-        core = state.card_play()
-        if core is None:
+        engine = state.card_play()
+        if engine is None:
             return _non_play_choice(state, actions)
-        candidates = core.legal_plays(collapse_suits=True)
+        candidates = engine.legal_plays(collapse_suits=True)
         if len(candidates) > self.max_candidates:
             rec = candidates.to_numpy()
             order = np.lexsort((-rec["length"].astype(int), rec["key"], rec["nwild"], rec["cls"]))
             candidates = candidates.take(order[: self.max_candidates].tolist())
-        include_pass = core.can_pass()
+        include_pass = engine.can_pass()
         n = len(candidates) + include_pass
         if n == 1:
             return actions[actions.index(candidates[0] if len(candidates) else PASS)]

@@ -138,9 +138,9 @@ class Game:
             the default (``Rules()`` equals it).
         decision_policy: ``"module:function"`` of the bots' choice outside the card play
             (``f(state, actions) -> action``); ``None``: the game has no such step.
-        evaluate_rules: the ``Rules`` fields that ``DealCore.evaluate`` takes after its
+        evaluate_rules: the ``Rules`` fields that ``DealEngine.evaluate`` takes after its
             common arguments.
-        outcome: ``f(rules, core.playout(...)) -> returns``: each seat's return (as the
+        outcome: ``f(rules, engine.playout(...)) -> returns``: each seat's return (as the
             game's ``Deal.returns()``) from the outcome a compiled playout reports (a
             terminal engine's playout reports the final outcome).
         utility: the least and the most return of a seat in one deal under the default
@@ -261,7 +261,7 @@ class Game:
         return policy(state, actions)
 
     def evaluate_args(self, rules: Any) -> tuple[Any, ...]:
-        """The game's extra arguments of ``DealCore.evaluate`` under ``rules``."""
+        """The game's extra arguments of ``DealEngine.evaluate`` under ``rules``."""
         return tuple(getattr(rules, field) for field in self.evaluate_rules)
 
     def new(self, seed: int | None = None, *, match: bool = False, rules: Any = None,

@@ -10,7 +10,7 @@ from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
-from chupai.state.surface import ActionList, StateCore
+from chupai.state.compiled import ActionList, CompiledState
 from chupai.core.validate import (
     as_rng,
     check_players,
@@ -86,14 +86,14 @@ def restore(cls: type[S], origin: Origin, decisions: Sequence[Any]) -> S:
     return state
 
 
-class StateBase(StateCore):
+class StateBase(CompiledState):
     """What ``Deal`` and ``Match`` of every game share (see :mod:`chupai.contract`).
 
     A subclass sets ``_origin`` in each constructor (:meth:`_made`) and defines
     ``history``, ``clone``, ``_record`` and ``_determinize`` (and ``_world_card_play``
     where the world's engine alone is cheaper to make); a ``Deal`` uses the compiled
     ``legal_actions``, ``apply``, ``apply_index`` and ``is_terminal`` of
-    :class:`~chupai.state.surface.StateCore` and supplies its hooks, a ``Match`` delegates
+    :class:`~chupai.state.compiled.CompiledState` and supplies its hooks, a ``Match`` delegates
     them to its deal.
     """
 
@@ -184,8 +184,8 @@ class DealSurface(StateBase):
 
     A subclass holds ``_rules`` and ``_seed`` (``None`` for a deal built from given
     cards); the compiled base holds ``_history`` (the :class:`~chupai.contract.Event`
-    tuple, recorded compactly) and ``_core``, the compiled engine of the card play.
-    ``players``, ``current_player`` and ``hand_sizes`` read ``_core``: a deal
+    tuple, recorded compactly) and ``_engine``, the compiled engine of the card play.
+    ``players``, ``current_player`` and ``hand_sizes`` read ``_engine``: a deal
     with a phase before its core exists (Guan Dan's tribute, Zheng Shangyou's exchange)
     overrides them.
     """
@@ -207,13 +207,13 @@ class DealSurface(StateBase):
     @property
     def players(self) -> int:
         """The number of players; seats are ``0 .. players - 1``."""
-        players: int = self._core.players
+        players: int = self._engine.players
         return players
 
     @property
     def current_player(self) -> int:
         """The seat to decide now; :data:`~chupai.contract.TERMINAL` once over."""
-        return TERMINAL if self.is_terminal() else int(self._core.current)
+        return TERMINAL if self.is_terminal() else int(self._engine.current)
 
     @property
     def history(self) -> list[Event]:
@@ -225,7 +225,7 @@ class DealSurface(StateBase):
         return (events,), len(events)
 
     def hand_sizes(self) -> tuple[int, ...]:
-        return tuple(self._core.hand_sizes())
+        return tuple(self._engine.hand_sizes())
 
     def _extras(self) -> dict[str, Any]:
         return {"_seed": self._seed}
@@ -430,7 +430,7 @@ def _cloner(cls: type, cloned: tuple[str, ...], copied: tuple[str, ...]) -> Call
     if fn is None:
         slots = [n for c in cls.__mro__ for n in c.__dict__.get("__slots__", ())]
         # a state's compiled part (engine, history, cached actions) first, in one C call
-        first = "s._clone_core()" if issubclass(cls, StateCore) else "_new(_cls)"
+        first = "s._clone_engine()" if issubclass(cls, CompiledState) else "_new(_cls)"
         lines = ["def clone(s):", f"    o = {first}"]
         for name in slots:
             if name in cloned:

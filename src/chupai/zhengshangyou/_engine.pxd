@@ -23,6 +23,6 @@ cdef void zs_pass(zs_deal_t *d) noexcept nogil
 # The engine (chupai.engine.base.Engine) over a zs_deal_t: the hooks below are the
 # Zheng Shangyou rules; `st` is a zs_deal_t *.  h_returns' weights: weights[place] is
 # the value of finishing in that place (0 first).
-cdef class DealCore(Engine):
+cdef class DealEngine(Engine):
     # the hooks are declared once, in chupai/engine/base.pxd; _engine.pyx overrides them
     cdef zs_deal_t d

@@ -1,7 +1,7 @@
 """The Zheng Shangyou trick engine and the playouts (``docs/rules/zhengshangyou.md``, "Play").
 
 A deal's card play is the C struct ``zs_deal_t``: hands, the trick (last play, who
-made it, passes since) and the finishing order.  ``DealCore`` wraps it for Python
+made it, passes since) and the finishing order.  ``DealEngine`` wraps it for Python
 (``chupai.zhengshangyou.game`` builds the full state machine on it); the playouts run
 it to the end inside C with the GIL released.
 """
@@ -186,7 +186,7 @@ C_CONSTANTS = {
 
 
 @cython.no_gc  # no reference cycles (see Engine): no GC bookkeeping per clone
-cdef class DealCore(Engine):
+cdef class DealEngine(Engine):
     """One deal's card play (no exchange, no points table): hands, trick, finishing order.
 
     The building block of ``chupai.zhengshangyou.Deal``; also usable alone for analysis.
@@ -203,7 +203,7 @@ cdef class DealCore(Engine):
     @staticmethod
     def from_hands(hands, *, current=0, rules=None):
         """A deal in progress from 2..8 one-deck hands (``Cards`` or strings), ``current`` on lead."""
-        cdef DealCore self = DealCore.__new__(DealCore)
+        cdef DealEngine self = DealEngine.__new__(DealEngine)
         cdef int s, n, leader
         parsed = checked_hands(hands, ZS_MIN_SEATS, ZS_MAX_SEATS, 1)
         n = len(parsed)
@@ -224,7 +224,7 @@ cdef class DealCore(Engine):
     def random(seed, *, players=4, dealer=None, rules=None):
         """A fresh deal from a seed, dealt from ``dealer`` (``None``: drawn from the seed),
         who leads; the same seed gives the same deal as ``playouts``' first."""
-        cdef DealCore self = DealCore.__new__(DealCore)
+        cdef DealEngine self = DealEngine.__new__(DealEngine)
         cdef rng_t rng
         cdef int n = check_players(players, ZS_MIN_SEATS, ZS_MAX_SEATS), dl
         cdef int flags = zs_rules_flags(rules)

@@ -2,18 +2,18 @@
 from collections.abc import Sequence
 
 from chupai.cards import Cards
-from chupai.zhengshangyou._engine import DealCore
+from chupai.zhengshangyou._engine import DealEngine
 
 __all__ = ["exchange_hands", "world"]
 
 def world(
-    core: DealCore,
+    engine: DealEngine,
     player: int,
     known: Sequence[Cards | int],
     forbid: Sequence[int] | None,
     must: Sequence[int] | None,
     seed: int,
-) -> DealCore: ...
+) -> DealEngine: ...
 def exchange_hands(
     hands: Sequence[Cards | int],
     player: int,

@@ -11,11 +11,11 @@ from chupai.zhengshangyou._deal cimport ZS_MAX_SEATS, zs_deal_t
 __all__ = ["exchange_hands", "world"]
 
 
-def world(Engine core not None, player, known, forbid, must, seed):
-    """A copy of the engine ``core`` whose cards hidden from ``player`` are dealt again
+def world(Engine engine not None, player, known, forbid, must, seed):
+    """A copy of the engine ``engine`` whose cards hidden from ``player`` are dealt again
     (:func:`chupai.engine.determinize.deal`): every hand but its ``known`` cards (one-deck
     masks), under the per-seat ``forbid`` / ``must`` face masks (``None``: none)."""
-    cdef Engine other = dz_copy_of(core, "zhengshangyou")
+    cdef Engine other = dz_copy_of(engine, "zhengshangyou")
     cdef zs_deal_t *d = <zs_deal_t *>other.h_state()
     cdef int n = d.t.seats
     cdef int p = check_seat(player, n, "player")

@@ -1,6 +1,6 @@
 """One Zheng Shangyou deal (:class:`Deal`): the card exchange (from the second deal on,
 :mod:`chupai.zhengshangyou.exchange`), then the card play in C
-(:class:`chupai.zhengshangyou._engine.DealCore`); observations and determinization.
+(:class:`chupai.zhengshangyou._engine.DealEngine`); observations and determinization.
 
 >>> deal = Deal(seed=7)
 >>> deal.phase, deal.hand_sizes()
@@ -32,7 +32,7 @@ from chupai.actions import PASS
 from chupai.cards import Cards, face_name, parse_face
 from chupai.contract import TERMINAL, Event
 from chupai.errors import IllegalActionError
-from chupai.zhengshangyou._engine import MAX_PLAYERS, MIN_PLAYERS, DealCore
+from chupai.zhengshangyou._engine import MAX_PLAYERS, MIN_PLAYERS, DealEngine
 from chupai.zhengshangyou._world import exchange_hands, world
 from chupai.zhengshangyou.exchange import (
     EXCHANGE_ACTIONS,
@@ -97,7 +97,7 @@ class Deal(DealSurface):
     game: ClassVar[str] = "zhengshangyou"
 
     # (the engine, the cached legal actions, the phase, the history and the trick's
-    # start are the compiled base's: chupai.state.surface.StateCore)
+    # start are the compiled base's: chupai.state.compiled.CompiledState)
     __slots__ = (
         "_dealer",
         "_dz",
@@ -112,16 +112,10 @@ class Deal(DealSurface):
         "_table",
     )
 
-    _core: DealCore | None
+    _engine: DealEngine | None
     _phase: Phase
 
     _hands: list[int] | None
-
-    @property
-    def _live(self) -> DealCore:
-        """The card-play engine (from the start of the card play on)."""
-        assert self._core is not None
-        return self._core
 
     @property
     def _held(self) -> list[int]:
@@ -133,8 +127,8 @@ class Deal(DealSurface):
         seed = check_seed(seed)
         rules = _check_rules(rules)
         n = _check_players(players)
-        core = DealCore.random(seed, players=n, rules=rules)
-        self._setup([core.hand(s).lo for s in range(n)], core.current, None, rules)
+        engine = DealEngine.random(seed, players=n, rules=rules)
+        self._setup([engine.hand(s).lo for s in range(n)], engine.current, None, rules)
         self._seed = seed
         self._made("new", seed, rules=rules, players=n)
 
@@ -199,7 +193,7 @@ class Deal(DealSurface):
         self._dealer = dealer
         self._previous = previous
         self._hands = list(masks)
-        self._core = None
+        self._engine = None
         self._history = []
         self._known = [0] * n
         self._watch = 0
@@ -265,7 +259,7 @@ class Deal(DealSurface):
         self._known[seat] |= 1 << face
 
     def _start_play(self) -> None:
-        self._core = DealCore.from_hands([Cards.from_masks(m) for m in self._held], current=self._dealer, rules=self._rules)
+        self._engine = DealEngine.from_hands([Cards.from_masks(m) for m in self._held], current=self._dealer, rules=self._rules)
         self._hands = None
         self._phase = _PLAY
         self._trick_start = self._history_len
@@ -296,21 +290,21 @@ class Deal(DealSurface):
         """The seat to decide now; :data:`~chupai.contract.TERMINAL` once over."""
         if self._phase is _OVER:
             return TERMINAL
-        if self._core is not None:
-            return int(self._core.current)
+        if self._engine is not None:
+            return int(self._engine.current)
         return self._steps[self._step][1]
 
     @property
     def finishing_order(self) -> tuple[int, ...]:
         """Seats out so far; once over, every seat (the one left holding cards last)."""
-        return self._core.finishing_order if self._core is not None else ()
+        return self._engine.finishing_order if self._engine is not None else ()
 
     @property
     def points(self) -> tuple[int, ...]:
         """Each seat's points so far in this deal: 2 for the first out, 1 for the second."""
-        if self._core is None:
+        if self._engine is None:
             return (0,) * self._n
-        return tuple(self._live.points())
+        return tuple(self._engine.points())
 
     def scores(self) -> tuple[int, ...]:
         """Each seat's points so far in this deal (:attr:`points`)."""
@@ -321,22 +315,23 @@ class Deal(DealSurface):
         less the mean points of the deal, a zero sum; zeros before."""
         if self._phase is not _OVER:
             return [0.0] * self._n
-        points = self._live.points()
+        assert self._engine is not None  # a deal is over in its card play
+        points = self._engine.points()
         mean = sum(points) / self._n
         return [p - mean for p in points]
 
     def hand(self, seat: int) -> Cards:
         """The cards ``seat`` holds now (full information; see :meth:`observation`)."""
         seat = check_seat(seat, self._n, "seat")
-        return self._core.hand(seat) if self._core is not None else Cards.from_masks(self._held[seat])
+        return self._engine.hand(seat) if self._engine is not None else Cards.from_masks(self._held[seat])
 
     @property
     def hands(self) -> tuple[Cards, ...]:
         return tuple(self.hand(s) for s in range(self._n))
 
     def hand_sizes(self) -> tuple[int, ...]:
-        if self._core is not None:
-            return self._core.hand_sizes()
+        if self._engine is not None:
+            return self._engine.hand_sizes()
         return tuple(m.bit_count() for m in self._held)
 
     @property
@@ -353,14 +348,14 @@ class Deal(DealSurface):
     @property
     def trick(self) -> tuple[Play | None, int, int]:
         """``(last play, who made it, passes since)``; ``(None, -1, 0)`` when leading."""
-        core = self._core
-        if core is None or core.last_player < 0:
+        engine = self._engine
+        if engine is None or engine.last_player < 0:
             return None, -1, 0
-        return self._last_play, core.last_player, core.passes
+        return self._last_play, engine.last_player, engine.passes
 
     # -- actions -----------------------------------------------------------------------------
     # legal_actions(), apply(), apply_index() and is_terminal() are the compiled base's
-    # (chupai.state.surface.StateCore): the actions of the current player are every play
+    # (chupai.state.compiled.CompiledState): the actions of the current player are every play
     # (every suit choice) and PASS when following, or the choices of the pending
     # exchange step; none once over.
     def _apply_checked(self, action: Any) -> None:
@@ -371,7 +366,7 @@ class Deal(DealSurface):
             raise foreign_action(action, "zhengshangyou", _EXPECTED)
         if self._phase is _OVER:
             raise IllegalActionError(f"{action!r}: the deal is over")
-        if self._core is not None:
+        if self._engine is not None:
             if action is not PASS and not isinstance(action, Play):
                 raise IllegalActionError(f"{action!r} is not legal in the play phase (a Play or PASS)")
             self._commit(action)  # the one check, in the engine: IllegalActionError, state unchanged
@@ -395,14 +390,14 @@ class Deal(DealSurface):
     def _ended(self) -> None:
         self._phase = _OVER
 
-    def card_play(self) -> DealCore | None:
+    def card_play(self) -> DealEngine | None:
         """A copy of the compiled card-play engine (for bots and playouts), or ``None``
         outside the card play (exchange, deal over)."""
-        return self._live.clone() if self._phase is _PLAY else None
+        return self._engine.clone() if self._phase is _PLAY and self._engine is not None else None
 
     # -- copies, views ---------------------------------------------------------------------
     def clone(self) -> Deal:
-        """An independent copy (the core is copied in C; plays are shared, being immutable)."""
+        """An independent copy (the engine is copied in C; plays are shared, being immutable)."""
         return shallow_clone(self, copied=("_hands", "_known", "_table"))
 
     def played_cards(self) -> tuple[Cards, ...]:
@@ -435,7 +430,7 @@ class Deal(DealSurface):
                 "last_play": last,
                 "last_player": last_player,
                 "passes": passes,
-                "plays": tuple(self._history[self._trick_start :]) if self._core is not None else (),
+                "plays": tuple(self._history[self._trick_start :]) if self._engine is not None else (),
             },
             "history": tuple(self._history),
             "played": self.played_cards(),
@@ -467,8 +462,8 @@ class Deal(DealSurface):
             forbid, must = self._constraints(p)
         new = shallow_clone(self, copied=("_history", "_known", "_table"))
         new._legal = None
-        if self._core is not None:
-            new._core = world(self._core, p, self._known, forbid, must, seed)
+        if self._engine is not None:
+            new._engine = world(self._engine, p, self._known, forbid, must, seed)
             return new
         # the exchange: a payer still to decide (hidden from player) has tied suits (so no
         # joker: a single face), checked by rejection, in C
@@ -480,19 +475,20 @@ class Deal(DealSurface):
         new._hands = exchange_hands(self._held, p, self._known, forbid, must, seed, tied)
         return new
 
-    def _world_card_play(self, player: int, seed: int) -> DealCore | None:
+    def _world_card_play(self, player: int, seed: int) -> DealEngine | None:
         p = check_seat(player, self._n)
         if self._phase is not _PLAY:
             return None  # (what card_play() of the world is)
         forbid, must = self._constraints(p) if self._steps else (None, None)
-        return world(self._live, p, self._known, forbid, must, seed)
+        assert self._engine is not None  # the card play has begun
+        return world(self._engine, p, self._known, forbid, must, seed)
 
     def _constraints(self, player: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The per-seat forbid and must face masks of :func:`chupai.engine.determinize.deal`
         that the exchange's public record implies for the cards hidden from ``player``."""
         # the record changes only with the exchange's steps: cached for this history
         # (for good once the card play has started)
-        key = -1 if self._core is not None else len(self._history)
+        key = -1 if self._engine is not None else len(self._history)
         cached = self._dz
         if cached is None or cached[0] != key:
             forbid = tuple(sum(1 << f for f in self._forbidden(s)) for s in range(self._n))
@@ -502,7 +498,7 @@ class Deal(DealSurface):
         return forbid, must_masks(ties, player, self._n, lambda s: Cards.from_masks(self._now(s) & ~self._known[s]))
 
     def _now(self, seat: int) -> int:
-        return self._core.hand(seat).lo if self._core is not None else self._held[seat]
+        return self._engine.hand(seat).lo if self._engine is not None else self._held[seat]
 
     def _decision_ties(self) -> Ties:
         """Per payment that was a decision: the payer, the mask of the other suits of its
@@ -593,7 +589,7 @@ class Deal(DealSurface):
         last, last_player, passes = self.trick
         if self._phase is _OVER:
             lines.append(f"  over: finishing order {order}, points {self.points}")
-        elif self._core is None:
+        elif self._engine is None:
             lines.append(f"  exchange: seat {cur} chooses among {self.legal_actions()}; face up {self.table}")
         elif last is None:
             lines.append(f"  seat {cur} leads")

@@ -5,7 +5,7 @@ exchange of :mod:`chupai.zhengshangyou.exchange`.
 The surface is the library's (:mod:`chupai.contract`): ``current_player``, ``phase``,
 ``legal_actions()``, ``apply(action)``, ``clone()``, ``is_terminal()``, ``returns()``,
 ``scores()``, ``history``, ``observation(player)``, ``determinize(player, rng)``,
-``card_play()``.  The card play runs in C (:class:`chupai.zhengshangyou._engine.DealCore`).
+``card_play()``.  The card play runs in C (:class:`chupai.zhengshangyou._engine.DealEngine`).
 
 Actions
 -------

@@ -15,7 +15,7 @@ from chupai.state.base import (
 )
 from chupai.core.validate import check_positive_int
 from chupai.contract import Event
-from chupai.zhengshangyou._engine import MAX_PLAYERS, MIN_PLAYERS, DealCore
+from chupai.zhengshangyou._engine import MAX_PLAYERS, MIN_PLAYERS, DealEngine
 from chupai.zhengshangyou.deal import Deal
 from chupai.zhengshangyou.rules import Rules
 
@@ -84,7 +84,7 @@ class Match(OpenEndedMatch):
         seed = match_deal(self._seed, len(self._summaries))
         if previous is not None:
             dealer = self._rules.dealer_after(previous)
-        core = DealCore.random(seed, players=self._n, dealer=dealer, rules=self._rules)
+        core = DealEngine.random(seed, players=self._n, dealer=dealer, rules=self._rules)
         deal = Deal.from_hands([core.hand(s) for s in range(self._n)], dealer=int(core.current),
                                previous=previous, rules=self._rules)
         deal._seed = seed

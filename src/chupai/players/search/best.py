@@ -97,10 +97,10 @@ class BestBot:
             budget.append(f"worlds={self.worlds}")
         return f"BestBot({', '.join(budget)}, policy={self.policy!r})"
 
-    def _candidates(self, core: Any, proposal: Any) -> tuple[Any, bool, int]:
+    def _candidates(self, engine: Any, proposal: Any) -> tuple[Any, bool, int]:
         """The plays compared, whether passing is one (the last), and the proposal's index."""
-        plays = core.legal_plays(collapse_suits=True)
-        include_pass = bool(core.can_pass())
+        plays = engine.legal_plays(collapse_suits=True)
+        include_pass = bool(engine.can_pass())
         if proposal is None:
             keep = self.max_candidates - 1
             index = -1
@@ -125,11 +125,11 @@ class BestBot:
         actions = state.legal_actions()
         if len(actions) == 1:
             return actions[0]
-        core = state.card_play()
-        if core is None:
+        engine = state.card_play()
+        if engine is None:
             return game_of(state).choose_decision(state, actions)
-        proposal = core.policy_choice(self.policy, int(g.integers(0, 2**63)))
-        plays, include_pass, base = self._candidates(core, proposal)
+        proposal = engine.policy_choice(self.policy, int(g.integers(0, 2**63)))
+        plays, include_pass, base = self._candidates(engine, proposal)
         n = len(plays) + include_pass
         if n == 1:
             return _as_action(actions, proposal)

@@ -6,7 +6,7 @@ tree: at every node it lists the actions available *in that world*, counts each
 existing child as available (the availability count that replaces the parent's visits
 in the UCB formula), expands one untried action if there is any, else follows the
 child with the best UCB value for the player who chooses there.  The new leaf is
-scored by a compiled playout of the world's card-play engine (``DealCore.playout``
+scored by a compiled playout of the world's card-play engine (``DealEngine.playout``
 with a named policy), and every node on the path adds the return of the player who
 chose its action.  Actions are keyed by value, since every world lists its own action
 objects: a play by its raw generator record (equal plays have equal records, and no
@@ -63,7 +63,7 @@ from chupai.engine.base import POLICIES
 from chupai.registry import game_of
 from chupai.actions import PASS
 
-__all__ = ["ActionStats", "ISMCTS", "Node", "SearchResult", "Tree", "core_actions", "root_actions", "root_order"]
+__all__ = ["ActionStats", "ISMCTS", "Node", "SearchResult", "Tree", "engine_actions", "root_actions", "root_order"]
 
 _POLICIES = tuple(POLICIES)
 
@@ -160,7 +160,7 @@ class SearchResult:
 _RECORD = np.dtype((np.void, PLAY_DTYPE.itemsize))
 
 
-def core_actions(core: Any, collapse_suits: bool) -> tuple[list[Any], Any]:
+def engine_actions(engine: Any, collapse_suits: bool) -> tuple[list[Any], Any]:
     """The keys and the actions of the engine's player to move: ``(keys, plays)``.
 
     ``keys[i]`` is the raw record of ``plays[i]`` (equal plays have equal records: the
@@ -168,9 +168,9 @@ def core_actions(core: Any, collapse_suits: bool) -> tuple[list[Any], Any]:
     may pass; ``plays`` is the engine's ``PlayList`` (a Play is built only for the
     action taken).
     """
-    plays = core.legal_plays(collapse_suits=collapse_suits)
+    plays = engine.legal_plays(collapse_suits=collapse_suits)
     keys: list[Any] = plays.to_numpy().view(_RECORD).tolist()
-    if core.can_pass():
+    if engine.can_pass():
         keys.append(PASS)
     return keys, plays
 
@@ -178,13 +178,13 @@ def core_actions(core: Any, collapse_suits: bool) -> tuple[list[Any], Any]:
 def root_actions(state: Any, collapse_suits: bool = True) -> tuple[list[Any], list[Any]]:
     """The keys and the actions the search considers in ``state``: during card play the
     engine's (suit-collapsed if asked) plays and ``PASS`` when following (see
-    :func:`core_actions`), else the state's legal actions (tribute, exchange and other
+    :func:`engine_actions`), else the state's legal actions (tribute, exchange and other
     decisions), each its own key."""
-    core = state.card_play()
-    if core is None:
+    engine = state.card_play()
+    if engine is None:
         actions = list(state.legal_actions())
         return actions, actions
-    keys, plays = core_actions(core, collapse_suits)
+    keys, plays = engine_actions(engine, collapse_suits)
     return keys, list(plays) + [PASS] * (len(keys) - len(plays))
 
 
@@ -193,13 +193,13 @@ def root_order(state: Any, actions: list[Any], collapse_suits: bool = True) -> l
     :func:`root_actions`): during card play the greedy policy's choice first, then
     ``PASS``, then the plays in MonteCarloBot's order (plainest first: no bomb, fewest
     wild cards, lowest key, longest); decisions as listed."""
-    core = state.card_play()
-    if core is None:
+    engine = state.card_play()
+    if engine is None:
         return list(range(len(actions)))
-    rec = core.legal_plays(collapse_suits=collapse_suits).to_numpy()
+    rec = engine.legal_plays(collapse_suits=collapse_suits).to_numpy()
     order: list[int] = np.lexsort((-rec["length"].astype(int), rec["key"], rec["nwild"], rec["cls"])).tolist()
-    passing = [len(rec)] if core.can_pass() else []
-    choice = core.policy_choice("greedy")
+    passing = [len(rec)] if engine.can_pass() else []
+    choice = engine.policy_choice("greedy")
     first = [actions.index(choice)] if choice is not None and choice in actions else passing
     return list(dict.fromkeys(first + passing + order))
 
@@ -381,20 +381,20 @@ class ISMCTS:
         per_world = self.iterations_per_world
         left = 0
         base: Any = None
-        base_core: Any = None
+        base_engine: Any = None
         done = 0
         while done != limit and (done == 0 or seconds is None or clock() < deadline):
             if left == 0:
                 base = state.determinize(player, gen)
-                base_core = base.card_play()
+                base_engine = base.card_play()
                 left = per_world
             left -= 1
             if per_world == 1:  # the world is used once: no copy
-                world, core = base, base_core
-            elif base_core is not None:  # card play: only the engine is walked
-                world, core = base, base_core.clone()
+                world, engine = base, base_engine
+            elif base_engine is not None:  # card play: only the engine is walked
+                world, engine = base, base_engine.clone()
             else:
-                world, core = base.clone(), None
+                world, engine = base.clone(), None
             span = c * (high - low) if high > low else c
             # the root
             if untried:
@@ -414,23 +414,23 @@ class ISMCTS:
             assert node is not None
             # below the root: make the action, list the next player's, choose
             while True:
-                if core is not None:
+                if engine is not None:
                     if a is PASS:
-                        core.pass_turn()
+                        engine.pass_turn()
                     else:
-                        core.play(a)
-                    mover = core.current
+                        engine.play(a)
+                    mover = engine.current
                     if mover < 0 or expand:
                         break
-                    ks, objs = core_actions(core, collapse)
+                    ks, objs = engine_actions(engine, collapse)
                 else:
                     world.apply(a)
-                    core = world.card_play()
+                    engine = world.card_play()
                     if expand or world.is_terminal():
                         break
-                    if core is not None:
-                        mover = core.current
-                        ks, objs = core_actions(core, collapse)
+                    if engine is not None:
+                        mover = engine.current
+                        ks, objs = engine_actions(engine, collapse)
                     else:
                         mover = world.current_player
                         ks = objs = world.legal_actions()
@@ -460,14 +460,14 @@ class ISMCTS:
                     a = node.action
                 path.append(node)
             # rollout: decisions still due before the card play at random, then C
-            if core is None:
-                while not world.is_terminal() and (core := world.card_play()) is None:
+            if engine is None:
+                while not world.is_terminal() and (engine := world.card_play()) is None:
                     options = world.legal_actions()
                     world.apply(options[rnd.randrange(len(options))])
-            if core is None:
+            if engine is None:
                 ret = world.returns()
             else:
-                ret = outcome(rules, core.playout(rnd.getrandbits(63), policy))
+                ret = outcome(rules, engine.playout(rnd.getrandbits(63), policy))
             r_lo, r_hi = min(ret), max(ret)
             if r_lo < low:
                 low = r_lo

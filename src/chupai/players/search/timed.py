@@ -44,8 +44,8 @@ class TimedMonteCarloBot:
 
     def choose(self, state: Any, rng: Any) -> Any:
         """MonteCarloBot's choice with the playouts the budget allows."""
-        core = state.card_play()
-        if core is None or len(core.legal_plays(collapse_suits=True)) + core.can_pass() <= 1:
+        engine = state.card_play()
+        if engine is None or len(engine.legal_plays(collapse_suits=True)) + engine.can_pass() <= 1:
             return self.bot.choose(state, rng)  # no playouts: nothing to measure
         start = time.process_time()
         action = self.bot.choose(state, rng)

@@ -10,8 +10,8 @@ index, so ``apply()`` of such a Play, while the list is the state's current one,
 the generator's own record without searching; any other action goes to the game's
 fully validated path.  ``apply_index(i)`` plays item ``i`` without making any object.
 
-:class:`StateCore` is the base of :class:`chupai.state.base.StateBase`: the engine
-(``_core``), the cached list (``_legal``), the phase, the trick's start and the history.
+:class:`CompiledState` is the base of :class:`chupai.state.base.StateBase`: the engine
+(``_engine``), the cached list (``_legal``), the phase, the trick's start and the history.
 The history is a C array of entries (the seat, the action object or the play's record,
 the phase); the :class:`~chupai.contract.Event` tuples are made when ``_history`` is
 read, each once.
@@ -54,7 +54,7 @@ from chupai.actions import PASS
 from chupai.contract import Event
 from chupai.errors import IllegalActionError
 
-__all__ = ["ActionList", "StateCore", "WATCH_BOMB_PLAYS", "WATCH_PASSES_ON_LEAD"]
+__all__ = ["ActionList", "CompiledState", "WATCH_BOMB_PLAYS", "WATCH_PASSES_ON_LEAD"]
 
 cdef object _PASS = PASS
 cdef tuple _NO_ARGS = ()
@@ -303,10 +303,10 @@ cdef ActionList _options_list(tuple options):
 
 
 @cython.auto_pickle(False)
-cdef class StateCore:
+cdef class CompiledState:
     """The compiled base of every state (see the module doc).
 
-    A game's ``Deal`` sets ``_core`` when its card play starts, keeps ``_phase`` for its
+    A game's ``Deal`` sets ``_engine`` when its card play starts, keeps ``_phase`` for its
     decision phases, and supplies in Python: ``_apply_checked(action)`` (any action not
     known legal: validate it fully, ``IllegalActionError`` with the state unchanged, then
     make it, a card-play action through ``_commit``), ``_options()`` (a decision
@@ -374,12 +374,12 @@ cdef class StateCore:
 
     # -- the engine and the cached list ---------------------------------------------------
     @property
-    def _core(self):
+    def _engine(self):
         """The compiled card-play engine (``None`` before the card play)."""
         return self.eng
 
-    @_core.setter
-    def _core(self, Engine core):
+    @_engine.setter
+    def _engine(self, Engine core):
         self.eng = core
         self.view = None
 
@@ -474,16 +474,16 @@ cdef class StateCore:
             raise TypeError(f"event must be a chupai.contract.Event, not {event!r}")
         self.push(event[0], EV_EVENT, event, None, NULL)
 
-    def _clone_core(self):
+    def _clone_engine(self):
         """A new state of this one's class whose compiled part is a copy of this one's
         (the engine copied, the history copied, the cached list shared: it is the same
         position); its Python slots are not set (``chupai.state.base.shallow_clone``)."""
         cdef type cls = type(self)
-        cdef StateCore other = <StateCore>(<PyTypeObject *>cls).tp_new(cls, <PyObject *>_NO_ARGS, NULL)
+        cdef CompiledState other = <CompiledState>(<PyTypeObject *>cls).tp_new(cls, <PyObject *>_NO_ARGS, NULL)
         other.copy_from(self)
         return other
 
-    cdef int copy_from(self, StateCore other) except -1:
+    cdef int copy_from(self, CompiledState other) except -1:
         cdef Py_ssize_t i, n = other.nentries
         cdef Engine e
         if self.nentries:

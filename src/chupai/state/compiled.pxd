@@ -27,7 +27,7 @@ ctypedef struct entry_t:
 
 
 cdef class ActionList:
-    """The current player's legal actions (see surface.pyx)."""
+    """The current player's legal actions (see compiled.pyx)."""
     cdef PlayList pl             # the plays (None in a decision phase)
     cdef Engine eng              # the engine that listed them (h_record of an action to find)
     cdef Py_ssize_t nplays
@@ -39,13 +39,13 @@ cdef class ActionList:
     cdef Py_ssize_t find(self, object action, Py_ssize_t lo, Py_ssize_t hi) except -2
 
 
-cdef class StateCore:
-    cdef Engine eng              # the card-play engine (`_core`), None before the card play
+cdef class CompiledState:
+    cdef Engine eng              # the card-play engine (`_engine`), None before the card play
     cdef ActionList view         # the cached legal actions (`_legal`)
     cdef public object _phase
     cdef public Py_ssize_t _trick_start
     cdef public unsigned int _watch
-    cdef public tuple _engine_phases  # see StateCore's doc (None: `_phase` is the game's)
+    cdef public tuple _engine_phases  # see CompiledState's doc (None: `_phase` is the game's)
     cdef entry_t *entries
     cdef Py_ssize_t nentries
     cdef Py_ssize_t capentries
@@ -60,4 +60,4 @@ cdef class StateCore:
     cdef ActionList listed(self)
     cdef int act(self, const play_t *rec, object action) except -1
     cdef void _clear(self)
-    cdef int copy_from(self, StateCore other) except -1
+    cdef int copy_from(self, CompiledState other) except -1
