@@ -12,8 +12,8 @@ bool, ~30 µs for 1024 tables: the caller's work) happens between the timed call
 warm-up run); the figures are medians: CPU time per step and steps/s by CPU time (all
 threads' CPU), and steps/s by wall time (what threads speed up); "cores busy" is CPU
 time over wall time (below 1 for one thread, or below 2 for two, when other processes
-share the cores).  ``compiled`` is the C tables (Guan Dan); a game without them runs
-the Python path and says so.  The last lines compare 2 threads with 1 (wall).  Every
+share the cores).  ``compiled`` is the C tables (every game that has them, its registry entry's
+``vector_tables``); a game without them runs the Python path and says so.  The last lines compare 2 threads with 1 (wall).  Every
 configuration prints the load average (``os.getloadavg``) before and after it.
 
 ``--phases`` (compiled backend) splits each ``env.step()`` into the part that runs in

@@ -3,6 +3,8 @@ the same trajectories and the same arrays, bit for bit, at every step, in every 
 determinism across threads; where the compiled path is refused."""
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -28,6 +30,36 @@ def _same(a: object, b: object) -> bool:
         return all(_same(x, y) for x, y in zip(a, b))
     x, y = np.asarray(a), np.asarray(b)
     return x.dtype == y.dtype and x.shape == y.shape and np.array_equal(x, y, equal_nan=x.dtype.kind == "f")
+
+
+def _lockstep(py: VectorEnv, cc: VectorEnv, steps: int, rng: np.random.Generator, index: bool,
+              watch: Any = None) -> int:
+    """Step the Python and the compiled env with the same actions, every array equal at
+    every step (``watch(step, obs)`` sees the compiled observations); the deals ended."""
+    obs_p, obs_c = py.reset()[0], cc.reset()[0]
+    ended = 0
+    for step in range(steps):
+        assert _same(obs_p, obs_c), step
+        if watch is not None:
+            watch(step, obs_c)
+        a = _random_actions(obs_p, rng, index)
+        out_p, out_c = py.step(a), cc.step(a)
+        assert all(_same(x, y) for x, y in zip(out_p[1:], out_c[1:])), step
+        obs_p, obs_c = out_p[0], out_c[0]
+        ended += int(out_c[2].sum())
+    return ended
+
+
+def _replays_as_deals(env: VectorEnv, steps: int, rng: np.random.Generator, index: bool) -> None:
+    """The compiled tables' moves (the caller's and the built-in opponents') are real
+    plays: ``states()`` rebuilds every deal, whose tensors are the env's."""
+    obs, _ = env.reset()
+    for _ in range(steps):
+        for i, s in enumerate(env.states()):
+            assert s.current_player == obs["player"][i] == 0
+            assert np.array_equal(obs["observation"][i], rl.observation_tensor(s, 0))
+            assert np.array_equal(obs["action_mask"][i], rl.legal_actions_mask(s))
+        obs, *_ = env.step(_random_actions(obs, rng, index))
 
 
 @pytest.mark.parametrize(("observation", "features", "action_mode"), [
@@ -66,6 +98,58 @@ def test_compiled_equals_python(observation, features, action_mode):
     if observation == "danzero":
         assert wild > 0  # the wild-card flags beyond "holds one" were exercised
 
+
+#: the games with compiled tables, each at its fewest, default and most players
+COMPILED = [(game, n) for game, entry in GAMES.items() if entry.vector_tables is not None
+            for n in sorted({entry.players[0], entry.default_players, entry.players[1]})]
+
+
+@pytest.mark.parametrize(("game", "players"), COMPILED, ids=[f"{g}-{n}" for g, n in COMPILED])
+@pytest.mark.parametrize(("features", "action_mode", "opponents"), [
+    (False, "id", None),
+    ("concrete", "index", "random"),
+    ("ids", "id", "greedy"),
+])
+def test_every_game_compiled_equals_python(game, players, features, action_mode, opponents):
+    """Every game with compiled tables, at its fewest, default and most players: every
+    array of reset() and step() equal to the Python path's, over several deals a table
+    (the built-in opponents' choices come from other streams on the two paths, so the
+    paths are compared in self-play; with opponents, the compiled tables against the
+    deals their moves replay to)."""
+    kw = dict(num_envs=4, seed=21, players=players, features=features, action_mode=action_mode)
+    index = action_mode == "index"
+    if opponents is None:
+        py, cc = VectorEnv(game, backend="python", **kw), VectorEnv(game, backend="compiled", **kw)
+
+        def same_deals(step: int, obs: dict) -> None:
+            if step % 50 == 0:
+                assert [a.history for a in py.states()] == [b.history for b in cc.states()]
+
+        assert _lockstep(py, cc, 300, np.random.default_rng(7), index, same_deals) >= 2
+    else:
+        env = VectorEnv(game, backend="compiled", opponents=opponents, **kw)
+        _replays_as_deals(env, 60, np.random.default_rng(3), index)
+
+
+def test_gandengyan_compiled_equals_python_with_multipliers_and_shown_hands():
+    """Gan Deng Yan's own fields under rules that exercise them: the general multiplier
+    of the bombs played, and the cards a pass on lead shows (the known cards)."""
+    from chupai.encoding.tensors import observation_layout
+    from chupai.gandengyan import Rules as GanDengYanRules
+
+    rules = GanDengYanRules(multipliers=True, joker_lead_out=False, triples_are_bombs=False, min_talon_to_win=3)
+    kw = dict(num_envs=16, seed=31, players=4, rules=rules, features="ids")
+    py, cc = VectorEnv("gandengyan", backend="python", **kw), VectorEnv("gandengyan", backend="compiled", **kw)
+    layout = observation_layout("gandengyan", 4)
+    seen = {"known": 0, "multiplied": 0}
+
+    def count(step: int, obs: dict) -> None:
+        o = obs["observation"]
+        seen["known"] += int(o[:, layout.slice("known")].any(axis=1).sum())
+        seen["multiplied"] += int((o[:, layout.offset("multiplier")] > 1).sum())
+
+    _lockstep(py, cc, 1500, np.random.default_rng(4), False, count)
+    assert seen["known"] > 0 and seen["multiplied"] > 0
 
 def test_compiled_equals_python_with_other_rules():
     rules = Rules(promotion=(3, 2, 1), straight_flush_as_straight=False, joker_pair_in_full_house=False)
@@ -108,15 +192,7 @@ def test_compiled_same_trajectories_for_any_threads(opponents):
 def test_compiled_opponent_moves_replay_as_deals():
     """The built-in policies' moves are real plays: states() rebuilds every deal from its
     seed and moves, and its tensors are the env's."""
-    env = VectorEnv("guandan", 3, seed=9, opponents="greedy")
-    obs, _ = env.reset()
-    rng = np.random.default_rng(0)
-    for _ in range(80):
-        for i, s in enumerate(env.states()):
-            assert s.current_player == obs["player"][i] == 0
-            assert np.array_equal(obs["observation"][i], rl.observation_tensor(s, 0))
-            assert np.array_equal(obs["action_mask"][i], rl.legal_actions_mask(s))
-        obs, *_ = env.step(_random_actions(obs, rng, False))
+    _replays_as_deals(VectorEnv("guandan", 3, seed=9, opponents="greedy"), 80, np.random.default_rng(0), False)
 
 
 def test_compiled_bad_input_leaves_every_table_alone():
@@ -159,6 +235,29 @@ def test_backend_choice():
         VectorEnv("gandengyan", 1, 0, observation="danzero")
 
 
+def test_the_python_path_says_so_once(monkeypatch):
+    """A VectorEnv of backend "auto" that cannot run compiled warns, once a process for
+    each reason; one asked for the Python path does not."""
+    import warnings
+
+    from chupai.players.bots import RandomBot
+    from chupai.rl import vector
+
+    monkeypatch.setattr(vector, "_SAID", set())
+    without = [game for game, entry in GAMES.items() if entry.vector_tables is None]
+    cases = [(without[0], {})] if without else []
+    cases.append(("guandan", {"opponents": RandomBot()}))
+    for game, kw in cases:
+        with pytest.warns(RuntimeWarning, match="runs on the Python path"):
+            assert VectorEnv(game, 1, 0, **kw).backend == "python"
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            assert VectorEnv(game, 1, 0, **kw).backend == "python"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        monkeypatch.setattr(vector, "_SAID", set())
+        assert VectorEnv("guandan", 1, 0, backend="python").backend == "python"
+
 def test_compiled_tables_check_what_python_can_reach():
     """The private C object refuses bad ranges, shapes and actions (no out-of-bounds access)."""
     env = VectorEnv("guandan", 3, seed=1, features="ids")
@@ -198,7 +297,7 @@ def test_compiled_tables_check_what_python_can_reach():
         with pytest.raises(IndexError):
             t.engine(i)
     with pytest.raises(RuntimeError, match="once"):
-        t.__init__(3, 1, None, [-1] * 4, False, False, False, [(1, 0, 1, 0)], [0] * 15, list(range(54)),
+        t.__init__(3, 1, t.engine(0), [-1] * 4, 0, False, False, [(1, 0, 1, 0)], [0] * 15, 3, list(range(54)),
                    [0.0, 4, 2, 1], ids, 193, size)
     env.step(good)  # still consistent
 

@@ -27,6 +27,7 @@ cdef void gdy_deal_random(gdy_deal_t *d, rng_t *rng, int dealer) noexcept nogil
 cdef int gdy_legal(const gdy_deal_t *d, int collapse, playbuf_t *out) noexcept nogil
 cdef void gdy_play(gdy_deal_t *d, const play_t *p) noexcept nogil
 cdef void gdy_pass(gdy_deal_t *d) noexcept nogil
+cdef double gdy_general_multiplier(const gdy_deal_t *d) noexcept nogil
 cdef void gdy_returns(const gdy_deal_t *d, double *out) noexcept nogil
 
 

@@ -310,16 +310,24 @@ cdef double own_multiplier(const gdy_opts_t *o, mask_t lo, mask_t hi) noexcept n
     return out * f
 
 
+cdef double gdy_general_multiplier(const gdy_deal_t *d) noexcept nogil:
+    """The product of the factors of the bombs played (chupai.gandengyan.scoring.general_multiplier)."""
+    cdef double general = 1.0
+    cdef int k
+    for k in range(GDY_BOMB_KINDS):
+        general *= power(bomb_factor(&d.o, k), d.bombs[k])
+    return general
+
+
 cdef void gdy_returns(const gdy_deal_t *d, double *out) noexcept nogil:
     """Each seat's score for the deal (all 0 while it goes on or without a winner)."""
-    cdef double general = 1.0, pay, total = 0.0
+    cdef double general, pay, total = 0.0
     cdef int s, k
     for s in range(d.t.seats):
         out[s] = 0.0
     if d.winner < 0:
         return
-    for k in range(GDY_BOMB_KINDS):
-        general *= power(bomb_factor(&d.o, k), d.bombs[k])
+    general = gdy_general_multiplier(d)
     for s in range(d.t.seats):
         if s == d.winner:
             continue

@@ -24,6 +24,7 @@ GAME = Game(
     decision_policy=None, evaluate_rules=(),
     outcome=returns_field, utility=(-54.0, 54.0 * 5), max_length=max_length,
     encoder="chupai.gandengyan._rl:GanDengYan",
+    vector_tables="chupai.gandengyan._vector:GanDengYanCompiledTables",
     cli="chupai.gandengyan._cli",
     options=(Option("--decks", "one or two decks", type=int, choices=DECKS, default=DECKS[0]),),
     cli_options=(("plays", ("decks", *FOLLOW)), ("playout", ("players", "decks")),

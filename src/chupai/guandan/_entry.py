@@ -42,6 +42,6 @@ GAME = Game(
     perft=PerftDepths(full=4, quick=3, slow_path=2, slow_path_deep=3),
     sample_plays=("3D 3S 2H", "--level", "2", "--previous", "4S"),
     commands=("chupai.guandan.protocol.cli",),
-    vector_tables="chupai.guandan._vector:CompiledTables",
+    vector_tables="chupai.guandan._vector:GuanDanCompiledTables",
     observations=(("danzero", "chupai.guandan.danzero"),),
 )

@@ -45,11 +45,12 @@ Conventions (Gymnasium's vector API):
   :func:`chupai.guandan.danzero.observation`, with the action features in DanZero's
   card order, :func:`chupai.guandan.danzero.card_vector`).
 * Backends: ``backend="auto"`` (default) runs the **compiled tables** where the game has
-  them (its registry entry's ``vector_tables``: Guan Dan's, with opponents the tables
-  play, ``"random"``/``"greedy"``, or none; every table stepped in C with the GIL
-  released, the tensors written in C) and the Python path elsewhere (the other games,
-  or a bot object as an opponent); ``"python"`` forces the Python path, ``"compiled"`` refuses
-  with ``ValueError`` where it cannot run.  ``env.backend`` says which runs.  Both
+  them (its registry entry's ``vector_tables``: Guan Dan's, Zheng Shangyou's and Gan
+  Deng Yan's, with opponents the tables play, ``"random"``/``"greedy"``, or none; every
+  table stepped in C with the GIL released, the tensors written in C) and the Python
+  path elsewhere (a game without them, or a bot object as an opponent; a ``RuntimeWarning`` says so, once a process for each
+  reason); ``"python"`` forces the Python path, ``"compiled"`` refuses with
+  ``ValueError`` where it cannot run.  ``env.backend`` says which runs.  Both
   give the same arrays, bit for bit, in self-play (``tests/test_rl_vector_compiled.py``).
 * Determinism: deal ``e`` (0, 1, ... since the last seeding) of table ``i`` is
   ``Deal(seed=table_deal(seed, i, e))`` on both paths
@@ -73,8 +74,9 @@ Conventions (Gymnasium's vector API):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+import warnings
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
@@ -92,27 +94,15 @@ from chupai.encoding.tensors import (
     observation_tensor,
 )
 from chupai.encoding.spaces import ActionSpace
+from chupai.rl.compiled import CompiledTables
 
 __all__ = ["VectorEnv"]
 
 _MODES = ("id", "index")
 _FEATURES = (False, True, "concrete", "ids")
 _BACKENDS = ("auto", "compiled", "python")
-
-
-class CompiledTables(Protocol):
-    """What :class:`VectorEnv` drives of a game's compiled tables (its registry entry's
-    ``vector_tables``: a class taking ``(num_envs, rules, threads, policies, *,
-    observation, features, action_mode, space, layout)``, with ``POLICIES``, the
-    opponents it plays)."""
-
-    def seed(self, seed: int) -> None: ...
-    def reset(self) -> dict[str, np.ndarray]: ...
-    def check(self, arr: np.ndarray) -> np.ndarray: ...
-    def step(self, a: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray,
-                                           dict[str, Any]]: ...
-    def state(self, i: int) -> Any: ...
-    def close(self) -> None: ...
+#: why a VectorEnv of backend "auto" ran on the Python path, each said once a process
+_SAID: set[str] = set()
 
 
 def _policy(spec: Any) -> Any:
@@ -254,6 +244,9 @@ class VectorEnv:
         if backend == "compiled" and why:
             raise ValueError(f"backend='compiled' is not available here: {why}")
         self.backend = "python" if backend == "python" or why else "compiled"
+        if backend == "auto" and why and why not in _SAID:
+            _SAID.add(why)
+            warnings.warn(f"VectorEnv runs on the Python path: {why}", RuntimeWarning, stacklevel=2)
         if self.backend == "compiled" and tables is not None:
             policies = [None if o is None else str(o) for o in opponents_specs(opponents, self.players)]
             self._compiled = tables(self.num_envs, rules, self.threads, policies,

@@ -12,6 +12,7 @@ ROW: tuple[RowField, ...]
 C_CONSTANTS: dict[str, int]
 MIN_PLAYERS: int
 MAX_PLAYERS: int
+PLACE_POINTS: tuple[int, int]
 
 @disjoint_base
 class DealEngine(Engine):

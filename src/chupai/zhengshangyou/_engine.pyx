@@ -42,6 +42,7 @@ from chupai.zhengshangyou._movegen import GAME_CLASSES as _BOUND
 MIN_PLAYERS = ZS_MIN_SEATS
 MAX_PLAYERS = ZS_MAX_SEATS
 #: points for the first and the second player out
+PLACE_POINTS = (ZS_FIRST_POINTS, ZS_SECOND_POINTS)
 
 #: the fields of the batch row ``h_row`` writes, in order (chupai.engine.batch.split_rows)
 ROW = (RowField("order", "int8", per_seat=True), RowField("points", "int8", per_seat=True))

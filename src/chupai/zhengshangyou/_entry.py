@@ -30,6 +30,7 @@ GAME = Game(
     default_players=4, teams=False, rule_presets=("pagat",),
     decision_policy="chupai.zhengshangyou.exchange:decision_choice", evaluate_rules=(),
     outcome=outcome, utility=(-1.5, 2.0), max_length=max_length, encoder="chupai.zhengshangyou._rl:ZhengShangyou",
+    vector_tables="chupai.zhengshangyou._vector:ZhengShangyouCompiledTables",
     cli="chupai.zhengshangyou._cli",
     options=(Option("--no-joker-pair", "the two jokers are not a pair", switch=True),),
     cli_options=(("plays", ("no_joker_pair", *FOLLOW)), ("playout", ("players", "no_joker_pair")),

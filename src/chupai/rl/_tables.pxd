@@ -1,34 +1,50 @@
-# The compiled tables of chupai.rl.VectorEnv for Guan Dan: N deals stepped in C with
-# the GIL released, their observations, masks and action features written into numpy
-# arrays the caller allocated.  See _tables.pyx.
+# The compiled tables of chupai.rl.VectorEnv, written once for every game: N deals of
+# one game stepped in C with the GIL released through its engine's hooks
+# (chupai.engine.base), their observations, masks and action features written into
+# numpy arrays the caller allocated.  A game's tables are a subclass that writes its
+# observations (h_encode, h_finished).  See _tables.pyx.
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
 from chupai.core.records cimport mask_t, play_t, playbuf_t, rng_t
-from chupai.guandan._deal cimport gd_deal_t
-from chupai.guandan._engine cimport DealEngine
+from chupai.engine.base cimport ENGINE_MAX_SEATS, Engine, GameSpec
 from chupai.rl._workers cimport Workers, work_fn
 
 cdef enum:
-    TB_SEATS = 4
     TB_MAX_FIELDS = 32           # offsets of the observation layout's fields
-    TB_MAX_MOVES = 512           # a deal's plays and passes (at most 108 plays, 3 passes after each)
+    TB_MAX_MOVES = 1024          # a deal's plays and passes (a record longer than this is refused)
     TB_TOP_STRIDE = 16           # ints between two workers' slots of `top` (a cache line: no false sharing)
+    TB_MAX_WEIGHTS = 16          # outcome weights (chupai.engine.base.ENGINE_MAX_WEIGHTS)
     MOVE_PASS = 0xFFFFFFFF       # a logged pass
     MOVE_COLLAPSED = 0x80000000  # a logged index into the suit-collapsed list (a built-in policy's)
+    # the climbing games' shared observation fields (chupai.encoding.climbing.ClimbingGame.layout),
+    # the first offsets a climbing game's tables take
+    F_HAND = 0
+    F_PLAYED = 1
+    F_KNOWN = 2
+    F_SIZES = 3
+    F_TRICK_CARDS = 4
+    F_TRICK_PLAYER = 5
+    F_PASSES = 6
+    F_TO_ACT = 7
+    F_FINISHED = 8
+    F_PHASE = 9
+    F_CLIMBING = 10              # the number of those fields: a game's own fields follow
 
 ctypedef struct table_t:
-    gd_deal_t d                  # the deal (a copy of the prototype's struct, then dealt)
+    void *st                     # the deal: the game's struct (a copy of the prototype's, then dealt)
     rng_t rng                    # the built-in policies' choices
     uint64_t episode             # the number of the next deal (from 0 at each seed)
     int dealt                    # 0: no deal yet, or it ended (the next is dealt on advancing)
-    mask_t lo0[TB_SEATS]         # the hands as dealt (what each seat played = dealt - held)
-    mask_t hi0[TB_SEATS]
+    mask_t played_lo[ENGINE_MAX_SEATS]  # the cards each seat has played this deal (two-deck masks)
+    mask_t played_hi[ENGINE_MAX_SEATS]
+    mask_t known_lo[ENGINE_MAX_SEATS]  # the cards of each hand every seat knows (h_moved keeps them)
+    mask_t known_hi[ENGINE_MAX_SEATS]
     int last_seat                # the seat of the deal's last play or pass (-1: none yet)
     mask_t last_lo               # its cards (zeros for a pass)
     mask_t last_hi
-    int acted[TB_SEATS]          # each seat has played or passed this deal
-    mask_t move_lo[TB_SEATS]     # each seat's last play (zeros for a pass)
-    mask_t move_hi[TB_SEATS]
+    int acted[ENGINE_MAX_SEATS]  # each seat has played or passed this deal
+    mask_t move_lo[ENGINE_MAX_SEATS]  # each seat's last play (zeros for a pass)
+    mask_t move_hi[ENGINE_MAX_SEATS]
     int can_pass                 # the current player may pass
     int nrows                    # rows of action features (index mode's range)
     uint64_t deal_seed           # the seed of this deal: Deal(seed=deal_seed)
@@ -36,20 +52,30 @@ ctypedef struct table_t:
     uint32_t moves[TB_MAX_MOVES]
 
 
-cdef class GuanDanTables:
-    cdef DealEngine proto
+# Write the copy counts of the multiset (lo, hi) into out, which is zero (face f at
+# out[perm[f]]; hi is a subset of lo: stores only).
+cdef void put_cards(float *out, const int *perm, mask_t lo, mask_t hi) noexcept nogil
+cdef void fill(float *out, int n, float v) noexcept nogil
+
+
+cdef class Tables:
+    cdef Engine proto            # the prototype deal: its struct is copied into every table
+    cdef GameSpec spec
     cdef Py_ssize_t n
-    cdef int num_actions, num_plays, pass_id, obs_size, danzero, by_id, index_mode
+    cdef int seats
+    cdef int num_actions, num_plays, pass_id, obs_size, layout, by_id, index_mode
+    cdef int play_phase          # the index of the phase "play" in the layout's phase one-hot
     cdef table_t *tabs
+    cdef char *states            # the tables' structs, `stride` bytes apart
+    cdef Py_ssize_t stride
     cdef playbuf_t *legal        # per table: the current player's concrete legal plays
     cdef playbuf_t *scratch      # per table: the built-in policies' suit-collapsed plays
     cdef int32_t *choice         # n x num_actions: the record of each legal id (-2 pass, -1 not legal)
-    cdef short *lookup           # (type, key, length) -> id (-1: outside the space)
-    cdef int lk_types, lk_keys, lk_lens
-    cdef unsigned char *lookup_cls  # the cls each pattern must have
-    cdef int policy[TB_SEATS]    # -1: the caller's seat, else POLICY_*
-    cdef double weights[16]
-    cdef int off[TB_MAX_FIELDS]  # field offsets of the observation layout
+    cdef int32_t *lookup         # (type, key, length, cls) -> id (-1: outside the space)
+    cdef int lk_types, lk_keys, lk_lens, lk_cls
+    cdef int policy[ENGINE_MAX_SEATS]  # -1: the caller's seat, else POLICY_*
+    cdef double weights[TB_MAX_WEIGHTS]
+    cdef int off[TB_MAX_FIELDS]  # field offsets of the observation layout (the game's order)
     cdef int perm[54]            # chupai face -> output index of card vectors
     cdef int error               # an engine failure inside nogil code (GEN_* code), else 0
     cdef uint64_t base_seed      # the seed of every table's deals (deal_seed)
@@ -69,6 +95,21 @@ cdef class GuanDanTables:
     cdef int64_t *j_ids
     cdef Py_ssize_t j_k
 
+    # --- hooks: a game's tables implement these (nogil, table t of any worker) ---------
+    # the acting player's observation of table t in layout `self.layout` (0: the default)
+    # into obs, which is zero
+    cdef void h_encode(self, const table_t *t, float *obs) noexcept nogil
+    # per seat its finishing place (0 first out, ...), -1 while it holds cards
+    cdef void h_finished(self, const void *st, int *place) noexcept nogil
+    # `seat` has made the play `p` (NULL: passed), `leading` a new trick, and it is
+    # applied to t.st: what every seat learnt of the hands (t.known_*); nothing by default
+    cdef void h_moved(self, table_t *t, int seat, const play_t *p, bint leading) noexcept nogil
+
+    # --- written once -----------------------------------------------------------------
+    # the climbing games' shared fields (at the offsets F_HAND .. F_PHASE) of table t,
+    # seen by its current player, in the phase "play"
+    cdef void climbing_fields(self, const table_t *t, float *obs) noexcept nogil
+
     cdef int _enter(self) except -1
     cdef int _check_out(self, float[:, ::1] obs, int8_t[:, ::1] mask, int64_t[::1] player,
                         int64_t[::1] rows) except -1
@@ -79,8 +120,6 @@ cdef class GuanDanTables:
     cdef void _step_block(self, Py_ssize_t lo, Py_ssize_t hi, int worker) noexcept nogil
     cdef void _output(self, Py_ssize_t i, int worker) noexcept nogil
     cdef void _features_block(self, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil
-
-    # the per-table kernels (nogil; table i of a block a worker claimed)
     cdef int _id_of(self, const play_t *p) noexcept nogil
     cdef void _record(self, table_t *t, int seat, mask_t lo, mask_t hi) noexcept nogil
     cdef void _play(self, table_t *t, const play_t *p, uint32_t move) noexcept nogil
@@ -91,6 +130,4 @@ cdef class GuanDanTables:
     cdef int _advance(self, Py_ssize_t i, double *rewards, char *terminated, double *final) noexcept nogil
     cdef int _refresh(self, Py_ssize_t i) noexcept nogil
     cdef void _write(self, Py_ssize_t i, float *obs, int8_t *mask, int64_t *player) noexcept nogil
-    cdef void _obs_default(self, table_t *t, float *obs) noexcept nogil
-    cdef void _obs_danzero(self, table_t *t, float *obs) noexcept nogil
     cdef void _features(self, Py_ssize_t i, Py_ssize_t k_rows, float *feats, int64_t *ids) noexcept nogil

@@ -1,0 +1,640 @@
+"""The compiled tables behind ``chupai.rl.VectorEnv``, written once for every game.
+
+``Tables`` holds N deals of one game as plain copies of its engine's struct and steps
+them with the GIL released, calling the engine base's ``nogil`` hooks of one prototype
+engine (``chupai.engine.base``): the caller's action is checked against the current
+legal ids, applied, the seats of the built-in policies play, a finished deal is scored
+(``h_returns`` with the outcome weights the game's Python side gives) and the next one
+dealt (``h_deal``), and the acting player's observation, legal mask and (on request)
+the legal actions' card vectors are written straight into numpy arrays the caller
+allocated.  ``reset``, ``step`` and ``features`` check their arguments with the GIL,
+then run one job over every table on the tables' ``Workers`` (``chupai.rl._workers``):
+the calling thread and the worker threads each step blocks of tables, one call at a
+time (a second thread calling in meanwhile gets ``RuntimeError``).
+
+A game's tables are a subclass in its package that writes its observations: the hooks
+``h_encode`` (the layout's fields; the climbing games' shared fields are
+``climbing_fields``) and ``h_finished``.  Everything else -- deals, moves, masks, ids,
+features, rewards, threads -- is here, and is the Python path's (``chupai.rl.vector``)
+bit for bit: same deals (a table's deal of seed ``s`` is ``Deal(seed=s)``, which the
+game's engine draws from ``rng_seed(s, 0)`` as its ``h_deal`` does), same action ids and
+concrete choices, same tensors (``tests/test_rl_vector_compiled.py``).  The tables play
+first deals (what ``VectorEnv`` deals), so the phase is always the card play.
+
+Deal seeds are derived in C: the deal number ``e`` of table ``i`` (counted from the last
+``seed``) is ``Deal(seed=chupai.core.seeds.table_deal(seed, i, e))``, a pure function the
+Python path calls too, so a table's deals never depend on how the tables are split
+between threads and no Python code runs per deal.  Every element of every output row is
+written by the thread that steps the table (no zeroing or filling by the caller), so the
+parallel part is the whole per-step work but for the action check and the allocation
+of the arrays.
+"""
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.math cimport NAN
+from libc.stdlib cimport calloc, free
+from libc.string cimport memcpy, memset
+
+from chupai.core.records cimport (
+    GEN_OOM,
+    mask_t,
+    multiset_size,
+    play_t,
+    playbuf_free,
+    playbuf_init,
+    playbuf_t,
+    raise_generated,
+    rng_seed,
+    rng_t,
+    seed64,
+    table_deal_hash,
+)
+from chupai.engine.base cimport (
+    CHOICE_OOM,
+    CHOICE_PASS,
+    ENGINE_MAX_SEATS,
+    PASS_IF_STUCK,
+    PASS_NEVER,
+    Engine,
+    GameSpec,
+)
+from chupai.rl._workers cimport Workers, work_fn
+
+cdef enum:
+    N_CARDS = 54
+    PLAYBUF_CAP = 256
+    STATE_ALIGN = 64             # each table's struct starts on its own cache line
+    OUTSIDE_SPACE = 1            # error: a play record without an action id
+
+
+cdef extern from *:
+    """
+    static inline void chupai_set_error(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+    """
+    # an engine failure seen by any worker (several may report one at once)
+    void set_error "chupai_set_error"(int *p, int v) noexcept nogil
+    int __builtin_ctzll(unsigned long long) nogil
+
+
+# the jobs Workers.run hands out: ctx is the Tables (borrowed: the caller holds it)
+cdef void reset_job(void *ctx, Py_ssize_t lo, Py_ssize_t hi, int worker) noexcept nogil:
+    (<Tables>ctx)._reset_block(lo, hi, worker)
+
+
+cdef void step_job(void *ctx, Py_ssize_t lo, Py_ssize_t hi, int worker) noexcept nogil:
+    (<Tables>ctx)._step_block(lo, hi, worker)
+
+
+cdef void features_job(void *ctx, Py_ssize_t lo, Py_ssize_t hi, int worker) noexcept nogil:
+    (<Tables>ctx)._features_block(lo, hi)
+
+
+# --- card vectors -------------------------------------------------------------------------
+cdef void put_cards(float *out, const int *perm, mask_t lo, mask_t hi) noexcept nogil:
+    cdef int f
+    while lo:
+        f = __builtin_ctzll(lo)
+        out[perm[f]] = 1.0
+        lo &= lo - 1
+    while hi:
+        f = __builtin_ctzll(hi)
+        out[perm[f]] = 2.0
+        hi &= hi - 1
+
+
+cdef void fill(float *out, int n, float v) noexcept nogil:
+    cdef int i
+    for i in range(n):
+        out[i] = v
+
+
+cdef class Tables:
+    """``n`` tables of the game of ``proto`` (module doc).  Built by a game's compiled
+    path (``chupai.rl.compiled``), which checks every argument; ``policies[s]`` is -1
+    for the caller's seats, else a policy code; ``layout`` is 0 for the default
+    observation, else the game's own layout's code."""
+
+    def __init__(self, Py_ssize_t n, int threads, Engine proto not None, policies, int layout, bint by_id,
+                 bint index_mode, patterns, offsets, int play_phase, perm, weights, int num_actions, int pass_id,
+                 int obs_size):
+        cdef Py_ssize_t i
+        cdef int k, t, key, length, cls
+        if self.tabs != NULL:
+            raise RuntimeError("Tables are initialized once")
+        self.seats = proto.h_seats(proto.h_state())
+        if n < 1 or len(policies) != self.seats or len(offsets) > TB_MAX_FIELDS or len(perm) != N_CARDS \
+                or len(weights) > TB_MAX_WEIGHTS or not patterns or not 0 <= pass_id < num_actions:
+            raise ValueError("Tables: arguments out of range (built by chupai.rl.compiled)")
+        if threads < 1:
+            raise ValueError(f"threads must be >= 1, not {threads}")
+        self.n = n
+        self.proto = proto
+        self.spec = proto.h_spec()
+        self.stride = (self.spec.state_size + STATE_ALIGN - 1) // STATE_ALIGN * STATE_ALIGN
+        self.workers = Workers(min(<Py_ssize_t>threads, n))
+        self.top = <int *>calloc(self.workers.threads * TB_TOP_STRIDE, sizeof(int))
+        if self.top == NULL:
+            raise MemoryError()
+        self.tabs = <table_t *>calloc(n, sizeof(table_t))
+        self.states = <char *>calloc(n, self.stride)
+        self.legal = <playbuf_t *>calloc(n, sizeof(playbuf_t))
+        self.scratch = <playbuf_t *>calloc(n, sizeof(playbuf_t))
+        self.choice = <int32_t *>calloc(n * num_actions, sizeof(int32_t))
+        if self.tabs == NULL or self.states == NULL or self.legal == NULL or self.scratch == NULL \
+                or self.choice == NULL:
+            raise MemoryError()
+        for i in range(n):
+            if playbuf_init(&self.legal[i], PLAYBUF_CAP) != 0 or playbuf_init(&self.scratch[i], PLAYBUF_CAP) != 0:
+                raise MemoryError()
+            self.tabs[i].st = self.states + i * self.stride
+            memcpy(self.tabs[i].st, proto.h_state(), self.spec.state_size)
+            self.tabs[i].dealt = 0
+        self.num_actions = num_actions
+        self.pass_id = pass_id
+        self.obs_size = obs_size
+        self.layout = layout
+        self.play_phase = play_phase
+        self.by_id = by_id
+        self.index_mode = index_mode
+        for k in range(self.seats):
+            self.policy[k] = policies[k]
+        for k in range(len(weights)):
+            self.weights[k] = weights[k]
+        for k in range(len(offsets)):
+            self.off[k] = offsets[k]
+        for k in range(N_CARDS):
+            self.perm[k] = perm[k]
+        self.num_plays = len(patterns)
+        self.lk_types = 1 + max(p[0] for p in patterns)
+        self.lk_keys = 1 + max(p[1] for p in patterns)
+        self.lk_lens = 1 + max(p[2] for p in patterns)
+        self.lk_cls = 1 + max(p[3] for p in patterns)
+        size = self.lk_types * self.lk_keys * self.lk_lens * self.lk_cls
+        self.lookup = <int32_t *>calloc(size, sizeof(int32_t))
+        if self.lookup == NULL:
+            raise MemoryError()
+        for k in range(size):
+            self.lookup[k] = -1
+        for k, (t, key, length, cls) in enumerate(patterns):
+            self.lookup[((t * self.lk_keys + key) * self.lk_lens + length) * self.lk_cls + cls] = k
+
+    def __dealloc__(self):
+        cdef Py_ssize_t i
+        if self.legal != NULL:
+            for i in range(self.n):
+                playbuf_free(&self.legal[i])
+        if self.scratch != NULL:
+            for i in range(self.n):
+                playbuf_free(&self.scratch[i])
+        free(self.legal)
+        free(self.scratch)
+        free(self.tabs)
+        free(self.states)
+        free(self.choice)
+        free(self.lookup)
+        free(self.top)
+
+    # -- hooks (a game's tables override them) ----------------------------------------------
+    cdef void h_encode(self, const table_t *t, float *obs) noexcept nogil:
+        pass
+
+    cdef void h_finished(self, const void *st, int *place) noexcept nogil:
+        cdef int s
+        for s in range(self.seats):
+            place[s] = -1
+
+    cdef void h_moved(self, table_t *t, int seat, const play_t *p, bint leading) noexcept nogil:
+        pass
+
+    # -- seeds (with the GIL) ---------------------------------------------------------------
+    def seed(self, seed):
+        """Restart every table's deals (deal 0 next) and its policy stream, from (seed, table)."""
+        cdef uint64_t s = seed64(seed)
+        cdef Py_ssize_t i
+        self.base_seed = s
+        for i in range(self.n):
+            rng_seed(&self.tabs[i].rng, s, <uint64_t>i)
+            self.tabs[i].episode = 0
+
+    def close(self):
+        """Stop the worker threads (the calling thread steps every table from then on)."""
+        self._enter()
+        self.workers.close()
+        self.busy = 0
+
+    # -- checks (with the GIL) -------------------------------------------------------------
+    cdef int _check_actions(self, Py_ssize_t lo, Py_ssize_t hi, const int64_t[::1] actions) except -1:
+        cdef Py_ssize_t i
+        cdef int64_t a
+        if actions.shape[0] != self.n:
+            raise ValueError(f"actions must have shape ({self.n},), not ({actions.shape[0]},)")
+        for i in range(lo, hi):
+            a = actions[i]
+            if not self.tabs[i].dealt or self.proto.h_current(self.tabs[i].st) < 0:
+                raise ValueError("call reset() before step()")
+            if self.index_mode:
+                if not 0 <= a < self.tabs[i].nrows:
+                    raise ValueError(f"table {i}: action index {a} is outside 0..{self.tabs[i].nrows - 1}")
+            elif not 0 <= a < self.num_actions:
+                raise ValueError(f"table {i}: action id {a} is outside 0..{self.num_actions - 1}")
+            elif self.choice[i * self.num_actions + a] == -1:
+                raise ValueError(f"table {i}: action id {a} is not legal now")
+        return 0
+
+    def raise_error(self):
+        """MemoryError if a legal list could not grow (or passed the play limit) during the
+        last call; RuntimeError for a play without an action id."""
+        cdef int e = self.error
+        self.error = 0
+        if e == OUTSIDE_SPACE:
+            raise RuntimeError(f"a {self.spec.name} play record has no action id (outside the action space)")
+        if e:
+            raise_generated(e)
+
+    def history(self, Py_ssize_t i):
+        """Table i's deal as ``(seed, moves)``: the deal is ``Deal(seed=seed)``, each move
+        ``None`` (a pass), ``("concrete", k)`` (``legal_actions()[k]``) or ``("collapsed",
+        k)`` (``legal_plays(collapse_suits=True)[k]`` of the deal's engine)."""
+        if not 0 <= i < self.n:
+            raise IndexError(i)
+        cdef table_t *t = &self.tabs[i]
+        if t.nmoves > TB_MAX_MOVES:
+            raise RuntimeError(f"table {i}: the deal's record overflowed ({t.nmoves} moves)")
+        moves = []
+        for k in range(t.nmoves):
+            m = t.moves[k]
+            if m == MOVE_PASS:
+                moves.append(None)
+            elif m & MOVE_COLLAPSED:
+                moves.append(("collapsed", m & ~MOVE_COLLAPSED))
+            else:
+                moves.append(("concrete", m))
+        return t.deal_seed, moves
+
+    def engine(self, Py_ssize_t i):
+        """An engine holding a copy of table i's deal (for inspection and tests)."""
+        if not 0 <= i < self.n:
+            raise IndexError(i)
+        cdef Engine c = self.proto.clone()
+        memcpy(c.h_state(), self.tabs[i].st, self.spec.state_size)
+        return c
+
+    # -- stepping (every table, on the workers; nogil inside) -------------------------------
+    cdef int _enter(self) except -1:
+        if self.busy:
+            raise RuntimeError("Tables: one call at a time (another thread is stepping these tables)")
+        self.busy = 1
+        return 0
+
+    cdef int _check_out(self, float[:, ::1] obs, int8_t[:, ::1] mask, int64_t[::1] player,
+                        int64_t[::1] rows) except -1:
+        if obs.shape[0] != self.n or obs.shape[1] != self.obs_size:
+            raise ValueError(f"obs must have shape ({self.n}, {self.obs_size}), not {obs.shape[0], obs.shape[1]}")
+        if mask.shape[0] != self.n or mask.shape[1] != self.num_actions:
+            raise ValueError(f"mask must have shape ({self.n}, {self.num_actions}), not {mask.shape[0], mask.shape[1]}")
+        if player.shape[0] != self.n:
+            raise ValueError(f"player must have shape ({self.n},), not ({player.shape[0]},)")
+        if rows.shape[0] != self.n:
+            raise ValueError(f"rows must have shape ({self.n},), not ({rows.shape[0]},)")
+        self.j_obs = &obs[0, 0]
+        self.j_mask = &mask[0, 0]
+        self.j_player = &player[0]
+        self.j_rows = &rows[0]
+        return 0
+
+    cdef int _check_scores(self, double[:, ::1] rewards, uint8_t[::1] terminated, double[:, ::1] final) except -1:
+        if rewards.shape[0] != self.n or rewards.shape[1] != self.seats:
+            raise ValueError(f"rewards must have shape ({self.n}, {self.seats})")
+        if final.shape[0] != self.n or final.shape[1] != self.seats:
+            raise ValueError(f"final must have shape ({self.n}, {self.seats})")
+        if terminated.shape[0] != self.n:
+            raise ValueError(f"terminated must have shape ({self.n},)")
+        self.j_rewards = &rewards[0, 0]
+        self.j_terminated = &terminated[0]
+        self.j_final = &final[0, 0]
+        return 0
+
+    cdef int _run(self, work_fn job) noexcept nogil:
+        """job over every table on the workers; the largest per-worker result (rows)."""
+        cdef int k, top = 0
+        for k in range(self.workers.threads):
+            self.top[k * TB_TOP_STRIDE] = 0
+        self.workers.run(job, <void *>self, self.n)
+        for k in range(self.workers.threads):
+            if self.top[k * TB_TOP_STRIDE] > top:
+                top = self.top[k * TB_TOP_STRIDE]
+        return top
+
+    def reset(self, float[:, ::1] obs, int8_t[:, ::1] mask, int64_t[::1] player, int64_t[::1] rows):
+        """Start a new deal at every table and write every element of obs, mask, player and
+        rows (the number of action-feature rows); the largest of those rows."""
+        cdef int top
+        self._enter()
+        try:
+            self._check_out(obs, mask, player, rows)
+            with nogil:
+                top = self._run(reset_job)
+        finally:
+            self.busy = 0
+        return top
+
+    def step(self, const int64_t[::1] actions, float[:, ::1] obs, int8_t[:, ::1] mask, int64_t[::1] player,
+             int64_t[::1] rows, double[:, ::1] rewards, uint8_t[::1] terminated, double[:, ::1] final):
+        """Apply the actions (checked first: ValueError naming the first bad table, no table
+        advanced), run the built-in policies, start new deals where one ended, and write
+        every element of every output (rewards 0 and final NaN but where a deal ended);
+        the largest of the rows."""
+        cdef int top
+        self._enter()
+        try:
+            self._check_out(obs, mask, player, rows)
+            self._check_scores(rewards, terminated, final)
+            self._check_actions(0, self.n, actions)
+            self.j_actions = &actions[0]
+            with nogil:
+                top = self._run(step_job)
+        finally:
+            self.busy = 0
+        return top
+
+    def features(self, float[:, :, ::1] feats, int64_t[:, ::1] ids):
+        """Write the action-feature rows of every table, all K of them (zeros and id -1 after
+        a table's last row; K >= every table's rows)."""
+        cdef Py_ssize_t i
+        if feats.shape[0] != self.n or feats.shape[2] != N_CARDS or ids.shape[0] != self.n \
+                or ids.shape[1] != feats.shape[1]:
+            raise ValueError(f"feats must have shape ({self.n}, K, {N_CARDS}) and ids ({self.n}, K)")
+        for i in range(self.n):
+            if self.tabs[i].nrows > feats.shape[1]:
+                raise ValueError(f"table {i} has {self.tabs[i].nrows} rows, more than K = {feats.shape[1]}")
+        if feats.shape[1] == 0:
+            return
+        self._enter()
+        try:
+            self.j_feats = &feats[0, 0, 0]
+            self.j_ids = &ids[0, 0]
+            self.j_k = feats.shape[1]
+            with nogil:
+                self._run(features_job)
+        finally:
+            self.busy = 0
+
+    cdef void _reset_block(self, Py_ssize_t lo, Py_ssize_t hi, int worker) noexcept nogil:
+        cdef Py_ssize_t i
+        for i in range(lo, hi):
+            self.tabs[i].dealt = 0
+            self._advance(i, NULL, NULL, NULL)
+            self._output(i, worker)
+
+    cdef void _step_block(self, Py_ssize_t lo, Py_ssize_t hi, int worker) noexcept nogil:
+        cdef Py_ssize_t i
+        cdef int s
+        cdef double *rewards
+        cdef double *final
+        for i in range(lo, hi):
+            rewards = self.j_rewards + i * self.seats
+            final = self.j_final + i * self.seats
+            self.j_terminated[i] = 0
+            for s in range(self.seats):
+                rewards[s] = 0.0
+                final[s] = NAN
+            self._apply(i, self.j_actions[i])
+            self._advance(i, rewards, <char *>&self.j_terminated[i], final)
+            self._output(i, worker)
+
+    cdef void _output(self, Py_ssize_t i, int worker) noexcept nogil:
+        """Table i's row of obs, mask, player and rows; the worker's largest rows."""
+        self._write(i, self.j_obs + i * self.obs_size, self.j_mask + i * self.num_actions, self.j_player + i)
+        self.j_rows[i] = self.tabs[i].nrows
+        if self.tabs[i].nrows > self.top[worker * TB_TOP_STRIDE]:
+            self.top[worker * TB_TOP_STRIDE] = self.tabs[i].nrows
+
+    cdef void _features_block(self, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
+        cdef Py_ssize_t i
+        for i in range(lo, hi):
+            self._features(i, self.j_k, self.j_feats + i * self.j_k * N_CARDS, self.j_ids + i * self.j_k)
+
+    # -- the per-table kernels ---------------------------------------------------------------
+    cdef int _id_of(self, const play_t *p) noexcept nogil:
+        """The action id of a play record (-1 outside the space)."""
+        if p.type >= self.lk_types or p.key >= self.lk_keys or p.length >= self.lk_lens or p.cls >= self.lk_cls:
+            return -1
+        return self.lookup[((p.type * self.lk_keys + p.key) * self.lk_lens + p.length) * self.lk_cls + p.cls]
+
+    cdef void _record(self, table_t *t, int seat, mask_t lo, mask_t hi) noexcept nogil:
+        """`seat` made a play (lo, hi) or passed (zeros): what the observations read."""
+        t.last_seat = seat
+        t.last_lo = lo
+        t.last_hi = hi
+        t.acted[seat] = 1
+        t.move_lo[seat] = lo
+        t.move_hi[seat] = hi
+        # the seat's played cards and this play: at most two copies of a face in all
+        t.played_hi[seat] |= hi | (t.played_lo[seat] & lo)
+        t.played_lo[seat] |= lo
+
+    cdef void _log(self, table_t *t, uint32_t move) noexcept nogil:
+        if t.nmoves < TB_MAX_MOVES:
+            t.moves[t.nmoves] = move
+        t.nmoves += 1
+
+    cdef void _play(self, table_t *t, const play_t *p, uint32_t move) noexcept nogil:
+        cdef int seat = self.proto.h_current(t.st)
+        cdef bint leading = self.proto.h_last_player(t.st) < 0
+        self._record(t, seat, p.lo, p.hi)
+        self._log(t, move)
+        self.proto.h_play(t.st, p)
+        self.h_moved(t, seat, p, leading)
+
+    cdef void _pass(self, table_t *t) noexcept nogil:
+        cdef int seat = self.proto.h_current(t.st)
+        cdef bint leading = self.proto.h_last_player(t.st) < 0
+        self._record(t, seat, 0, 0)
+        self._log(t, MOVE_PASS)
+        self.proto.h_pass(t.st)
+        self.h_moved(t, seat, NULL, leading)
+
+    cdef void _apply(self, Py_ssize_t i, int64_t a) noexcept nogil:
+        """The caller's action (checked): an id, or an index into the feature rows."""
+        cdef table_t *t = &self.tabs[i]
+        cdef const int32_t *ch = &self.choice[i * self.num_actions]
+        cdef int k, aid
+        if self.index_mode:
+            if self.by_id:
+                # the a-th legal id in id order
+                for aid in range(self.num_actions):
+                    if ch[aid] != -1:
+                        if a == 0:
+                            break
+                        a -= 1
+                k = ch[aid]
+            else:
+                k = <int>a if a < self.legal[i].len else -2
+        else:
+            k = ch[a]
+        if k == -2:
+            self._pass(t)
+        else:
+            self._play(t, &self.legal[i].data[k], <uint32_t>k)
+
+    cdef void _deal(self, Py_ssize_t i) noexcept nogil:
+        """Table i's next deal: Deal(seed=table_deal(seed, i, episode))."""
+        cdef table_t *t = &self.tabs[i]
+        cdef rng_t r
+        cdef int s
+        t.deal_seed = table_deal_hash(self.base_seed, <uint64_t>i, t.episode)
+        t.episode += 1
+        t.nmoves = 0
+        rng_seed(&r, t.deal_seed, 0)
+        self.proto.h_deal(t.st, &r)
+        t.dealt = 1
+        t.last_seat = -1
+        for s in range(ENGINE_MAX_SEATS):
+            t.played_lo[s] = 0
+            t.played_hi[s] = 0
+            t.known_lo[s] = 0
+            t.known_hi[s] = 0
+            t.acted[s] = 0
+            t.move_lo[s] = 0
+            t.move_hi[s] = 0
+
+    cdef int _advance(self, Py_ssize_t i, double *rewards, char *terminated, double *final) noexcept nogil:
+        """Play the built-in policies' seats until a caller's seat is to act, scoring a
+        finished deal (rewards, terminated, final; NULL at reset) and dealing the next."""
+        cdef table_t *t = &self.tabs[i]
+        cdef playbuf_t *buf = &self.scratch[i]
+        cdef int seat, k, s
+        cdef double ret[ENGINE_MAX_SEATS]
+        while True:
+            if not t.dealt:
+                self._deal(i)
+            seat = self.proto.h_current(t.st)
+            if seat < 0:
+                if rewards != NULL:
+                    self.proto.h_returns(t.st, self.weights, ret)
+                    for s in range(self.seats):
+                        rewards[s] += ret[s]
+                        final[s] = rewards[s]
+                    terminated[0] = 1
+                t.dealt = 0
+                continue
+            if self.policy[seat] < 0:
+                return self._refresh(i)
+            k = self.proto.h_choose(t.st, &t.rng, self.policy[seat], buf)
+            if k == CHOICE_OOM:
+                set_error(&self.error, GEN_OOM)
+                return CHOICE_OOM
+            if k == CHOICE_PASS:
+                self._pass(t)
+            else:
+                self._play(t, &buf.data[k], MOVE_COLLAPSED | <uint32_t>k)
+
+    cdef int _refresh(self, Py_ssize_t i) noexcept nogil:
+        """The current player's concrete legal plays, and per id its concrete choice: the
+        fewest wild cards, then the smallest hi, then the smallest lo (generator order
+        on ties), as chupai.rl.id_to_action."""
+        cdef table_t *t = &self.tabs[i]
+        cdef playbuf_t *buf = &self.legal[i]
+        cdef int32_t *ch = &self.choice[i * self.num_actions]
+        cdef Py_ssize_t k
+        cdef int aid, j, nids = 0, rule, rc
+        cdef const play_t *p
+        cdef const play_t *q
+        buf.len = 0
+        rc = self.proto.h_legal(t.st, 0, buf)
+        if rc != 0:
+            set_error(&self.error, rc)
+            buf.len = 0
+        for aid in range(self.num_actions):
+            ch[aid] = -1
+        for k in range(buf.len):
+            p = &buf.data[k]
+            aid = self._id_of(p)
+            if aid < 0:
+                set_error(&self.error, OUTSIDE_SPACE)
+                continue
+            j = ch[aid]
+            if j < 0:
+                ch[aid] = <int32_t>k
+                nids += 1
+            else:
+                q = &buf.data[j]
+                if p.nwild < q.nwild or (p.nwild == q.nwild and (p.hi < q.hi or (p.hi == q.hi and p.lo < q.lo))):
+                    ch[aid] = <int32_t>k
+        rule = self.proto.h_pass_rule(t.st)
+        t.can_pass = rule != PASS_NEVER and (self.proto.h_last_player(t.st) >= 0
+                                             or (rule == PASS_IF_STUCK and buf.len == 0))
+        if t.can_pass:
+            ch[self.pass_id] = -2
+            nids += 1
+        t.nrows = nids if self.by_id else <int>buf.len + t.can_pass
+        return 0
+
+    cdef void _write(self, Py_ssize_t i, float *obs, int8_t *mask, int64_t *player) noexcept nogil:
+        """The acting player's observation and the legal mask of table i."""
+        cdef table_t *t = &self.tabs[i]
+        cdef const int32_t *ch = &self.choice[i * self.num_actions]
+        cdef int aid
+        player[0] = self.proto.h_current(t.st)
+        for aid in range(self.num_actions):
+            mask[aid] = ch[aid] != -1
+        fill(obs, self.obs_size, 0.0)
+        self.h_encode(t, obs)
+
+    cdef void climbing_fields(self, const table_t *t, float *obs) noexcept nogil:
+        """chupai.encoding.climbing.ClimbingGame.encode's shared fields (a first deal in its
+        card play), seen by the current player."""
+        cdef const void *st = t.st
+        cdef const int *off = self.off
+        cdef int n = self.seats
+        cdef int p = self.proto.h_current(st), k, s, lp
+        cdef int place[ENGINE_MAX_SEATS]
+        cdef mask_t lo, hi
+        cdef const play_t *last
+        self.proto.h_hand(st, p, &lo, &hi)
+        put_cards(obs + off[F_HAND], self.perm, lo, hi)
+        self.h_finished(st, place)
+        for k in range(n):
+            s = (p + k) % n
+            put_cards(obs + off[F_PLAYED] + k * N_CARDS, self.perm, t.played_lo[s], t.played_hi[s])
+            put_cards(obs + off[F_KNOWN] + k * N_CARDS, self.perm, t.known_lo[s], t.known_hi[s])
+            self.proto.h_hand(st, s, &lo, &hi)
+            obs[off[F_SIZES] + k] = multiset_size(lo, hi)
+            if place[s] >= 0:
+                obs[off[F_FINISHED] + k * n + place[s]] = 1.0
+        lp = self.proto.h_last_player(st)
+        if lp >= 0:
+            last = self.proto.h_last(st)
+            put_cards(obs + off[F_TRICK_CARDS], self.perm, last.lo, last.hi)
+            obs[off[F_TRICK_PLAYER] + (lp - p + n) % n] = 1.0
+            obs[off[F_PASSES]] = self.proto.h_passes(st)
+        obs[off[F_TO_ACT]] = 1.0
+        obs[off[F_PHASE] + self.play_phase] = 1.0
+
+    cdef void _features(self, Py_ssize_t i, Py_ssize_t k_rows, float *feats, int64_t *ids) noexcept nogil:
+        """All k_rows card vectors and ids of table i: its rows (every concrete play in
+        generator order then PASS, or (by_id) the concrete choice of each legal id in id
+        order), then zero vectors with id -1."""
+        cdef table_t *t = &self.tabs[i]
+        cdef const playbuf_t *buf = &self.legal[i]
+        cdef const int32_t *ch = &self.choice[i * self.num_actions]
+        cdef Py_ssize_t k
+        cdef int aid, row = 0
+        memset(feats, 0, k_rows * N_CARDS * sizeof(float))
+        for k in range(k_rows):
+            ids[k] = -1
+        if self.proto.h_current(t.st) < 0:  # (an engine failure left no deal: raise_error reports it)
+            return
+        if self.by_id:
+            for aid in range(self.num_actions):
+                if ch[aid] == -1:
+                    continue
+                if ch[aid] >= 0:
+                    put_cards(feats + row * N_CARDS, self.perm, buf.data[ch[aid]].lo, buf.data[ch[aid]].hi)
+                ids[row] = aid
+                row += 1
+            return
+        for k in range(buf.len):
+            put_cards(feats + k * N_CARDS, self.perm, buf.data[k].lo, buf.data[k].hi)
+            ids[k] = self._id_of(&buf.data[k])
+        if t.can_pass:
+            ids[buf.len] = self.pass_id

@@ -1,0 +1,190 @@
+"""The compiled path of :class:`chupai.rl.VectorEnv`, written once for every game.
+
+:class:`CompiledTables` drives a game's compiled tables (a subclass of
+:class:`chupai.rl._tables.Tables` in its package, named by a subclass of
+:class:`CompiledTables` there, its registry entry's ``vector_tables``): it allocates the
+output arrays (uninitialised: the C kernels write every element) and calls the tables,
+which check the actions and step every table on their worker threads
+(:mod:`chupai.rl._workers`, the GIL released); the deals' seeds are derived in C
+(``deal_seed``, the same function the Python path calls, so the same deals). What is
+left in the calling thread per step is O(1) numpy calls and the action check, one C
+loop. It returns exactly what the Python path returns
+(``tests/test_rl_vector_compiled.py``).
+
+A game's subclass gives its facts: ``TABLES`` (its compiled tables class), ``FIELDS``
+(per observation layout, its code and the fields whose offsets its encoder takes, with
+the number of values it writes in each), and the hooks :meth:`prototype` (the engine
+whose struct every table copies), :meth:`weights` (the outcome weights that make the
+engine's returns the deal's ``returns()``) and, where the layout's card order is not the
+card core's, :meth:`card_order`.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+import numpy as np
+
+from chupai.actions import PASS
+from chupai.core.records import NUM_FACES
+from chupai.core.seeds import SEED_MASK
+from chupai.encoding.layout import Layout
+from chupai.encoding.spaces import ActionSpace
+
+__all__ = ["CLIMBING_FIELDS", "CompiledTables"]
+
+_POLICY_CODES = {"random": 0, "greedy": 1}  # chupai.engine.base POLICY_RANDOM, POLICY_GREEDY
+
+#: the climbing games' shared observation fields, in the order of the compiled tables'
+#: offsets (``chupai.rl._tables``: F_HAND .. F_PHASE), with the values each takes at
+#: ``n`` players (``chupai.encoding.climbing.ClimbingGame.layout``)
+CLIMBING_FIELDS: tuple[tuple[str, Callable[[int], int] | None], ...] = (
+    ("hand", lambda n: NUM_FACES), ("played", lambda n: n * NUM_FACES), ("known", lambda n: n * NUM_FACES),
+    ("hand_sizes", lambda n: n), ("trick_cards", lambda n: NUM_FACES), ("trick_player", lambda n: n),
+    ("passes", lambda n: 1), ("to_act", lambda n: n), ("finished", lambda n: n * n), ("phase", None),
+)
+
+
+def offsets(layout: Layout, fields: tuple[tuple[str, Callable[[int], int] | None], ...], n: int) -> list[int]:
+    """The offsets of ``fields`` in ``layout``, checking the number of values the C
+    encoder writes in each (``None``: any)."""
+    out = []
+    for name, size in fields:
+        f = layout.field(name)
+        if size is not None and f.size != size(n):
+            raise RuntimeError(f"layout field {name!r} has {f.size} values; the compiled encoder writes {size(n)}")
+        out.append(layout.offset(name))
+    return out
+
+
+class CompiledTables:
+    """``num_envs`` tables of one game in C (see :class:`chupai.rl.VectorEnv`, which
+    checks the arguments). ``policies``: per seat ``None`` (the caller's) or
+    ``"random"`` / ``"greedy"``."""
+
+    #: the opponents the compiled tables play (bot specs)
+    POLICIES: ClassVar[tuple[str, ...]] = tuple(_POLICY_CODES)
+    #: the game's compiled tables class (a chupai.rl._tables.Tables)
+    TABLES: ClassVar[Any] = None
+    #: per observation layout: (its code in the tables, its fields with their sizes)
+    FIELDS: ClassVar[dict[str, tuple[int, tuple[tuple[str, Callable[[int], int] | None], ...]]]] = {}
+
+    # -- the game's hooks ----------------------------------------------------------------------
+    def prototype(self, rules: Any, players: int) -> Any:
+        """The engine whose struct every table copies (its options; its cards are dealt anew)."""
+        raise NotImplementedError
+
+    def weights(self, rules: Any, players: int) -> list[float]:
+        """The outcome weights with which the engine's ``h_returns`` is ``Deal.returns()``."""
+        raise NotImplementedError
+
+    def card_order(self, observation: str) -> list[int]:
+        """Per card face, its index in the layout's card vectors (the card core's order)."""
+        return list(range(NUM_FACES))
+
+    def play_phase(self, observation: str) -> int:
+        """The index of the phase "play" in the layout's phase one-hot (0 where none)."""
+        return 0
+
+    def check_layout(self, observation: str, layout: Layout) -> None:
+        """``RuntimeError`` if ``layout`` is not where the compiled encoder writes (beyond
+        the fields' sizes, which are checked for every game)."""
+
+    def deal(self, seed: int) -> Any:
+        """``Deal(seed=seed)`` of these tables' game, players and rules."""
+        raise NotImplementedError
+
+    # -- written once --------------------------------------------------------------------------
+    def __init__(self, num_envs: int, rules: Any, threads: int, policies: list[str | None], *,
+                 observation: str, features: str | bool, action_mode: str, space: ActionSpace,
+                 layout: Layout) -> None:
+        self.num_envs = num_envs
+        self.features = features
+        self.num_actions = space.size
+        self.observation_size = layout.size
+        self.players = len(policies)
+        self._rules = rules
+        code, fields = self.FIELDS[observation]
+        self.check_layout(observation, layout)
+        codes = [-1 if p is None else _POLICY_CODES[p] for p in policies]
+        self._t = self.TABLES(num_envs, threads, self.prototype(rules, self.players), codes, code,
+                              features == "ids", action_mode == "index", space.patterns,
+                              offsets(layout, fields, self.players), self.play_phase(observation),
+                              self.card_order(observation), self.weights(rules, self.players), space.size,
+                              space.pass_id, layout.size)
+        self._started = False
+
+    def seed(self, seed: int) -> None:
+        """Restart every table's deals and policy stream from ``(seed, table)``."""
+        self._t.seed(seed & SEED_MASK)
+
+    def reset(self) -> dict[str, np.ndarray]:
+        n = self.num_envs
+        obs = np.empty((n, self.observation_size), dtype=np.float32)
+        mask = np.empty((n, self.num_actions), dtype=np.int8)
+        player = np.empty(n, dtype=np.int64)
+        rows = np.empty(n, dtype=np.int64)
+        top = self._t.reset(obs, mask, player, rows)
+        self._t.raise_error()
+        self._started = True
+        return self._observe(obs, mask, player, rows, top)
+
+    def check(self, arr: np.ndarray) -> np.ndarray:
+        """The actions as contiguous int64 (``ValueError`` naming the first bad table; the
+        tables check the ids themselves, before any table advances, in ``step``)."""
+        if not self._started:
+            raise ValueError("call reset() before step()")
+        if arr.dtype.kind == "u":
+            big = np.flatnonzero(arr > np.iinfo(np.int64).max)
+            if len(big):
+                i = int(big[0])
+                raise ValueError(f"table {i}: action {int(arr[i])} is out of range")
+        return np.ascontiguousarray(arr, dtype=np.int64)
+
+    def step(self, a: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        # every element of these (fresh, uninitialised) arrays is written by the workers
+        n = self.num_envs
+        obs = np.empty((n, self.observation_size), dtype=np.float32)
+        mask = np.empty((n, self.num_actions), dtype=np.int8)
+        player = np.empty(n, dtype=np.int64)
+        rows = np.empty(n, dtype=np.int64)
+        rewards = np.empty((n, self.players))
+        terminated = np.empty(n, dtype=bool)
+        final = np.empty((n, self.players))
+        top = self._t.step(a, obs, mask, player, rows, rewards, terminated.view(np.uint8), final)
+        self._t.raise_error()
+        truncated = np.zeros(n, dtype=bool)
+        return self._observe(obs, mask, player, rows, top), rewards, terminated, truncated, {"final_returns": final}
+
+    def _observe(self, obs: np.ndarray, mask: np.ndarray, player: np.ndarray, rows: np.ndarray,
+                 top: int) -> dict[str, np.ndarray]:
+        out = {"observation": obs, "action_mask": mask, "player": player}
+        if self.features:
+            feats = np.empty((self.num_envs, top, NUM_FACES), dtype=np.float32)
+            ids = np.empty((self.num_envs, top), dtype=np.int64)
+            self._t.features(feats, ids)
+            out.update(action_features=feats, action_ids=ids, num_actions=rows)
+        return out
+
+    def state(self, i: int) -> Any:
+        """Table ``i``'s deal as the game's ``Deal``, rebuilt from its seed and moves."""
+        seed, moves = self._t.history(i)
+        deal = self.deal(seed)
+        for m in moves:
+            if m is None:
+                deal.apply(PASS)
+            elif m[0] == "concrete":
+                deal.apply(deal.legal_actions()[m[1]])
+            else:
+                engine = deal.card_play()
+                assert engine is not None  # a first deal: the card play from the start
+                deal.apply(engine.legal_plays(collapse_suits=True)[m[1]])
+        return deal
+
+    def engine(self, i: int) -> Any:
+        """A copy of table ``i``'s engine (its struct itself)."""
+        return self._t.engine(i)
+
+    def close(self) -> None:
+        """Stop the worker threads (the tables still step, on the calling thread)."""
+        self._t.close()
