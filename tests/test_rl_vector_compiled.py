@@ -131,6 +131,31 @@ def test_every_game_compiled_equals_python(game, players, features, action_mode,
         _replays_as_deals(env, 60, np.random.default_rng(3), index)
 
 
+#: the games with compiled tables, each under each of its rule presets
+PRESETS = [(game, preset) for game, entry in GAMES.items() if entry.vector_tables is not None
+           for preset in entry.rule_presets]
+
+
+@pytest.mark.parametrize(("game", "preset"), PRESETS, ids=[f"{g}-{p}" for g, p in PRESETS])
+def test_every_game_compiled_equals_python_under_each_preset(game, preset):
+    entry = GAMES[game]
+    rules = getattr(entry.module().Rules, preset)()
+    allowed = [n for n in range(entry.players[0], entry.players[1] + 1) if _allowed(rules, n)]
+    players = entry.default_players if entry.default_players in allowed else allowed[-1]
+    kw = dict(num_envs=4, seed=13, players=players, rules=rules, features="concrete", action_mode="index")
+    py, cc = VectorEnv(game, backend="python", **kw), VectorEnv(game, backend="compiled", **kw)
+    assert _lockstep(py, cc, 250, np.random.default_rng(2), True) >= 1
+
+
+def _allowed(rules: Any, n: int) -> bool:
+    """Whether ``rules`` (a variant may allow fewer player counts than its game) allow ``n``."""
+    try:
+        getattr(rules, "check_players", lambda n: n)(n)
+    except ValueError:
+        return False
+    return True
+
+
 def test_gandengyan_compiled_equals_python_with_multipliers_and_shown_hands():
     """Gan Deng Yan's own fields under rules that exercise them: the general multiplier
     of the bombs played, and the cards a pass on lead shows (the known cards)."""
@@ -297,7 +322,7 @@ def test_compiled_tables_check_what_python_can_reach():
         with pytest.raises(IndexError):
             t.engine(i)
     with pytest.raises(RuntimeError, match="once"):
-        t.__init__(3, 1, t.engine(0), [-1] * 4, 0, False, False, [(1, 0, 1, 0)], [0] * 15, 3, list(range(54)),
+        t.__init__(3, 1, t.engine(0), [-1] * 4, 0, False, False, [(1, 0, 1, 0)], -1, [0] * 15, 3, list(range(54)),
                    [0.0, 4, 2, 1], ids, 193, size)
     env.step(good)  # still consistent
 

@@ -26,6 +26,7 @@ GAME = Game(
     decision_policy=None, evaluate_rules=(),
     outcome=returns_field, utility=(-280.0, 280.0), max_length=max_length,
     encoder="chupai.chinese_ten._rl:ChineseTen",
+    vector_tables="chupai.chinese_ten._vector:ChineseTenCompiledTables",
     cli="chupai.chinese_ten._cli",
     options=(Option("--layout", 'the face-up cards, e.g. "QD 3S 3H 6C" ("" for none)', metavar="CARDS",
                     required=True),

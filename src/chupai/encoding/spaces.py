@@ -88,7 +88,9 @@ class ActionSpace:
         if len(np.unique(pcodes)) != len(pcodes):
             raise ValueError(f"{game}: duplicate play patterns")
         order = np.argsort(pcodes)
-        self._ids = PatternIds(pcodes[order], order.astype(np.int64), -1 if capture_type is None else capture_type)
+        #: the record type read as (type, card, captured card, 0), or -1
+        self.capture_type = -1 if capture_type is None else capture_type
+        self._ids = PatternIds(pcodes[order], order.astype(np.int64), self.capture_type)
         self._describe = describe
         self.num_plays = len(self.patterns)
         self.pass_id = self.num_plays if has_pass else -1

@@ -73,6 +73,7 @@ cdef class Tables:
     cdef int32_t *choice         # n x num_actions: the record of each legal id (-2 pass, -1 not legal)
     cdef int32_t *lookup         # (type, key, length, cls) -> id (-1: outside the space)
     cdef int lk_types, lk_keys, lk_lens, lk_cls
+    cdef int capture_type        # the record type read as (type, card, captured card, 0), or -1
     cdef int policy[ENGINE_MAX_SEATS]  # -1: the caller's seat, else POLICY_*
     cdef double weights[TB_MAX_WEIGHTS]
     cdef int off[TB_MAX_FIELDS]  # field offsets of the observation layout (the game's order)

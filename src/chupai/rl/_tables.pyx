@@ -114,15 +114,15 @@ cdef class Tables:
     observation, else the game's own layout's code."""
 
     def __init__(self, Py_ssize_t n, int threads, Engine proto not None, policies, int layout, bint by_id,
-                 bint index_mode, patterns, offsets, int play_phase, perm, weights, int num_actions, int pass_id,
-                 int obs_size):
+                 bint index_mode, patterns, int capture_type, offsets, int play_phase, perm, weights, int num_actions,
+                 int pass_id, int obs_size):
         cdef Py_ssize_t i
         cdef int k, t, key, length, cls
         if self.tabs != NULL:
             raise RuntimeError("Tables are initialized once")
         self.seats = proto.h_seats(proto.h_state())
         if n < 1 or len(policies) != self.seats or len(offsets) > TB_MAX_FIELDS or len(perm) != N_CARDS \
-                or len(weights) > TB_MAX_WEIGHTS or not patterns or not 0 <= pass_id < num_actions:
+                or len(weights) > TB_MAX_WEIGHTS or not patterns or not -1 <= pass_id < num_actions:
             raise ValueError("Tables: arguments out of range (built by chupai.rl.compiled)")
         if threads < 1:
             raise ValueError(f"threads must be >= 1, not {threads}")
@@ -153,6 +153,7 @@ cdef class Tables:
         self.obs_size = obs_size
         self.layout = layout
         self.play_phase = play_phase
+        self.capture_type = capture_type
         self.by_id = by_id
         self.index_mode = index_mode
         for k in range(self.seats):
@@ -415,10 +416,16 @@ cdef class Tables:
 
     # -- the per-table kernels ---------------------------------------------------------------
     cdef int _id_of(self, const play_t *p) noexcept nogil:
-        """The action id of a play record (-1 outside the space)."""
-        if p.type >= self.lk_types or p.key >= self.lk_keys or p.length >= self.lk_lens or p.cls >= self.lk_cls:
+        """The action id of a play record (-1 outside the space): its pattern is
+        (type, key, length, cls), or with a capture type (type, card, the lowest captured
+        card, 0) as chupai.encoding._ids.PatternIds reads it."""
+        cdef int third = p.length, cls = p.cls
+        if self.capture_type >= 0:
+            cls = 0
+            third = __builtin_ctzll(p.taken) if p.type == self.capture_type and p.taken else 0
+        if p.type >= self.lk_types or p.key >= self.lk_keys or third >= self.lk_lens or cls >= self.lk_cls:
             return -1
-        return self.lookup[((p.type * self.lk_keys + p.key) * self.lk_lens + p.length) * self.lk_cls + p.cls]
+        return self.lookup[((p.type * self.lk_keys + p.key) * self.lk_lens + third) * self.lk_cls + cls]
 
     cdef void _record(self, table_t *t, int seat, mask_t lo, mask_t hi) noexcept nogil:
         """`seat` made a play (lo, hi) or passed (zeros): what the observations read."""
@@ -629,12 +636,13 @@ cdef class Tables:
                 if ch[aid] == -1:
                     continue
                 if ch[aid] >= 0:
-                    put_cards(feats + row * N_CARDS, self.perm, buf.data[ch[aid]].lo, buf.data[ch[aid]].hi)
+                    put_cards(feats + row * N_CARDS, self.perm, buf.data[ch[aid]].lo | buf.data[ch[aid]].taken,
+                              buf.data[ch[aid]].hi)
                 ids[row] = aid
                 row += 1
             return
         for k in range(buf.len):
-            put_cards(feats + k * N_CARDS, self.perm, buf.data[k].lo, buf.data[k].hi)
+            put_cards(feats + k * N_CARDS, self.perm, buf.data[k].lo | buf.data[k].taken, buf.data[k].hi)
             ids[k] = self._id_of(&buf.data[k])
         if t.can_pass:
             ids[buf.len] = self.pass_id

@@ -108,7 +108,7 @@ class CompiledTables:
         self.check_layout(observation, layout)
         codes = [-1 if p is None else _POLICY_CODES[p] for p in policies]
         self._t = self.TABLES(num_envs, threads, self.prototype(rules, self.players), codes, code,
-                              features == "ids", action_mode == "index", space.patterns,
+                              features == "ids", action_mode == "index", space.patterns, space.capture_type,
                               offsets(layout, fields, self.players), self.play_phase(observation),
                               self.card_order(observation), self.weights(rules, self.players), space.size,
                               space.pass_id, layout.size)

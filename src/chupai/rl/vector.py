@@ -45,8 +45,8 @@ Conventions (Gymnasium's vector API):
   :func:`chupai.guandan.danzero.observation`, with the action features in DanZero's
   card order, :func:`chupai.guandan.danzero.card_vector`).
 * Backends: ``backend="auto"`` (default) runs the **compiled tables** where the game has
-  them (its registry entry's ``vector_tables``: Guan Dan's, Zheng Shangyou's and Gan
-  Deng Yan's, with opponents the tables play, ``"random"``/``"greedy"``, or none; every
+  them (its registry entry's ``vector_tables``: every game's, with opponents the
+  tables play, ``"random"``/``"greedy"``, or none; every
   table stepped in C with the GIL released, the tensors written in C) and the Python
   path elsewhere (a game without them, or a bot object as an opponent; a ``RuntimeWarning`` says so, once a process for each
   reason); ``"python"`` forces the Python path, ``"compiled"`` refuses with
