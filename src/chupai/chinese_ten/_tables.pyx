@@ -41,7 +41,7 @@ cdef class ChineseTenTables(Tables):
         if d.turned != CT_NO_CARD:
             obs[off[F_TURNED] + d.turned] = 1.0
         for k in range(n):
-            s = (p + k) % n
+            s = p + k - n if p + k >= n else p + k  # (p + k) % n without a division
             put_cards(obs + off[F_PILES] + k * CARDS, self.perm, d.pile[s], 0)
             obs[off[F_SCORES] + k] = ct_score(d, s)
             obs[off[F_SIZES] + k] = popcount(d.hand[s])

@@ -3,6 +3,7 @@
 # (chupai.engine.base), their observations, masks and action features written into
 # numpy arrays the caller allocated.  A game's tables are a subclass that writes its
 # observations (h_encode, h_finished).  See _tables.pyx.
+cimport cython
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
 from chupai.core.records cimport mask_t, play_t, playbuf_t, rng_t
@@ -14,6 +15,7 @@ cdef enum:
     TB_MAX_MOVES = 1024          # a deal's plays and passes (a record longer than this is refused)
     TB_TOP_STRIDE = 16           # ints between two workers' slots of `top` (a cache line: no false sharing)
     TB_MAX_WEIGHTS = 16          # outcome weights (chupai.engine.base.ENGINE_MAX_WEIGHTS)
+    TB_STATE_WORDS = 64          # the room for a game's struct in each table (512 bytes)
     MOVE_PASS = 0xFFFFFFFF       # a logged pass
     MOVE_COLLAPSED = 0x80000000  # a logged index into the suit-collapsed list (a built-in policy's)
     # the climbing games' shared observation fields (chupai.encoding.climbing.ClimbingGame.layout),
@@ -31,7 +33,8 @@ cdef enum:
     F_CLIMBING = 10              # the number of those fields: a game's own fields follow
 
 ctypedef struct table_t:
-    void *st                     # the deal: the game's struct (a copy of the prototype's, then dealt)
+    uint64_t state[TB_STATE_WORDS]  # the deal: the game's struct (a copy of the prototype's, then dealt)
+    void *st                     # = state
     rng_t rng                    # the built-in policies' choices
     uint64_t episode             # the number of the next deal (from 0 at each seed)
     int dealt                    # 0: no deal yet, or it ended (the next is dealt on advancing)
@@ -48,8 +51,15 @@ ctypedef struct table_t:
     int can_pass                 # the current player may pass
     int nrows                    # rows of action features (index mode's range)
     uint64_t deal_seed           # the seed of this deal: Deal(seed=deal_seed)
-    int nmoves                   # its plays and passes, as indices into the legal lists
-    uint32_t moves[TB_MAX_MOVES]
+    int nmoves                   # its plays and passes (Tables.moves), as indices into the legal lists
+
+
+# The action ids of play records: a dense table over the fields of a record's pattern.
+ctypedef struct lookup_t:
+    int32_t *ids                 # (type, key, third, cls) -> id (-1: outside the space)
+    int types, keys, thirds, classes  # the bounds of each field
+    int capture_type             # the record type read as (type, card, captured card, 0), or -1:
+                                 # every record as (type, key, length, cls)
 
 
 # Write the copy counts of the multiset (lo, hi) into out, which is zero (face f at
@@ -66,14 +76,11 @@ cdef class Tables:
     cdef int num_actions, num_plays, pass_id, obs_size, layout, by_id, index_mode
     cdef int play_phase          # the index of the phase "play" in the layout's phase one-hot
     cdef table_t *tabs
-    cdef char *states            # the tables' structs, `stride` bytes apart
-    cdef Py_ssize_t stride
     cdef playbuf_t *legal        # per table: the current player's concrete legal plays
     cdef playbuf_t *scratch      # per table: the built-in policies' suit-collapsed plays
     cdef int32_t *choice         # n x num_actions: the record of each legal id (-2 pass, -1 not legal)
-    cdef int32_t *lookup         # (type, key, length, cls) -> id (-1: outside the space)
-    cdef int lk_types, lk_keys, lk_lens, lk_cls
-    cdef int capture_type        # the record type read as (type, card, captured card, 0), or -1
+    cdef uint32_t *moves         # n x TB_MAX_MOVES: each table's deal's moves (table_t.nmoves)
+    cdef lookup_t lk             # a play record's action id
     cdef int policy[ENGINE_MAX_SEATS]  # -1: the caller's seat, else POLICY_*
     cdef double weights[TB_MAX_WEIGHTS]
     cdef int off[TB_MAX_FIELDS]  # field offsets of the observation layout (the game's order)
@@ -109,6 +116,7 @@ cdef class Tables:
     # --- written once -----------------------------------------------------------------
     # the climbing games' shared fields (at the offsets F_HAND .. F_PHASE) of table t,
     # seen by its current player, in the phase "play"
+    @cython.final
     cdef void climbing_fields(self, const table_t *t, float *obs) noexcept nogil
 
     cdef int _enter(self) except -1
@@ -116,19 +124,33 @@ cdef class Tables:
                         int64_t[::1] rows) except -1
     cdef int _check_scores(self, double[:, ::1] rewards, uint8_t[::1] terminated, double[:, ::1] final) except -1
     cdef int _check_actions(self, Py_ssize_t lo, Py_ssize_t hi, const int64_t[::1] actions) except -1
+    @cython.final
     cdef int _run(self, work_fn job) noexcept nogil
+    @cython.final
     cdef void _reset_block(self, Py_ssize_t lo, Py_ssize_t hi, int worker) noexcept nogil
+    @cython.final
     cdef void _step_block(self, Py_ssize_t lo, Py_ssize_t hi, int worker) noexcept nogil
+    @cython.final
     cdef void _output(self, Py_ssize_t i, int worker) noexcept nogil
+    @cython.final
     cdef void _features_block(self, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil
-    cdef int _id_of(self, const play_t *p) noexcept nogil
+    @cython.final
     cdef void _record(self, table_t *t, int seat, mask_t lo, mask_t hi) noexcept nogil
+    @cython.final
     cdef void _play(self, table_t *t, const play_t *p, uint32_t move) noexcept nogil
+    @cython.final
     cdef void _pass(self, table_t *t) noexcept nogil
+    @cython.final
     cdef void _log(self, table_t *t, uint32_t move) noexcept nogil
+    @cython.final
     cdef void _apply(self, Py_ssize_t i, int64_t a) noexcept nogil
+    @cython.final
     cdef void _deal(self, Py_ssize_t i) noexcept nogil
+    @cython.final
     cdef int _advance(self, Py_ssize_t i, double *rewards, char *terminated, double *final) noexcept nogil
+    @cython.final
     cdef int _refresh(self, Py_ssize_t i) noexcept nogil
+    @cython.final
     cdef void _write(self, Py_ssize_t i, float *obs, int8_t *mask, int64_t *player) noexcept nogil
+    @cython.final
     cdef void _features(self, Py_ssize_t i, Py_ssize_t k_rows, float *feats, int64_t *ids) noexcept nogil

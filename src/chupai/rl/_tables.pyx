@@ -56,13 +56,13 @@ from chupai.engine.base cimport (
     PASS_NEVER,
     Engine,
     GameSpec,
+    trick_t,
 )
 from chupai.rl._workers cimport Workers, work_fn
 
 cdef enum:
     N_CARDS = 54
     PLAYBUF_CAP = 256
-    STATE_ALIGN = 64             # each table's struct starts on its own cache line
     OUTSIDE_SPACE = 1            # error: a play record without an action id
 
 
@@ -89,6 +89,19 @@ cdef void features_job(void *ctx, Py_ssize_t lo, Py_ssize_t hi, int worker) noex
 
 
 # --- card vectors -------------------------------------------------------------------------
+cdef inline int lookup_id(const lookup_t *lk, const play_t *p) noexcept nogil:
+    """The action id of a play record (-1 outside the space): its pattern is (type, key,
+    length, cls), or with a capture type (type, card, the lowest captured card, 0), as
+    chupai.encoding._ids.PatternIds reads it."""
+    cdef int third = p.length, cls = p.cls
+    if lk.capture_type >= 0:
+        cls = 0
+        third = __builtin_ctzll(p.taken) if p.type == lk.capture_type and p.taken else 0
+    if p.type >= lk.types or p.key >= lk.keys or third >= lk.thirds or cls >= lk.classes:
+        return -1
+    return lk.ids[((p.type * lk.keys + p.key) * lk.thirds + third) * lk.classes + cls]
+
+
 cdef void put_cards(float *out, const int *perm, mask_t lo, mask_t hi) noexcept nogil:
     cdef int f
     while lo:
@@ -129,23 +142,25 @@ cdef class Tables:
         self.n = n
         self.proto = proto
         self.spec = proto.h_spec()
-        self.stride = (self.spec.state_size + STATE_ALIGN - 1) // STATE_ALIGN * STATE_ALIGN
+        if self.spec.state_size > TB_STATE_WORDS * sizeof(uint64_t):
+            raise ValueError(f"Tables: a {self.spec.name} struct of {self.spec.state_size} bytes is larger than "
+                             f"a table's room ({TB_STATE_WORDS * sizeof(uint64_t)})")
         self.workers = Workers(min(<Py_ssize_t>threads, n))
         self.top = <int *>calloc(self.workers.threads * TB_TOP_STRIDE, sizeof(int))
         if self.top == NULL:
             raise MemoryError()
         self.tabs = <table_t *>calloc(n, sizeof(table_t))
-        self.states = <char *>calloc(n, self.stride)
         self.legal = <playbuf_t *>calloc(n, sizeof(playbuf_t))
         self.scratch = <playbuf_t *>calloc(n, sizeof(playbuf_t))
         self.choice = <int32_t *>calloc(n * num_actions, sizeof(int32_t))
-        if self.tabs == NULL or self.states == NULL or self.legal == NULL or self.scratch == NULL \
-                or self.choice == NULL:
+        self.moves = <uint32_t *>calloc(n * TB_MAX_MOVES, sizeof(uint32_t))
+        if self.tabs == NULL or self.legal == NULL or self.scratch == NULL \
+                or self.choice == NULL or self.moves == NULL:
             raise MemoryError()
         for i in range(n):
             if playbuf_init(&self.legal[i], PLAYBUF_CAP) != 0 or playbuf_init(&self.scratch[i], PLAYBUF_CAP) != 0:
                 raise MemoryError()
-            self.tabs[i].st = self.states + i * self.stride
+            self.tabs[i].st = <void *>self.tabs[i].state
             memcpy(self.tabs[i].st, proto.h_state(), self.spec.state_size)
             self.tabs[i].dealt = 0
         self.num_actions = num_actions
@@ -153,7 +168,6 @@ cdef class Tables:
         self.obs_size = obs_size
         self.layout = layout
         self.play_phase = play_phase
-        self.capture_type = capture_type
         self.by_id = by_id
         self.index_mode = index_mode
         for k in range(self.seats):
@@ -165,18 +179,19 @@ cdef class Tables:
         for k in range(N_CARDS):
             self.perm[k] = perm[k]
         self.num_plays = len(patterns)
-        self.lk_types = 1 + max(p[0] for p in patterns)
-        self.lk_keys = 1 + max(p[1] for p in patterns)
-        self.lk_lens = 1 + max(p[2] for p in patterns)
-        self.lk_cls = 1 + max(p[3] for p in patterns)
-        size = self.lk_types * self.lk_keys * self.lk_lens * self.lk_cls
-        self.lookup = <int32_t *>calloc(size, sizeof(int32_t))
-        if self.lookup == NULL:
+        self.lk.capture_type = capture_type
+        self.lk.types = 1 + max(p[0] for p in patterns)
+        self.lk.keys = 1 + max(p[1] for p in patterns)
+        self.lk.thirds = 1 + max(p[2] for p in patterns)
+        self.lk.classes = 1 + max(p[3] for p in patterns)
+        size = self.lk.types * self.lk.keys * self.lk.thirds * self.lk.classes
+        self.lk.ids = <int32_t *>calloc(size, sizeof(int32_t))
+        if self.lk.ids == NULL:
             raise MemoryError()
         for k in range(size):
-            self.lookup[k] = -1
+            self.lk.ids[k] = -1
         for k, (t, key, length, cls) in enumerate(patterns):
-            self.lookup[((t * self.lk_keys + key) * self.lk_lens + length) * self.lk_cls + cls] = k
+            self.lk.ids[((t * self.lk.keys + key) * self.lk.thirds + length) * self.lk.classes + cls] = k
 
     def __dealloc__(self):
         cdef Py_ssize_t i
@@ -189,9 +204,9 @@ cdef class Tables:
         free(self.legal)
         free(self.scratch)
         free(self.tabs)
-        free(self.states)
         free(self.choice)
-        free(self.lookup)
+        free(self.moves)
+        free(self.lk.ids)
         free(self.top)
 
     # -- hooks (a game's tables override them) ----------------------------------------------
@@ -230,7 +245,7 @@ cdef class Tables:
             raise ValueError(f"actions must have shape ({self.n},), not ({actions.shape[0]},)")
         for i in range(lo, hi):
             a = actions[i]
-            if not self.tabs[i].dealt or self.proto.h_current(self.tabs[i].st) < 0:
+            if not self.tabs[i].dealt or (<const trick_t *>self.tabs[i].st).current < 0:
                 raise ValueError("call reset() before step()")
             if self.index_mode:
                 if not 0 <= a < self.tabs[i].nrows:
@@ -258,15 +273,17 @@ cdef class Tables:
         if not 0 <= i < self.n:
             raise IndexError(i)
         cdef table_t *t = &self.tabs[i]
+        cdef uint32_t m
+        cdef int k
         if t.nmoves > TB_MAX_MOVES:
             raise RuntimeError(f"table {i}: the deal's record overflowed ({t.nmoves} moves)")
         moves = []
         for k in range(t.nmoves):
-            m = t.moves[k]
-            if m == MOVE_PASS:
+            m = self.moves[i * TB_MAX_MOVES + k]
+            if m == <uint32_t>MOVE_PASS:
                 moves.append(None)
-            elif m & MOVE_COLLAPSED:
-                moves.append(("collapsed", m & ~MOVE_COLLAPSED))
+            elif m & <uint32_t>MOVE_COLLAPSED:
+                moves.append(("collapsed", m & ~(<uint32_t>MOVE_COLLAPSED)))
             else:
                 moves.append(("concrete", m))
         return t.deal_seed, moves
@@ -415,18 +432,6 @@ cdef class Tables:
             self._features(i, self.j_k, self.j_feats + i * self.j_k * N_CARDS, self.j_ids + i * self.j_k)
 
     # -- the per-table kernels ---------------------------------------------------------------
-    cdef int _id_of(self, const play_t *p) noexcept nogil:
-        """The action id of a play record (-1 outside the space): its pattern is
-        (type, key, length, cls), or with a capture type (type, card, the lowest captured
-        card, 0) as chupai.encoding._ids.PatternIds reads it."""
-        cdef int third = p.length, cls = p.cls
-        if self.capture_type >= 0:
-            cls = 0
-            third = __builtin_ctzll(p.taken) if p.type == self.capture_type and p.taken else 0
-        if p.type >= self.lk_types or p.key >= self.lk_keys or third >= self.lk_lens or cls >= self.lk_cls:
-            return -1
-        return self.lookup[((p.type * self.lk_keys + p.key) * self.lk_lens + third) * self.lk_cls + cls]
-
     cdef void _record(self, table_t *t, int seat, mask_t lo, mask_t hi) noexcept nogil:
         """`seat` made a play (lo, hi) or passed (zeros): what the observations read."""
         t.last_seat = seat
@@ -441,20 +446,20 @@ cdef class Tables:
 
     cdef void _log(self, table_t *t, uint32_t move) noexcept nogil:
         if t.nmoves < TB_MAX_MOVES:
-            t.moves[t.nmoves] = move
+            self.moves[(t - self.tabs) * TB_MAX_MOVES + t.nmoves] = move
         t.nmoves += 1
 
     cdef void _play(self, table_t *t, const play_t *p, uint32_t move) noexcept nogil:
-        cdef int seat = self.proto.h_current(t.st)
-        cdef bint leading = self.proto.h_last_player(t.st) < 0
+        cdef int seat = (<const trick_t *>t.st).current
+        cdef bint leading = (<const trick_t *>t.st).last_player < 0
         self._record(t, seat, p.lo, p.hi)
         self._log(t, move)
         self.proto.h_play(t.st, p)
         self.h_moved(t, seat, p, leading)
 
     cdef void _pass(self, table_t *t) noexcept nogil:
-        cdef int seat = self.proto.h_current(t.st)
-        cdef bint leading = self.proto.h_last_player(t.st) < 0
+        cdef int seat = (<const trick_t *>t.st).current
+        cdef bint leading = (<const trick_t *>t.st).last_player < 0
         self._record(t, seat, 0, 0)
         self._log(t, MOVE_PASS)
         self.proto.h_pass(t.st)
@@ -514,7 +519,7 @@ cdef class Tables:
         while True:
             if not t.dealt:
                 self._deal(i)
-            seat = self.proto.h_current(t.st)
+            seat = (<const trick_t *>t.st).current
             if seat < 0:
                 if rewards != NULL:
                     self.proto.h_returns(t.st, self.weights, ret)
@@ -555,7 +560,7 @@ cdef class Tables:
             ch[aid] = -1
         for k in range(buf.len):
             p = &buf.data[k]
-            aid = self._id_of(p)
+            aid = lookup_id(&self.lk, p)
             if aid < 0:
                 set_error(&self.error, OUTSIDE_SPACE)
                 continue
@@ -567,8 +572,8 @@ cdef class Tables:
                 q = &buf.data[j]
                 if p.nwild < q.nwild or (p.nwild == q.nwild and (p.hi < q.hi or (p.hi == q.hi and p.lo < q.lo))):
                     ch[aid] = <int32_t>k
-        rule = self.proto.h_pass_rule(t.st)
-        t.can_pass = rule != PASS_NEVER and (self.proto.h_last_player(t.st) >= 0
+        rule = (<const trick_t *>t.st).pass_rule
+        t.can_pass = rule != PASS_NEVER and ((<const trick_t *>t.st).last_player >= 0
                                              or (rule == PASS_IF_STUCK and buf.len == 0))
         if t.can_pass:
             ch[self.pass_id] = -2
@@ -581,7 +586,7 @@ cdef class Tables:
         cdef table_t *t = &self.tabs[i]
         cdef const int32_t *ch = &self.choice[i * self.num_actions]
         cdef int aid
-        player[0] = self.proto.h_current(t.st)
+        player[0] = (<const trick_t *>t.st).current
         for aid in range(self.num_actions):
             mask[aid] = ch[aid] != -1
         fill(obs, self.obs_size, 0.0)
@@ -593,7 +598,7 @@ cdef class Tables:
         cdef const void *st = t.st
         cdef const int *off = self.off
         cdef int n = self.seats
-        cdef int p = self.proto.h_current(st), k, s, lp
+        cdef int p = (<const trick_t *>st).current, k, s, lp
         cdef int place[ENGINE_MAX_SEATS]
         cdef mask_t lo, hi
         cdef const play_t *last
@@ -601,19 +606,19 @@ cdef class Tables:
         put_cards(obs + off[F_HAND], self.perm, lo, hi)
         self.h_finished(st, place)
         for k in range(n):
-            s = (p + k) % n
+            s = p + k - n if p + k >= n else p + k  # (p + k) % n without a division
             put_cards(obs + off[F_PLAYED] + k * N_CARDS, self.perm, t.played_lo[s], t.played_hi[s])
             put_cards(obs + off[F_KNOWN] + k * N_CARDS, self.perm, t.known_lo[s], t.known_hi[s])
             self.proto.h_hand(st, s, &lo, &hi)
             obs[off[F_SIZES] + k] = multiset_size(lo, hi)
             if place[s] >= 0:
                 obs[off[F_FINISHED] + k * n + place[s]] = 1.0
-        lp = self.proto.h_last_player(st)
+        lp = (<const trick_t *>st).last_player
         if lp >= 0:
-            last = self.proto.h_last(st)
+            last = &(<const trick_t *>st).last
             put_cards(obs + off[F_TRICK_CARDS], self.perm, last.lo, last.hi)
-            obs[off[F_TRICK_PLAYER] + (lp - p + n) % n] = 1.0
-            obs[off[F_PASSES]] = self.proto.h_passes(st)
+            obs[off[F_TRICK_PLAYER] + (lp - p if lp >= p else lp - p + n)] = 1.0
+            obs[off[F_PASSES]] = (<const trick_t *>st).npass
         obs[off[F_TO_ACT]] = 1.0
         obs[off[F_PHASE] + self.play_phase] = 1.0
 
@@ -629,7 +634,7 @@ cdef class Tables:
         memset(feats, 0, k_rows * N_CARDS * sizeof(float))
         for k in range(k_rows):
             ids[k] = -1
-        if self.proto.h_current(t.st) < 0:  # (an engine failure left no deal: raise_error reports it)
+        if (<const trick_t *>t.st).current < 0:  # (an engine failure left no deal: raise_error reports it)
             return
         if self.by_id:
             for aid in range(self.num_actions):
@@ -643,6 +648,6 @@ cdef class Tables:
             return
         for k in range(buf.len):
             put_cards(feats + k * N_CARDS, self.perm, buf.data[k].lo | buf.data[k].taken, buf.data[k].hi)
-            ids[k] = self._id_of(&buf.data[k])
+            ids[k] = lookup_id(&self.lk, &buf.data[k])
         if t.can_pass:
             ids[buf.len] = self.pass_id
