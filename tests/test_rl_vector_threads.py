@@ -37,12 +37,14 @@ def _same(a: object, b: object) -> bool:
 
 @pytest.mark.parametrize(("n", "kw"), [
     (200, dict()),
+    (7, dict()),  # (blocks of one table: seven home regions' worth among three threads)
     (64, dict(features="concrete", action_mode="index")),  # (K reaches thousands of rows)
     (200, dict(observation="danzero", features="ids", opponents={1: "random", 3: "greedy"})),
 ])
 def test_same_trajectories_for_1_2_3_threads_many_tables(n, kw):
     """Many tables stepped in lockstep with 1, 2 and 3 threads: the workers claim blocks of
-    tables as they go, so which thread steps which table changes from call to call; every
+    tables as they go (their home region's first, then any left), so which thread steps
+    which table changes from call to call; every
     array at every step and every deal's record are the same."""
     envs = [VectorEnv("guandan", n, seed=21, threads=t, **kw) for t in (1, 2, 3)]
     assert [e.backend for e in envs] == ["compiled"] * 3

@@ -25,11 +25,14 @@ ctypedef struct pool_t:
     int entry                    # workers that joined the job, | CLOSED once closed (atomic)
     int finished                 # workers that finished it (atomic)
     int stop
-    work_fn fn                   # the job: fn over [0, n) in blocks of `block`, claimed via `next`
+    work_fn fn                   # the job: fn over [0, n) in nblocks blocks of `block` tables
     void *ctx
     Py_ssize_t n
     Py_ssize_t block
-    Py_ssize_t next              # the first unclaimed table (atomic)
+    Py_ssize_t nblocks
+    int participants             # the job's home regions: the caller and the started workers
+    unsigned char *claimed       # per block: 1 once a participant claimed it (atomic)
+    Py_ssize_t capacity          # the flags allocated
     int profile                  # time each participant (Workers.profile)
     long long *cpu_ns            # per participant: its thread CPU in the current job
     long long *wall_ns           # per participant: its wall time in the current job
