@@ -1,6 +1,8 @@
-"""The compiled VectorEnv tables (chupai.guandan._tables) against the Python path:
-the same trajectories and the same arrays, bit for bit, at every step, in every mode;
-determinism across threads; where the compiled path is refused."""
+"""The compiled VectorEnv tables (``chupai.rl._tables`` and each game's own) against the
+Python path, for every game of the registry: the same trajectories and the same arrays,
+bit for bit, at every step, in every mode; determinism across threads; where the
+compiled path is refused.  (A game's own fields under its own rules: its
+``test_<game>_vector.py``.)"""
 from __future__ import annotations
 
 from typing import Any
@@ -8,95 +10,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from chupai import rl
-from chupai.guandan import Rules
 from chupai.rl import VectorEnv
-from chupai.guandan import danzero
 from chupai.registry import GAMES
-
-
-def _random_actions(obs: dict, rng: np.random.Generator, index: bool) -> np.ndarray:
-    if index:
-        return np.array([rng.integers(k) for k in obs["num_actions"]], dtype=np.int64)
-    return np.array([rng.choice(np.flatnonzero(m)) for m in obs["action_mask"]], dtype=np.int64)
-
-
-def _same(a: object, b: object) -> bool:
-    if isinstance(a, dict):
-        assert isinstance(b, dict) and a.keys() == b.keys()
-        return all(_same(a[k], b[k]) for k in a)
-    if isinstance(a, tuple):
-        assert isinstance(b, tuple) and len(a) == len(b)
-        return all(_same(x, y) for x, y in zip(a, b))
-    x, y = np.asarray(a), np.asarray(b)
-    return x.dtype == y.dtype and x.shape == y.shape and np.array_equal(x, y, equal_nan=x.dtype.kind == "f")
-
-
-def _lockstep(py: VectorEnv, cc: VectorEnv, steps: int, rng: np.random.Generator, index: bool,
-              watch: Any = None) -> int:
-    """Step the Python and the compiled env with the same actions, every array equal at
-    every step (``watch(step, obs)`` sees the compiled observations); the deals ended."""
-    obs_p, obs_c = py.reset()[0], cc.reset()[0]
-    ended = 0
-    for step in range(steps):
-        assert _same(obs_p, obs_c), step
-        if watch is not None:
-            watch(step, obs_c)
-        a = _random_actions(obs_p, rng, index)
-        out_p, out_c = py.step(a), cc.step(a)
-        assert all(_same(x, y) for x, y in zip(out_p[1:], out_c[1:])), step
-        obs_p, obs_c = out_p[0], out_c[0]
-        ended += int(out_c[2].sum())
-    return ended
-
-
-def _replays_as_deals(env: VectorEnv, steps: int, rng: np.random.Generator, index: bool) -> None:
-    """The compiled tables' moves (the caller's and the built-in opponents') are real
-    plays: ``states()`` rebuilds every deal, whose tensors are the env's."""
-    obs, _ = env.reset()
-    for _ in range(steps):
-        for i, s in enumerate(env.states()):
-            assert s.current_player == obs["player"][i] == 0
-            assert np.array_equal(obs["observation"][i], rl.observation_tensor(s, 0))
-            assert np.array_equal(obs["action_mask"][i], rl.legal_actions_mask(s))
-        obs, *_ = env.step(_random_actions(obs, rng, index))
-
-
-@pytest.mark.parametrize(("observation", "features", "action_mode"), [
-    ("default", False, "id"),
-    ("default", "concrete", "index"),
-    ("default", "ids", "id"),
-    ("danzero", False, "id"),
-    ("danzero", "concrete", "id"),
-    ("danzero", "ids", "index"),
-])
-def test_compiled_equals_python(observation, features, action_mode):
-    """Every array of reset() and step() equal, and the same deals (histories), over
-    several deals per table."""
-    kw = dict(num_envs=4, seed=11, observation=observation, features=features, action_mode=action_mode)
-    py, cc = VectorEnv("guandan", backend="python", **kw), VectorEnv("guandan", backend="compiled", **kw)
-    assert (py.backend, cc.backend) == ("python", "compiled")
-    assert py.observation_size == cc.observation_size == (513 if observation == "danzero" else 616)
-    obs_p, _ = py.reset()
-    obs_c, _ = cc.reset()
-    rng = np.random.default_rng(5)
-    ended, wild = 0, 0
-    for step in range(320):
-        assert _same(obs_p, obs_c), step
-        if observation == "danzero":
-            wild += int(obs_c["observation"][:, danzero.LAYOUT.slice("wild_flags")][:, 1:].any(axis=1).sum())
-        if step % 40 == 0:
-            for a, b in zip(py.states(), cc.states()):
-                assert a.history == b.history
-        actions = _random_actions(obs_p, rng, action_mode == "index")
-        out_p, out_c = py.step(actions), cc.step(actions)
-        for x, y in zip(out_p[1:], out_c[1:]):
-            assert _same(x, y), step
-        obs_p, obs_c = out_p[0], out_c[0]
-        ended += int(out_c[2].sum())
-    assert ended >= 4  # the auto-reset was exercised
-    if observation == "danzero":
-        assert wild > 0  # the wild-card flags beyond "holds one" were exercised
+from vector_lockstep import lockstep, random_actions, replays_as_deals, same
 
 
 #: the games with compiled tables, each at its fewest, default and most players
@@ -109,6 +25,7 @@ COMPILED = [(game, n) for game, entry in GAMES.items() if entry.vector_tables is
     (False, "id", None),
     ("concrete", "index", "random"),
     ("ids", "id", "greedy"),
+    (False, "id", "heuristic"),
 ])
 def test_every_game_compiled_equals_python(game, players, features, action_mode, opponents):
     """Every game with compiled tables, at its fewest, default and most players: every
@@ -125,10 +42,10 @@ def test_every_game_compiled_equals_python(game, players, features, action_mode,
             if step % 50 == 0:
                 assert [a.history for a in py.states()] == [b.history for b in cc.states()]
 
-        assert _lockstep(py, cc, 300, np.random.default_rng(7), index, same_deals) >= 2
+        assert lockstep(py, cc, 300, np.random.default_rng(7), index, same_deals) >= 2
     else:
         env = VectorEnv(game, backend="compiled", opponents=opponents, **kw)
-        _replays_as_deals(env, 60, np.random.default_rng(3), index)
+        replays_as_deals(env, 60, np.random.default_rng(3), index)
 
 
 #: the games with compiled tables, each under each of its rule presets
@@ -144,7 +61,7 @@ def test_every_game_compiled_equals_python_under_each_preset(game, preset):
     players = entry.default_players if entry.default_players in allowed else allowed[-1]
     kw = dict(num_envs=4, seed=13, players=players, rules=rules, features="concrete", action_mode="index")
     py, cc = VectorEnv(game, backend="python", **kw), VectorEnv(game, backend="compiled", **kw)
-    assert _lockstep(py, cc, 250, np.random.default_rng(2), True) >= 1
+    assert lockstep(py, cc, 250, np.random.default_rng(2), True) >= 1
 
 
 def _allowed(rules: Any, n: int) -> bool:
@@ -156,43 +73,7 @@ def _allowed(rules: Any, n: int) -> bool:
     return True
 
 
-def test_gandengyan_compiled_equals_python_with_multipliers_and_shown_hands():
-    """Gan Deng Yan's own fields under rules that exercise them: the general multiplier
-    of the bombs played, and the cards a pass on lead shows (the known cards)."""
-    from chupai.encoding.tensors import observation_layout
-    from chupai.gandengyan import Rules as GanDengYanRules
-
-    rules = GanDengYanRules(multipliers=True, joker_lead_out=False, triples_are_bombs=False, min_talon_to_win=3)
-    kw = dict(num_envs=16, seed=31, players=4, rules=rules, features="ids")
-    py, cc = VectorEnv("gandengyan", backend="python", **kw), VectorEnv("gandengyan", backend="compiled", **kw)
-    layout = observation_layout("gandengyan", 4)
-    seen = {"known": 0, "multiplied": 0}
-
-    def count(step: int, obs: dict) -> None:
-        o = obs["observation"]
-        seen["known"] += int(o[:, layout.slice("known")].any(axis=1).sum())
-        seen["multiplied"] += int((o[:, layout.offset("multiplier")] > 1).sum())
-
-    _lockstep(py, cc, 1500, np.random.default_rng(4), False, count)
-    assert seen["known"] > 0 and seen["multiplied"] > 0
-
-def test_compiled_equals_python_with_other_rules():
-    rules = Rules(promotion=(3, 2, 1), straight_flush_as_straight=False, joker_pair_in_full_house=False)
-    py, cc = (VectorEnv("guandan", 3, seed=2, rules=rules, backend=b) for b in ("python", "compiled"))
-    obs_p, obs_c = py.reset()[0], cc.reset()[0]
-    rng = np.random.default_rng(1)
-    finals = []
-    for _ in range(400):
-        assert _same(obs_p, obs_c)
-        a = _random_actions(obs_p, rng, False)
-        out_p, out_c = py.step(a), cc.step(a)
-        assert all(_same(x, y) for x, y in zip(out_p[1:], out_c[1:]))
-        obs_p, obs_c = out_p[0], out_c[0]
-        finals += [r for r, t in zip(out_c[1], out_c[2]) if t]
-    assert finals and {abs(r[0]) for r in finals} <= {1.0, 2.0, 3.0}
-
-
-@pytest.mark.parametrize("opponents", ["random", "greedy", {1: "random", 3: "greedy"}])
+@pytest.mark.parametrize("opponents", ["random", "greedy", "heuristic", {1: "random", 3: "greedy"}])
 def test_compiled_same_trajectories_for_any_threads(opponents):
     runs = []
     for threads in (1, 2, 3):
@@ -203,13 +84,13 @@ def test_compiled_same_trajectories_for_any_threads(opponents):
         rng = np.random.default_rng(4)
         trace = [obs]
         for _ in range(150):
-            obs, rewards, terminated, _, info = env.step(_random_actions(obs, rng, False))
+            obs, rewards, terminated, _, info = env.step(random_actions(obs, rng, False))
             trace.append((obs, rewards, terminated, info))
         runs.append((trace, [s.history for s in env.states()]))
         env.close()
     for trace, hist in runs[1:]:
         assert hist == runs[0][1]
-        assert all(_same(a, b) for a, b in zip(trace, runs[0][0]))
+        assert all(same(a, b) for a, b in zip(trace, runs[0][0]))
     caller = {0} if isinstance(opponents, str) else {0, 2}
     assert set(np.concatenate([t[0]["player"] for t in runs[0][0][1:]]).tolist()) <= caller
 
@@ -217,14 +98,14 @@ def test_compiled_same_trajectories_for_any_threads(opponents):
 def test_compiled_opponent_moves_replay_as_deals():
     """The built-in policies' moves are real plays: states() rebuilds every deal from its
     seed and moves, and its tensors are the env's."""
-    _replays_as_deals(VectorEnv("guandan", 3, seed=9, opponents="greedy"), 80, np.random.default_rng(0), False)
+    replays_as_deals(VectorEnv("guandan", 3, seed=9, opponents="greedy"), 80, np.random.default_rng(0), False)
 
 
 def test_compiled_bad_input_leaves_every_table_alone():
     env = VectorEnv("guandan", 4, seed=6, features="concrete", action_mode="index")
     obs, _ = env.reset()
     before = [s.history for s in env.states()]
-    a = _random_actions(obs, np.random.default_rng(0), True)
+    a = random_actions(obs, np.random.default_rng(0), True)
     bad = a.copy()
     bad[3] = obs["num_actions"][3]
     with pytest.raises(ValueError, match=f"table 3: action index {bad[3]} is outside"):
@@ -252,7 +133,7 @@ def test_backend_choice():
         assert VectorEnv(game, 1, 0).backend == "python"
         with pytest.raises(ValueError, match=f"{game} has no compiled tables"):
             VectorEnv(game, 1, 0, backend="compiled")
-    with pytest.raises(ValueError, match="a bot other than .random. and .greedy."):
+    with pytest.raises(ValueError, match="a bot other than .random., .greedy. or .heuristic."):
         VectorEnv("guandan", 1, 0, opponents=RandomBot(), backend="compiled")
     with pytest.raises(ValueError, match="backend"):
         VectorEnv("guandan", 1, 0, backend="c")
@@ -333,25 +214,28 @@ def test_bad_rules_refused_at_construction(backend):
         VectorEnv("guandan", 2, 0, rules="pagat", backend=backend)
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("seed", range(4))
-@pytest.mark.parametrize(("observation", "features", "action_mode"), [
-    ("default", "concrete", "index"),
-    ("danzero", "ids", "id"),
-])
-def test_compiled_equals_python_long(seed, observation, features, action_mode):
-    """Many deals per table: every array equal at every step."""
-    kw = dict(num_envs=8, seed=seed, observation=observation, features=features, action_mode=action_mode)
-    py, cc = VectorEnv("guandan", backend="python", **kw), VectorEnv("guandan", backend="compiled", threads=2, **kw)
-    obs_p, obs_c = py.reset()[0], cc.reset()[0]
-    rng = np.random.default_rng(seed)
-    ended = 0
-    for step in range(1500):
-        assert _same(obs_p, obs_c), step
-        a = _random_actions(obs_p, rng, action_mode == "index")
-        out_p, out_c = py.step(a), cc.step(a)
-        assert all(_same(x, y) for x, y in zip(out_p[1:], out_c[1:])), step
-        obs_p, obs_c = out_p[0], out_c[0]
-        ended += int(out_c[2].sum())
-    assert ended >= 40
-    cc.close()
+def test_tables_arguments_are_named_when_out_of_range(monkeypatch):
+    """The compiled tables check what chupai.rl.compiled hands them, naming the argument."""
+    from chupai.registry.entry import resolve
+
+    driver = resolve(GAMES["guandan"].vector_tables)
+    cls = driver.TABLES
+    seen: list[tuple] = []
+
+    def record(*args):
+        seen.append(args)
+        return cls(*args)
+
+    monkeypatch.setattr(driver, "TABLES", staticmethod(record))
+    VectorEnv("guandan", 2, seed=1)
+    good = list(seen[0])
+    for index, value, message in [(0, 0, "n must be >= 1, not 0"),
+                                  (3, good[3][:-1], r"policies must hold one entry per seat \(4\), not 3"),
+                                  (11, good[11][:-1], "perm must hold 54 faces, not 53"),
+                                  (7, (), "patterns must name at least one"),
+                                  (14, good[13], "pass_id must be -1 or an action id below num_actions")]:
+        args = list(good)
+        args[index] = value
+        with pytest.raises(ValueError, match=message):
+            cls(*args)
+    cls(*good)

@@ -134,9 +134,20 @@ cdef class Tables:
         if self.tabs != NULL:
             raise RuntimeError("Tables are initialized once")
         self.seats = proto.h_seats(proto.h_state())
-        if n < 1 or len(policies) != self.seats or len(offsets) > TB_MAX_FIELDS or len(perm) != N_CARDS \
-                or len(weights) > TB_MAX_WEIGHTS or not patterns or not -1 <= pass_id < num_actions:
-            raise ValueError("Tables: arguments out of range (built by chupai.rl.compiled)")
+        if n < 1:
+            raise ValueError(f"n must be >= 1, not {n}")
+        if len(policies) != self.seats:
+            raise ValueError(f"policies must hold one entry per seat ({self.seats}), not {len(policies)}")
+        if len(offsets) > TB_MAX_FIELDS:
+            raise ValueError(f"offsets must hold at most {TB_MAX_FIELDS} fields, not {len(offsets)}")
+        if len(perm) != N_CARDS:
+            raise ValueError(f"perm must hold {N_CARDS} faces, not {len(perm)}")
+        if len(weights) > TB_MAX_WEIGHTS:
+            raise ValueError(f"weights must hold at most {TB_MAX_WEIGHTS} values, not {len(weights)}")
+        if not patterns:
+            raise ValueError("patterns must name at least one play pattern")
+        if not -1 <= pass_id < num_actions:
+            raise ValueError(f"pass_id must be -1 or an action id below num_actions ({num_actions}), not {pass_id}")
         if threads < 1:
             raise ValueError(f"threads must be >= 1, not {threads}")
         self.n = n
@@ -609,7 +620,8 @@ cdef class Tables:
             s = p + k - n if p + k >= n else p + k  # (p + k) % n without a division
             put_cards(obs + off[F_PLAYED] + k * N_CARDS, self.perm, t.played_lo[s], t.played_hi[s])
             put_cards(obs + off[F_KNOWN] + k * N_CARDS, self.perm, t.known_lo[s], t.known_hi[s])
-            self.proto.h_hand(st, s, &lo, &hi)
+            if k:  # (k = 0: the current player's hand, read above)
+                self.proto.h_hand(st, s, &lo, &hi)
             obs[off[F_SIZES] + k] = multiset_size(lo, hi)
             if place[s] >= 0:
                 obs[off[F_FINISHED] + k * n + place[s]] = 1.0

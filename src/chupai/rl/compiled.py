@@ -30,10 +30,9 @@ from chupai.core.records import NUM_FACES
 from chupai.core.seeds import SEED_MASK
 from chupai.encoding.layout import Layout
 from chupai.encoding.spaces import ActionSpace
+from chupai.engine.base import POLICIES as ENGINE_POLICIES
 
 __all__ = ["CLIMBING_FIELDS", "CompiledTables"]
-
-_POLICY_CODES = {"random": 0, "greedy": 1}  # chupai.engine.base POLICY_RANDOM, POLICY_GREEDY
 
 #: the climbing games' shared observation fields, in the order of the compiled tables'
 #: offsets (``chupai.rl._tables``: F_HAND .. F_PHASE), with the values each takes at
@@ -60,10 +59,12 @@ def offsets(layout: Layout, fields: tuple[tuple[str, Callable[[int], int] | None
 class CompiledTables:
     """``num_envs`` tables of one game in C (see :class:`chupai.rl.VectorEnv`, which
     checks the arguments). ``policies``: per seat ``None`` (the caller's) or
-    ``"random"`` / ``"greedy"``."""
+    one of :attr:`POLICIES`."""
 
-    #: the opponents the compiled tables play (bot specs)
-    POLICIES: ClassVar[tuple[str, ...]] = tuple(_POLICY_CODES)
+    #: the opponents the compiled tables play (bot specs): the engines' compiled policies
+    #: (``"random"``, ``"greedy"``, ``"heuristic"``: the card play of
+    #: :class:`chupai.players.bots.HeuristicBot`)
+    POLICIES: ClassVar[tuple[str, ...]] = tuple(ENGINE_POLICIES)
     #: the game's compiled tables class (a chupai.rl._tables.Tables)
     TABLES: ClassVar[Any] = None
     #: per observation layout: (its code in the tables, its fields with their sizes)
@@ -106,7 +107,7 @@ class CompiledTables:
         self._rules = rules
         code, fields = self.FIELDS[observation]
         self.check_layout(observation, layout)
-        codes = [-1 if p is None else _POLICY_CODES[p] for p in policies]
+        codes = [-1 if p is None else ENGINE_POLICIES[p] for p in policies]
         self._t = self.TABLES(num_envs, threads, self.prototype(rules, self.players), codes, code,
                               features == "ids", action_mode == "index", space.patterns, space.capture_type,
                               offsets(layout, fields, self.players), self.play_phase(observation),

@@ -46,7 +46,7 @@ Conventions (Gymnasium's vector API):
   card order, :func:`chupai.guandan.danzero.card_vector`).
 * Backends: ``backend="auto"`` (default) runs the **compiled tables** where the game has
   them (its registry entry's ``vector_tables``: every game's, with opponents the
-  tables play, ``"random"``/``"greedy"``, or none; every
+  tables play, ``"random"``/``"greedy"``/``"heuristic"``, or none; every
   table stepped in C with the GIL released, the tensors written in C) and the Python
   path elsewhere (a game without them, or a bot object as an opponent; a ``RuntimeWarning`` says so, once a process for each
   reason); ``"python"`` forces the Python path, ``"compiled"`` refuses with
@@ -107,7 +107,7 @@ _SAID: set[str] = set()
 
 def _policy(spec: Any) -> Any:
     """The opponent a spec names: ``None`` (the caller's seat), a bot, or a bot spec
-    of :func:`chupai.players.search.make_bot` (``"random"`` and ``"greedy"`` also run compiled)."""
+    of :func:`chupai.players.search.make_bot` (``"random"``, ``"greedy"`` and ``"heuristic"`` also run compiled)."""
     from chupai.players.search.registry import as_bot
 
     return None if spec is None else as_bot(spec, what="opponent")
@@ -265,7 +265,8 @@ class VectorEnv:
         policies = tables.POLICIES
         specs = opponents_specs(opponents, self.players)
         if any(o is not None and o not in policies for o in specs):
-            return (f"a seat is played by a bot other than {' and '.join(map(repr, policies))} "
+            return (f"a seat is played by a bot other than {', '.join(map(repr, policies[:-1]))} or "
+                    f"{policies[-1]!r} "
                     "(the compiled tables run those only)")
         return ""
 
