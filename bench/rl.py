@@ -3,12 +3,16 @@
     python bench/rl.py [--envs 256] [--steps 100] [--repeats 5] [--threads 1 2]
                        [--features {concrete,ids}] [--observation default|danzero]
                        [--backend compiled python] [--game guandan ...] [--phases]
+                       [--actions first|random]
 
-A step is one decision of one table (self-play, the first legal id), the acting
-player's observation tensor and the legal mask (and with ``--features`` the padded
-legal-action card vectors) built for every table at every step.  Only ``env.step()``
-is timed: picking the actions (the first legal id, ``argmax`` of the masks viewed as
-bool, ~30 µs for 1024 tables: the caller's work) happens between the timed calls.  Each configuration runs ``--repeats`` times (after one
+A step is one decision of one table (self-play), the acting player's observation
+tensor and the legal mask (and with ``--features`` the padded legal-action card
+vectors) built for every table at every step.  Only ``env.step()`` is timed: picking
+the actions from the masks (the caller's work) happens between the timed calls, with
+``--actions first`` (default) the first legal id (``argmax`` of the masks viewed as
+bool, ~30 µs for 1024 tables), with ``--actions random`` a legal id drawn uniformly
+(``argmax`` of seeded uniform draws over the legal ids: every thread count's env gets
+the same draws, so they play the same games).  Each configuration runs ``--repeats`` times (after one
 warm-up run); the figures are medians: CPU time per step and steps/s by CPU time (all
 threads' CPU), and steps/s by wall time (what threads speed up); "cores busy" is CPU
 time over wall time (below 1 for one thread, or below 2 for two, when other processes
@@ -50,6 +54,8 @@ import time
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # keep numpy's BLAS threads off the cores
 
+import numpy as np  # noqa: E402
+
 from chupai.rl import VectorEnv  # noqa: E402
 from chupai.registry import GAMES as REGISTRY  # noqa: E402
 
@@ -74,7 +80,14 @@ class Phases:
         return st["wall"], st["cpu"], st["max_cpu"], st["dispatch"], st["caller_cpu"]
 
 
-def run(game, backend, envs, steps, repeats, threads_list, features, observation, phases):
+def pick(mask, rng):
+    """The action of each table: the first legal id, or (``rng``) one drawn uniformly."""
+    if rng is None:
+        return mask.view(bool).argmax(axis=1)
+    return ((rng.random(mask.shape, dtype=np.float32) + 1) * mask).argmax(axis=1)
+
+
+def run(game, backend, envs, steps, repeats, threads_list, features, observation, phases, actions="first"):
     """Per thread count, the medians of ``repeats`` runs: (CPU s per step, steps/s CPU,
     steps/s wall) and with ``phases`` the per-call (wall, serial, chunks CPU, max chunk,
     dispatch, serial CPU) in seconds; the thread counts take turns run by run, so they share whatever
@@ -83,6 +96,7 @@ def run(game, backend, envs, steps, repeats, threads_list, features, observation
                          observation=observation, backend=backend) for t in threads_list}
     clocks = {t: Phases(env._compiled) for t, env in made.items()} if phases else {}
     obs = {t: env.reset()[0] for t, env in made.items()}
+    rngs = {t: np.random.default_rng(7) if actions == "random" else None for t in threads_list}
     cpus = {t: [] for t in threads_list}
     walls = {t: [] for t in threads_list}
     parts = {t: [] for t in threads_list}
@@ -93,7 +107,7 @@ def run(game, backend, envs, steps, repeats, threads_list, features, observation
             if phases:
                 clocks[t].take()
             for _ in range(steps):
-                a = o["action_mask"].view(bool).argmax(axis=1)
+                a = pick(o["action_mask"], rngs[t])
                 t0, c0, k0 = time.perf_counter(), time.process_time(), time.thread_time()
                 o = env.step(a)[0]
                 wall += time.perf_counter() - t0
@@ -130,9 +144,11 @@ def main() -> None:
     ap.add_argument("--backend", choices=["compiled", "python"], nargs="+", default=["compiled", "python"])
     ap.add_argument("--game", action="append", choices=GAMES, help="a game (default: every game)")
     ap.add_argument("--phases", action="store_true", help="time the serial and parallel parts (compiled)")
+    ap.add_argument("--actions", choices=["first", "random"], default="first",
+                    help="the first legal id of each table, or one drawn uniformly")
     args = ap.parse_args()
     print(f"envs={args.envs} steps={args.steps} repeats={args.repeats} (medians) features={args.features} "
-          f"observation={args.observation}; {load()}")
+          f"observation={args.observation} actions={args.actions}; {load()}")
     for game in args.game or GAMES:
         wall = {}
         for backend in args.backend:
@@ -144,7 +160,7 @@ def main() -> None:
             # the Python path is ~100x slower: fewer steps keep its runs short
             steps = args.steps if backend == "compiled" else max(1, args.steps // 10)
             results = run(game, backend, args.envs, steps, args.repeats, args.threads, args.features,
-                          args.observation, args.phases and backend == "compiled")
+                          args.observation, args.phases and backend == "compiled", args.actions)
             for threads, (cpu_step, cpu_rate, wall_rate, med) in results.items():
                 wall[backend, threads] = wall_rate
                 print(f"{game:14s} {backend:9s} threads={threads}: {cpu_step * 1e6:8.2f} µs CPU per step, "
