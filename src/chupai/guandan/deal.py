@@ -659,15 +659,9 @@ class Deal(DealSurface):
             self._tribute.undo(start)
         if any(n < 0 for c in start for n in c):
             return None
-        new = shallow_clone(self)
-        try:
-            new._setup([Cards.from_counts(c) for c in start], self._levels, self._declarers, self._previous,
-                       self._first_leader, self._rules)
-        except ValueError:
-            return None
-        if not new._replays(self._history) or new._phase != self._phase:
-            return None
-        return new
+        hands = [Cards.from_counts(c) for c in start]
+        return self._replayed(lambda new: new._setup(hands, self._levels, self._declarers, self._previous,
+                                                     self._first_leader, self._rules))
 
     # -- printing ------------------------------------------------------------------------
     def __str__(self) -> str:

@@ -6,6 +6,7 @@ seeds are :func:`chupai.core.seeds.match_deal`'s).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from enum import Enum
 from typing import Any, ClassVar, TypeVar
 
 import numpy as np
@@ -41,6 +42,7 @@ __all__ = [
 _GENERATOR = np.random.Generator
 
 S = TypeVar("S", bound="StateBase")
+D = TypeVar("D", bound="DealSurface")
 T = TypeVar("T")
 M = TypeVar("M", bound="MatchSurface")
 
@@ -244,6 +246,26 @@ class DealSurface(StateBase):
         except IllegalActionError:
             return False
         return self._history == tuple(history)
+
+    @property
+    def phase(self) -> Enum:
+        """The game's ``Phase`` member (:mod:`chupai.contract`): each game's ``Deal``
+        says which."""
+        raise NotImplementedError
+
+    def _replayed(self: D, setup: Callable[[D], None]) -> D | None:
+        """A copy of this deal set up anew by ``setup`` (the game's ``_setup`` called on
+        the copy, for a determinized deal) with this deal's decisions replayed on it, or
+        ``None`` if ``setup`` refuses (``ValueError``) or the replay gives another public
+        history or phase (the slow reference path of ``determinize``)."""
+        new = shallow_clone(self)
+        try:
+            setup(new)
+        except ValueError:
+            return None
+        if not new._replays(self._history) or new.phase != self.phase:
+            return None
+        return new
 
 
 class MatchSurface(StateBase):

@@ -566,14 +566,7 @@ class Deal(DealSurface):
         """This deal's public history replayed from the deal implied by the hands ``now``,
         or ``None`` if that deal does not give the same history."""
         start = self._dealt(now)
-        new = shallow_clone(self)
-        try:
-            new._setup(start, self._dealer, self._previous, self._rules)
-        except ValueError:
-            return None
-        if not new._replays(self._history) or new._phase != self._phase:
-            return None
-        return new
+        return self._replayed(lambda new: new._setup(start, self._dealer, self._previous, self._rules))
 
     # -- printing ------------------------------------------------------------------------------
     def __str__(self) -> str:
