@@ -1,15 +1,18 @@
 """Playouts in C: whole Chinese Ten deals played to the end with the GIL released."""
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from chupai.engine.batch import play_out, run_playouts
+from chupai.engine.batch import BatchOptions, play_out, run_playouts
 from chupai.state.base import check_rules
 from chupai.chinese_ten import _engine
 from chupai.chinese_ten.game import Deal, Match
 from chupai.chinese_ten.rules import RED_FIVE_BONUS, Rules
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = ["PlayoutResult", "PlayoutResults", "playout", "playouts", "results_of"]
 
@@ -62,27 +65,17 @@ def playout(state: Any, *, seed: int, policy: str = "random") -> PlayoutResult:
 
 
 def playouts(
-    n: int,
-    *,
-    seed: int,
-    policy: str = "random",
-    threads: int = 1,
-    rules: Rules | None = None,
-    players: int = 4,
-    progress: bool = False,
-    backend: str = "local",
-    workers: int = 1,
-    address: str | None = None,
+    n: int, *, seed: int, rules: Rules | None = None, players: int = 4, **options: Unpack[BatchOptions]
 ) -> PlayoutResults:
     """Deal ``n`` fresh random deals (dealer seat 0) and play each to the end in C.
 
-    Deal ``i`` draws its cards and its choices from its own stream of ``seed``, so the
-    arrays are the same whatever ``threads``, ``workers`` (processes) and ``backend``
-    (``"ray"``: tasks on the cluster at ``address``) are; deal 0 is ``Deal(seed)``'s deal.
-    ``policy``: ``"random"`` (uniform over the suit-collapsed choices of each step),
-    ``"greedy"`` (the capture taking the most points, red five bonus included; with no
-    capture, the card worth least joins the layout)
-    or ``"heuristic"`` (the compiled policy of :class:`chupai.players.bots.HeuristicBot`).
+    ``options``: how the batch runs (:class:`chupai.engine.batch.BatchOptions`:
+    ``policy``, ``threads``, ``progress``, ``backend``, ``workers``, ``address``).  Deal
+    ``i`` draws its cards and its choices from its own stream of ``seed``, so the arrays
+    are the same whatever the threads, processes or backend; deal 0 is
+    ``Deal(seed)``'s deal.  The ``"random"`` policy is uniform over the suit-collapsed
+    choices of each step; ``"greedy"`` takes the capture taking the most points, red
+    five bonus included (with no capture, the card worth least joins the layout).
 
     >>> r = playouts(100, seed=1)
     >>> r.scores.shape, bool((r.scores.sum(axis=1) == 280).all())
@@ -90,7 +83,6 @@ def playouts(
     """
     rules = check_rules(rules, Rules, "chinese_ten")
     rules.check_players(players)
-    row = run_playouts(_engine, n, seed=seed, policy=policy, threads=threads, progress=progress, backend=backend,
-                        workers=workers, address=address, players=players, rules=rules)
+    row = run_playouts(_engine, n, seed=seed, options=options, players=players, rules=rules)
     return PlayoutResults(row["scores"], results_of(row["scores"], row["bonus"], rules, players), row["bonus"],
                           row["redeals"])

@@ -1,8 +1,9 @@
 """Batch playouts shared by every game: the argument checks, the threaded runner and
 the split of the engine's rows into typed arrays.
 
-Each game's ``playouts(n, *, seed, policy, threads, rules, ...)`` checks its own options
-(rules, players, level) and calls :func:`run_playouts` with its compiled engine module:
+Each game's ``playouts(n, *, seed, rules, ..., **options)`` checks its own deal options
+(rules, players, level) and calls :func:`run_playouts` with its compiled engine module
+and the batch ``options`` every game's takes alike (:class:`BatchOptions`):
 the engine deals and plays ``n`` deals in C (the GIL released) into one float64 row a
 deal, laid out as the engine's ``ROW`` declares (a tuple of
 :class:`chupai.engine.base.RowField`), and
@@ -24,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from types import ModuleType
-from typing import Any
+from typing import Any, TypedDict
 
 import numpy as np
 from tqdm import tqdm
@@ -33,6 +34,8 @@ from chupai.core import validate
 from chupai.engine.base import RowField
 
 __all__ = [
+    "BATCH_DEFAULTS",
+    "BatchOptions",
     "batch_outputs",
     "card_play_of",
     "check_batch",
@@ -48,6 +51,38 @@ __all__ = [
 
 # deals per task: small enough for a smooth progress bar and even thread loads
 _CHUNK = 1000
+
+
+class BatchOptions(TypedDict, total=False):
+    """How a batch of playouts runs: the keywords every game's ``playouts`` takes beside
+    ``n``, ``seed`` and its own deal options, with their defaults in :data:`BATCH_DEFAULTS`.
+
+    Attributes:
+        policy: how every seat plays: ``"random"`` (uniform over the suit-collapsed
+            legal plays, and passing where allowed), ``"greedy"`` (the game's simple
+            greedy rule) or ``"heuristic"`` (the compiled policy of
+            :class:`chupai.players.bots.HeuristicBot`); each game's ``playouts`` says
+            what its greedy rule is.
+        threads: deals played at once in this process, the GIL released.
+        progress: a progress bar (tqdm) over the deals.
+        backend: ``"local"`` (threads, or ``workers`` processes) or ``"ray"`` (tasks on
+            the Ray cluster at ``address``): :func:`chupai.engine.backends.run_batch`.
+        workers: processes sharing the deals (``backend="local"``).
+        address: the Ray cluster (``backend="ray"``; ``None``: a local one).
+    """
+
+    policy: str
+    threads: int
+    progress: bool
+    backend: str
+    workers: int
+    address: str | None
+
+
+#: the defaults of :class:`BatchOptions`
+BATCH_DEFAULTS: BatchOptions = {
+    "policy": "random", "threads": 1, "progress": False, "backend": "local", "workers": 1, "address": None,
+}
 
 
 def _is_int(x: Any) -> bool:
@@ -108,19 +143,25 @@ def split_rows(rows: np.ndarray, fields: tuple[RowField, ...], players: int) -> 
     return out
 
 
-def run_playouts(engine: ModuleType, n: int, *, seed: int, policy: str, threads: int, progress: bool,
-                 backend: str, workers: int, address: str | None, **deal: Any) -> dict[str, np.ndarray]:
+def run_playouts(engine: ModuleType, n: int, *, seed: int, options: Mapping[str, Any],
+                 **deal: Any) -> dict[str, np.ndarray]:
     """Play ``n`` fresh deals of a game's compiled ``engine`` (its module: ``DealEngine``,
-    ``POLICIES``, ``ROW``), dealt as ``engine.DealEngine.random(seed, **deal)`` deals, and
-    split the rows into the engine's fields (:func:`split_rows`).
+    ``POLICIES``, ``ROW``), dealt as ``engine.DealEngine.random(seed, **deal)`` deals, as
+    the batch ``options`` say (:class:`BatchOptions`; ``TypeError`` naming a key that is
+    not one), and split the rows into the engine's fields (:func:`split_rows`).
 
     The checks every ``playouts`` makes come first (:func:`check_batch`); the game
     checks its own ``deal`` options (rules, players, level) before calling this.
     """
-    check_batch(n, seed, policy, threads, engine.POLICIES)
+    unknown = sorted(set(options) - set(BATCH_DEFAULTS))
+    if unknown:
+        raise TypeError(f"playouts() got an unexpected keyword argument {unknown[0]!r}; "
+                        f"its batch options are {', '.join(BATCH_DEFAULTS)}")
+    o: dict[str, Any] = {**BATCH_DEFAULTS, **options}
+    check_batch(n, seed, o["policy"], o["threads"], engine.POLICIES)
     prototype = engine.DealEngine.random(0, **deal)
-    rows = batch_outputs(prototype, n, policy, threads, progress, seed, backend=backend, workers=workers,
-                         address=address)
+    rows = batch_outputs(prototype, n, o["policy"], o["threads"], o["progress"], seed, backend=o["backend"],
+                         workers=o["workers"], address=o["address"])
     return split_rows(rows, engine.ROW, prototype.players)
 
 

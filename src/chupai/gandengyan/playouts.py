@@ -1,15 +1,18 @@
 """Playouts in C: whole Gan Deng Yan deals played to the end with the GIL released."""
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from chupai.engine.batch import play_out, run_playouts
+from chupai.engine.batch import BatchOptions, play_out, run_playouts
 from chupai.state.base import check_players, check_rules
 from chupai.gandengyan import _engine
 from chupai.gandengyan.game import Deal, Match
 from chupai.gandengyan.rules import Rules
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = ["PlayoutResult", "PlayoutResults", "playout", "playouts"]
 
@@ -49,29 +52,17 @@ def playout(state: Any, *, seed: int, policy: str = "random") -> PlayoutResult:
 
 
 def playouts(
-    n: int,
-    *,
-    seed: int,
-    policy: str = "random",
-    threads: int = 1,
-    rules: Rules | None = None,
-    players: int = 4,
-    progress: bool = False,
-    backend: str = "local",
-    workers: int = 1,
-    address: str | None = None,
+    n: int, *, seed: int, rules: Rules | None = None, players: int = 4, **options: Unpack[BatchOptions]
 ) -> PlayoutResults:
     """Deal ``n`` fresh random deals (random dealers) and play each to the end in C.
 
-    Deal ``i`` draws its cards and its moves from its own stream of ``seed``, so the
-    arrays are the same whatever ``threads``, ``workers`` and ``backend`` are
-    (``workers`` processes, or ``backend="ray"`` tasks on the Ray cluster at
-    ``address``: :func:`chupai.engine.batch.run_playouts`).  ``policy``: ``"random"`` (uniform over
-    the suit-collapsed legal plays, and passing when following) or ``"greedy"`` (go out
-    when a play empties the hand; lead the longest ordinary play; follow with the
-    cheapest one, fewest jokers first; a bomb only on a player holding at most three
-    cards)
-    or ``"heuristic"`` (the compiled policy of :class:`chupai.players.bots.HeuristicBot`).
+    ``options``: how the batch runs (:class:`chupai.engine.batch.BatchOptions`:
+    ``policy``, ``threads``, ``progress``, ``backend``, ``workers``, ``address``).  Deal
+    ``i`` draws its cards and its moves from its own stream of ``seed``, so the arrays
+    are the same whatever the threads, processes or backend.  The ``"greedy"`` policy:
+    go out when a play empties the hand; lead the longest ordinary play; follow with
+    the cheapest one, fewest jokers first; a bomb only on a player holding at most
+    three cards.
 
     >>> r = playouts(100, seed=1, players=5)
     >>> r.returns.shape, bool((r.returns.sum(axis=1) == 0).all())
@@ -79,6 +70,5 @@ def playouts(
     """
     players = check_players(players, _engine.MIN_PLAYERS, _engine.MAX_PLAYERS)
     rules = check_rules(rules, Rules, "gandengyan")
-    row = run_playouts(_engine, n, seed=seed, policy=policy, threads=threads, progress=progress, backend=backend,
-                        workers=workers, address=address, players=players, rules=rules)
+    row = run_playouts(_engine, n, seed=seed, options=options, players=players, rules=rules)
     return PlayoutResults(row["winner"], row["returns"], row["cards"], row["tricks"])

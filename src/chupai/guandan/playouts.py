@@ -1,15 +1,18 @@
 """Playouts in C: whole Guan Dan deals played to the end with the GIL released."""
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from chupai.engine.batch import play_out, run_playouts
+from chupai.engine.batch import BatchOptions, play_out, run_playouts
 from chupai.state.base import check_rules
 from chupai.guandan import _engine
 from chupai.guandan.game import Deal, Match
 from chupai.guandan.rules import Rules
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = ["PlayoutResult", "PlayoutResults", "playout", "playouts"]
 
@@ -51,35 +54,21 @@ def playout(state: Any, *, seed: int, policy: str = "random") -> PlayoutResult:
 
 
 def playouts(
-    n: int,
-    *,
-    seed: int,
-    policy: str = "random",
-    threads: int = 1,
-    rules: Rules | None = None,
-    level: str = "2",
-    progress: bool = False,
-    backend: str = "local",
-    workers: int = 1,
-    address: str | None = None,
+    n: int, *, seed: int, rules: Rules | None = None, level: str = "2", **options: Unpack[BatchOptions]
 ) -> PlayoutResults:
     """Deal ``n`` fresh random deals and play each to the end in C.
 
-    Deal ``i`` draws its cards and its moves from its own stream of ``seed``, so the
-    arrays are the same whatever ``threads``, ``workers`` and ``backend`` are
-    (``workers`` processes, or ``backend="ray"`` tasks on the Ray cluster at
-    ``address``: :func:`chupai.engine.batch.run_playouts`).  ``policy``: ``"random"`` (uniform over
-    the suit-collapsed legal plays, and passing when following) or ``"greedy"`` (the
-    smallest play that beats; bombs kept for an opponent about to go out; never over
-    the partner)
-    or ``"heuristic"`` (the compiled policy of :class:`chupai.players.bots.HeuristicBot`).
-    ``level`` is the level rank every deal is played at.
+    ``options``: how the batch runs (:class:`chupai.engine.batch.BatchOptions`:
+    ``policy``, ``threads``, ``progress``, ``backend``, ``workers``, ``address``).  Deal
+    ``i`` draws its cards and its moves from its own stream of ``seed``, so the arrays
+    are the same whatever the threads, processes or backend.  The ``"greedy"`` policy
+    plays the smallest play that beats; bombs kept for an opponent about to go out;
+    never over the partner.  ``level`` is the level rank every deal is played at.
 
     >>> r = playouts(100, seed=1)
     >>> r.order.shape, bool(((r.result >= 1) & (r.result <= 3)).all())
     ((100, 4), True)
     """
     rules = check_rules(rules, Rules, "guandan")
-    row = run_playouts(_engine, n, seed=seed, policy=policy, threads=threads, progress=progress, backend=backend,
-                        workers=workers, address=address, level=level, rules=rules)
+    row = run_playouts(_engine, n, seed=seed, options=options, level=level, rules=rules)
     return PlayoutResults(row["order"], row["result"], row["order"][:, 0] % 2)

@@ -1,15 +1,18 @@
 """Playouts in C: whole Zheng Shangyou deals played to the end with the GIL released."""
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from chupai.engine.batch import play_out, run_playouts
+from chupai.engine.batch import BatchOptions, play_out, run_playouts
 from chupai.state.base import check_players, check_rules
 from chupai.zhengshangyou import _engine
 from chupai.zhengshangyou.game import Deal, Match
 from chupai.zhengshangyou.rules import Rules
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = ["PlayoutResult", "PlayoutResults", "playout", "playouts"]
 
@@ -51,28 +54,17 @@ def playout(state: Any, *, seed: int, policy: str = "random") -> PlayoutResult:
 
 
 def playouts(
-    n: int,
-    *,
-    seed: int,
-    policy: str = "random",
-    threads: int = 1,
-    rules: Rules | None = None,
-    players: int = 4,
-    progress: bool = False,
-    backend: str = "local",
-    workers: int = 1,
-    address: str | None = None,
+    n: int, *, seed: int, rules: Rules | None = None, players: int = 4, **options: Unpack[BatchOptions]
 ) -> PlayoutResults:
     """Deal ``n`` fresh random deals of ``players`` (2-8) and play each to the end in C.
 
-    Deal ``i`` draws its dealer, its cards and its moves from its own stream of
-    ``seed``, so the arrays are the same whatever ``threads``, ``workers`` (processes)
-    and ``backend`` (``"ray"``: tasks on the cluster at ``address``) are.  ``policy``:
-    ``"random"`` (uniform over the suit-collapsed legal plays, and passing when
-    following) or ``"greedy"`` (leading, the play with the fewest wild cards, the lowest
+    ``options``: how the batch runs (:class:`chupai.engine.batch.BatchOptions`:
+    ``policy``, ``threads``, ``progress``, ``backend``, ``workers``, ``address``).  Deal
+    ``i`` draws its dealer, its cards and its moves from its own stream of ``seed``, so
+    the arrays are the same whatever the threads, processes or backend.  The
+    ``"greedy"`` policy: leading, the play with the fewest wild cards, the lowest
     bottom rank, then the most cards; following, the lowest play that beats, wild
-    cards, 2s and jokers kept for a player about to go out)
-    or ``"heuristic"`` (the compiled policy of :class:`chupai.players.bots.HeuristicBot`).
+    cards, 2s and jokers kept for a player about to go out.
 
     >>> r = playouts(100, seed=1)
     >>> r.order.shape, sorted(r.points[0].tolist())
@@ -80,6 +72,5 @@ def playouts(
     """
     players = check_players(players, _engine.MIN_PLAYERS, _engine.MAX_PLAYERS)
     rules = check_rules(rules, Rules, "zhengshangyou")
-    row = run_playouts(_engine, n, seed=seed, policy=policy, threads=threads, progress=progress, backend=backend,
-                        workers=workers, address=address, players=players, rules=rules)
+    row = run_playouts(_engine, n, seed=seed, options=options, players=players, rules=rules)
     return PlayoutResults(row["order"], row["points"], row["order"][:, 0].copy())
