@@ -155,3 +155,28 @@ def test_a_batch_refuses_bad_input_naming_the_position() -> None:
         legal_plays_batch(["3S"], ["3D"])
     with pytest.raises(TypeError, match="rules"):
         legal_plays_batch(["3S"], rules="openspiel")
+
+
+def test_kernel_count_matches_the_lists():
+    """The bare kernel (bench's kernel_count) counts what legal_plays lists, leading and
+    following, concrete and collapsed; bad masks and rows are refused."""
+    from chupai.doudizhu._movegen import kernel_count
+
+    rng = random.Random(12)
+    hands = [_cards(dense_hand(rng, 17)) for _ in range(30)]
+    prev = [rng.choice(list(legal_plays(_cards(dense_hand(rng, 17))))) for _ in hands]
+    masks = np.array([h.lo for h in hands], dtype=np.uint64)
+    rows = np.array([[int(p.type), p.length, p.bomb_class, p.key] for p in prev], dtype=np.uint8)
+    assert kernel_count(masks) == sum(len(legal_plays(h)) for h in hands)
+    assert kernel_count(masks, collapse_suits=True, repeat=2) == 2 * sum(
+        len(legal_plays(h, collapse_suits=True)) for h in hands
+    )
+    assert kernel_count(masks, rows) == sum(len(legal_plays(h, p)) for h, p in zip(hands, prev))
+    with pytest.raises(ValueError, match="beyond"):
+        kernel_count(np.array([1 << 60], dtype=np.uint64))
+    with pytest.raises(ValueError, match="one row"):
+        kernel_count(masks, rows[:3])
+    bad = rows.copy()
+    bad[4, 0] = 200
+    with pytest.raises(ValueError, match="previous row 4 is not a Dou Dizhu play"):
+        kernel_count(masks, bad)

@@ -227,6 +227,10 @@ def test_kernel_count_matches_the_lists():
         kernel_count(np.array([1 << 60], dtype=np.uint64))
     with pytest.raises(ValueError, match="one row"):
         kernel_count(masks, rows[:3])
+    bad = rows.copy()
+    bad[2, 0] = 200
+    with pytest.raises(ValueError, match="previous row 2 is not a Zheng Shangyou play"):
+        kernel_count(masks, bad)
 
 
 # --- bad input -------------------------------------------------------------------------

@@ -8,7 +8,8 @@
 # (Guan Dan's kernel never gets there: all 108 cards make 135,070 plays; nor does
 # Chinese Ten's, a card and what it captures.)
 from chupai.core.records cimport (
-    GEN_TOO_MANY, check_grown, multiset_size, playbuf_free, playbuf_open, playbuf_t, target_t,
+    GEN_TOO_MANY, check_grown, mask_t, multiset_size, multiset_valid, playbuf_free, playbuf_open, playbuf_t,
+    target_t,
 )
 from chupai.core.play cimport PlayRecord
 
@@ -115,3 +116,52 @@ cdef inline long long count_plays(count_one_t one, const void *batch, Py_ssize_t
     playbuf_free(&buf)
     check_generated(rc)
     return total
+
+
+# A one-deck game's generator over a hand's mask (Zheng Shangyou's, Dou Dizhu's), and
+# the kernel_count batch over it.
+ctypedef int (*onedeck_generate_t)(mask_t hand, int flags, int collapse, const target_t *target,
+                                    playbuf_t *out) noexcept nogil
+
+ctypedef struct onedeck_batch_t:
+    onedeck_generate_t generate
+    const unsigned long long *hands
+    const unsigned char *rows    # the plays to beat, n rows (type, length, cls, key), or NULL
+    int flags
+    int collapse
+
+
+cdef inline int onedeck_count_one(const void *batch, Py_ssize_t i, playbuf_t *out) noexcept nogil:
+    cdef const onedeck_batch_t *b = <const onedeck_batch_t *>batch
+    cdef target_t tg
+    tg.type = 0
+    if b.rows != NULL:
+        target_of_row(&b.rows[4 * i], &tg)
+    return b.generate(b.hands[i], b.flags, b.collapse, &tg, out)
+
+
+cdef inline long long onedeck_kernel_count(onedeck_generate_t generate, const unsigned long long[::1] hands,
+                                           const unsigned char[:, ::1] previous, int flags, bint collapse,
+                                           int repeat, int max_type, int max_cls, str game) except -1:
+    """A one-deck game's kernel_count: ``hands`` (one-deck masks) and ``previous`` (None,
+    or one row ``(type, length, cls, key)`` per hand, type 0 to lead; a type above
+    ``max_type`` or a cls above ``max_cls`` is no play of ``game``) checked, then
+    count_plays over them."""
+    cdef Py_ssize_t i, n = hands.shape[0]
+    cdef onedeck_batch_t b
+    cdef bint follow = previous is not None
+    if follow and (previous.shape[0] != n or previous.shape[1] != 4):
+        raise ValueError("previous must have one row (type, length, cls, key) per hand")
+    for i in range(n):
+        if not multiset_valid(hands[i], 0):
+            raise ValueError(f"hand {i} has bits beyond the 54 faces")
+        if follow and (previous[i, 0] > max_type or previous[i, 2] > max_cls):
+            raise ValueError(f"previous row {i} is not a {game} play's (type, length, cls, key)")
+    if n == 0:
+        return 0
+    b.generate = generate
+    b.hands = &hands[0]
+    b.rows = &previous[0, 0] if follow else NULL
+    b.flags = flags
+    b.collapse = collapse
+    return count_plays(onedeck_count_one, &b, n, repeat, 4096)

@@ -52,7 +52,7 @@ from chupai.core.records cimport (
 from chupai.core.cardset cimport hand_masks
 from chupai.core.play cimport PlayRecord
 from chupai.core.wrappers cimport (
-    PLAY_LIMIT, bad_record, check_flag, check_generated, check_previous, check_run, count_plays, target_of_row,
+    PLAY_LIMIT, bad_record, check_flag, check_generated, check_previous, check_run, onedeck_kernel_count,
 )
 
 #: the Python classes this generator makes and reads (Play, Rules), bound by
@@ -713,22 +713,6 @@ def legal_plays_batch(hands, previous=None, *, rules=None, collapse_suits=False)
     return playlist_from_scratch(CLASSES.factory, None, &SCRATCH), offsets
 
 
-ctypedef struct ddz_batch_t:     # a kernel_count batch
-    const unsigned long long *hands
-    const unsigned char *rows    # the plays to beat, n rows (type, length, cls, key), or NULL
-    int flags
-    int collapse
-
-
-cdef int ddz_count_one(const void *batch, Py_ssize_t i, playbuf_t *out) noexcept nogil:
-    cdef const ddz_batch_t *b = <const ddz_batch_t *>batch
-    cdef ddz_target tg
-    tg.type = 0
-    if b.rows != NULL:
-        target_of_row(&b.rows[4 * i], &tg)
-    return ddz_generate(b.hands[i], b.flags, b.collapse, &tg, out)
-
-
 def kernel_count(const unsigned long long[::1] hands, const unsigned char[:, ::1] previous=None, *,
                  rules=None, bint collapse_suits=False, int repeat=1):
     """Run the bare kernel on many hands, reusing one buffer; the total number of plays.
@@ -737,20 +721,5 @@ def kernel_count(const unsigned long long[::1] hands, const unsigned char[:, ::1
     per play.  ``hands`` are one-deck masks; ``previous``, if given, holds one row
     ``(type, length, cls, key)`` per hand, the play to beat (type 0: leading).
     """
-    cdef Py_ssize_t i, n = hands.shape[0]
-    cdef ddz_batch_t b
-    cdef bint follow = previous is not None
-    if follow and (previous.shape[0] != n or previous.shape[1] != 4):
-        raise ValueError("previous must have one row (type, length, cls, key) per hand")
-    for i in range(n):
-        if not multiset_valid(hands[i], 0):
-            raise ValueError(f"hand {i} has bits beyond the 54 faces")
-        if follow and (previous[i, 0] > DDZ_ROCKET or previous[i, 2] > DDZ_ROCKET_CLASS):
-            raise ValueError(f"previous row {i} is not a Dou Dizhu play's (type, length, cls, key)")
-    if n == 0:
-        return 0
-    b.hands = &hands[0]
-    b.rows = &previous[0, 0] if follow else NULL
-    b.flags = ddz_rules_flags(rules)
-    b.collapse = collapse_suits
-    return count_plays(ddz_count_one, &b, n, repeat, 4096)
+    return onedeck_kernel_count(ddz_generate, hands, previous, ddz_rules_flags(rules), collapse_suits, repeat,
+                                DDZ_ROCKET, DDZ_ROCKET_CLASS, "Dou Dizhu")

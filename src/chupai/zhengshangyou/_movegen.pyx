@@ -52,7 +52,7 @@ from chupai.core.records cimport (
 from chupai.core.cardset cimport hand_masks
 from chupai.core.play cimport PlayRecord
 from chupai.core.wrappers cimport (
-    PLAY_LIMIT, bad_record, check_flag, check_generated, check_previous, check_run, count_plays, target_of_row,
+    PLAY_LIMIT, bad_record, check_flag, check_generated, check_previous, check_run, onedeck_kernel_count,
 )
 
 #: the Python classes this generator makes and reads (Play, Rules), bound by
@@ -633,22 +633,6 @@ def legal_plays(hand, previous=None, *, rules=None, collapse_suits=False):
     return out
 
 
-ctypedef struct zs_batch_t:      # a kernel_count batch
-    const unsigned long long *hands
-    const unsigned char *rows    # the plays to beat, n rows (type, length, cls, key), or NULL
-    int flags
-    int collapse
-
-
-cdef int zs_count_one(const void *batch, Py_ssize_t i, playbuf_t *out) noexcept nogil:
-    cdef const zs_batch_t *b = <const zs_batch_t *>batch
-    cdef zs_target tg
-    tg.type = 0
-    if b.rows != NULL:
-        target_of_row(&b.rows[4 * i], &tg)
-    return zs_generate(b.hands[i], b.flags, b.collapse, &tg, out)
-
-
 def kernel_count(const unsigned long long[::1] hands, const unsigned char[:, ::1] previous=None, *,
                  rules=None, bint collapse_suits=False, int repeat=1):
     """Run the bare kernel on many hands, reusing one buffer; the total number of plays.
@@ -657,17 +641,5 @@ def kernel_count(const unsigned long long[::1] hands, const unsigned char[:, ::1
     per play.  ``hands`` are one-deck masks; ``previous``, if given, holds one row
     ``(type, length, cls, key)`` per hand, the play to beat (type 0: leading).
     """
-    cdef Py_ssize_t i, n = hands.shape[0]
-    cdef zs_batch_t b
-    if previous is not None and (previous.shape[0] != n or previous.shape[1] != 4):
-        raise ValueError("previous must have one row (type, length, cls, key) per hand")
-    for i in range(n):
-        if not multiset_valid(hands[i], 0):
-            raise ValueError(f"hand {i} has bits beyond the 54 faces")
-    if n == 0:
-        return 0
-    b.hands = &hands[0]
-    b.rows = NULL if previous is None else &previous[0, 0]
-    b.flags = zs_rules_flags(rules)
-    b.collapse = collapse_suits
-    return count_plays(zs_count_one, &b, n, repeat, 4096)
+    return onedeck_kernel_count(zs_generate, hands, previous, zs_rules_flags(rules), collapse_suits, repeat,
+                                ZS_MULTI, 255, "Zheng Shangyou")
