@@ -50,6 +50,7 @@ ctypedef struct table_t:
     mask_t move_hi[ENGINE_MAX_SEATS]
     int can_pass                 # the current player may pass
     int nrows                    # rows of action features (index mode's range)
+    int nids                     # the legal ids listed in Tables.ids (the entries of choice set)
     uint64_t deal_seed           # the seed of this deal: Deal(seed=deal_seed)
     int nmoves                   # its plays and passes (Tables.moves), as indices into the legal lists
 
@@ -79,6 +80,8 @@ cdef class Tables:
     cdef playbuf_t *legal        # per table: the current player's concrete legal plays
     cdef playbuf_t *scratch      # per table: the built-in policies' suit-collapsed plays
     cdef int32_t *choice         # n x num_actions: the record of each legal id (-2 pass, -1 not legal)
+    cdef int32_t *ids            # n x num_actions: table i's legal ids in generator order (table_t.nids):
+                                 # the entries of choice to clear, the mask's ones
     cdef uint32_t *moves         # n x TB_MAX_MOVES: each table's deal's moves (table_t.nmoves)
     cdef lookup_t lk             # a play record's action id
     cdef int policy[ENGINE_MAX_SEATS]  # -1: the caller's seat, else POLICY_*

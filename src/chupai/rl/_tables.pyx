@@ -164,10 +164,12 @@ cdef class Tables:
         self.legal = <playbuf_t *>calloc(n, sizeof(playbuf_t))
         self.scratch = <playbuf_t *>calloc(n, sizeof(playbuf_t))
         self.choice = <int32_t *>calloc(n * num_actions, sizeof(int32_t))
+        self.ids = <int32_t *>calloc(n * num_actions, sizeof(int32_t))
         self.moves = <uint32_t *>calloc(n * TB_MAX_MOVES, sizeof(uint32_t))
         if self.tabs == NULL or self.legal == NULL or self.scratch == NULL \
-                or self.choice == NULL or self.moves == NULL:
+                or self.choice == NULL or self.ids == NULL or self.moves == NULL:
             raise MemoryError()
+        memset(self.choice, 0xFF, n * num_actions * sizeof(int32_t))  # every entry -1 (not legal)
         for i in range(n):
             if playbuf_init(&self.legal[i], PLAYBUF_CAP) != 0 or playbuf_init(&self.scratch[i], PLAYBUF_CAP) != 0:
                 raise MemoryError()
@@ -216,6 +218,7 @@ cdef class Tables:
         free(self.scratch)
         free(self.tabs)
         free(self.choice)
+        free(self.ids)
         free(self.moves)
         free(self.lk.ids)
         free(self.top)
@@ -558,6 +561,7 @@ cdef class Tables:
         cdef table_t *t = &self.tabs[i]
         cdef playbuf_t *buf = &self.legal[i]
         cdef int32_t *ch = &self.choice[i * self.num_actions]
+        cdef int32_t *ids = &self.ids[i * self.num_actions]
         cdef Py_ssize_t k
         cdef int aid, j, nids = 0, rule, rc
         cdef const play_t *p
@@ -567,8 +571,8 @@ cdef class Tables:
         if rc != 0:
             set_error(&self.error, rc)
             buf.len = 0
-        for aid in range(self.num_actions):
-            ch[aid] = -1
+        for k in range(t.nids):      # clear the last list's entries (every other is -1)
+            ch[ids[k]] = -1
         for k in range(buf.len):
             p = &buf.data[k]
             aid = lookup_id(&self.lk, p)
@@ -578,6 +582,7 @@ cdef class Tables:
             j = ch[aid]
             if j < 0:
                 ch[aid] = <int32_t>k
+                ids[nids] = aid
                 nids += 1
             else:
                 q = &buf.data[j]
@@ -588,18 +593,21 @@ cdef class Tables:
                                              or (rule == PASS_IF_STUCK and buf.len == 0))
         if t.can_pass:
             ch[self.pass_id] = -2
+            ids[nids] = self.pass_id
             nids += 1
+        t.nids = nids
         t.nrows = nids if self.by_id else <int>buf.len + t.can_pass
         return 0
 
     cdef void _write(self, Py_ssize_t i, float *obs, int8_t *mask, int64_t *player) noexcept nogil:
         """The acting player's observation and the legal mask of table i."""
         cdef table_t *t = &self.tabs[i]
-        cdef const int32_t *ch = &self.choice[i * self.num_actions]
-        cdef int aid
+        cdef const int32_t *ids = &self.ids[i * self.num_actions]
+        cdef int k
         player[0] = (<const trick_t *>t.st).current
-        for aid in range(self.num_actions):
-            mask[aid] = ch[aid] != -1
+        memset(mask, 0, self.num_actions)
+        for k in range(t.nids):
+            mask[ids[k]] = 1
         fill(obs, self.obs_size, 0.0)
         self.h_encode(t, obs)
 
