@@ -79,9 +79,16 @@ cdef class Tables:
     cdef table_t *tabs
     cdef playbuf_t *legal        # per table: the current player's concrete legal plays
     cdef playbuf_t *scratch      # per table: the built-in policies' suit-collapsed plays
-    cdef int32_t *choice         # n x num_actions: the record of each legal id (-2 pass, -1 not legal)
-    cdef int32_t *ids            # n x num_actions: table i's legal ids in generator order (table_t.nids):
-                                 # the entries of choice to clear, the mask's ones
+    # table i's legal ids (table_t.nids of them, in the order their plays come from the
+    # generator) and the record each stands for (its concrete choice; -2: pass), and the
+    # ids as a bit set (for the action check); each row has room for every id
+    cdef int32_t *ids            # n x num_actions
+    cdef int32_t *recs           # n x num_actions
+    cdef uint64_t *bits          # n x words
+    cdef int words               # 64-bit words of a bit set of num_actions ids
+    # per worker, id -> its place in the table's list while one is built or read (-1
+    # between uses): a dense map that stays in the worker's cache
+    cdef int32_t *slots          # threads x num_actions
     cdef uint32_t *moves         # n x TB_MAX_MOVES: each table's deal's moves (table_t.nmoves)
     cdef lookup_t lk             # a play record's action id
     cdef int policy[ENGINE_MAX_SEATS]  # -1: the caller's seat, else POLICY_*
@@ -136,7 +143,7 @@ cdef class Tables:
     @cython.final
     cdef void _output(self, Py_ssize_t i, int worker) noexcept nogil
     @cython.final
-    cdef void _features_block(self, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil
+    cdef void _features_block(self, Py_ssize_t lo, Py_ssize_t hi, int worker) noexcept nogil
     @cython.final
     cdef void _record(self, table_t *t, int seat, mask_t lo, mask_t hi) noexcept nogil
     @cython.final
@@ -150,10 +157,12 @@ cdef class Tables:
     @cython.final
     cdef void _deal(self, Py_ssize_t i) noexcept nogil
     @cython.final
-    cdef int _advance(self, Py_ssize_t i, double *rewards, char *terminated, double *final) noexcept nogil
+    cdef int _advance(self, Py_ssize_t i, int worker, double *rewards, char *terminated, double *final) noexcept nogil
     @cython.final
-    cdef int _refresh(self, Py_ssize_t i) noexcept nogil
+    cdef int _refresh(self, Py_ssize_t i, int worker) noexcept nogil
+    @cython.final
+    cdef int _record_of(self, Py_ssize_t i, int aid) noexcept nogil
     @cython.final
     cdef void _write(self, Py_ssize_t i, float *obs, int8_t *mask, int64_t *player) noexcept nogil
     @cython.final
-    cdef void _features(self, Py_ssize_t i, Py_ssize_t k_rows, float *feats, int64_t *ids) noexcept nogil
+    cdef void _features(self, Py_ssize_t i, int worker, Py_ssize_t k_rows, float *feats, int64_t *ids) noexcept nogil

@@ -85,7 +85,7 @@ cdef void step_job(void *ctx, Py_ssize_t lo, Py_ssize_t hi, int worker) noexcept
 
 
 cdef void features_job(void *ctx, Py_ssize_t lo, Py_ssize_t hi, int worker) noexcept nogil:
-    (<Tables>ctx)._features_block(lo, hi)
+    (<Tables>ctx)._features_block(lo, hi, worker)
 
 
 # --- card vectors -------------------------------------------------------------------------
@@ -163,13 +163,16 @@ cdef class Tables:
         self.tabs = <table_t *>calloc(n, sizeof(table_t))
         self.legal = <playbuf_t *>calloc(n, sizeof(playbuf_t))
         self.scratch = <playbuf_t *>calloc(n, sizeof(playbuf_t))
-        self.choice = <int32_t *>calloc(n * num_actions, sizeof(int32_t))
+        self.words = (num_actions + 63) // 64
         self.ids = <int32_t *>calloc(n * num_actions, sizeof(int32_t))
+        self.recs = <int32_t *>calloc(n * num_actions, sizeof(int32_t))
+        self.bits = <uint64_t *>calloc(n * self.words, sizeof(uint64_t))
+        self.slots = <int32_t *>calloc(self.workers.threads * num_actions, sizeof(int32_t))
         self.moves = <uint32_t *>calloc(n * TB_MAX_MOVES, sizeof(uint32_t))
-        if self.tabs == NULL or self.legal == NULL or self.scratch == NULL \
-                or self.choice == NULL or self.ids == NULL or self.moves == NULL:
+        if self.tabs == NULL or self.legal == NULL or self.scratch == NULL or self.ids == NULL \
+                or self.recs == NULL or self.bits == NULL or self.slots == NULL or self.moves == NULL:
             raise MemoryError()
-        memset(self.choice, 0xFF, n * num_actions * sizeof(int32_t))  # every entry -1 (not legal)
+        memset(self.slots, 0xFF, self.workers.threads * num_actions * sizeof(int32_t))  # every slot -1
         for i in range(n):
             if playbuf_init(&self.legal[i], PLAYBUF_CAP) != 0 or playbuf_init(&self.scratch[i], PLAYBUF_CAP) != 0:
                 raise MemoryError()
@@ -217,8 +220,10 @@ cdef class Tables:
         free(self.legal)
         free(self.scratch)
         free(self.tabs)
-        free(self.choice)
         free(self.ids)
+        free(self.recs)
+        free(self.bits)
+        free(self.slots)
         free(self.moves)
         free(self.lk.ids)
         free(self.top)
@@ -266,7 +271,7 @@ cdef class Tables:
                     raise ValueError(f"table {i}: action index {a} is outside 0..{self.tabs[i].nrows - 1}")
             elif not 0 <= a < self.num_actions:
                 raise ValueError(f"table {i}: action id {a} is outside 0..{self.num_actions - 1}")
-            elif self.choice[i * self.num_actions + a] == -1:
+            elif not (self.bits[i * self.words + (a >> 6)] >> (a & 63)) & 1:
                 raise ValueError(f"table {i}: action id {a} is not legal now")
         return 0
 
@@ -414,7 +419,7 @@ cdef class Tables:
         cdef Py_ssize_t i
         for i in range(lo, hi):
             self.tabs[i].dealt = 0
-            self._advance(i, NULL, NULL, NULL)
+            self._advance(i, worker, NULL, NULL, NULL)
             self._output(i, worker)
 
     cdef void _step_block(self, Py_ssize_t lo, Py_ssize_t hi, int worker) noexcept nogil:
@@ -430,7 +435,7 @@ cdef class Tables:
                 rewards[s] = 0.0
                 final[s] = NAN
             self._apply(i, self.j_actions[i])
-            self._advance(i, rewards, <char *>&self.j_terminated[i], final)
+            self._advance(i, worker, rewards, <char *>&self.j_terminated[i], final)
             self._output(i, worker)
 
     cdef void _output(self, Py_ssize_t i, int worker) noexcept nogil:
@@ -440,10 +445,10 @@ cdef class Tables:
         if self.tabs[i].nrows > self.top[worker * TB_TOP_STRIDE]:
             self.top[worker * TB_TOP_STRIDE] = self.tabs[i].nrows
 
-    cdef void _features_block(self, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
+    cdef void _features_block(self, Py_ssize_t lo, Py_ssize_t hi, int worker) noexcept nogil:
         cdef Py_ssize_t i
         for i in range(lo, hi):
-            self._features(i, self.j_k, self.j_feats + i * self.j_k * N_CARDS, self.j_ids + i * self.j_k)
+            self._features(i, worker, self.j_k, self.j_feats + i * self.j_k * N_CARDS, self.j_ids + i * self.j_k)
 
     # -- the per-table kernels ---------------------------------------------------------------
     cdef void _record(self, table_t *t, int seat, mask_t lo, mask_t hi) noexcept nogil:
@@ -479,24 +484,38 @@ cdef class Tables:
         self.proto.h_pass(t.st)
         self.h_moved(t, seat, NULL, leading)
 
+    cdef int _record_of(self, Py_ssize_t i, int aid) noexcept nogil:
+        """The record legal id `aid` of table i stands for (-2: pass; it is in the list)."""
+        cdef const int32_t *ids = &self.ids[i * self.num_actions]
+        cdef int k
+        for k in range(self.tabs[i].nids):
+            if ids[k] == aid:
+                return self.recs[i * self.num_actions + k]
+        return -2  # (not reached: the action was checked legal)
+
     cdef void _apply(self, Py_ssize_t i, int64_t a) noexcept nogil:
         """The caller's action (checked): an id, or an index into the feature rows."""
         cdef table_t *t = &self.tabs[i]
-        cdef const int32_t *ch = &self.choice[i * self.num_actions]
-        cdef int k, aid
+        cdef const uint64_t *bits = &self.bits[i * self.words]
+        cdef int k, w
+        cdef uint64_t word
         if self.index_mode:
             if self.by_id:
-                # the a-th legal id in id order
-                for aid in range(self.num_actions):
-                    if ch[aid] != -1:
+                # the a-th legal id in id order: the a-th set bit
+                for w in range(self.words):
+                    word = bits[w]
+                    while word:
                         if a == 0:
                             break
+                        word &= word - 1
                         a -= 1
-                k = ch[aid]
+                    if word:
+                        break
+                k = self._record_of(i, w * 64 + __builtin_ctzll(word))
             else:
                 k = <int>a if a < self.legal[i].len else -2
         else:
-            k = ch[a]
+            k = self._record_of(i, <int>a)
         if k == -2:
             self._pass(t)
         else:
@@ -523,7 +542,7 @@ cdef class Tables:
             t.move_lo[s] = 0
             t.move_hi[s] = 0
 
-    cdef int _advance(self, Py_ssize_t i, double *rewards, char *terminated, double *final) noexcept nogil:
+    cdef int _advance(self, Py_ssize_t i, int worker, double *rewards, char *terminated, double *final) noexcept nogil:
         """Play the built-in policies' seats until a caller's seat is to act, scoring a
         finished deal (rewards, terminated, final; NULL at reset) and dealing the next."""
         cdef table_t *t = &self.tabs[i]
@@ -544,7 +563,7 @@ cdef class Tables:
                 t.dealt = 0
                 continue
             if self.policy[seat] < 0:
-                return self._refresh(i)
+                return self._refresh(i, worker)
             k = self.proto.h_choose(t.st, &t.rng, self.policy[seat], buf)
             if k == CHOICE_OOM:
                 set_error(&self.error, GEN_OOM)
@@ -554,14 +573,16 @@ cdef class Tables:
             else:
                 self._play(t, &buf.data[k], MOVE_COLLAPSED | <uint32_t>k)
 
-    cdef int _refresh(self, Py_ssize_t i) noexcept nogil:
-        """The current player's concrete legal plays, and per id its concrete choice: the
-        fewest wild cards, then the smallest hi, then the smallest lo (generator order
-        on ties), as chupai.rl.id_to_action."""
+    cdef int _refresh(self, Py_ssize_t i, int worker) noexcept nogil:
+        """The current player's concrete legal plays, and their legal ids, each with its
+        concrete choice: the fewest wild cards, then the smallest hi, then the smallest lo
+        (generator order on ties), as chupai.rl.id_to_action."""
         cdef table_t *t = &self.tabs[i]
         cdef playbuf_t *buf = &self.legal[i]
-        cdef int32_t *ch = &self.choice[i * self.num_actions]
         cdef int32_t *ids = &self.ids[i * self.num_actions]
+        cdef int32_t *recs = &self.recs[i * self.num_actions]
+        cdef uint64_t *bits = &self.bits[i * self.words]
+        cdef int32_t *slot = &self.slots[worker * self.num_actions]
         cdef Py_ssize_t k
         cdef int aid, j, nids = 0, rule, rc
         cdef const play_t *p
@@ -571,30 +592,33 @@ cdef class Tables:
         if rc != 0:
             set_error(&self.error, rc)
             buf.len = 0
-        for k in range(t.nids):      # clear the last list's entries (every other is -1)
-            ch[ids[k]] = -1
         for k in range(buf.len):
             p = &buf.data[k]
             aid = lookup_id(&self.lk, p)
             if aid < 0:
                 set_error(&self.error, OUTSIDE_SPACE)
                 continue
-            j = ch[aid]
+            j = slot[aid]
             if j < 0:
-                ch[aid] = <int32_t>k
+                slot[aid] = nids
                 ids[nids] = aid
+                recs[nids] = <int32_t>k
                 nids += 1
             else:
-                q = &buf.data[j]
+                q = &buf.data[recs[j]]
                 if p.nwild < q.nwild or (p.nwild == q.nwild and (p.hi < q.hi or (p.hi == q.hi and p.lo < q.lo))):
-                    ch[aid] = <int32_t>k
+                    recs[j] = <int32_t>k
         rule = (<const trick_t *>t.st).pass_rule
         t.can_pass = rule != PASS_NEVER and ((<const trick_t *>t.st).last_player >= 0
                                              or (rule == PASS_IF_STUCK and buf.len == 0))
         if t.can_pass:
-            ch[self.pass_id] = -2
             ids[nids] = self.pass_id
+            recs[nids] = -2
             nids += 1
+        memset(bits, 0, self.words * sizeof(uint64_t))
+        for j in range(nids):
+            slot[ids[j]] = -1
+            bits[ids[j] >> 6] |= (<uint64_t>1) << (ids[j] & 63)
         t.nids = nids
         t.nrows = nids if self.by_id else <int>buf.len + t.can_pass
         return 0
@@ -642,29 +666,40 @@ cdef class Tables:
         obs[off[F_TO_ACT]] = 1.0
         obs[off[F_PHASE] + self.play_phase] = 1.0
 
-    cdef void _features(self, Py_ssize_t i, Py_ssize_t k_rows, float *feats, int64_t *ids) noexcept nogil:
+    cdef void _features(self, Py_ssize_t i, int worker, Py_ssize_t k_rows, float *feats, int64_t *ids) noexcept nogil:
         """All k_rows card vectors and ids of table i: its rows (every concrete play in
         generator order then PASS, or (by_id) the concrete choice of each legal id in id
         order), then zero vectors with id -1."""
         cdef table_t *t = &self.tabs[i]
         cdef const playbuf_t *buf = &self.legal[i]
-        cdef const int32_t *ch = &self.choice[i * self.num_actions]
+        cdef const int32_t *mine = &self.ids[i * self.num_actions]
+        cdef const int32_t *recs = &self.recs[i * self.num_actions]
+        cdef const uint64_t *bits = &self.bits[i * self.words]
+        cdef int32_t *slot = &self.slots[worker * self.num_actions]
         cdef Py_ssize_t k
-        cdef int aid, row = 0
+        cdef int aid, w, r, row = 0
+        cdef uint64_t word
         memset(feats, 0, k_rows * N_CARDS * sizeof(float))
         for k in range(k_rows):
             ids[k] = -1
         if (<const trick_t *>t.st).current < 0:  # (an engine failure left no deal: raise_error reports it)
             return
         if self.by_id:
-            for aid in range(self.num_actions):
-                if ch[aid] == -1:
-                    continue
-                if ch[aid] >= 0:
-                    put_cards(feats + row * N_CARDS, self.perm, buf.data[ch[aid]].lo | buf.data[ch[aid]].taken,
-                              buf.data[ch[aid]].hi)
-                ids[row] = aid
-                row += 1
+            for k in range(t.nids):
+                slot[mine[k]] = <int32_t>k
+            for w in range(self.words):
+                word = bits[w]
+                while word:
+                    aid = w * 64 + __builtin_ctzll(word)
+                    word &= word - 1
+                    r = recs[slot[aid]]
+                    if r >= 0:
+                        put_cards(feats + row * N_CARDS, self.perm, buf.data[r].lo | buf.data[r].taken,
+                                  buf.data[r].hi)
+                    ids[row] = aid
+                    row += 1
+            for k in range(t.nids):
+                slot[mine[k]] = -1
             return
         for k in range(buf.len):
             put_cards(feats + k * N_CARDS, self.perm, buf.data[k].lo | buf.data[k].taken, buf.data[k].hi)
