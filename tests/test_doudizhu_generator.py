@@ -15,7 +15,8 @@ from chupai.doudizhu import Play, Rules, legal_plays, legal_plays_batch
 from chupai.doudizhu.classify import value_counts
 from doudizhu_reference import dense_hand, key, reference_collapsed, reference_plays
 
-OPTIONS = [f.name for f in fields(Rules)]
+#: the options of the card play (the generator's flags): every switch of Rules
+OPTIONS = [f.name for f in fields(Rules) if f.type == "bool"]
 EVERY_RULES = [Rules(**dict(zip(OPTIONS, flags))) for flags in itertools.product((False, True), repeat=len(OPTIONS))]
 PRESETS = {"default": Rules(), "openspiel": Rules.openspiel(), "rlcard": Rules.rlcard(), "douzero": Rules.douzero()}
 

@@ -1,7 +1,9 @@
-"""Dou Dizhu (斗地主): the legal-play generator, recognition and rule options.
+"""Dou Dizhu (斗地主): the legal-play generator, recognition, rule options, the auction
+and the scoring.
 
 ``legal_plays`` (``legal_plays_batch`` for many positions at once) / ``classify`` /
-``Play`` / ``Rules`` follow ``docs/rules/doudizhu.md``.
+``Play`` / ``Rules`` / ``Auction`` and ``Bid`` / ``stake`` and ``payments`` follow
+``docs/rules/doudizhu.md``.
 
 >>> from chupai.doudizhu import legal_plays, classify
 >>> pair = classify("5S 5H")[0]
@@ -9,13 +11,17 @@
 ['pair 6: 6C 6D', 'rocket: BJ RJ']
 """
 from chupai.core.records import PlayList
+from chupai.doudizhu.auction import Auction, Bid
 from chupai.doudizhu._movegen import legal_plays, legal_plays_batch
 from chupai.doudizhu.classify import classify, from_protocol
 from chupai.doudizhu.play import BOMB_CLASS, ROCKET_CLASS, Play, PlayType
 from chupai.doudizhu.rules import Rules
+from chupai.doudizhu.scoring import multiplier, payments, stake
 
 __all__ = [
+    "Auction",
     "BOMB_CLASS",
+    "Bid",
     "ROCKET_CLASS",
     "Play",
     "PlayList",
@@ -25,4 +31,7 @@ __all__ = [
     "from_protocol",
     "legal_plays",
     "legal_plays_batch",
+    "multiplier",
+    "payments",
+    "stake",
 ]

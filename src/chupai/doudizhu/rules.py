@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from chupai.core.validate import check_bool, set_flags
+from chupai.core.validate import check_bool, check_choice, check_optional_int, set_flags
 from chupai.doudizhu._movegen import (
     FLAG_FOUR_TWO_PAIR,
     FLAG_FOUR_WITH_TWO,
@@ -20,7 +20,12 @@ from chupai.doudizhu._movegen import (
     FLAG_REPEAT_KICKERS,
 )
 
-__all__ = ["DEFAULT", "Rules"]
+__all__ = ["ALL_PASS", "BIDDING", "DEFAULT", "Rules"]
+
+#: the auctions (``Rules.bidding``): one bid of 1-3 each, call and rob, or none
+BIDDING = ("once", "rob", "none")
+#: what an auction in which nobody bids or calls leads to (``Rules.all_pass``)
+ALL_PASS = ("redeal", "void", "first_bidder")
 
 
 @dataclass(frozen=True)
@@ -46,6 +51,15 @@ class Rules:
             four cards (breaking the bomb).
         kicker_trio_rank: a single kicker may be the fourth card of one of the play's
             own trios (``333 + 3`` as a trio with a single).
+        bidding: the auction (:mod:`chupai.doudizhu.auction`): ``"once"`` (each player
+            once, bid 1, 2 or 3 above the bids so far, or pass; 3 ends it), ``"rob"``
+            (call and rob: 叫地主 / 抢地主), ``"none"`` (no auction: the first bidder is
+            the landlord at a stake of 1, as RLCard's and DouZero's environments).
+        all_pass: when nobody bids (or calls): ``"redeal"`` (the deal is void and dealt
+            again), ``"void"`` (the deal ends there, every return 0: OpenSpiel's) or
+            ``"first_bidder"`` (the first bidder takes the landlord at 1).
+        multiplier_cap: the most the doublings (bombs, rocket, spring) may multiply the
+            stake by (``None``: no cap).
     """
 
     four_with_two: bool = True
@@ -54,10 +68,17 @@ class Rules:
     airplane_repeat_kickers: bool = False
     kicker_splits_bomb: bool = True
     kicker_trio_rank: bool = False
+    bidding: str = "once"
+    all_pass: str = "redeal"
+    multiplier_cap: int | None = None
 
     def __post_init__(self) -> None:
         for f in fields(self):
-            object.__setattr__(self, f.name, check_bool(getattr(self, f.name), f.name))
+            if f.type == "bool":
+                object.__setattr__(self, f.name, check_bool(getattr(self, f.name), f.name))
+        object.__setattr__(self, "bidding", check_choice(self.bidding, "bidding", BIDDING))
+        object.__setattr__(self, "all_pass", check_choice(self.all_pass, "all_pass", ALL_PASS))
+        object.__setattr__(self, "multiplier_cap", check_optional_int(self.multiplier_cap, "multiplier_cap", 1))
         # the options the compiled code reads
         set_flags(self, {
             FLAG_FOUR_WITH_TWO: self.four_with_two,
@@ -71,18 +92,20 @@ class Rules:
     @classmethod
     def openspiel(cls, **overrides: Any) -> Rules:
         """OpenSpiel's ``dou_dizhu``: no four with two; an airplane's single kickers may
-        repeat a rank."""
-        return cls(**{"four_with_two": False, "airplane_repeat_kickers": True, **overrides})
+        repeat a rank; a deal in which all three pass ends with no score."""
+        return cls(**{"four_with_two": False, "airplane_repeat_kickers": True, "all_pass": "void", **overrides})
 
     @classmethod
     def rlcard(cls, **overrides: Any) -> Rules:
-        """RLCard's ``doudizhu``: an airplane's single kickers may repeat a rank."""
-        return cls(**{"airplane_repeat_kickers": True, **overrides})
+        """RLCard's ``doudizhu``: an airplane's single kickers may repeat a rank; no
+        auction (seat 0 is the landlord)."""
+        return cls(**{"airplane_repeat_kickers": True, "bidding": "none", **overrides})
 
     @classmethod
     def douzero(cls, **overrides: Any) -> Rules:
-        """DouZero's ``env``: kickers may repeat a rank and may be both jokers."""
-        return cls(**{"airplane_repeat_kickers": True, "kicker_rocket": True, **overrides})
+        """DouZero's ``env``: kickers may repeat a rank and may be both jokers; no
+        auction (the landlord's seat is given)."""
+        return cls(**{"airplane_repeat_kickers": True, "kicker_rocket": True, "bidding": "none", **overrides})
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with some options changed (validated)."""
