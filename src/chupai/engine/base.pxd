@@ -36,7 +36,10 @@
 from cpython.ref cimport PyObject
 from libc.stdint cimport uint64_t
 
-from chupai.core.records cimport GameClasses, mask_t, multiset_remove, play_t, playbuf_t, rng_t, target_set, target_t
+from chupai.core.records cimport (
+    JOKER_MASK, SUITED_MASK, GameClasses, mask_t, multiset_remove, play_t, playbuf_t, rng_t, target_set, target_t,
+)
+from chupai.core.wrappers cimport onedeck_generate_t
 
 cdef enum:
     CHOICE_PASS = -1             # h_choose: pass
@@ -87,6 +90,21 @@ cdef inline void trick_played(trick_t *t, const play_t *p) noexcept nogil:
 cdef inline void trick_target(const trick_t *t, target_t *tg) noexcept nogil:
     """The play the current player must beat: the trick's last play (none when leading)."""
     target_set(tg, &t.last if t.last_player >= 0 else NULL)
+
+cdef inline int onedeck_plays_of(onedeck_generate_t generate, const trick_t *t, mask_t hand, int flags,
+                                 const play_t *p, int lead, playbuf_t *out) noexcept nogil:
+    """h_plays_of of a one-deck game (hands are masks; Zheng Shangyou, Dou Dizhu): the
+    plays `generate` makes of only the cards of `p` that the current player, holding
+    `hand`, may make now (lead=0), or that anyone could lead (lead=1)."""
+    cdef target_t tg
+    target_set(&tg, NULL)
+    if p.hi or p.lo & ~(SUITED_MASK | JOKER_MASK):
+        return 0
+    if not lead:
+        if t.current < 0 or p.lo & ~hand:
+            return 0
+        trick_target(t, &tg)
+    return generate(p.lo, flags, 0, &tg, out)
 
 # Helpers the shedding games' heuristic policies (h_heuristic) share.
 cdef inline int going_out(const playbuf_t *buf, int size) noexcept nogil:

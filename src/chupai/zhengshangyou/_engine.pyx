@@ -12,7 +12,6 @@ import numpy as np
 from libc.stdint cimport uint8_t
 
 from chupai.core.records cimport (
-    target_set,
     GameClasses,
     JOKER_MASK,
     SUITED_MASK,
@@ -26,7 +25,10 @@ from chupai.core.records cimport (
     rng_t,
     seed64,
 )
-from chupai.engine.base cimport PASS_FOLLOWING, Engine, GameSpec, trick_start, trick_target, checked_hands, check_players, check_seat, trick_played
+from chupai.engine.base cimport (
+    PASS_FOLLOWING, Engine, GameSpec, check_players, check_seat, checked_hands, onedeck_plays_of, trick_played, trick_start,
+    trick_target,
+)
 from chupai.zhengshangyou._movegen cimport (
     ZS_FLAG_JOKER_PAIR,
     zs_generate,
@@ -247,16 +249,7 @@ cdef class DealEngine(Engine):
 
     cdef int h_plays_of(self, const void *st, const play_t *p, int lead, playbuf_t *out) noexcept nogil:
         cdef const zs_deal_t *d = <const zs_deal_t *>st
-        cdef zs_target tg
-        cdef int s = d.t.current
-        target_set(&tg, NULL)
-        if p.hi or p.lo & ~(SUITED_MASK | JOKER_MASK):
-            return 0
-        if not lead:
-            if s < 0 or p.lo & ~d.hand[s]:
-                return 0
-            trick_target(&d.t, &tg)
-        return zs_generate(p.lo, d.flags, 0, &tg, out)
+        return onedeck_plays_of(zs_generate, &d.t, d.hand[d.t.current] if d.t.current >= 0 else 0, d.flags, p, lead, out)
 
     cdef void h_play(self, void *st, const play_t *p) noexcept nogil:
         zs_play(<zs_deal_t *>st, p)

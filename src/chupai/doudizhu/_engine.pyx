@@ -1,0 +1,334 @@
+"""The Dou Dizhu trick engine and the playouts (``docs/rules/doudizhu.md``, "Play" and
+"Scoring").
+
+A deal's card play is the C struct ``ddz_deal_t``: three hands, the trick (last play,
+who made it, passes since), the landlord and the base stake the auction gave, and what
+the scoring counts (bombs and rockets, each seat's plays).  The landlord leads; play
+goes from seat to seat in increasing order; when the two others pass, the last player
+to play leads; the deal ends when a player has no cards left.  ``DealEngine`` wraps it
+for Python; the playouts run it to the end inside C with the GIL released (a random
+deal's landlord drawn from its seed, at the prototype's base stake: the auction is the
+state machine's).
+"""
+cimport cython
+
+from libc.stdint cimport uint8_t
+
+from chupai.core.records cimport (
+    GameClasses,
+    JOKER_MASK,
+    SUITED_MASK,
+    bit,
+    mask_t,
+    play_t,
+    playbuf_t,
+    rng_below,
+    rng_seed,
+    rng_shuffle,
+    rng_t,
+    seed64,
+)
+from chupai.engine.base cimport (
+    PASS_FOLLOWING, Engine, GameSpec, check_seat, checked_hands, onedeck_plays_of, trick_played, trick_start,
+    trick_target,
+)
+from chupai.doudizhu._deal cimport DDZ_DECK, DDZ_HAND, DDZ_KITTY, DDZ_SEATS, ddz_deal_t
+from chupai.doudizhu._movegen cimport DDZ_BOMB, DDZ_ROCKET, ddz_generate, ddz_rules_flags, ddz_target
+from chupai.doudizhu._policies cimport choose_greedy
+
+from chupai.engine.base import POLICIES, RowField
+from chupai.core.cardset import Cards
+from chupai.doudizhu._movegen import GAME_CLASSES as _BOUND
+
+SEATS = DDZ_SEATS
+
+#: the fields of the batch row ``h_row`` writes, in order (chupai.engine.batch.split_rows)
+ROW = (RowField("landlord", "int8"), RowField("winner", "int8"), RowField("stake", "int32"),
+       RowField("returns", "float64", per_seat=True))
+
+# the generator flags a deal may hold (chupai.doudizhu.rules)
+cdef int ALL_FLAGS = 63
+
+
+# --- the rules of play ------------------------------------------------------------------
+cdef void ddz_start(ddz_deal_t *d, int landlord) noexcept nogil:
+    """Start the card play with the landlord on lead (hands, flags, base and cap set)."""
+    cdef int s
+    trick_start(&d.t, DDZ_SEATS, PASS_FOLLOWING, landlord)
+    d.landlord = landlord
+    d.doublings = 0
+    d.winner = -1
+    for s in range(DDZ_SEATS):
+        d.plays[s] = 0
+
+
+cdef void ddz_deal_random(ddz_deal_t *d, rng_t *rng, int landlord) noexcept nogil:
+    """Shuffle the 54 cards, deal 17 to each seat and the last 3 to the kitty, which the
+    landlord takes; the landlord leads.  flags, base and cap are kept."""
+    cdef uint8_t deck[DDZ_DECK]
+    cdef int i
+    for i in range(DDZ_DECK):
+        deck[i] = i
+    rng_shuffle(deck, DDZ_DECK, rng)
+    for i in range(DDZ_SEATS):
+        d.hand[i] = 0
+    d.kitty = 0
+    for i in range(DDZ_SEATS * DDZ_HAND):
+        d.hand[i % DDZ_SEATS] |= bit(deck[i])
+    for i in range(DDZ_SEATS * DDZ_HAND, DDZ_DECK):
+        d.kitty |= bit(deck[i])
+    d.hand[landlord] |= d.kitty
+    ddz_start(d, landlord)
+
+
+cdef int ddz_legal(const ddz_deal_t *d, int collapse, playbuf_t *out) noexcept nogil:
+    """Append the current player's legal plays (passing, when allowed, is not listed)."""
+    cdef ddz_target tg
+    cdef int s = d.t.current
+    if s < 0:
+        return 0
+    trick_target(&d.t, &tg)
+    return ddz_generate(d.hand[s], d.flags, collapse, &tg, out)
+
+
+cdef void ddz_play(ddz_deal_t *d, const play_t *p) noexcept nogil:
+    """The current player plays `p` (which the caller has checked is legal)."""
+    cdef int s = d.t.current
+    d.hand[s] &= ~p.lo
+    d.plays[s] += 1
+    if p.type == DDZ_BOMB or p.type == DDZ_ROCKET:
+        d.doublings += 1
+    trick_played(&d.t, p)
+    if not d.hand[s]:
+        d.winner = s
+        d.t.current = -1
+        return
+    d.t.current = (s + 1) % DDZ_SEATS
+
+
+cdef void ddz_pass(ddz_deal_t *d) noexcept nogil:
+    """The current player passes (only when following); after two passes the last player
+    to play leads."""
+    d.t.npass += 1
+    if d.t.npass >= DDZ_SEATS - 1:
+        d.t.current = d.t.last_player
+        d.t.last_player = -1
+        d.t.npass = 0
+    else:
+        d.t.current = (d.t.current + 1) % DDZ_SEATS
+
+
+cdef double ddz_stake(const ddz_deal_t *d) noexcept nogil:
+    """The stake as it stands: the base doubled for every bomb and rocket, and once over
+    for a spring or an anti-spring, the doublings capped (chupai.doudizhu.scoring)."""
+    cdef int n = d.doublings, s, farmers = 0
+    cdef double m
+    if d.winner >= 0:
+        if d.winner == d.landlord:
+            for s in range(DDZ_SEATS):
+                if s != d.landlord:
+                    farmers += d.plays[s]
+            n += farmers == 0
+        else:
+            n += d.plays[d.landlord] == 1
+    m = 1.0
+    for s in range(n):
+        m *= 2.0
+    if d.cap and m > d.cap:
+        m = d.cap
+    return d.base * m
+
+
+cdef int valid(const ddz_deal_t *d) noexcept nogil:
+    """0 if the fields are in range and no card is in two hands."""
+    cdef int s
+    cdef mask_t seen = 0
+    if d.t.seats != DDZ_SEATS or d.t.pass_rule != PASS_FOLLOWING or d.flags & ~ALL_FLAGS:
+        return 1
+    if not (-1 <= d.t.current < DDZ_SEATS and -1 <= d.t.last_player < DDZ_SEATS and 0 <= d.t.npass < DDZ_SEATS - 1):
+        return 2
+    for s in range(DDZ_SEATS):
+        if d.hand[s] & ~(SUITED_MASK | JOKER_MASK) or d.hand[s] & seen or d.plays[s] < 0:
+            return 3
+        seen |= d.hand[s]
+    if d.kitty & ~(SUITED_MASK | JOKER_MASK):
+        return 3
+    if not (0 <= d.landlord < DDZ_SEATS and d.base >= 1 and d.cap >= 0 and d.doublings >= 0
+            and -1 <= d.winner < DDZ_SEATS):
+        return 4
+    if (d.t.current < 0) != (d.winner >= 0) or (d.winner >= 0 and d.hand[d.winner]):
+        return 5
+    if d.t.current >= 0 and not d.hand[d.t.current]:
+        return 5
+    return 0
+
+
+# --- the engine -------------------------------------------------------------------------
+cdef GameClasses CLASSES = _BOUND  # the game's Play and Rules (chupai.doudizhu.play binds them)
+cdef GameSpec SPEC = GameSpec(CLASSES, sizeof(ddz_deal_t), 256)
+
+
+cdef int cap_of(object rules) except -1:
+    cap = CLASSES.rules_of(rules).multiplier_cap
+    return 0 if cap is None else min(int(cap), 1 << 30)
+
+
+cdef int checked_base(object base) except -1:
+    if isinstance(base, bool) or not isinstance(base, int):
+        raise TypeError(f"base must be an int, not {base!r}")
+    if not 1 <= base <= 1 << 20:
+        raise ValueError(f"base must be a stake from 1 to {1 << 20}, not {base}")
+    return base
+
+
+@cython.no_gc  # no reference cycles (see Engine): no GC bookkeeping per clone
+cdef class DealEngine(Engine):
+    """One deal's card play after the auction: three hands, the trick, the landlord and
+    the base stake, the bombs and plays the scoring counts.
+
+    Seats ``0 .. 2``, turn order ``s -> (s + 1) % 3``; the landlord leads.  The mechanisms
+    are ``chupai.engine.base.Engine``'s; this class holds the Dou Dizhu rules.
+    """
+
+    cdef void *h_state(self) noexcept nogil:
+        return &self.d
+
+    cdef GameSpec h_spec(self):
+        return SPEC
+
+    @staticmethod
+    def from_hands(hands, *, landlord=0, base=1, kitty=None, rules=None):
+        """A deal's card play from three one-deck hands (``Cards`` or strings; the
+        landlord's already holding the kitty), the landlord on lead at ``base``;
+        ``kitty`` (optional) the three cards it took, for the record."""
+        cdef DealEngine self = DealEngine.__new__(DealEngine)
+        cdef int s, lead
+        parsed = checked_hands(hands, DDZ_SEATS, DDZ_SEATS, 1)
+        lead = check_seat(landlord, DDZ_SEATS, "landlord")
+        for s in range(DDZ_SEATS):
+            self.d.hand[s] = parsed[s].lo
+            if not self.d.hand[s]:
+                raise ValueError(f"seat {s} holds no cards")
+        self.d.kitty = 0
+        if kitty is not None:
+            taken = Cards(kitty) if isinstance(kitty, str) else kitty
+            if not isinstance(taken, Cards) or taken.hi:
+                raise TypeError(f"kitty must be one-deck Cards or a card string, not {kitty!r}")
+            self.d.kitty = taken.lo
+        self.d.base = checked_base(base)
+        self.d.flags = ddz_rules_flags(rules)
+        self.d.cap = cap_of(rules)
+        self.d.t.seats = DDZ_SEATS
+        self.set_rules(CLASSES.rules_of(rules))
+        ddz_start(&self.d, lead)
+        return self
+
+    @staticmethod
+    def random(seed, *, landlord=None, base=1, rules=None):
+        """A fresh deal from a seed: 17 cards each, the kitty to the landlord (``None``:
+        drawn from the seed), who leads at ``base``; the same seed gives the same deal as
+        ``playouts``' first."""
+        cdef DealEngine self = DealEngine.__new__(DealEngine)
+        cdef rng_t rng
+        cdef int lead
+        rng_seed(&rng, seed64(seed), 0)
+        lead = rng_below(&rng, DDZ_SEATS)
+        if landlord is not None:
+            lead = check_seat(landlord, DDZ_SEATS, "landlord")
+        self.d.base = checked_base(base)
+        self.d.flags = ddz_rules_flags(rules)
+        self.d.cap = cap_of(rules)
+        self.d.t.seats = DDZ_SEATS
+        self.set_rules(CLASSES.rules_of(rules))
+        ddz_deal_random(&self.d, &rng, lead)
+        return self
+
+    # -- hooks ------------------------------------------------------------------------
+    cdef void h_hand(self, const void *st, int seat, mask_t *lo, mask_t *hi) noexcept nogil:
+        lo[0] = (<const ddz_deal_t *>st).hand[seat]
+        hi[0] = 0
+
+    cdef int h_legal(self, const void *st, int collapse, playbuf_t *out) noexcept nogil:
+        return ddz_legal(<const ddz_deal_t *>st, collapse, out)
+
+    cdef int h_plays_of(self, const void *st, const play_t *p, int lead, playbuf_t *out) noexcept nogil:
+        cdef const ddz_deal_t *d = <const ddz_deal_t *>st
+        return onedeck_plays_of(ddz_generate, &d.t, d.hand[d.t.current] if d.t.current >= 0 else 0, d.flags, p, lead, out)
+
+    cdef void h_play(self, void *st, const play_t *p) noexcept nogil:
+        ddz_play(<ddz_deal_t *>st, p)
+
+    cdef void h_pass(self, void *st) noexcept nogil:
+        ddz_pass(<ddz_deal_t *>st)
+
+    cdef int h_greedy(self, const void *st, const playbuf_t *buf) noexcept nogil:
+        return choose_greedy(<const ddz_deal_t *>st, buf)
+
+    cdef void h_returns(self, const void *st, const double *weights, double *out) noexcept nogil:
+        """Each seat's payment once over (the landlord twice the stake, each farmer the
+        stake, the other way); 0 for all while on."""
+        cdef const ddz_deal_t *d = <const ddz_deal_t *>st
+        cdef double won = 0.0
+        cdef int s
+        if d.winner >= 0:
+            won = ddz_stake(d) if d.winner == d.landlord else -ddz_stake(d)
+        for s in range(DDZ_SEATS):
+            out[s] = 2.0 * won if s == d.landlord else -won
+
+    cdef int h_deal(self, void *st, rng_t *rng) noexcept nogil:
+        cdef ddz_deal_t *d = <ddz_deal_t *>st
+        ddz_deal_random(d, rng, rng_below(rng, DDZ_SEATS))
+        return 0
+
+    cdef int h_row_width(self, const void *st) noexcept nogil:
+        return 3 + DDZ_SEATS
+
+    cdef void h_row(self, const void *st, int dealt, double *row) noexcept nogil:
+        """The landlord, the winner, the stake, then each seat's return."""
+        cdef const ddz_deal_t *d = <const ddz_deal_t *>st
+        row[0] = d.landlord
+        row[1] = d.winner
+        row[2] = ddz_stake(d)
+        self.h_returns(st, NULL, row + 3)
+
+    cdef int h_valid(self, const void *st) noexcept nogil:
+        return valid(<const ddz_deal_t *>st)
+
+    cdef object h_outcome(self):
+        return self.winner, self.stake, tuple(self.returns())
+
+    # -- Dou Dizhu state --------------------------------------------------------------
+    @property
+    def landlord(self):
+        """The landlord's seat."""
+        return self.d.landlord
+
+    @property
+    def base(self):
+        """The auction's base stake."""
+        return self.d.base
+
+    @property
+    def kitty(self):
+        """The kitty the landlord took (empty if not given)."""
+        return Cards.from_masks(self.d.kitty)
+
+    @property
+    def winner(self):
+        """The first seat out, or ``None`` while the deal is on."""
+        return None if self.d.winner < 0 else self.d.winner
+
+    @property
+    def doublings(self):
+        """The bombs and rockets played so far."""
+        return self.d.doublings
+
+    @property
+    def plays_made(self):
+        """The plays each seat has made so far."""
+        return tuple(self.d.plays[s] for s in range(DDZ_SEATS))
+
+    @property
+    def stake(self):
+        """The stake as it stands (once over, with a spring or an anti-spring)."""
+        return int(ddz_stake(&self.d))

@@ -1,0 +1,6 @@
+# Dou Dizhu's playout policy (see _policies.pyx): the index of its choice among the
+# suit-collapsed plays in buf, -1 to pass.
+from chupai.core.records cimport playbuf_t
+from chupai.doudizhu._deal cimport ddz_deal_t
+
+cdef int choose_greedy(const ddz_deal_t *d, const playbuf_t *buf) noexcept nogil

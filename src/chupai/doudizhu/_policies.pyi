@@ -1,0 +1,1 @@
+"""Dou Dizhu's playout policy (compiled; no Python names)."""
