@@ -158,3 +158,20 @@ def test_bad_input_is_refused() -> None:
     with pytest.raises(ValueError):
         e.pass_turn()  # the leader may not pass
     assert e.current == 0 and e.hand_sizes() == (2, 1, 1)
+
+
+def test_batch_playouts() -> None:
+    """C playouts of whole deals: the same arrays for any threads, each row's returns the
+    payments of its stake, deal 0 dealt as DealEngine.random(seed)."""
+    from chupai.doudizhu.playouts import playouts
+
+    one, two = playouts(400, seed=7, policy="greedy"), playouts(400, seed=7, policy="greedy", threads=2)
+    assert all(np.array_equal(a, b) for a, b in zip(one, two))
+    for landlord, winner, s, returns in zip(*playouts(200, seed=3, base=2, rules=Rules(multiplier_cap=4))):
+        assert 2 <= s <= 8 and s % 2 == 0
+        assert tuple(returns) == payments(landlord=int(landlord), landlord_won=winner == landlord, stake=int(s))
+    assert [int(playouts(1, seed=k).landlord[0]) for k in range(10)] == [DealEngine.random(k).landlord for k in range(10)]
+    with pytest.raises(ValueError, match="base"):
+        playouts(3, seed=1, base=0)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'players'"):
+        playouts(3, seed=1, players=4)
