@@ -2,7 +2,8 @@
 and the scoring.
 
 ``legal_plays`` (``legal_plays_batch`` for many positions at once) / ``classify`` /
-``Play`` / ``Rules`` / ``Auction`` and ``Bid`` / ``stake`` and ``payments`` follow
+``Play`` / ``Rules`` / ``Auction`` and ``Bid`` / ``stake`` and ``payments`` / ``Deal``
+(the auction, the card play, the scoring) follow
 ``docs/rules/doudizhu.md``.
 
 >>> from chupai.doudizhu import legal_plays, classify
@@ -14,6 +15,8 @@ from chupai.core.records import PlayList
 from chupai.doudizhu.auction import Auction, Bid
 from chupai.doudizhu._movegen import legal_plays, legal_plays_batch
 from chupai.doudizhu.classify import classify, from_protocol
+from chupai.doudizhu.deal import Deal
+from chupai.doudizhu.phase import Phase
 from chupai.doudizhu.play import BOMB_CLASS, ROCKET_CLASS, Play, PlayType
 from chupai.doudizhu.rules import Rules
 from chupai.doudizhu.scoring import multiplier, payments, stake
@@ -22,8 +25,10 @@ __all__ = [
     "Auction",
     "BOMB_CLASS",
     "Bid",
+    "Deal",
     "ROCKET_CLASS",
     "Play",
+    "Phase",
     "PlayList",
     "PlayType",
     "Rules",

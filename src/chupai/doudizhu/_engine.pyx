@@ -243,6 +243,30 @@ cdef class DealEngine(Engine):
         ddz_deal_random(&self.d, &rng, lead)
         return self
 
+    def with_hands(self, hands):
+        """A copy holding other hands (three ``Cards``, each of the size held now, the
+        same cards in all): the trick, the turn, the landlord and what the scoring
+        counts are kept (a determinized world)."""
+        cdef DealEngine other = self.clone()
+        cdef int s
+        cdef mask_t before = 0, after = 0
+        if isinstance(hands, (str, Cards)) or len(hands) != DDZ_SEATS:
+            raise ValueError(f"hands must be {DDZ_SEATS} Cards, not {hands!r}")
+        for s in range(DDZ_SEATS):
+            if not isinstance(hands[s], Cards) or hands[s].hi or len(hands[s]) != len(self.hand(s)):
+                raise ValueError(f"hand {s} must be one-deck Cards of {len(self.hand(s))} cards")
+            if after & hands[s].lo:
+                raise ValueError(f"hand {s} repeats a card of another hand")
+            before |= self.d.hand[s]
+            after |= hands[s].lo
+        if before != after:
+            raise ValueError("the new hands are not the cards of this deal")
+        for s in range(DDZ_SEATS):
+            other.d.hand[s] = hands[s].lo
+        if other.d.t.current >= 0 and not other.d.hand[other.d.t.current]:
+            raise ValueError("the player to act would hold no cards")
+        return other
+
     # -- hooks ------------------------------------------------------------------------
     cdef void h_hand(self, const void *st, int seat, mask_t *lo, mask_t *hi) noexcept nogil:
         lo[0] = (<const ddz_deal_t *>st).hand[seat]
