@@ -173,3 +173,31 @@ def test_bad_actions_leave_the_deal_unchanged() -> None:
         Deal.from_hands("3S 4S", "5S")
     with pytest.raises(ValueError, match="kitty repeats a card"):
         Deal.from_hands(["3S", "4S", "5S"], "3S")
+
+
+def test_worlds_are_uniform() -> None:
+    """The auction's world deals the other hands and the kitty uniformly: three hidden
+    cards (one in each other hand, one in the kitty) take each of their 6 places
+    equally often (chi-square with 5 degrees of freedom)."""
+    deal = Deal.from_hands(["3S", "4S", "5S"], "6S", first=0)
+    counts: dict[tuple[str, str, str], int] = {}
+    draws = 6000
+    for seed in range(draws):
+        w = deal.determinize(0, seed)
+        key = (str(w.hand(1)), str(w.hand(2)), str(w.kitty))
+        counts[key] = counts.get(key, 0) + 1
+    assert len(counts) == 6
+    expected = draws / 6
+    chi2 = sum((c - expected) ** 2 / expected for c in counts.values())
+    assert chi2 < 20.5  # p ~ 0.001 for 5 degrees of freedom
+    # in the card play the kitty stays with the landlord; the rest of the hidden cards move
+    deal = Deal.from_hands(["3S", "4S 5S", "6S"], "7S", first=0)
+    deal.apply(Bid(3))
+    places: dict[tuple[str, str], int] = {}
+    for seed in range(2000):
+        w = deal.determinize(1, seed)
+        assert "7S" in str(w.hand(0))
+        key = (str(w.hand(0)), str(w.hand(2)))
+        places[key] = places.get(key, 0) + 1
+    assert sorted(places) == [("3S 7S", "6S"), ("6S 7S", "3S")]
+    assert abs(places[("3S 7S", "6S")] - 1000) < 5 * (2000 * 0.25) ** 0.5

@@ -34,7 +34,6 @@ __all__ = ["Deal"]
 
 # module constants: looking an enum member up on its class costs ~0.1 us
 _BID, _PLAY, _OVER = Phase.BID, Phase.PLAY, Phase.OVER
-_DECK = (1 << 54) - 1
 _EXPECTED = "a chupai.doudizhu.Bid, Play or PASS"
 
 
@@ -350,7 +349,7 @@ class Deal(DealSurface):
             return other
         if self._engine is None:
             hidden = [s for s in range(SEATS) if s != p]
-            pool = _faces(_DECK & ~self._held[p] & ~_played_mask(self))
+            pool = _faces(sum(self._held[s] for s in hidden) | self._kitty)
             rng.shuffle(pool)
             sizes = [self._held[s].bit_count() for s in hidden]
             at = 0
@@ -420,9 +419,3 @@ def _mask(faces: Any) -> int:
         out |= 1 << int(f)
     return out
 
-
-def _played_mask(deal: Deal) -> int:
-    out = 0
-    for c in deal.played_cards():
-        out |= c.lo
-    return out
