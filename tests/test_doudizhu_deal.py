@@ -201,3 +201,23 @@ def test_worlds_are_uniform() -> None:
         places[key] = places.get(key, 0) + 1
     assert sorted(places) == [("3S 7S", "6S"), ("6S 7S", "3S")]
     assert abs(places[("3S 7S", "6S")] - 1000) < 5 * (2000 * 0.25) ** 0.5
+
+
+def test_a_match_of_deals() -> None:
+    from chupai.doudizhu import Match
+
+    rng = np.random.default_rng(1)
+    m = Match(4, max_deals=6, first=1)
+    firsts = []
+    while not m.is_terminal():
+        if m.deal.phase == Phase.BID and not m.deal.bids:
+            firsts.append(m.deal.first)
+        actions = m.legal_actions()
+        m.apply(actions[int(rng.integers(len(actions)))])
+    assert m.deals_played == 6 and len(m.deals) == 6
+    assert [d["first"] for d in m.deals] == [(1 + k) % 3 for k in range(6)]
+    assert m.scores() == tuple(sum(d["scores"][s] for d in m.deals) for s in range(3))
+    assert sum(m.returns()) == 0 and m.current_player == TERMINAL
+    back = pickle.loads(pickle.dumps(m))
+    assert back.scores() == m.scores() and back.history == m.history
+    assert "match" in m.observation(0) and m.observation(0)["match"]["deals_played"] == 6

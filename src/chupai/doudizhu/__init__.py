@@ -3,7 +3,7 @@ and the scoring.
 
 ``legal_plays`` (``legal_plays_batch`` for many positions at once) / ``classify`` /
 ``Play`` / ``Rules`` / ``Auction`` and ``Bid`` / ``stake`` and ``payments`` / ``Deal``
-(the auction, the card play, the scoring) follow
+(the auction, the card play, the scoring) and ``Match`` follow
 ``docs/rules/doudizhu.md``.
 
 >>> from chupai.doudizhu import legal_plays, classify
@@ -16,6 +16,7 @@ from chupai.doudizhu.auction import Auction, Bid
 from chupai.doudizhu._movegen import legal_plays, legal_plays_batch
 from chupai.doudizhu.classify import classify, from_protocol
 from chupai.doudizhu.deal import Deal
+from chupai.doudizhu.match import Match
 from chupai.doudizhu.phase import Phase
 from chupai.doudizhu.play import BOMB_CLASS, ROCKET_CLASS, Play, PlayType
 from chupai.doudizhu.rules import Rules
@@ -26,6 +27,7 @@ __all__ = [
     "BOMB_CLASS",
     "Bid",
     "Deal",
+    "Match",
     "ROCKET_CLASS",
     "Play",
     "Phase",
