@@ -15,8 +15,7 @@ from chupai.core.records import PlayList
 from chupai.doudizhu.auction import Auction, Bid
 from chupai.doudizhu._movegen import legal_plays, legal_plays_batch
 from chupai.doudizhu.classify import classify, from_protocol
-from chupai.doudizhu.deal import Deal
-from chupai.doudizhu.match import Match
+from chupai.doudizhu.game import Deal, Match
 from chupai.doudizhu.phase import Phase
 from chupai.doudizhu.play import BOMB_CLASS, ROCKET_CLASS, Play, PlayType
 from chupai.doudizhu.rules import Rules
