@@ -118,8 +118,7 @@ cdef inline long long count_plays(count_one_t one, const void *batch, Py_ssize_t
     return total
 
 
-# A one-deck game's generator over a hand's mask (Zheng Shangyou's, Dou Dizhu's), and
-# the kernel_count batch over it.
+# A one-deck game's generator over a hand's mask, and the kernel_count batch over it.
 ctypedef int (*onedeck_generate_t)(mask_t hand, int flags, int collapse, const target_t *target,
                                     playbuf_t *out) noexcept nogil
 

@@ -32,7 +32,7 @@ from chupai.engine.base cimport (
     PASS_FOLLOWING, Engine, GameSpec, check_seat, checked_hands, onedeck_plays_of, trick_played, trick_start,
     trick_target,
 )
-from chupai.doudizhu._deal cimport DDZ_DECK, DDZ_HAND, DDZ_KITTY, DDZ_SEATS, ddz_deal_t
+from chupai.doudizhu._deal cimport DDZ_DECK, DDZ_HAND, DDZ_SEATS, ddz_deal_t
 from chupai.doudizhu._movegen cimport DDZ_BOMB, DDZ_ROCKET, ddz_generate, ddz_rules_flags, ddz_target
 from chupai.doudizhu._policies cimport choose_greedy
 

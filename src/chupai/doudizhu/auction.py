@@ -215,6 +215,14 @@ class Auction:
         self._base = base
         self._current = None
 
+    def copy(self) -> Auction:
+        """An independent copy (the bids are shared, being immutable)."""
+        other = Auction.__new__(Auction)
+        for name in Auction.__slots__:
+            value = getattr(self, name)
+            setattr(other, name, list(value) if isinstance(value, list) else value)
+        return other
+
     def __repr__(self) -> str:
         state = ("void" if self._void else f"landlord {self._landlord} at {self._base}") if self.over \
             else f"seat {self._current} to bid"

@@ -28,7 +28,6 @@ from chupai.doudizhu.auction import SEATS, Auction, Bid
 from chupai.doudizhu.phase import Phase
 from chupai.doudizhu.play import Play
 from chupai.doudizhu.rules import Rules
-from chupai.doudizhu.scoring import payments
 
 __all__ = ["Deal"]
 
@@ -189,7 +188,7 @@ class Deal(DealSurface):
 
     @property
     def base(self) -> int:
-        """The auction's base stake (the highest bid so far in the auction; 0 for none)."""
+        """The base stake: the auction's so far (0 before any bid), then the landlord's."""
         return self._engine.base if self._engine is not None else self._auction.base
 
     @property
@@ -245,11 +244,9 @@ class Deal(DealSurface):
     def scores(self) -> tuple[int, ...]:
         """Each seat's payment once over (``chupai.doudizhu.scoring``); zeros before,
         and for a void deal."""
-        engine = self._engine
-        if self._phase is not _OVER or engine is None or engine.winner is None:
+        if self._phase is not _OVER or self._engine is None:
             return (0,) * SEATS
-        return payments(landlord=engine.landlord, landlord_won=engine.winner == engine.landlord,
-                        stake=engine.stake)
+        return tuple(int(r) for r in self._engine.returns())
 
     def returns(self) -> list[float]:
         """:meth:`scores` as floats: the landlord's is twice a farmer's, a zero sum."""
@@ -294,7 +291,7 @@ class Deal(DealSurface):
         """An independent copy (the engine is copied in C; plays and bids are shared,
         being immutable)."""
         other = shallow_clone(self, copied=("_held",))
-        other._auction = _copy_auction(self._auction)
+        other._auction = self._auction.copy()
         return other
 
     def observation(self, player: int) -> dict[str, Any]:
@@ -399,14 +396,6 @@ def _dealt(seed: int, redeal: int, first: int) -> tuple[list[int], int]:
     engine = DealEngine.random(seed if redeal == 0 else match_deal(seed, redeal), landlord=first)
     kitty = engine.kitty.lo
     return [engine.hand(s).lo & ~kitty for s in range(SEATS)], kitty
-
-
-def _copy_auction(a: Auction) -> Auction:
-    other = Auction.__new__(Auction)
-    for name in Auction.__slots__:
-        value = getattr(a, name)
-        object.__setattr__(other, name, list(value) if isinstance(value, list) else value)
-    return other
 
 
 def _faces(mask: int) -> list[int]:

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 from chupai.contract import Event
 from chupai.core.seeds import match_deal
 from chupai.core.validate import check_positive_int
-from chupai.state.base import MatchSurface, check_rules, check_seat, check_seed
+from chupai.state.base import FixedLengthMatch, check_rules, check_seat, check_seed
 from chupai.doudizhu.auction import SEATS
 from chupai.doudizhu.deal import Deal
 from chupai.doudizhu.rules import Rules
@@ -15,7 +15,7 @@ from chupai.doudizhu.rules import Rules
 __all__ = ["Match"]
 
 
-class Match(MatchSurface):
+class Match(FixedLengthMatch):
     """A series of Dou Dizhu deals, the first bidder moving one seat on each deal.
 
     Args:
@@ -72,46 +72,6 @@ class Match(MatchSurface):
         k = len(self._summaries)
         if k < self._max_deals:
             self._deal = Deal(match_deal(self._seed, k), rules=self._rules, first=(self._first + k) % SEATS)
-
-    # -- the common surface -------------------------------------------------------------
-    @property
-    def max_deals(self) -> int:
-        """The number of deals the match lasts."""
-        return self._max_deals
-
-    def is_terminal(self) -> bool:
-        return len(self._summaries) >= self._max_deals
-
-    def scores(self) -> tuple[int, ...]:
-        """The total payments of the finished deals (exact integers)."""
-        return self._scores
-
-    def returns(self) -> list[float]:
-        """The total payments of the finished deals, as they stand (a zero sum)."""
-        return [float(x) for x in self._scores]
-
-    @property
-    def winner(self) -> int | None:
-        """Once the match is over, the player with the highest positive total (``None``
-        while it goes on, for a tie at the top, or when nobody's total is positive)."""
-        if not self.is_terminal():
-            return None
-        best = max(self._scores)
-        if best <= 0 or self._scores.count(best) > 1:
-            return None
-        return self._scores.index(best)
-
-    def _standing(self) -> dict[str, Any]:
-        """The ``"match"`` part of an observation: ``scores``, ``max_deals``,
-        ``deals_played``, ``deals`` (summaries), ``over``, ``winner``."""
-        return {
-            "scores": self._scores,
-            "max_deals": self._max_deals,
-            "deals_played": len(self._summaries),
-            "deals": self._summaries,
-            "over": self.is_terminal(),
-            "winner": self.winner,
-        }
 
     def __str__(self) -> str:
         state = "over" if self.is_terminal() else "in progress"

@@ -93,7 +93,7 @@ cdef inline void trick_target(const trick_t *t, target_t *tg) noexcept nogil:
 
 cdef inline int onedeck_plays_of(onedeck_generate_t generate, const trick_t *t, mask_t hand, int flags,
                                  const play_t *p, int lead, playbuf_t *out) noexcept nogil:
-    """h_plays_of of a one-deck game (hands are masks; Zheng Shangyou, Dou Dizhu): the
+    """h_plays_of of a game of one deck whose hands are masks: the
     plays `generate` makes of only the cards of `p` that the current player, holding
     `hand`, may make now (lead=0), or that anyone could lead (lead=1)."""
     cdef target_t tg

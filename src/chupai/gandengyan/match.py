@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from chupai.core.seeds import match_deal
-from chupai.state.base import MatchSurface, check_players, check_rules, check_seat, check_seed
+from chupai.state.base import FixedLengthMatch, check_players, check_rules, check_seat, check_seed
 from chupai.core.validate import check_positive_int
 from chupai.contract import Event
 from chupai.gandengyan._engine import MAX_PLAYERS, MIN_PLAYERS
@@ -16,7 +16,7 @@ from chupai.gandengyan.deal import Deal
 __all__ = ["Match"]
 
 
-class Match(MatchSurface):
+class Match(FixedLengthMatch):
     """A series of Gan Deng Yan deals: the winner of each deal deals the next.
 
     Args:
@@ -31,7 +31,9 @@ class Match(MatchSurface):
     A deal nobody could finish (no winner) is dealt again by the same dealer.  The
     match moves to the next deal by itself, so ``current_player`` always names a
     decision unless the match is over.  ``returns()`` are the total scores;
-    :attr:`winner` the player with the highest positive total once it is over.
+    :attr:`winner` the player with the highest positive total once it is over (the
+    source: "after the agreed number of hands, the player with the highest positive
+    score can be declared winner").
     :attr:`deals` summarises each finished deal: ``deal``, ``dealer``, ``winner``,
     ``scores``, ``cards_left``, ``bombs``, ``tricks``.
     """
@@ -82,49 +84,6 @@ class Match(MatchSurface):
             dealer = deal.dealer if deal.winner is None else deal.winner
             seed = match_deal(self._seed, len(self._summaries))
             self._deal = Deal(seed, rules=self._rules, players=self._players, dealer=dealer)
-
-    # -- the common surface -------------------------------------------------------------
-    @property
-    def max_deals(self) -> int:
-        """The number of deals the match lasts."""
-        return self._max_deals
-
-    def is_terminal(self) -> bool:
-        return len(self._summaries) >= self._max_deals
-
-    def scores(self) -> tuple[int, ...]:
-        """The total scores of the finished deals (exact integers)."""
-        return self._scores
-
-    def returns(self) -> list[float]:
-        """The total scores of the finished deals (as the scores stand, also mid-match;
-        the seat with the highest of them, if positive and alone, is :attr:`winner`)."""
-        return [float(x) for x in self._scores]
-
-    @property
-    def winner(self) -> int | None:
-        """The winner once the match is over: the player with the highest positive total
-        score (the source: "after the agreed number of hands, the player with the
-        highest positive score can be declared winner"); ``None`` while the match goes
-        on, for a tie at the top, or when nobody's total is positive."""
-        if not self.is_terminal():
-            return None
-        best = max(self._scores)
-        if best <= 0 or self._scores.count(best) > 1:
-            return None
-        return self._scores.index(best)
-
-    def _standing(self) -> dict[str, Any]:
-        """The ``"match"`` part of an observation: ``scores``, ``max_deals``,
-        ``deals_played``, ``deals`` (summaries), ``over``, ``winner``."""
-        return {
-            "scores": self._scores,
-            "max_deals": self._max_deals,
-            "deals_played": len(self._summaries),
-            "deals": self._summaries,
-            "over": self.is_terminal(),
-            "winner": self.winner,
-        }
 
     def __str__(self) -> str:
         state = "over" if self.is_terminal() else "in progress"

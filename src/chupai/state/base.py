@@ -27,6 +27,7 @@ __all__ = [
     "ActionList",
     "DealSurface",
     "MatchSurface",
+    "FixedLengthMatch",
     "OpenEndedMatch",
     "StateBase",
     "foreign_action",
@@ -411,6 +412,58 @@ class MatchSurface(StateBase):
         other = shallow_clone(self, copied=self._COPIED)
         other._deal = world
         return other
+
+
+class FixedLengthMatch(MatchSurface):
+    """A match of ``max_deals`` deals whose standing is each seat's total of the deals'
+    integer ``scores()``: the subclass's ``_after_deal`` adds them to ``_scores`` and
+    deals the next deal while ``len(_summaries) < _max_deals``."""
+
+    __slots__ = ()
+
+    _scores: tuple[int, ...]
+    _max_deals: int
+
+    @property
+    def max_deals(self) -> int:
+        """The number of deals the match lasts."""
+        return self._max_deals
+
+    def is_terminal(self) -> bool:
+        return len(self._summaries) >= self._max_deals
+
+    def scores(self) -> tuple[int, ...]:
+        """The total scores of the finished deals (exact integers)."""
+        return self._scores
+
+    def returns(self) -> list[float]:
+        """The total scores of the finished deals (as the scores stand, also mid-match;
+        the seat with the highest of them, if positive and alone, is :attr:`winner`)."""
+        return [float(x) for x in self._scores]
+
+    @property
+    def winner(self) -> int | None:
+        """The winner once the match is over: the player with the highest positive total
+        score; ``None`` while the match goes on, for a tie at the top, or when nobody's
+        total is positive."""
+        if not self.is_terminal():
+            return None
+        best = max(self._scores)
+        if best <= 0 or self._scores.count(best) > 1:
+            return None
+        return self._scores.index(best)
+
+    def _standing(self) -> dict[str, Any]:
+        """The ``"match"`` part of an observation: ``scores``, ``max_deals``,
+        ``deals_played``, ``deals`` (summaries), ``over``, ``winner``."""
+        return {
+            "scores": self._scores,
+            "max_deals": self._max_deals,
+            "deals_played": len(self._summaries),
+            "deals": self._summaries,
+            "over": self.is_terminal(),
+            "winner": self.winner,
+        }
 
 
 # keyed by the class and the slots cloned and copied: determinize shares what clone copies
