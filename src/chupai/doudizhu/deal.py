@@ -88,6 +88,9 @@ class Deal(DealSurface):
         first = check_seat(first, SEATS, "first")
         if isinstance(hands, (str, Cards)) or not isinstance(hands, Sequence) or len(hands) != SEATS:
             raise TypeError(f"hands must be a sequence of {SEATS} hands, not {hands!r}")
+        for name, cards in [(f"hands[{s}]", h) for s, h in enumerate(hands)] + [("kitty", kitty)]:
+            if not isinstance(cards, (Cards, str)):
+                raise TypeError(f"{name} must be Cards or a card string, not {cards!r}")
         held = [h if isinstance(h, Cards) else Cards(h) for h in hands]
         taken = kitty if isinstance(kitty, Cards) else Cards(kitty)
         seen = 0
