@@ -11,8 +11,11 @@ POLICIES: dict[str, int]
 ROW: tuple[RowField, ...]
 SEATS: int
 
+class DealHooks(Engine):
+    """The engine hooks that call the game's deal functions (``deal_hooks.pxi``)."""
+
 @disjoint_base
-class DealEngine(Engine):
+class DealEngine(DealHooks):
     """One deal's card play after the auction: hands, trick, landlord, base stake."""
 
     @staticmethod

@@ -81,7 +81,7 @@ cdef void ddz_deal_random(ddz_deal_t *d, rng_t *rng, int landlord) noexcept nogi
     ddz_start(d, landlord)
 
 
-cdef int ddz_legal(const ddz_deal_t *d, int collapse, playbuf_t *out) noexcept nogil:
+cdef int deal_legal(const ddz_deal_t *d, int collapse, playbuf_t *out) noexcept nogil:
     """Append the current player's legal plays (passing, when allowed, is not listed)."""
     cdef ddz_target tg
     cdef int s = d.t.current
@@ -91,7 +91,7 @@ cdef int ddz_legal(const ddz_deal_t *d, int collapse, playbuf_t *out) noexcept n
     return ddz_generate(d.hand[s], d.flags, collapse, &tg, out)
 
 
-cdef void ddz_play(ddz_deal_t *d, const play_t *p) noexcept nogil:
+cdef void deal_play(ddz_deal_t *d, const play_t *p) noexcept nogil:
     """The current player plays `p` (which the caller has checked is legal)."""
     cdef int s = d.t.current
     d.hand[s] &= ~p.lo
@@ -106,7 +106,7 @@ cdef void ddz_play(ddz_deal_t *d, const play_t *p) noexcept nogil:
     d.t.current = (s + 1) % DDZ_SEATS
 
 
-cdef void ddz_pass(ddz_deal_t *d) noexcept nogil:
+cdef void deal_pass(ddz_deal_t *d) noexcept nogil:
     """The current player passes (only when following); after two passes the last player
     to play leads."""
     d.t.npass += 1
@@ -181,8 +181,11 @@ cdef int checked_base(object base) except -1:
     return base
 
 
+include "chupai/engine/deal_hooks.pxi"
+
+
 @cython.no_gc  # no reference cycles (see Engine): no GC bookkeeping per clone
-cdef class DealEngine(Engine):
+cdef class DealEngine(DealHooks):
     """One deal's card play after the auction: three hands, the trick, the landlord and
     the base stake, the bombs and plays the scoring counts.
 
@@ -272,21 +275,9 @@ cdef class DealEngine(Engine):
         lo[0] = (<const ddz_deal_t *>st).hand[seat]
         hi[0] = 0
 
-    cdef int h_legal(self, const void *st, int collapse, playbuf_t *out) noexcept nogil:
-        return ddz_legal(<const ddz_deal_t *>st, collapse, out)
-
     cdef int h_plays_of(self, const void *st, const play_t *p, int lead, playbuf_t *out) noexcept nogil:
         cdef const ddz_deal_t *d = <const ddz_deal_t *>st
         return onedeck_plays_of(ddz_generate, &d.t, d.hand[d.t.current] if d.t.current >= 0 else 0, d.flags, p, lead, out)
-
-    cdef void h_play(self, void *st, const play_t *p) noexcept nogil:
-        ddz_play(<ddz_deal_t *>st, p)
-
-    cdef void h_pass(self, void *st) noexcept nogil:
-        ddz_pass(<ddz_deal_t *>st)
-
-    cdef int h_greedy(self, const void *st, const playbuf_t *buf) noexcept nogil:
-        return choose_greedy(<const ddz_deal_t *>st, buf)
 
     cdef void h_returns(self, const void *st, const double *weights, double *out) noexcept nogil:
         """Each seat's payment once over (the landlord twice the stake, each farmer the

@@ -24,9 +24,11 @@ from chupai.gandengyan._deal cimport (
 
 cdef void gdy_start(gdy_deal_t *d, int dealer) noexcept nogil
 cdef void gdy_deal_random(gdy_deal_t *d, rng_t *rng, int dealer) noexcept nogil
-cdef int gdy_legal(const gdy_deal_t *d, int collapse, playbuf_t *out) noexcept nogil
-cdef void gdy_play(gdy_deal_t *d, const play_t *p) noexcept nogil
-cdef void gdy_pass(gdy_deal_t *d) noexcept nogil
+ctypedef gdy_deal_t deal_t
+
+cdef int deal_legal(const deal_t *d, int collapse, playbuf_t *out) noexcept nogil
+cdef void deal_play(deal_t *d, const play_t *p) noexcept nogil
+cdef void deal_pass(deal_t *d) noexcept nogil
 cdef double gdy_general_multiplier(const gdy_deal_t *d) noexcept nogil
 cdef void gdy_returns(const gdy_deal_t *d, double *out) noexcept nogil
 
@@ -34,6 +36,12 @@ cdef void gdy_returns(const gdy_deal_t *d, double *out) noexcept nogil
 # The engine (chupai.engine.base.Engine) over a gdy_deal_t: the hooks below are the
 # Gan Deng Yan rules; `st` is a gdy_deal_t *.  h_returns ignores the weights (the
 # scores are the returns).
-cdef class DealEngine(Engine):
+# h_legal, h_play, h_pass and h_greedy over the functions above
+# (chupai/engine/deal_hooks.pxi)
+cdef class DealHooks(Engine):
+    pass
+
+
+cdef class DealEngine(DealHooks):
     # the hooks are declared once, in chupai/engine/base.pxd; _engine.pyx overrides them
     cdef gdy_deal_t d

@@ -14,8 +14,11 @@ BOMB_KINDS: tuple[str, ...]
 MIN_PLAYERS: int
 MAX_PLAYERS: int
 
+class DealHooks(Engine):
+    """The engine hooks that call the game's deal functions (``deal_hooks.pxi``)."""
+
 @disjoint_base
-class DealEngine(Engine):
+class DealEngine(DealHooks):
     @staticmethod
     def from_hands(
         hands: Sequence[Cards | str | Iterable[str]],

@@ -135,7 +135,7 @@ cdef void gdy_deal_random(gdy_deal_t *d, rng_t *rng, int dealer) noexcept nogil:
     gdy_start(d, dealer)
 
 
-cdef int gdy_legal(const gdy_deal_t *d, int collapse, playbuf_t *out) noexcept nogil:
+cdef int deal_legal(const gdy_deal_t *d, int collapse, playbuf_t *out) noexcept nogil:
     """Append the current player's legal plays (passing, when allowed, is not listed)."""
     cdef gdy_target tg
     cdef int s = d.t.current
@@ -189,7 +189,7 @@ cdef inline int bomb_kind(const play_t *p) noexcept nogil:
     return GDY_BOMB_JOKERS
 
 
-cdef void gdy_play(gdy_deal_t *d, const play_t *p) noexcept nogil:
+cdef void deal_play(gdy_deal_t *d, const play_t *p) noexcept nogil:
     """The current player plays `p` (which the caller has checked is legal)."""
     cdef int s = d.t.current
     # remove the play: a face held twice and played once stays held once
@@ -205,7 +205,7 @@ cdef void gdy_play(gdy_deal_t *d, const play_t *p) noexcept nogil:
     advance(d, s)
 
 
-cdef void gdy_pass(gdy_deal_t *d) noexcept nogil:
+cdef void deal_pass(gdy_deal_t *d) noexcept nogil:
     """The current player passes: following, or on lead without a legal play."""
     cdef int s = d.t.current, k, t, holders = 0
     if d.t.last_player >= 0:
@@ -413,8 +413,11 @@ cdef int _opts_of(object rules, gdy_opts_t *o) except -1:
     return 0
 
 
+include "chupai/engine/deal_hooks.pxi"
+
+
 @cython.no_gc  # no reference cycles (see Engine): no GC bookkeeping per clone
-cdef class DealEngine(Engine):
+cdef class DealEngine(DealHooks):
     """One deal's card play: hands, talon, trick, bombs played, winner.
 
     The building block of ``chupai.gandengyan.Deal``; also usable alone for analysis.
@@ -511,9 +514,6 @@ cdef class DealEngine(Engine):
         lo[0] = (<const gdy_deal_t *>st).lo[seat]
         hi[0] = (<const gdy_deal_t *>st).hi[seat]
 
-    cdef int h_legal(self, const void *st, int collapse, playbuf_t *out) noexcept nogil:
-        return gdy_legal(<const gdy_deal_t *>st, collapse, out)
-
     cdef int h_plays_of(self, const void *st, const play_t *p, int lead, playbuf_t *out) noexcept nogil:
         cdef const gdy_deal_t *d = <const gdy_deal_t *>st
         cdef gdy_target tg
@@ -529,15 +529,6 @@ cdef class DealEngine(Engine):
                 flags &= ~GDY_FLAG_JOKER_LEAD_OUT
             trick_target(&d.t, &tg)
         return gdy_generate(p.lo, p.hi, flags, d.o.max_ranks, 0, &tg, out)
-
-    cdef void h_play(self, void *st, const play_t *p) noexcept nogil:
-        gdy_play(<gdy_deal_t *>st, p)
-
-    cdef void h_pass(self, void *st) noexcept nogil:
-        gdy_pass(<gdy_deal_t *>st)
-
-    cdef int h_greedy(self, const void *st, const playbuf_t *buf) noexcept nogil:
-        return choose_greedy(<const gdy_deal_t *>st, buf)
 
     cdef int h_heuristic(self, const void *st, const playbuf_t *buf) noexcept nogil:
         return choose_heuristic(<const gdy_deal_t *>st, buf)  # the heuristic block

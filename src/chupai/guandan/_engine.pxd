@@ -10,14 +10,22 @@ from chupai.guandan._deal cimport (
 
 cdef void gd_start(gd_deal_t *d, int leader) noexcept nogil
 cdef void gd_deal_random(gd_deal_t *d, rng_t *rng, int flags) noexcept nogil
-cdef int gd_legal(const gd_deal_t *d, int collapse, playbuf_t *out) noexcept nogil
-cdef void gd_play(gd_deal_t *d, const play_t *p) noexcept nogil
-cdef void gd_pass(gd_deal_t *d) noexcept nogil
+ctypedef gd_deal_t deal_t
+
+cdef int deal_legal(const deal_t *d, int collapse, playbuf_t *out) noexcept nogil
+cdef void deal_play(deal_t *d, const play_t *p) noexcept nogil
+cdef void deal_pass(deal_t *d) noexcept nogil
 
 
 # The engine (chupai.engine.base.Engine) over a gd_deal_t: the hooks below are the
 # Guan Dan rules; `st` is a gd_deal_t *.  h_returns' weights: weights[result] is the
 # value of a deal won with that result (0 for GD_RESULT_NONE).
-cdef class DealEngine(Engine):
+# h_legal, h_play, h_pass and h_greedy over the functions above
+# (chupai/engine/deal_hooks.pxi)
+cdef class DealHooks(Engine):
+    pass
+
+
+cdef class DealEngine(DealHooks):
     # the hooks are declared once, in chupai/engine/base.pxd; _engine.pyx overrides them
     cdef gd_deal_t d

@@ -15,8 +15,11 @@ POLICIES: dict[str, int]
 ROW: tuple[RowField, ...]
 C_CONSTANTS: dict[str, int]
 
+class DealHooks(Engine):
+    """The engine hooks that call the game's deal functions (``deal_hooks.pxi``)."""
+
 @disjoint_base
-class DealEngine(Engine):
+class DealEngine(DealHooks):
     @staticmethod
     def from_hands(
         hands: Sequence[Cards | str], *, current: int = 0, level: str | int = "2", rules: Rules | None = None

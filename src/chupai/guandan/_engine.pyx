@@ -99,7 +99,7 @@ cdef void gd_deal_random(gd_deal_t *d, rng_t *rng, int flags) noexcept nogil:
     gd_start(d, rng_below(rng, GD_DECK) // GD_HAND)
 
 
-cdef int gd_legal(const gd_deal_t *d, int collapse, playbuf_t *out) noexcept nogil:
+cdef int deal_legal(const gd_deal_t *d, int collapse, playbuf_t *out) noexcept nogil:
     """Append the current player's legal plays (passing, when allowed, is not listed)."""
     cdef gd_target tg
     cdef int s = d.t.current
@@ -131,7 +131,7 @@ cdef void finish(gd_deal_t *d, int s) noexcept nogil:
     d.t.current = -1
 
 
-cdef void gd_play(gd_deal_t *d, const play_t *p) noexcept nogil:
+cdef void deal_play(gd_deal_t *d, const play_t *p) noexcept nogil:
     """The current player plays `p` (which the caller has checked is legal)."""
     cdef int s = d.t.current
     # remove the play: a face held twice and played once stays held once
@@ -148,7 +148,7 @@ cdef void gd_play(gd_deal_t *d, const play_t *p) noexcept nogil:
     d.t.current = next_active(d, s)
 
 
-cdef void gd_pass(gd_deal_t *d) noexcept nogil:
+cdef void deal_pass(gd_deal_t *d) noexcept nogil:
     """The current player passes (only when following); the trick may end."""
     cdef int s = d.t.current, others = 0, t
     for t in range(GD_SEATS):
@@ -215,8 +215,11 @@ cdef int _flags_of(object rules) except -1:
     return CLASSES.rules_of(rules)._flags
 
 
+include "chupai/engine/deal_hooks.pxi"
+
+
 @cython.no_gc  # no reference cycles (see Engine): no GC bookkeeping per clone
-cdef class DealEngine(Engine):
+cdef class DealEngine(DealHooks):
     """One deal's card play (no tribute, no levels): hands, trick, finishing order.
 
     The building block of ``chupai.guandan.Deal``; also usable alone for analysis.
@@ -263,9 +266,6 @@ cdef class DealEngine(Engine):
         lo[0] = (<const gd_deal_t *>st).lo[seat]
         hi[0] = (<const gd_deal_t *>st).hi[seat]
 
-    cdef int h_legal(self, const void *st, int collapse, playbuf_t *out) noexcept nogil:
-        return gd_legal(<const gd_deal_t *>st, collapse, out)
-
     cdef int h_plays_of(self, const void *st, const play_t *p, int lead, playbuf_t *out) noexcept nogil:
         cdef const gd_deal_t *d = <const gd_deal_t *>st
         cdef gd_target tg
@@ -278,15 +278,6 @@ cdef class DealEngine(Engine):
                 return 0
             trick_target(&d.t, &tg)
         return gd_generate(p.lo, p.hi, d.level, d.flags, 0, &tg, out)
-
-    cdef void h_play(self, void *st, const play_t *p) noexcept nogil:
-        gd_play(<gd_deal_t *>st, p)
-
-    cdef void h_pass(self, void *st) noexcept nogil:
-        gd_pass(<gd_deal_t *>st)
-
-    cdef int h_greedy(self, const void *st, const playbuf_t *buf) noexcept nogil:
-        return choose_greedy(<const gd_deal_t *>st, buf)
 
     cdef int h_heuristic(self, const void *st, const playbuf_t *buf) noexcept nogil:
         return choose_heuristic(<const gd_deal_t *>st, buf)  # the heuristic block

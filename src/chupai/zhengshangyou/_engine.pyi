@@ -14,8 +14,11 @@ MIN_PLAYERS: int
 MAX_PLAYERS: int
 PLACE_POINTS: tuple[int, int]
 
+class DealHooks(Engine):
+    """The engine hooks that call the game's deal functions (``deal_hooks.pxi``)."""
+
 @disjoint_base
-class DealEngine(Engine):
+class DealEngine(DealHooks):
     """One deal's card play: hands, trick, finishing order."""
 
     @staticmethod

@@ -94,7 +94,7 @@ cdef void zs_deal_random(zs_deal_t *d, rng_t *rng, int n, int dealer, int flags)
     zs_start(d, dealer)
 
 
-cdef int zs_legal(const zs_deal_t *d, int collapse, playbuf_t *out) noexcept nogil:
+cdef int deal_legal(const zs_deal_t *d, int collapse, playbuf_t *out) noexcept nogil:
     """Append the current player's legal plays (passing, when allowed, is not listed)."""
     cdef zs_target tg
     cdef int s = d.t.current
@@ -104,7 +104,7 @@ cdef int zs_legal(const zs_deal_t *d, int collapse, playbuf_t *out) noexcept nog
     return zs_generate(d.hand[s], d.flags, collapse, &tg, out)
 
 
-cdef void zs_play(zs_deal_t *d, const play_t *p) noexcept nogil:
+cdef void deal_play(zs_deal_t *d, const play_t *p) noexcept nogil:
     """The current player plays `p` (which the caller has checked is legal)."""
     cdef int s = d.t.current
     d.hand[s] &= ~p.lo
@@ -123,7 +123,7 @@ cdef void zs_play(zs_deal_t *d, const play_t *p) noexcept nogil:
     d.t.current = next_active(d, s)
 
 
-cdef void zs_pass(zs_deal_t *d) noexcept nogil:
+cdef void deal_pass(zs_deal_t *d) noexcept nogil:
     """The current player passes (only when following); the trick may end."""
     cdef int s = d.t.current, others = active_count(d), t
     if d.hand[d.t.last_player]:
@@ -188,8 +188,11 @@ C_CONSTANTS = {
 }
 
 
+include "chupai/engine/deal_hooks.pxi"
+
+
 @cython.no_gc  # no reference cycles (see Engine): no GC bookkeeping per clone
-cdef class DealEngine(Engine):
+cdef class DealEngine(DealHooks):
     """One deal's card play (no exchange, no points table): hands, trick, finishing order.
 
     The building block of ``chupai.zhengshangyou.Deal``; also usable alone for analysis.
@@ -244,21 +247,9 @@ cdef class DealEngine(Engine):
         lo[0] = (<const zs_deal_t *>st).hand[seat]
         hi[0] = 0
 
-    cdef int h_legal(self, const void *st, int collapse, playbuf_t *out) noexcept nogil:
-        return zs_legal(<const zs_deal_t *>st, collapse, out)
-
     cdef int h_plays_of(self, const void *st, const play_t *p, int lead, playbuf_t *out) noexcept nogil:
         cdef const zs_deal_t *d = <const zs_deal_t *>st
         return onedeck_plays_of(zs_generate, &d.t, d.hand[d.t.current] if d.t.current >= 0 else 0, d.flags, p, lead, out)
-
-    cdef void h_play(self, void *st, const play_t *p) noexcept nogil:
-        zs_play(<zs_deal_t *>st, p)
-
-    cdef void h_pass(self, void *st) noexcept nogil:
-        zs_pass(<zs_deal_t *>st)
-
-    cdef int h_greedy(self, const void *st, const playbuf_t *buf) noexcept nogil:
-        return choose_greedy(<const zs_deal_t *>st, buf)
 
     cdef int h_heuristic(self, const void *st, const playbuf_t *buf) noexcept nogil:
         return choose_heuristic(<const zs_deal_t *>st, buf)  # the heuristic block
