@@ -54,14 +54,17 @@ PRESETS = [(game, preset) for game, entry in GAMES.items() if entry.vector_table
 
 
 @pytest.mark.parametrize(("game", "preset"), PRESETS, ids=[f"{g}-{p}" for g, p in PRESETS])
-def test_every_game_compiled_equals_python_under_each_preset(game, preset):
+@pytest.mark.parametrize(("features", "action_mode"), [("concrete", "index"), ("ids", "id")])
+def test_every_game_compiled_equals_python_under_each_preset(game, preset, features, action_mode):
+    """Both lists of the tables: the concrete plays (actions as indices) and, with ids,
+    the plays a game's tables may list suit-collapsed (each id's concrete choice)."""
     entry = GAMES[game]
     rules = getattr(entry.module().Rules, preset)()
     allowed = [n for n in range(entry.players[0], entry.players[1] + 1) if _allowed(rules, n)]
     players = entry.default_players if entry.default_players in allowed else allowed[-1]
-    kw = dict(num_envs=4, seed=13, players=players, rules=rules, features="concrete", action_mode="index")
+    kw = dict(num_envs=4, seed=13, players=players, rules=rules, features=features, action_mode=action_mode)
     py, cc = VectorEnv(game, backend="python", **kw), VectorEnv(game, backend="compiled", **kw)
-    assert lockstep(py, cc, 250, np.random.default_rng(2), True) >= 1
+    assert lockstep(py, cc, 250, np.random.default_rng(2), action_mode == "index") >= 1
 
 
 def _allowed(rules: Any, n: int) -> bool:

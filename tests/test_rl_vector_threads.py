@@ -164,7 +164,8 @@ def test_workers_arguments_and_profile():
     for _ in range(5):
         obs = env.step(obs["action_mask"].argmax(axis=1))[0]
     stats = workers.stats()
-    assert stats["jobs"] == 5 and 0 < stats["max_cpu"] <= stats["cpu"] and stats["wall"] > 0
+    # a step is two jobs: the actions checked, then the tables stepped
+    assert stats["jobs"] == 10 and 0 < stats["max_cpu"] <= stats["cpu"] and stats["wall"] > 0
     assert workers.stats()["jobs"] == 0
     env.close()  # the workers stop; the tables still step, on this thread, the same way
     assert workers.running == 0
@@ -193,6 +194,10 @@ def test_bad_input_with_threads_names_the_table_and_no_table_advances(threads):
         bad[i] = bad_id
         with pytest.raises(ValueError, match=f"table {i}: action id {bad_id} {what}"):
             env.step(bad)
+    bad = good.copy()
+    bad[[5, 33, 60]] = env.num_actions  # in different workers' blocks: the first is named
+    with pytest.raises(ValueError, match=f"table 5: action id {env.num_actions} is outside"):
+        env.step(bad)
     with pytest.raises(ValueError, match="shape"):
         env.step(good[:10])
     assert [env._compiled._t.history(i) for i in range(64)] == before

@@ -76,8 +76,11 @@ cdef class Tables:
     cdef int seats
     cdef int num_actions, num_plays, pass_id, obs_size, layout, by_id, index_mode
     cdef int play_phase          # the index of the phase "play" in the layout's phase one-hot
+    # the caller's legal plays are the suit-collapsed ones (by id, where h_collapsed_choice),
+    # else the concrete ones
+    cdef int collapse
     cdef table_t *tabs
-    cdef playbuf_t *legal        # per table: the current player's concrete legal plays
+    cdef playbuf_t *legal        # per table: the current player's legal plays (concrete, or collapsed)
     cdef playbuf_t *scratch      # per table: the built-in policies' suit-collapsed plays
     # table i's legal ids (table_t.nids of them, in the order their plays come from the
     # generator) and the record each stands for (its concrete choice; -2: pass), and the
@@ -99,6 +102,8 @@ cdef class Tables:
     cdef uint64_t base_seed      # the seed of every table's deals (deal_seed)
     cdef readonly Workers workers  # the threads stepping the tables
     cdef int *top                # per worker (every TB_TOP_STRIDE): the largest rows of its tables in this call
+    cdef Py_ssize_t *refused     # per worker (every TB_TOP_STRIDE): the first table of its blocks whose
+                                 # action step() refuses (n: none)
     cdef int busy                # a call is stepping the tables (one at a time)
     # the current call's arrays (set with the GIL by reset/step/features, read by the workers)
     cdef const int64_t *j_actions
@@ -122,6 +127,10 @@ cdef class Tables:
     # `seat` has made the play `p` (NULL: passed), `leading` a new trick, and it is
     # applied to t.st: what every seat learnt of the hands (t.known_*); nothing by default
     cdef void h_moved(self, table_t *t, int seat, const play_t *p, bint leading) noexcept nogil
+    # 1 if the suit-collapsed plays the generator gives for each legal id include that
+    # id's concrete choice (chupai.rl.id_to_action): the tables then generate only the
+    # collapsed plays where actions are ids; 0 by default
+    cdef bint h_collapsed_choice(self) noexcept nogil
 
     # --- written once -----------------------------------------------------------------
     # the climbing games' shared fields (at the offsets F_HAND .. F_PHASE) of table t,
@@ -133,11 +142,16 @@ cdef class Tables:
     cdef int _check_out(self, float[:, ::1] obs, int8_t[:, ::1] mask, int64_t[::1] player,
                         int64_t[::1] rows) except -1
     cdef int _check_scores(self, double[:, ::1] rewards, uint8_t[::1] terminated, double[:, ::1] final) except -1
-    cdef int _check_actions(self, Py_ssize_t lo, Py_ssize_t hi, const int64_t[::1] actions) except -1
+    cdef int _raise_refused(self, Py_ssize_t i, int64_t a) except -1
+    cdef int _refusal(self, Py_ssize_t i, int64_t a) noexcept nogil
+    @cython.final
+    cdef Py_ssize_t _first_refused(self) noexcept nogil
     @cython.final
     cdef int _run(self, work_fn job) noexcept nogil
     @cython.final
     cdef void _reset_block(self, Py_ssize_t lo, Py_ssize_t hi, int worker) noexcept nogil
+    @cython.final
+    cdef void _check_block(self, Py_ssize_t lo, Py_ssize_t hi, int worker) noexcept nogil
     @cython.final
     cdef void _step_block(self, Py_ssize_t lo, Py_ssize_t hi, int worker) noexcept nogil
     @cython.final

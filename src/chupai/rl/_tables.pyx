@@ -64,6 +64,10 @@ cdef enum:
     N_CARDS = 54
     PLAYBUF_CAP = 256
     OUTSIDE_SPACE = 1            # error: a play record without an action id
+    # why step() refuses a table's action (Tables._refusal; 0: it takes it)
+    REFUSED_NOT_DEALT = 1        # no deal on (reset() not called)
+    REFUSED_RANGE = 2            # outside the ids, or the table's rows
+    REFUSED_ILLEGAL = 3          # an id not legal now
 
 
 cdef extern from *:
@@ -78,6 +82,10 @@ cdef extern from *:
 # the jobs Workers.run hands out: ctx is the Tables (borrowed: the caller holds it)
 cdef void reset_job(void *ctx, Py_ssize_t lo, Py_ssize_t hi, int worker) noexcept nogil:
     (<Tables>ctx)._reset_block(lo, hi, worker)
+
+
+cdef void check_job(void *ctx, Py_ssize_t lo, Py_ssize_t hi, int worker) noexcept nogil:
+    (<Tables>ctx)._check_block(lo, hi, worker)
 
 
 cdef void step_job(void *ctx, Py_ssize_t lo, Py_ssize_t hi, int worker) noexcept nogil:
@@ -158,7 +166,8 @@ cdef class Tables:
                              f"a table's room ({TB_STATE_WORDS * sizeof(uint64_t)})")
         self.workers = Workers(min(<Py_ssize_t>threads, n))
         self.top = <int *>calloc(self.workers.threads * TB_TOP_STRIDE, sizeof(int))
-        if self.top == NULL:
+        self.refused = <Py_ssize_t *>calloc(self.workers.threads * TB_TOP_STRIDE, sizeof(Py_ssize_t))
+        if self.top == NULL or self.refused == NULL:
             raise MemoryError()
         self.tabs = <table_t *>calloc(n, sizeof(table_t))
         self.legal = <playbuf_t *>calloc(n, sizeof(playbuf_t))
@@ -185,6 +194,7 @@ cdef class Tables:
         self.layout = layout
         self.play_phase = play_phase
         self.by_id = by_id
+        self.collapse = by_id and self.h_collapsed_choice()
         self.index_mode = index_mode
         for k in range(self.seats):
             self.policy[k] = policies[k]
@@ -227,6 +237,7 @@ cdef class Tables:
         free(self.moves)
         free(self.lk.ids)
         free(self.top)
+        free(self.refused)
 
     # -- hooks (a game's tables override them) ----------------------------------------------
     cdef void h_encode(self, const table_t *t, float *obs) noexcept nogil:
@@ -239,6 +250,9 @@ cdef class Tables:
 
     cdef void h_moved(self, table_t *t, int seat, const play_t *p, bint leading) noexcept nogil:
         pass
+
+    cdef bint h_collapsed_choice(self) noexcept nogil:
+        return 0
 
     # -- seeds (with the GIL) ---------------------------------------------------------------
     def seed(self, seed):
@@ -257,23 +271,43 @@ cdef class Tables:
         self.busy = 0
 
     # -- checks (with the GIL) -------------------------------------------------------------
-    cdef int _check_actions(self, Py_ssize_t lo, Py_ssize_t hi, const int64_t[::1] actions) except -1:
-        cdef Py_ssize_t i
-        cdef int64_t a
-        if actions.shape[0] != self.n:
-            raise ValueError(f"actions must have shape ({self.n},), not ({actions.shape[0]},)")
-        for i in range(lo, hi):
-            a = actions[i]
-            if not self.tabs[i].dealt or (<const trick_t *>self.tabs[i].st).current < 0:
-                raise ValueError("call reset() before step()")
-            if self.index_mode:
-                if not 0 <= a < self.tabs[i].nrows:
-                    raise ValueError(f"table {i}: action index {a} is outside 0..{self.tabs[i].nrows - 1}")
-            elif not 0 <= a < self.num_actions:
-                raise ValueError(f"table {i}: action id {a} is outside 0..{self.num_actions - 1}")
-            elif not (self.bits[i * self.words + (a >> 6)] >> (a & 63)) & 1:
-                raise ValueError(f"table {i}: action id {a} is not legal now")
+    cdef int _raise_refused(self, Py_ssize_t i, int64_t a) except -1:
+        """ValueError saying why table i refuses action `a` (0 if it takes it)."""
+        cdef int why = self._refusal(i, a)
+        if why == REFUSED_NOT_DEALT:
+            raise ValueError("call reset() before step()")
+        if why == REFUSED_RANGE and self.index_mode:
+            raise ValueError(f"table {i}: action index {a} is outside 0..{self.tabs[i].nrows - 1}")
+        if why == REFUSED_RANGE:
+            raise ValueError(f"table {i}: action id {a} is outside 0..{self.num_actions - 1}")
+        if why == REFUSED_ILLEGAL:
+            raise ValueError(f"table {i}: action id {a} is not legal now")
         return 0
+
+    cdef int _refusal(self, Py_ssize_t i, int64_t a) noexcept nogil:
+        """Why table i refuses action `a` (a REFUSED_* code), or 0 if it takes it."""
+        if not self.tabs[i].dealt or (<const trick_t *>self.tabs[i].st).current < 0:
+            return REFUSED_NOT_DEALT
+        if self.index_mode:
+            return 0 if 0 <= a < self.tabs[i].nrows else REFUSED_RANGE
+        if not 0 <= a < self.num_actions:
+            return REFUSED_RANGE
+        if not (self.bits[i * self.words + (a >> 6)] >> (a & 63)) & 1:
+            return REFUSED_ILLEGAL
+        return 0
+
+    cdef Py_ssize_t _first_refused(self) noexcept nogil:
+        """The first table whose action (j_actions) is refused, n if none, checked on the
+        workers (a table's memory then warm for the step that follows on most of them)."""
+        cdef int k
+        cdef Py_ssize_t first = self.n
+        for k in range(self.workers.threads):
+            self.refused[k * TB_TOP_STRIDE] = self.n
+        self.workers.run(check_job, <void *>self, self.n)
+        for k in range(self.workers.threads):
+            if self.refused[k * TB_TOP_STRIDE] < first:
+                first = self.refused[k * TB_TOP_STRIDE]
+        return first
 
     def raise_error(self):
         """MemoryError if a legal list could not grow (or passed the play limit) during the
@@ -381,12 +415,18 @@ cdef class Tables:
         every element of every output (rewards 0 and final NaN but where a deal ended);
         the largest of the rows."""
         cdef int top
+        cdef Py_ssize_t first
         self._enter()
         try:
             self._check_out(obs, mask, player, rows)
             self._check_scores(rewards, terminated, final)
-            self._check_actions(0, self.n, actions)
+            if actions.shape[0] != self.n:
+                raise ValueError(f"actions must have shape ({self.n},), not ({actions.shape[0]},)")
             self.j_actions = &actions[0]
+            with nogil:
+                first = self._first_refused()
+            if first < self.n:
+                self._raise_refused(first, actions[first])
             with nogil:
                 top = self._run(step_job)
         finally:
@@ -414,6 +454,14 @@ cdef class Tables:
                 self._run(features_job)
         finally:
             self.busy = 0
+
+    cdef void _check_block(self, Py_ssize_t lo, Py_ssize_t hi, int worker) noexcept nogil:
+        cdef Py_ssize_t i
+        for i in range(lo, hi):
+            if self._refusal(i, self.j_actions[i]):
+                if i < self.refused[worker * TB_TOP_STRIDE]:
+                    self.refused[worker * TB_TOP_STRIDE] = i
+                return
 
     cdef void _reset_block(self, Py_ssize_t lo, Py_ssize_t hi, int worker) noexcept nogil:
         cdef Py_ssize_t i
@@ -519,7 +567,7 @@ cdef class Tables:
         if k == -2:
             self._pass(t)
         else:
-            self._play(t, &self.legal[i].data[k], <uint32_t>k)
+            self._play(t, &self.legal[i].data[k], (<uint32_t>MOVE_COLLAPSED if self.collapse else 0) | <uint32_t>k)
 
     cdef void _deal(self, Py_ssize_t i) noexcept nogil:
         """Table i's next deal: Deal(seed=table_deal(seed, i, episode))."""
@@ -574,7 +622,8 @@ cdef class Tables:
                 self._play(t, &buf.data[k], MOVE_COLLAPSED | <uint32_t>k)
 
     cdef int _refresh(self, Py_ssize_t i, int worker) noexcept nogil:
-        """The current player's concrete legal plays, and their legal ids, each with its
+        """The current player's legal plays (suit-collapsed by id: one per set of ranks,
+        whose choice of suits is the concrete choice), and their legal ids, each with its
         concrete choice: the fewest wild cards, then the smallest hi, then the smallest lo
         (generator order on ties), as chupai.rl.id_to_action."""
         cdef table_t *t = &self.tabs[i]
@@ -588,7 +637,7 @@ cdef class Tables:
         cdef const play_t *p
         cdef const play_t *q
         buf.len = 0
-        rc = self.proto.h_legal(t.st, 0, buf)
+        rc = self.proto.h_legal(t.st, self.collapse, buf)
         if rc != 0:
             set_error(&self.error, rc)
             buf.len = 0

@@ -21,6 +21,12 @@ FIELDS = ("table", "points")
 cdef class ZhengShangyouTables(Tables):
     """``n`` Zheng Shangyou tables (``chupai.rl._tables.Tables``), first deals."""
 
+    cdef bint h_collapsed_choice(self) noexcept nogil:
+        # one deck: the generator's collapsed plays of a legal id include its concrete
+        # choice (the fewest wild cards, then the lowest suits), which the tables pick
+        # among them as among the concrete plays
+        return 1
+
     cdef void h_finished(self, const void *st, int *place) noexcept nogil:
         cdef const zs_deal_t *d = <const zs_deal_t *>st
         cdef int k
