@@ -14,6 +14,7 @@ from chupai.actions import PASS
 from chupai.cards import Cards
 from chupai.contract import OBSERVATION_KEYS, TERMINAL
 from chupai.doudizhu import Bid, Deal, Phase, Rules, classify, payments
+from chupai.doudizhu.deal import MAX_REDEALS
 from chupai.errors import IllegalActionError
 
 RULES = [Rules(), Rules(bidding="rob"), Rules(bidding="none"), Rules(all_pass="void"),
@@ -75,6 +76,17 @@ def test_an_auction_in_which_nobody_bids() -> None:
     assert deal.phase == Phase.BID and deal.redeals == 1 and deal.current_player == 1
     assert deal.hands != before and deal.bids == ()
     assert deal.history[-1].action is None and deal.history[-1].automatic
+    # ... at most MAX_REDEALS times: then nobody bidding makes the first bidder the landlord
+    for k in range(2, MAX_REDEALS + 1):
+        for _ in range(3):
+            deal.apply(Bid(0))
+        assert deal.phase == Phase.BID and deal.redeals == k
+    hands = deal.hands
+    for _ in range(3):
+        deal.apply(Bid(0))
+    assert deal.phase == Phase.PLAY and (deal.landlord, deal.base, deal.redeals) == (1, 1, MAX_REDEALS)
+    assert deal.hand(0) == hands[0] and len(deal.hand(1)) == 20
+    assert sum(e.action is None for e in deal.history) == MAX_REDEALS
     # void: the deal ends with every return 0 (OpenSpiel's)
     deal = Deal(5, rules=Rules.openspiel())
     for _ in range(3):

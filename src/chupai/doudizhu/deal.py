@@ -29,7 +29,11 @@ from chupai.doudizhu.phase import Phase
 from chupai.doudizhu.play import Play
 from chupai.doudizhu.rules import Rules
 
-__all__ = ["Deal"]
+__all__ = ["MAX_REDEALS", "Deal"]
+
+#: the most times an auction in which nobody bids deals again (``rules.all_pass="redeal"``);
+#: in the last deal, nobody bidding makes the first bidder the landlord at 1
+MAX_REDEALS = 3
 
 # module constants: looking an enum member up on its class costs ~0.1 us
 _BID, _PLAY, _OVER = Phase.BID, Phase.PLAY, Phase.OVER
@@ -44,7 +48,8 @@ class Deal(DealSurface):
     takes the kitty, shown to all, and leads the card play; the deal ends when a player
     has no cards left, and :meth:`returns` are the payments of the scoring. An auction
     in which nobody bids is dealt again (the next deal of the seed's stream, the same
-    first bidder: ``rules.all_pass="redeal"``), ends the deal with every return 0
+    first bidder: ``rules.all_pass="redeal"``; at most :data:`MAX_REDEALS` times, the
+    last deal's first bidder then taking the landlord at 1 if nobody bids), ends the deal with every return 0
     (``"void"``) or makes the first bidder the landlord at 1 (``"first_bidder"``).
     :meth:`from_hands` builds any deal.
 
@@ -139,7 +144,11 @@ class Deal(DealSurface):
         elif self._rules.all_pass == "redeal" and self._seed is not None:
             self._redeals += 1
             self._held, self._kitty = _dealt(self._seed, self._redeals, self._first)
-            self._auction = Auction(self._rules, self._first)
+            # the last deal dealt again cannot be void: nobody bidding makes the first
+            # bidder the landlord at 1, so that a deal ends whoever plays it
+            last = self._redeals == MAX_REDEALS
+            self._auction = Auction(self._rules.replace(all_pass="first_bidder") if last else self._rules,
+                                    self._first)
             self._record_event(Event(self._first, None, _BID, True))
         else:
             self._phase = _OVER
