@@ -17,6 +17,7 @@ seed of ``fuzz/corpus/`` through every target without atheris' engine.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import inspect
 import io
 import os
@@ -168,7 +169,12 @@ RULE_OPTIONS: dict[str, dict[str, tuple[Any, ...]]] = {
         "order": (None, "clockwise", "counterclockwise"),
         "match_deals": (None, 1, 3),
     },
-    "doudizhu": {name: (True, False) for name in doudizhu.Rules.__dataclass_fields__},
+    "doudizhu": {
+        **{f.name: (True, False) for f in dataclasses.fields(doudizhu.Rules) if f.type == "bool"},
+        "bidding": ("once", "rob", "none"),
+        "all_pass": ("redeal", "void", "first_bidder"),
+        "multiplier_cap": (None, 1, 3, 8),
+    },
 }
 #: every registered game's package (its Deal and Match are fuzzed)
 MODULES: dict[str, Any] = {name: entry.module() for name, entry in GAMES.items()}
@@ -477,9 +483,10 @@ def _state(fdp: atheris.FuzzedDataProvider, game: str) -> Any:
     rules = rules_of(fdp, game) if fdp.ConsumeBool() else None
     seed = fdp.ConsumeIntInRange(0, 1 << 20)
     cls = module.Match if fdp.ConsumeIntInRange(0, 3) == 0 else module.Deal
-    if game == "guandan":
+    entry = GAMES[game]
+    if entry.fixed_players:
         return cls(seed, rules=rules)
-    low, high = {"zhengshangyou": (2, 8), "gandengyan": (2, 6), "chinese_ten": (2, 4)}[game]
+    low, high = entry.players
     return cls(seed, rules=rules, players=fdp.ConsumeIntInRange(low, high))
 
 

@@ -229,7 +229,7 @@ def test_playout_and_arena_json_same_shape_in_every_game(capsys):
     playout_keys, arena_keys = set(), set()
     for g in GAMES:
         out = json_out(capsys, ["playout", g, "--deals", "50", "--json"])
-        assert out["deals"] == 50 and len(out["mean_returns"]) == out["players"] == 4
+        assert out["deals"] == 50 and len(out["mean_returns"]) == out["players"] == GAMES[g].default_players
         playout_keys.add(tuple(out))
         out = json_out(capsys, ["arena", g, "--bots", "greedy,random", "--deals", "2", "--json"])
         assert out["games"] == 2 and 0 <= out["wins"] <= 2

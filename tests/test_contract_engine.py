@@ -4,6 +4,7 @@ card dealt more often than the decks hold it with a ``ValueError`` naming the ca
 (``checked_hands``)."""
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 import pytest
@@ -16,13 +17,23 @@ SETTING: dict[str, dict[str, Any]] = {
     "zhengshangyou": {},
     "gandengyan": {},
     "chinese_ten": {"layout": "7H 8H 9H TH", "stock": "JH QH KH AH"},
+    "doudizhu": {},
 }
-GOOD = ["3S", "4S", "5S", "6S"]
-THRICE = ["3S", "3S", "3S", "6S"]  # 3S more often than one deck or two hold it
+
+
+def _good(game: str) -> list[str]:
+    """One card a seat, at the most seats the game's engine takes (at most four)."""
+    return ["3S", "4S", "5S", "6S"][:min(4, GAMES[game].players[1])]
+
+
+def _thrice(game: str) -> list[str]:
+    """3S more often than one deck or two hold it."""
+    return ["3S", "3S", "3S", "6S"][:min(4, GAMES[game].players[1])]
 
 
 def _engine(game: str) -> Any:
-    return type(GAMES[game].deal_class(seed=1).card_play())
+    """The compiled engine class (``DealEngine``) of a registered game (its package's ``_engine``)."""
+    return importlib.import_module(f"{GAMES[game].package}._engine").DealEngine
 
 
 @pytest.mark.parametrize("game", list(GAMES))
@@ -34,12 +45,12 @@ def test_from_hands_of_no_sequence_is_a_type_error(game: str, hands: Any) -> Non
 
 @pytest.mark.parametrize("game", list(GAMES))
 def test_from_hands_names_the_card_dealt_too_often_and_the_count(game: str) -> None:
-    engine = _engine(game)
-    assert engine.from_hands(GOOD, **SETTING[game]).hand_sizes()[:4] == (1, 1, 1, 1)
+    engine, good = _engine(game), _good(game)
+    assert engine.from_hands(good, **SETTING[game]).hand_sizes()[:4] == (1,) * len(good)
     with pytest.raises(ValueError, match=r"card 3S is dealt 3 times, more than (once|twice)"):
-        engine.from_hands(THRICE, **SETTING[game])
+        engine.from_hands(_thrice(game), **SETTING[game])
     with pytest.raises(ValueError, match="hands must be"):
-        engine.from_hands(GOOD * 3, **SETTING[game])
+        engine.from_hands(good * 3, **SETTING[game])
 
 
 @pytest.mark.parametrize("game", list(GAMES))
@@ -53,5 +64,8 @@ def test_the_engines_row_declaration_spans_its_batch_row(game: str) -> None:
     entry = GAMES[game]
     module = importlib.import_module(_engine(game).__module__)
     for players in range(entry.players[0], entry.players[1] + 1):
-        engine = entry.deal_class(seed=1, **({} if entry.fixed_players else {"players": players})).card_play()
+        state = entry.new(1, players=players)
+        while state.card_play() is None:  # decisions before the card play (an auction): the last option
+            state.apply(state.legal_actions()[-1])
+        engine = state.card_play()
         assert row_width(module.ROW, engine.players) == engine.batch_width, (game, players)

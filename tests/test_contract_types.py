@@ -18,6 +18,7 @@ CALLS = {
     "zhengshangyou": '"3S 4S"',
     "gandengyan": '"3S 4S"',
     "chinese_ten": '"3S", "7H"',
+    "doudizhu": '"3S 4S"',
 }
 
 

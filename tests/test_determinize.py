@@ -285,7 +285,8 @@ def test_gandengyan_is_uniform_over_hands_and_talon_order():
 GAMES = [entry.module() for entry in REGISTRY.values()]
 #: per game: unseen cards lie outside the hands too (a talon, a stock), so a world may
 #: deal the hands other cards than the state's
-HIDDEN_BEYOND_HANDS = {"guandan": False, "zhengshangyou": False, "gandengyan": True, "chinese_ten": True}
+HIDDEN_BEYOND_HANDS = {"guandan": False, "zhengshangyou": False, "gandengyan": True, "chinese_ten": True,
+                      "doudizhu": True}
 
 
 def positions(game: Any, n_matches: int, rate: float, seed: int) -> list[Any]:

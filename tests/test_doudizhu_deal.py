@@ -101,7 +101,7 @@ def test_an_auction_in_which_nobody_bids() -> None:
 
 def test_the_spec_cases_through_the_deal() -> None:
     # a bid of 3 ends the auction; the landlord takes the kitty and leads; a spring
-    deal = Deal.from_hands(["3S 4S 5S 6S 7S", "3H 4H", "3C 4C"], "8S 9S TS", first=0)
+    deal = Deal.from_hands(["3S 4S 5S 6S 7S", "3H 4H", "3C 4C"], kitty="8S 9S TS", first=0)
     deal.apply(Bid(3))
     assert (deal.landlord, deal.base, deal.phase) == (0, 3, Phase.PLAY)
     assert deal.hand(0) == Cards("3S 4S 5S 6S 7S 8S 9S TS")
@@ -109,7 +109,7 @@ def test_the_spec_cases_through_the_deal() -> None:
     assert deal.is_terminal() and deal.winner == 0 and deal.stake == 6 and deal.scores() == (12, -6, -6)
     # the farmers win: the landlord pays each the stake (here an anti-spring: the
     # landlord made only the first lead)
-    deal = Deal.from_hands(["2D", "5H 3S", "4D"], "6S 7S 8S", first=1)
+    deal = Deal.from_hands(["2D", "5H 3S", "4D"], kitty="6S 7S 8S", first=1)
     for bid in (Bid(1), Bid(0), Bid(0)):
         deal.apply(bid)
     assert deal.landlord == 1 and deal.current_player == 1
@@ -119,7 +119,7 @@ def test_the_spec_cases_through_the_deal() -> None:
     deal.apply(classify("2D")[0])
     assert deal.is_terminal() and deal.winner == 0 and deal.stake == 2 and deal.scores() == (2, -4, 2)
     # two passes give the lead back to the last player to play
-    deal = Deal.from_hands(["3S 4S", "5H", "6D"], "7S 8S 9S", first=0)
+    deal = Deal.from_hands(["3S 4S", "5H", "6D"], kitty="7S 8S 9S", first=0)
     for bid in (Bid(1), Bid(0), Bid(0)):
         deal.apply(bid)
     deal.apply(classify("9S")[0])
@@ -182,20 +182,20 @@ def test_bad_actions_leave_the_deal_unchanged() -> None:
     with pytest.raises(ValueError, match="first"):
         Deal(1, first=3)
     with pytest.raises(TypeError, match="hands must be a sequence of 3 hands"):
-        Deal.from_hands("3S 4S", "5S")
+        Deal.from_hands("3S 4S", kitty="5S")
     with pytest.raises(TypeError, match="kitty must be Cards or a card string"):
-        Deal.from_hands(["3S", "4S", "5S"], 3)  # type: ignore[arg-type]
+        Deal.from_hands(["3S", "4S", "5S"], kitty=3)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=r"hands\[1\] must be Cards"):
-        Deal.from_hands(["3S", 4, "5S"], "6S")  # type: ignore[list-item]
+        Deal.from_hands(["3S", 4, "5S"], kitty="6S")  # type: ignore[list-item]
     with pytest.raises(ValueError, match="kitty repeats a card"):
-        Deal.from_hands(["3S", "4S", "5S"], "3S")
+        Deal.from_hands(["3S", "4S", "5S"], kitty="3S")
 
 
 def test_worlds_are_uniform() -> None:
     """The auction's world deals the other hands and the kitty uniformly: three hidden
     cards (one in each other hand, one in the kitty) take each of their 6 places
     equally often (chi-square with 5 degrees of freedom)."""
-    deal = Deal.from_hands(["3S", "4S", "5S"], "6S", first=0)
+    deal = Deal.from_hands(["3S", "4S", "5S"], kitty="6S", first=0)
     counts: dict[tuple[str, str, str], int] = {}
     draws = 6000
     for seed in range(draws):
@@ -207,7 +207,7 @@ def test_worlds_are_uniform() -> None:
     chi2 = sum((c - expected) ** 2 / expected for c in counts.values())
     assert chi2 < 20.5  # p ~ 0.001 for 5 degrees of freedom
     # in the card play the kitty stays with the landlord; the rest of the hidden cards move
-    deal = Deal.from_hands(["3S", "4S 5S", "6S"], "7S", first=0)
+    deal = Deal.from_hands(["3S", "4S 5S", "6S"], kitty="7S", first=0)
     deal.apply(Bid(3))
     places: dict[tuple[str, str], int] = {}
     for seed in range(2000):

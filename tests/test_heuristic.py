@@ -18,9 +18,12 @@ from typing import Any
 import numpy as np
 import pytest
 
+from chupai.cards import Cards
 from chupai.registry import GAMES
 from chupai.players.bots import HeuristicBot
 from chupai.chinese_ten import _engine as ct_engine
+from chupai.doudizhu import _engine as ddz_engine
+from chupai.doudizhu.rules import Rules as DdzRules
 from chupai.gandengyan import _engine as gdy_engine
 from chupai.gandengyan.rules import Rules as GdyRules
 from chupai.guandan import _engine as gd_engine
@@ -35,6 +38,7 @@ DEALS: dict[str, Callable[[int], Any]] = {
         seed, players=2 + seed % 5, rules=GdyRules(decks=1 + seed % 2)
     ),
     "chinese_ten": lambda seed: ct_engine.DealEngine.random(seed, players=2 + seed % 3),
+    "doudizhu": lambda seed: ddz_engine.DealEngine.random(seed, rules=DdzRules(kicker_rocket=seed % 2 == 0)),
 }
 
 
@@ -143,6 +147,20 @@ def _world(game: str, engine: Any, seed: int) -> Any:
         return zs_world.world(engine, p, [0] * n, None, None, seed)
     if game == "gandengyan":
         return gdy_world.world(engine, p, [0] * n, seed)
+    if game == "doudizhu":  # the other hands dealt again, the kitty's cards left with the landlord
+        rng = np.random.default_rng(seed)
+        kept = [engine.kitty.lo & engine.hand(s).lo if s == engine.landlord else 0 for s in range(n)]
+        pool = [f for s in range(n) if s != p for f in engine.hand(s).faces() if not kept[s] >> f & 1]
+        rng.shuffle(pool)
+        hands = []
+        for s in range(n):
+            if s == p:
+                hands.append(engine.hand(s))
+                continue
+            take = len(engine.hand(s)) - kept[s].bit_count()
+            hands.append(Cards.from_masks(kept[s] | sum(1 << f for f in pool[:take])))
+            pool = pool[take:]
+        return engine.with_hands(hands)
     return engine.determinize(p, seed)
 
 

@@ -85,7 +85,7 @@ def test_ids_cover_every_legal_action_both_ways(game, match):
 @pytest.mark.parametrize("game", GAMES)
 def test_observation_shape_and_fields(game):
     entry = registry.game(game)
-    for players in sorted({entry.players[0], 4, entry.players[1]}):
+    for players in sorted({entry.players[0], entry.default_players, entry.players[1]}):
         layout = rl.observation_layout(game, players)
         for state in _states(game, seed=3, players=None if entry.fixed_players else players, limit=60):
             deal = state.deal if hasattr(state, "deal") else state
@@ -164,5 +164,5 @@ def test_unknown_game_and_players():
 @pytest.mark.parametrize("game", GAMES)
 def test_docs_hold_the_layout_tables(game):
     text = DOCS.read_text()
-    assert rl.observation_layout(game, 4).table() in text
+    assert rl.observation_layout(game, registry.GAMES[game].default_players).table() in text
     assert f"`{game}`" in text and str(rl.num_distinct_actions(game)) in text

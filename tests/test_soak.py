@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from chupai import chinese_ten, gandengyan, guandan, zhengshangyou
+from chupai import chinese_ten, doudizhu, gandengyan, guandan, zhengshangyou
 from chupai.registry import GAMES as REGISTRY
 from chupai.cards import Cards
 from chupai.contract import TERMINAL
@@ -98,6 +98,24 @@ def _end_chinese_ten(deal: Any) -> None:
     assert sum(deal.hand_sizes()) == 0 and deal.stock_size == 0
 
 
+def _places_doudizhu(deal: Any) -> list[Cards]:
+    kitty = [get(deal, "kitty")] if get(deal, "landlord") is None else []  # then in the landlord's hand
+    return list(get(deal, "hands")) + list(get(deal, "played_cards")) + kitty
+
+
+def _end_doudizhu(deal: Any) -> None:
+    landlord, winner, returns = get(deal, "landlord"), get(deal, "winner"), deal.returns()
+    assert sum(returns) == 0 and deal.hand_sizes()[winner] == 0
+    farmers = [returns[s] for s in range(3) if s != landlord]
+    assert farmers[0] == farmers[1] and returns[landlord] == -2 * farmers[0] != 0
+    assert (returns[landlord] > 0) == (winner == landlord)
+
+
+def _doudizhu_deal(rng: random.Random) -> Any:
+    rules = doudizhu.Rules(bidding=rng.choice(("once", "rob", "none")), airplane_repeat_kickers=rng.random() < 0.5)
+    return doudizhu.Deal(rng.randrange(1 << 30), rules=rules, first=rng.randrange(3))
+
+
 def _chinese_ten_deal(rng: random.Random) -> Any:
     rules = chinese_ten.Rules(variant=rng.choice(chinese_ten.rules.VARIANTS))
     players = rng.choice([n for n in (2, 3, 4) if _plays_with(rules, n)])
@@ -122,6 +140,7 @@ SPECS: dict[str, tuple[Callable[[random.Random], Any], Callable[[Any], list[Card
                                              rules=gandengyan.Rules(decks=r.choice((1, 1, 2)))),
                    _places_gandengyan, lambda d: full_deck(d.rules.decks), _end_gandengyan),
     "chinese_ten": (_chinese_ten_deal, _places_chinese_ten, lambda d: full_deck(1, jokers=False), _end_chinese_ten),
+    "doudizhu": (_doudizhu_deal, _places_doudizhu, lambda d: full_deck(1), _end_doudizhu),
 }
 
 

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from chupai import chinese_ten, gandengyan, guandan, zhengshangyou
+from chupai import chinese_ten, doudizhu, gandengyan, guandan, zhengshangyou
 from chupai.cards import Cards
 from chupai.core import play as play_machinery
 from chupai.registry import GAMES as REGISTRY
@@ -24,6 +24,7 @@ POSITIONS = {
     "gandengyan": (gandengyan.legal_plays, "3S 4S 5D 5H 6C BJ", True),
     "chinese_ten": (lambda hand, previous=None, **kw: chinese_ten.legal_plays(hand, "QD 3S 3H 6C", **kw),
                     "7D AH QS", False),
+    "doudizhu": (doudizhu.legal_plays, "3S 4S 5D 5H 6C BJ", True),
 }
 GAMES = [entry.module() for entry in REGISTRY.values()]
 SHEDDING = [game for game in GAMES if POSITIONS[game.GAME.name][2]]

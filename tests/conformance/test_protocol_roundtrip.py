@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from chupai import chinese_ten, gandengyan, guandan, zhengshangyou
+from chupai import chinese_ten, doudizhu, gandengyan, guandan, zhengshangyou
 from chupai.cards import Cards
 from chupai.registry import GAMES as REGISTRY
 
@@ -64,11 +64,20 @@ def _chinese_ten(rng: random.Random) -> Iterator[Position]:
     yield chinese_ten.captures(Cards.from_counts([int(f == faces[0]) for f in range(54)]), layout), chinese_ten.from_protocol
 
 
+def _doudizhu(rng: random.Random) -> Iterator[Position]:
+    rules = rng.choice([doudizhu.Rules(), doudizhu.Rules.openspiel(), doudizhu.Rules.douzero()])
+    lead = doudizhu.legal_plays(_hand(rng, 1, rng.randrange(8, 21)), rules=rules)
+    yield lead, lambda e: doudizhu.from_protocol(e, rules=rules)
+    follow = doudizhu.legal_plays(_hand(rng, 1, 20), lead[rng.randrange(len(lead))], rules=rules)
+    yield follow, lambda e: doudizhu.from_protocol(e, rules=rules)
+
+
 _POSITIONS: dict[str, Callable[[random.Random], Iterator[Position]]] = {
     "chupai.guandan": _guandan,
     "chupai.zhengshangyou": _zhengshangyou,
     "chupai.gandengyan": _gandengyan,
     "chupai.chinese_ten": _chinese_ten,
+    "chupai.doudizhu": _doudizhu,
 }
 
 

@@ -10,6 +10,8 @@ from chupai.doudizhu.rules import Rules
 POLICIES: dict[str, int]
 ROW: tuple[RowField, ...]
 SEATS: int
+MAX_BASE: int
+C_CONSTANTS: dict[str, int]
 
 class DealHooks(Engine):
     """The engine hooks that call the game's deal functions (``deal_hooks.pxi``)."""
@@ -22,6 +24,7 @@ class DealEngine(DealHooks):
     def from_hands(
         hands: Sequence[Cards | str],
         *,
+        current: int | None = None,
         landlord: int = 0,
         base: int = 1,
         kitty: Cards | str | None = None,
@@ -49,5 +52,5 @@ class DealEngine(DealHooks):
     def plays_made(self) -> tuple[int, int, int]: ...
     @property
     def stake(self) -> int: ...
-    def playout(self, seed: int, policy: str = "random") -> tuple[int, int, tuple[float, ...]]: ...
+    def playout(self, seed: int, policy: str = "random") -> tuple[int, int | None, int, tuple[float, ...]]: ...
     def policy_choice(self, policy: str = "random", seed: int = 0) -> Play | None: ...

@@ -34,13 +34,28 @@ from chupai.engine.base cimport (
 )
 from chupai.doudizhu._deal cimport DDZ_DECK, DDZ_HAND, DDZ_SEATS, ddz_deal_t
 from chupai.doudizhu._movegen cimport DDZ_BOMB, DDZ_ROCKET, ddz_generate, ddz_rules_flags, ddz_target
-from chupai.doudizhu._policies cimport choose_greedy
+from chupai.doudizhu._policies cimport choose_greedy, choose_heuristic
+
+from chupai.doudizhu cimport _movegen as mg
 
 from chupai.engine.base import POLICIES, RowField
 from chupai.core.cardset import Cards
 from chupai.doudizhu._movegen import GAME_CLASSES as _BOUND
 
 SEATS = DDZ_SEATS
+#: the Python constants that must equal the C declarations (tests/test_engine_base.py)
+C_CONSTANTS = {
+    **{f"play.PlayType.{name}": value for name, value in (
+        ("SINGLE", mg.DDZ_SINGLE), ("PAIR", mg.DDZ_PAIR), ("TRIO", mg.DDZ_TRIO),
+        ("TRIO_SINGLE", mg.DDZ_TRIO_SINGLE), ("TRIO_PAIR", mg.DDZ_TRIO_PAIR), ("STRAIGHT", mg.DDZ_STRAIGHT),
+        ("PAIR_SEQUENCE", mg.DDZ_PAIR_SEQUENCE), ("AIRPLANE", mg.DDZ_AIRPLANE),
+        ("AIRPLANE_SINGLES", mg.DDZ_AIRPLANE_SINGLES), ("AIRPLANE_PAIRS", mg.DDZ_AIRPLANE_PAIRS),
+        ("FOUR_TWO_SINGLES", mg.DDZ_FOUR_TWO_SINGLES), ("FOUR_TWO_PAIRS", mg.DDZ_FOUR_TWO_PAIRS),
+        ("BOMB", mg.DDZ_BOMB), ("ROCKET", mg.DDZ_ROCKET))},
+    "play.ACE_VALUE": mg.DDZ_ACE_VALUE, "play.TWO_VALUE": mg.DDZ_TWO_VALUE,
+    "play.BLACK_JOKER_VALUE": mg.DDZ_BJ_VALUE, "play.RED_JOKER_VALUE": mg.DDZ_RJ_VALUE,
+    "play.BOMB_CLASS": mg.DDZ_BOMB_CLASS, "play.ROCKET_CLASS": mg.DDZ_ROCKET_CLASS,
+}
 
 #: the fields of the batch row ``h_row`` writes, in order (chupai.engine.batch.split_rows)
 ROW = (RowField("landlord", "int8"), RowField("winner", "int8"), RowField("stake", "int32"),
@@ -48,13 +63,20 @@ ROW = (RowField("landlord", "int8"), RowField("winner", "int8"), RowField("stake
 
 # the generator flags a deal may hold (chupai.doudizhu.rules)
 cdef int ALL_FLAGS = 63
+# the largest base stake a deal takes (the call-and-rob auction's is at most 8), and the
+# most bombs and rockets one deal holds (13 bombs and the rocket)
+cdef int MAX_BASE_C = 1 << 20
+cdef int DDZ_MAX_DOUBLINGS = 14
+#: the largest base stake a deal takes
+MAX_BASE = MAX_BASE_C
 
 
 # --- the rules of play ------------------------------------------------------------------
-cdef void ddz_start(ddz_deal_t *d, int landlord) noexcept nogil:
-    """Start the card play with the landlord on lead (hands, flags, base and cap set)."""
+cdef void ddz_start(ddz_deal_t *d, int landlord, int leader) noexcept nogil:
+    """Start the card play with `leader` (the landlord, in a deal) on lead (hands, flags,
+    base and cap set)."""
     cdef int s
-    trick_start(&d.t, DDZ_SEATS, PASS_FOLLOWING, landlord)
+    trick_start(&d.t, DDZ_SEATS, PASS_FOLLOWING, leader)
     d.landlord = landlord
     d.doublings = 0
     d.winner = -1
@@ -78,7 +100,7 @@ cdef void ddz_deal_random(ddz_deal_t *d, rng_t *rng, int landlord) noexcept nogi
     for i in range(DDZ_SEATS * DDZ_HAND, DDZ_DECK):
         d.kitty |= bit(deck[i])
     d.hand[landlord] |= d.kitty
-    ddz_start(d, landlord)
+    ddz_start(d, landlord, landlord)
 
 
 cdef int deal_legal(const ddz_deal_t *d, int collapse, playbuf_t *out) noexcept nogil:
@@ -148,13 +170,13 @@ cdef int valid(const ddz_deal_t *d) noexcept nogil:
     if not (-1 <= d.t.current < DDZ_SEATS and -1 <= d.t.last_player < DDZ_SEATS and 0 <= d.t.npass < DDZ_SEATS - 1):
         return 2
     for s in range(DDZ_SEATS):
-        if d.hand[s] & ~(SUITED_MASK | JOKER_MASK) or d.hand[s] & seen or d.plays[s] < 0:
+        if d.hand[s] & ~(SUITED_MASK | JOKER_MASK) or d.hand[s] & seen or not 0 <= d.plays[s] <= DDZ_DECK:
             return 3
         seen |= d.hand[s]
     if d.kitty & ~(SUITED_MASK | JOKER_MASK):
         return 3
-    if not (0 <= d.landlord < DDZ_SEATS and d.base >= 1 and d.cap >= 0 and d.doublings >= 0
-            and -1 <= d.winner < DDZ_SEATS):
+    if not (0 <= d.landlord < DDZ_SEATS and 1 <= d.base <= MAX_BASE_C and d.cap >= 0
+            and 0 <= d.doublings <= DDZ_MAX_DOUBLINGS and -1 <= d.winner < DDZ_SEATS):
         return 4
     if (d.t.current < 0) != (d.winner >= 0) or (d.winner >= 0 and d.hand[d.winner]):
         return 5
@@ -176,8 +198,8 @@ cdef int cap_of(object rules) except -1:
 cdef int checked_base(object base) except -1:
     if isinstance(base, bool) or not isinstance(base, int):
         raise TypeError(f"base must be an int, not {base!r}")
-    if not 1 <= base <= 1 << 20:
-        raise ValueError(f"base must be a stake from 1 to {1 << 20}, not {base}")
+    if not 1 <= base <= MAX_BASE:
+        raise ValueError(f"base must be a stake from 1 to {MAX_BASE}, not {base}")
     return base
 
 
@@ -200,14 +222,15 @@ cdef class DealEngine(DealHooks):
         return SPEC
 
     @staticmethod
-    def from_hands(hands, *, landlord=0, base=1, kitty=None, rules=None):
+    def from_hands(hands, *, current=None, landlord=0, base=1, kitty=None, rules=None):
         """A deal's card play from three one-deck hands (``Cards`` or strings; the
-        landlord's already holding the kitty), the landlord on lead at ``base``;
-        ``kitty`` (optional) the three cards it took, for the record."""
+        landlord's already holding the kitty), at ``base``, ``current`` to lead (``None``:
+        the landlord); ``kitty`` (optional) the three cards it took, for the record."""
         cdef DealEngine self = DealEngine.__new__(DealEngine)
-        cdef int s, lead
+        cdef int s, lord, lead
         parsed = checked_hands(hands, DDZ_SEATS, DDZ_SEATS, 1)
-        lead = check_seat(landlord, DDZ_SEATS, "landlord")
+        lord = check_seat(landlord, DDZ_SEATS, "landlord")
+        lead = lord if current is None else check_seat(current, DDZ_SEATS, "current")
         for s in range(DDZ_SEATS):
             self.d.hand[s] = parsed[s].lo
             if not self.d.hand[s]:
@@ -223,7 +246,7 @@ cdef class DealEngine(DealHooks):
         self.d.cap = cap_of(rules)
         self.d.t.seats = DDZ_SEATS
         self.set_rules(CLASSES.rules_of(rules))
-        ddz_start(&self.d, lead)
+        ddz_start(&self.d, lord, lead)
         return self
 
     @staticmethod
@@ -279,6 +302,9 @@ cdef class DealEngine(DealHooks):
         cdef const ddz_deal_t *d = <const ddz_deal_t *>st
         return onedeck_plays_of(ddz_generate, &d.t, d.hand[d.t.current] if d.t.current >= 0 else 0, d.flags, p, lead, out)
 
+    cdef int h_heuristic(self, const void *st, const playbuf_t *buf) noexcept nogil:
+        return choose_heuristic(<const ddz_deal_t *>st, buf)  # the heuristic block
+
     cdef void h_returns(self, const void *st, const double *weights, double *out) noexcept nogil:
         """Each seat's payment once over (the landlord twice the stake, each farmer the
         stake, the other way); 0 for all while on."""
@@ -310,7 +336,7 @@ cdef class DealEngine(DealHooks):
         return valid(<const ddz_deal_t *>st)
 
     cdef object h_outcome(self):
-        return self.winner, self.stake, tuple(self.returns())
+        return self.landlord, self.winner, self.stake, tuple(self.returns())
 
     # -- Dou Dizhu state --------------------------------------------------------------
     @property

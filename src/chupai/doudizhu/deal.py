@@ -37,7 +37,7 @@ MAX_REDEALS = 3
 
 # module constants: looking an enum member up on its class costs ~0.1 us
 _BID, _PLAY, _OVER = Phase.BID, Phase.PLAY, Phase.OVER
-_EXPECTED = "a chupai.doudizhu.Bid, Play or PASS"
+_EXPECTED = "a chupai.doudizhu.Play, PASS or Bid"
 
 
 class Deal(DealSurface):
@@ -84,7 +84,7 @@ class Deal(DealSurface):
         self._made("new", seed, rules=rules, first=first)
 
     @classmethod
-    def from_hands(cls, hands: Sequence[Cards | str], kitty: Cards | str, *, first: int = 0,
+    def from_hands(cls, hands: Sequence[Cards | str], *, kitty: Cards | str, first: int = 0,
                    rules: Rules | None = None) -> Deal:
         """A deal of three given hands (any sizes, for tests and analysis) and the kitty,
         the auction starting with ``first``; an auction in which nobody bids ends the
@@ -108,7 +108,7 @@ class Deal(DealSurface):
         self = cls.__new__(cls)
         self._seed = None
         self._setup([h.lo for h in held], taken.lo, first, rules)
-        self._made("from_hands", tuple(str(h) for h in held), str(taken), first=first, rules=rules)
+        self._made("from_hands", tuple(str(h) for h in held), kitty=str(taken), first=first, rules=rules)
         return self
 
     def _setup(self, held: list[int], kitty: int, first: int, rules: Rules) -> None:
@@ -263,6 +263,13 @@ class Deal(DealSurface):
     def returns(self) -> list[float]:
         """:meth:`scores` as floats: the landlord's is twice a farmer's, a zero sum."""
         return [float(x) for x in self.scores()]
+
+    @property
+    def known_cards(self) -> tuple[Cards, ...]:
+        """Per seat, the cards publicly known to be in that hand: the kitty's cards the
+        landlord has not played yet (none in the auction)."""
+        landlord = self.landlord
+        return tuple(Cards.from_masks(self._kitty & self.hand(s).lo if s == landlord else 0) for s in range(SEATS))
 
     def played_cards(self) -> tuple[Cards, ...]:
         """The cards each seat has played so far."""

@@ -3,20 +3,22 @@ released (the auction is the state machine's: each deal's landlord is drawn from
 stream, at the base stake given)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
 from chupai.core.validate import check_int
-from chupai.engine.batch import BatchOptions, run_playouts
+from chupai.engine.batch import BatchOptions, play_out, run_playouts
 from chupai.state.base import check_rules
 from chupai.doudizhu import _engine
+from chupai.doudizhu.auction import SEATS
+from chupai.doudizhu.game import Deal, Match
 from chupai.doudizhu.rules import Rules
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-__all__ = ["PlayoutResults", "playouts"]
+__all__ = ["PlayoutResult", "PlayoutResults", "playout", "playouts"]
 
 
 class PlayoutResults(NamedTuple):
@@ -36,6 +38,36 @@ class PlayoutResults(NamedTuple):
     returns: np.ndarray
 
 
+class PlayoutResult(NamedTuple):
+    """The outcome of one deal: the landlord, the first seat out (both -1 for a deal its
+    auction ended), the stake and each seat's payment."""
+
+    landlord: int
+    winner: int
+    stake: int
+    returns: tuple[float, ...]
+
+
+def playout(state: Any, *, seed: int, policy: str = "random") -> PlayoutResult:
+    """Play the current deal of ``state`` (a ``Deal`` or ``Match``) to its end in C.
+
+    ``state`` is not changed.  Bids still due are made uniformly at random from the same
+    seed (an auction nobody bids in may end the deal: ``Rules.all_pass``); then the
+    compiled engine plays the card play out with ``policy`` (see :func:`playouts`) with
+    the GIL released.
+
+    >>> from chupai.doudizhu import Deal
+    >>> r = playout(Deal(seed=3), seed=1)
+    >>> r.landlord in (0, 1, 2), sum(r.returns)
+    (True, 0.0)
+    """
+    out = play_out(_engine, state, "doudizhu", (Deal, Match), seed=seed, policy=policy)
+    if out is None:
+        return PlayoutResult(-1, -1, 0, (0.0,) * SEATS)
+    landlord, winner, stake, returns = out
+    return PlayoutResult(landlord, winner, stake, returns)
+
+
 def playouts(n: int, *, seed: int, rules: Rules | None = None, base: int = 1,
              **options: Unpack[BatchOptions]) -> PlayoutResults:
     """Deal ``n`` fresh random deals (17 cards each, the kitty to a landlord drawn from
@@ -48,13 +80,15 @@ def playouts(n: int, *, seed: int, rules: Rules | None = None, base: int = 1,
     ``"greedy"`` policy goes out when it can, leads its lowest play (no bomb while
     another play is left), follows with the lowest play that beats, never over its
     partner, a bomb or the rocket only against a player of the other side holding at
-    most three cards; ``"heuristic"`` is the greedy one for now.
+    most three cards; ``"heuristic"`` leads the play that sheds the most cards (its
+    lowest single to a partner next to play with one card) and stops a player of the
+    other side holding at most two cards with its highest play.
 
     >>> r = playouts(100, seed=1)
     >>> r.returns.shape, bool((r.returns.sum(axis=1) == 0).all()), bool((r.stake >= 1).all())
     ((100, 3), True, True)
     """
     rules = check_rules(rules, Rules, "doudizhu")
-    base = check_int(base, "base", 1, 1 << 20)
+    base = check_int(base, "base", 1, _engine.MAX_BASE)
     row = run_playouts(_engine, n, seed=seed, options=options, base=base, rules=rules)
     return PlayoutResults(row["landlord"], row["winner"], row["stake"], row["returns"])

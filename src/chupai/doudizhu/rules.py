@@ -90,6 +90,11 @@ class Rules:
         })
 
     @classmethod
+    def standard(cls, **overrides: Any) -> Rules:
+        """The rules of ``docs/rules/doudizhu.md`` (the default, ``Rules()``)."""
+        return cls(**overrides)
+
+    @classmethod
     def openspiel(cls, **overrides: Any) -> Rules:
         """OpenSpiel's ``dou_dizhu``: no four with two; an airplane's single kickers may
         repeat a rank; a deal in which all three pass ends with no score."""

@@ -169,11 +169,13 @@ def play_out(engine: ModuleType, state: Any, game: str, classes: tuple[type, ...
              policy: str) -> Any:
     """Check ``state`` (one of the game's ``classes``), ``seed`` and ``policy`` (one of
     ``engine.POLICIES``), then play the current deal of ``state`` to its end in C and
-    return the engine's outcome (:func:`card_play_of`; ``state`` is not changed)."""
+    return the engine's outcome (:func:`card_play_of`; ``state`` is not changed), or
+    ``None`` if the deal ended before its card play."""
     check_state(state, game, classes)
     check_seed(seed)
     check_policy(policy, engine.POLICIES)
-    return card_play_of(state, seed).playout(seed, policy)
+    card_play = card_play_of(state, seed)
+    return None if card_play is None else card_play.playout(seed, policy)
 
 
 class _Rows:
@@ -222,8 +224,10 @@ def card_play_of(state: Any, seed: int) -> Any:
     """The compiled card-play engine of the current deal of ``state`` (a ``Deal`` or
     ``Match``), for ``playout(state, seed=...)``; ``state`` is not changed.
 
-    Decisions still due before the card play (tribute, exchange) are taken uniformly at
-    random from ``seed`` on a clone.  ``ValueError`` if ``state`` is terminal.
+    Decisions still due before the card play (tribute, exchange, an auction) are taken
+    uniformly at random from ``seed`` on a clone; ``None`` if they end the deal before
+    its card play (an auction nobody bid in, where the rules end the deal there).
+    ``ValueError`` if ``state`` is terminal.
     """
     if state.is_terminal():
         raise ValueError("the state is terminal: there is nothing to play out")
@@ -232,6 +236,8 @@ def card_play_of(state: Any, seed: int) -> Any:
         rng = np.random.default_rng(seed)
         state = state.clone()
         while state.card_play() is None:
+            if state.is_terminal():
+                return None
             actions = state.legal_actions()
             state.apply(actions[int(rng.integers(len(actions)))])
         engine = state.card_play()

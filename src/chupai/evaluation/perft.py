@@ -9,7 +9,10 @@ engines must keep, and a benchmark of enumeration speed (``chupai perft --bench`
 
 ``state`` is a game's ``Deal`` during card play (``perft`` walks a copy of its compiled
 engine: ``clone`` / ``legal_plays`` / ``play`` / ``pass_turn``; the last ply is counted
-without making a move) or that engine (``DealEngine``) itself.  :func:`perft_slow`
+without making a move) or that engine (``DealEngine``) itself.  A ``Deal`` in a phase
+before its card play (a tribute, an exchange, an auction) has those decisions counted
+through the state machine (``legal_actions`` / ``clone`` / ``apply_index``), each one
+that starts the card play then counted through the engine.  :func:`perft_slow`
 counts the same through the Python state machine only (``legal_actions`` / ``clone`` /
 ``apply``): an independent path the tests compare against.
 
@@ -27,26 +30,34 @@ from chupai.registry import game
 
 __all__ = ["GOLDEN_SEEDS", "deal_of", "divide", "golden", "perft", "perft_slow"]
 
-#: the seeds of the deals the golden files count (4 players each)
+#: the seeds of the deals the golden files count (the game's default players each)
 GOLDEN_SEEDS = (1, 2, 3)
 
 
 def deal_of(name: str, seed: int, *, rules: Any = None, players: int | None = None) -> Any:
-    """The seeded first ``Deal`` of game ``name`` at the start of card play (default:
-    4 players, the default rules)."""
+    """The seeded first ``Deal`` of game ``name`` (default: the game's default number of
+    players, the default rules)."""
     return game(name).new(seed, rules=rules, players=players)
 
 
 def _engine_of(state: Any) -> Any:
+    """A copy of the card-play engine of ``state`` (an engine itself, or a deal in card
+    play); ``None`` for a deal that is over or in a decision phase before its card play."""
     card_play = getattr(state, "card_play", None)
     if card_play is None:  # already an engine
         return state.clone()
     engine = card_play()
-    if engine is None:
-        if state.is_terminal():
-            return None
-        raise ValueError("perft counts from card play: this state is in another phase")
-    return engine.clone()
+    return None if engine is None else engine.clone()
+
+
+def _decisions(state: Any) -> list[tuple[str, Any]]:
+    """Each decision of ``state`` (a deal before its card play) and the state after it."""
+    out = []
+    for i, action in enumerate(state.legal_actions()):
+        child = state.clone()
+        child.apply_index(i)
+        out.append((str(action), child))
+    return out
 
 
 def _check_depth(depth: Any) -> int:
@@ -83,10 +94,14 @@ def _count(engine: Any, depth: int) -> int:
 def perft(state: Any, depth: int) -> int:
     """The number of action sequences of length ``depth`` from ``state`` (see the module doc)."""
     depth = _check_depth(depth)
-    engine = _engine_of(state)
     if depth == 0:
         return 1
-    return 0 if engine is None else _count(engine, depth)
+    engine = _engine_of(state)
+    if engine is not None:
+        return _count(engine, depth)
+    if state.is_terminal():
+        return 0
+    return sum(1 if depth == 1 else perft(child, depth - 1) for _, child in _decisions(state))
 
 
 def divide(state: Any, depth: int) -> dict[str, int]:
@@ -97,7 +112,12 @@ def divide(state: Any, depth: int) -> dict[str, int]:
         raise ValueError("divide needs depth >= 1")
     engine = _engine_of(state)
     out: dict[str, int] = {}
-    if engine is None or engine.current < 0:
+    if engine is None:
+        if not state.is_terminal():
+            for name, child in _decisions(state):
+                out[name] = 1 if depth == 1 else perft(child, depth - 1)
+        return out
+    if engine.current < 0:
         return out
     for play in engine.legal_plays():
         child = engine.clone()
@@ -134,7 +154,7 @@ def golden(name: str, depth: int, seeds: tuple[int, ...] = GOLDEN_SEEDS, *, rule
     counts = {str(seed): [perft(deal_of(name, seed, rules=rules, players=players), d) for d in range(1, depth + 1)]
               for seed in seeds}
     if rules is None and players is None:
-        deal = f"chupai.{name}.Deal(seed): 4 players, default rules"
+        deal = f"chupai.{name}.Deal(seed): {game(name).default_players} players, default rules"
     else:
         entry = game(name)
         shown = entry.rules_class() if rules is None else rules

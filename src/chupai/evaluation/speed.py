@@ -135,10 +135,14 @@ class Surface:
         return texts
 
     def play_lists(self) -> Iterator[Callable[[], Any]]:
-        """For each seeded deal whose card play has begun: a function returning a fresh
-        ``PlayList`` of the first player's legal plays."""
+        """For each seeded deal, brought to its card play (each decision before it, such
+        as a bid, its last option): a function returning a fresh ``PlayList`` of the
+        first player's legal plays."""
         for seed in range(self.deals):
-            engine = self.deal(seed=seed).card_play()
+            state = self.deal(seed=seed)
+            while state.card_play() is None and not state.is_terminal():
+                state.apply_index(len(state.legal_actions()) - 1)
+            engine = state.card_play()
             if engine is not None:
                 yield engine.legal_plays
 

@@ -36,6 +36,7 @@ __all__ = [
     "median_run",
     "median_single_call",
     "per_item",
+    "target_rows",
 ]
 
 #: the clock of every single-thread figure: CPU seconds of this process
@@ -57,6 +58,15 @@ def dealt_counts(rng: Any, decks: int, size: int) -> list[int]:
 
     faces = np.arange(54 * decks) % 54
     return [int(c) for c in np.bincount(faces[rng.permutation(54 * decks)[:size]], minlength=54)]
+
+
+def target_rows(previous: Sequence[Any]) -> Any:
+    """The plays to follow as the bare kernels' ``(type, length, cls, key)`` rows (uint8;
+    zeros for ``None``: a lead), for a game's ``kernel_count``."""
+    import numpy as np
+
+    return np.array([(0, 0, 0, 0) if p is None else (int(p.type), p.length, p.bomb_class, p.key) for p in previous],
+                    dtype=np.uint8).reshape(-1, 4)
 
 
 def mean_per_item(fn: Callable[[Any], Any], items: Sequence[Any], repeat: int) -> float:

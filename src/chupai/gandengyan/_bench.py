@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from chupai.cli.bench import run
-from chupai.evaluation.timing import Report, dealt_counts, engine_report, median_run, per_item
+from chupai.evaluation.timing import Report, dealt_counts, engine_report, median_run, per_item, target_rows
 from chupai.cards import Cards
 from chupai.gandengyan import legal_plays
 from chupai.gandengyan._engine import DealEngine
@@ -68,14 +68,7 @@ def kernel_arrays(pos: Sequence[Position]) -> tuple[np.ndarray, np.ndarray, np.n
     rows (zeros on lead)."""
     los = np.array([p.hand.lo for p in pos], dtype=np.uint64)
     his = np.array([p.hand.hi for p in pos], dtype=np.uint64)
-    targets = np.array(
-        [
-            [0, 0, 0, 0] if p.previous is None else [p.previous.type, p.previous.length, p.previous.bomb_class, p.previous.key]
-            for p in pos
-        ],
-        dtype=np.uint8,
-    )
-    return los, his, targets
+    return los, his, target_rows([p.previous for p in pos])
 
 
 def lead_calls(n: int, seed: int) -> list[partial[Any]]:

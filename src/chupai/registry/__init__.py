@@ -17,7 +17,7 @@ carry the registry name as the class attribute ``game``.
 >>> game("chess")
 Traceback (most recent call last):
 ...
-ValueError: unknown game 'chess'; expected one of ('guandan', 'chinese_ten', 'gandengyan', 'zhengshangyou')
+ValueError: unknown game 'chess'; expected one of ('guandan', 'chinese_ten', 'gandengyan', 'zhengshangyou', 'doudizhu')
 """
 from __future__ import annotations
 
@@ -35,6 +35,7 @@ PACKAGES = (
     "chupai.chinese_ten",
     "chupai.gandengyan",
     "chupai.zhengshangyou",
+    "chupai.doudizhu",
 )
 
 

@@ -1,9 +1,9 @@
 """Dou Dizhu legal plays per call: chupai against OpenSpiel, RLCard and DouZero.
 
-    python bench/doudizhu.py [--positions 1000] [--repeat 9] [--seed 1]
+    python bench/doudizhu/plays.py [--positions 1000] [--repeat 9] [--seed 1]
                              [--engines openspiel,rlcard,douzero]
 
-Each engine plays random games of its own (``bench/doudizhu_parity.py``); its
+Each engine plays random games of its own (``bench/doudizhu/parity.py``); its
 card-play decisions are the positions.  On the same positions, in one run, it times the
 engine's own move generator and ``chupai.doudizhu`` under that engine's preset:
 OpenSpiel's C++ through ``pyspiel`` (``state.legal_actions()`` on a clone of the
@@ -38,12 +38,13 @@ from typing import Any
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 sys.path.insert(0, str(Path(__file__).parent))
-from doudizhu_parity import ENGINES, Position, cards_of, readings  # noqa: E402  (this folder's module)
+from parity import ENGINES, Position, cards_of, readings  # noqa: E402  (this folder's module)
 
 import numpy as np  # noqa: E402
 
 from chupai.doudizhu import Play, Rules, legal_plays, legal_plays_batch  # noqa: E402
 from chupai.doudizhu._movegen import kernel_count  # noqa: E402
+from chupai.evaluation.timing import target_rows  # noqa: E402
 
 #: one call of an engine: the function and its arguments
 Call = tuple[Callable[..., object], tuple[Any, ...]]
@@ -51,7 +52,7 @@ Call = tuple[Callable[..., object], tuple[Any, ...]]
 
 def openspiel_calls(n: int, seed: int) -> list[tuple[Position, Call]]:
     """(position, the engine's call) of ``n`` decisions of OpenSpiel games."""
-    from doudizhu_parity import openspiel_positions
+    from parity import openspiel_positions
 
     states: list[Any] = []
     positions = list(openspiel_positions(n, seed, keep=states.append))
@@ -62,7 +63,7 @@ def rlcard_calls(n: int, seed: int) -> list[tuple[Position, Call]]:
     from rlcard.games.doudizhu.judger import DoudizhuJudger  # type: ignore[import-not-found]
     from rlcard.games.doudizhu.utils import cards2str, get_gt_cards  # type: ignore[import-not-found]
 
-    from doudizhu_parity import rlcard_positions
+    from parity import rlcard_positions
 
     calls: list[Call] = []
 
@@ -81,7 +82,7 @@ def rlcard_calls(n: int, seed: int) -> list[tuple[Position, Call]]:
 def douzero_calls(n: int, seed: int) -> list[tuple[Position, Call]]:
     from douzero.env.game import GameEnv  # type: ignore[import-not-found]
 
-    from doudizhu_parity import douzero_positions
+    from parity import douzero_positions
 
     calls: list[Call] = []
 
@@ -148,13 +149,11 @@ def main(argv: list[str] | None = None) -> int:
             mine = [(pos, f) for pos, f in calls if (pos.previous is None) == (kind == "lead")]
             n = len(mine)
             positions: list[tuple[Any, Play | None]] = []
-            rows = []
             for pos, _ in mine:
                 prev: Play | None = readings(pos.previous, rules)[0] if pos.previous is not None else None
                 positions.append((cards_of(pos.hand), prev))
-                rows.append((0, 0, 0, 0) if prev is None else (int(prev.type), prev.length, prev.bomb_class, prev.key))
             hands = np.array([h.lo for h, _ in positions], dtype=np.uint64)
-            previous = np.array(rows, dtype=np.uint8)
+            previous = target_rows([prev for _, prev in positions])
             prevs = [prev for _, prev in positions]
             theirs = cpu_per_pass(each_call([f for _, f in mine]), args.repeat, n)
             collapsed = cpu_per_pass(each_position(positions, rules, True), args.repeat, n)

@@ -1,6 +1,6 @@
 """chupai's Dou Dizhu legal plays against OpenSpiel's, RLCard's and DouZero's.
 
-    python bench/doudizhu_parity.py [--engines openspiel,rlcard,douzero] [--positions 2000]
+    python bench/doudizhu/parity.py [--engines openspiel,rlcard,douzero] [--positions 2000]
                                     [--seed 1] [--rules preset|default] [--show 5]
 
 Each engine plays random games of its own (its deal, its auction, uniformly random
@@ -80,7 +80,7 @@ def _counts(values: Iterator[int] | list[int]) -> Counts:
     return tuple(c)
 
 
-#: called with the engine's own objects at each position (for bench/doudizhu.py's timing)
+#: called with the engine's own objects at each position (for bench/doudizhu/plays.py's timing)
 Keep = Callable[..., None] | None
 
 

@@ -1,6 +1,7 @@
-"""Random Dou Dizhu deals per second: chupai's C playouts against OpenSpiel and RLCard.
+"""Random Dou Dizhu deals per second: chupai (C playouts, and its ``Deal`` stepped from
+Python) against OpenSpiel and RLCard.
 
-    python bench/doudizhu_deals.py [--deals 2000] [--repeat 5] [--seed 1]
+    python bench/doudizhu/deals.py [--deals 2000] [--repeat 5] [--seed 1]
                                    [--engines openspiel,rlcard]
 
 One run, CPU time (``time.process_time``), the median of ``--repeat`` passes, in deals a
@@ -10,15 +11,19 @@ second on one thread:
   dealt and its card play played to the end in C, uniformly random over the
   suit-collapsed legal plays (and passing when following); the landlord is drawn from
   the deal's stream (the auction is not in the C playouts yet);
+* chupai from Python: ``chupai.doudizhu.Deal(seed)`` stepped with
+  ``apply_index`` of a uniformly random legal action (``random.Random(seed)``), its
+  auction (``Rules()``: bid once, a deal nobody bids in dealt again) and every concrete
+  legal play included, until it is terminal (what an agent stepping the state machine
+  pays a deal);
 * OpenSpiel's ``dou_dizhu`` through ``pyspiel`` (its C++): a new state, the chance
   outcomes (the deal) drawn, then uniformly random legal actions, its auction included,
   until the state is terminal (a deal in which all three pass ends there);
 * RLCard's ``doudizhu`` environment (Python): ``env.run`` with three
   ``RandomAgent``s (no auction: seat 0 is the landlord).
 
-Python-driven chupai deals (a ``Deal`` stepped from Python, its auction included) come
-with the Dou Dizhu state machine.  The engines come from the package index (the
-``parity`` extra: ``open_spiel``, ``rlcard``).  The machine is shared: run it alone.
+The engines come from the package index (the ``parity`` extra: ``open_spiel``,
+``rlcard``).  The machine is shared: run it alone.
 """
 from __future__ import annotations
 
@@ -37,6 +42,20 @@ from chupai.doudizhu.playouts import playouts  # noqa: E402
 
 def chupai_deals(n: int, seed: int) -> Callable[[], object]:
     return lambda: playouts(n, seed=seed, policy="random")
+
+
+def python_deals(n: int, seed: int) -> Callable[[], object]:
+    from chupai.doudizhu import Deal
+
+    rng = random.Random(seed)
+
+    def run() -> None:
+        for k in range(n):
+            deal = Deal(seed + k)
+            while not deal.is_terminal():
+                deal.apply_index(rng.randrange(len(deal.legal_actions())))
+
+    return run
 
 
 def openspiel_deals(n: int, seed: int) -> Callable[[], object]:
@@ -101,9 +120,12 @@ def main(argv: list[str] | None = None) -> int:
     mine = per_second(chupai_deals(100 * args.deals, args.seed), 100 * args.deals, args.repeat)
     print(f"Dou Dizhu random deals, CPU, one thread (median of {args.repeat} passes)")
     print(f"{'chupai (C playouts)':>24}: {mine:12,.0f} deals/s")
+    python = per_second(python_deals(args.deals, args.seed), args.deals, args.repeat)
+    print(f"{'chupai (Deal, Python)':>24}: {python:12,.0f} deals/s")
     for e in engines:
         theirs = per_second(ENGINES[e](args.deals, args.seed), args.deals, args.repeat)
-        print(f"{e:>24}: {theirs:12,.0f} deals/s   chupai {mine / theirs:,.0f}x", flush=True)
+        print(f"{e:>24}: {theirs:12,.0f} deals/s   chupai C {mine / theirs:,.0f}x, Python {python / theirs:,.1f}x",
+              flush=True)
     return 0
 
 
