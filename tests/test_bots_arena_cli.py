@@ -9,6 +9,8 @@ from chupai.players.bots import Bot, GreedyBot, MonteCarloBot, RandomBot
 from chupai.cli import main
 from chupai.guandan import Deal, Match, playout
 from chupai.evaluation.arena import wilson_interval
+from chupai.evaluation.ladder import ladder
+from chupai.registry import GAMES
 
 
 @pytest.mark.parametrize("bot", [RandomBot(), GreedyBot(), MonteCarloBot(20)], ids=repr)
@@ -105,6 +107,7 @@ def test_wilson_interval():
     lo, hi = wilson_interval(90, 100)
     assert 0.82 < lo < 0.83 and 0.94 < hi < 0.95
     assert wilson_interval(0, 0) == (0.0, 1.0)
+    assert wilson_interval(6, 6)[1] == 1.0 and wilson_interval(0, 6)[0] == 0.0  # no rounding inside [0, 1]
 
 
 def test_cli_plays_and_errors(capsys):
@@ -139,3 +142,23 @@ def test_arena_takes_bot_specs_as_the_command_line_does():
 
     with pytest.raises(ValueError, match="unknown bot"):
         arena("guandan", ("alphago", "greedy"), 2, 1, progress=False)
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_arena_plays_each_deal_twice_with_the_seats_swapped(game):
+    """Two copies of one deterministic bot: game 2k + 1 replays game 2k's deal with the
+    seats swapped, so the first bot's return there is its opponent's in game 2k."""
+    r = arena(game, ["greedy", "greedy"], 6, seed=4, progress=False)
+    assert (r.returns[1::2] == -r.returns[0::2]).all() and r.returns.any()
+
+
+def test_arena_reports_dou_dizhu_results_by_role():
+    r = arena("doudizhu", ["heuristic", "random"], 20, seed=2, progress=False)
+    roles = {role: (seats, ret) for role, seats, ret in r.roles}
+    # the first bot holds seats 0 and 2 in even games, seat 1 in odd ones: 30 seats
+    assert set(roles) <= {"landlord", "farmer", "void"} and sum(seats for seats, _ in roles.values()) == 30
+    assert "as landlord" in str(r) and "as farmer" in str(r)
+    assert arena("guandan", ["greedy", "random"], 2, seed=2, progress=False).roles == ()
+    # the ladder too: each deal twice, the first bot on 3 of the 6 seats
+    pair = ladder("doudizhu", ["heuristic", "random"], deals=4, seed=1, progress=False).pairs[0]
+    assert sum(seats for _, seats, _ in pair.roles) == 12 and {role for role, _, _ in pair.roles} <= {"landlord", "farmer", "void"}

@@ -74,6 +74,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
             "win_rate": result.win_rate,
             "interval": [lo, hi],
             "mean_return": float(result.returns.mean()) if result.games else 0.0,
+            "roles": [{"role": role, "seats": seats, "mean_return": ret} for role, seats, ret in result.roles],
             "seed": args.seed,
         })
     print(result)

@@ -17,11 +17,13 @@ otherwise the landlord pays it to each farmer.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from chupai.core.validate import check_int, check_seat
 from chupai.doudizhu.auction import SEATS
 from chupai.doudizhu.rules import Rules
 
-__all__ = ["multiplier", "payments", "stake"]
+__all__ = ["multiplier", "payments", "roles", "stake"]
 
 
 def multiplier(rules: Rules, *, bombs: int, rockets: int, spring: bool, anti_spring: bool) -> int:
@@ -51,3 +53,21 @@ def payments(*, landlord: int, landlord_won: bool, stake: int) -> tuple[int, int
     out = [-won] * SEATS
     out[landlord] = 2 * won
     return out[0], out[1], out[2]
+
+
+def roles(deal: Any) -> tuple[str, ...]:
+    """Each seat's role in ``deal`` (a ``Deal`` whose auction is over): ``"landlord"`` or
+    ``"farmer"``; ``"void"`` for every seat of a deal its auction ended (the registry
+    entry's ``roles``: the arena reports a bot's results by role).
+
+    >>> from chupai.doudizhu import Bid, Deal
+    >>> deal = Deal(seed=7)
+    >>> for bid in (Bid(1), Bid(0), Bid(3)):
+    ...     deal.apply(bid)
+    >>> roles(deal)
+    ('farmer', 'farmer', 'landlord')
+    """
+    landlord = deal.landlord
+    if landlord is None:
+        return ("void",) * SEATS
+    return tuple("landlord" if s == landlord else "farmer" for s in range(SEATS))

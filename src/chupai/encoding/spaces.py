@@ -14,8 +14,8 @@ An :class:`ActionSpace` numbers every action a game can ever offer:
   highest card face where two candidates differ, the choice lacks it, so it keeps
   the higher cards in hand).
 * **pass** (climbing games): one id.
-* **decisions** outside the card play (tribute, exchange): one id per (kind, card
-  face) or (kind, seat).
+* **decisions** outside the card play (tribute, exchange, an auction's bid): one id per
+  (kind, card face) or (kind, value of an int field: a seat, a bid).
 
 The ids are laid out plays first, then pass, then the decision kinds in their listed
 order.  ``num_distinct_actions`` is the total.
@@ -48,8 +48,9 @@ def pattern_code(type_: Any, key: Any, length: Any, cls: Any) -> Any:
 class Decision:
     """One kind of non-play action: the class and which of its fields numbers it.
 
-    ``field`` is ``"card"`` (a card face 0..53 as its canonical name) or ``"seat"``
-    (0..``count``-1)."""
+    ``field`` is ``"card"`` (a card face 0..53 as its canonical name) or the name of an
+    int field numbered 0..``count``-1 (Guan Dan's ``ChooseLeader.seat``, Dou Dizhu's
+    ``Bid.value``)."""
 
     cls: type
     field: str

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,7 +14,7 @@ from chupai.core.seeds import arena_game
 from chupai.core.validate import check_bool, check_positive_int, check_seed
 from chupai.engine.backends import run_batch
 
-__all__ = ["ArenaResult", "arena", "wilson_interval"]
+__all__ = ["ArenaResult", "SideResult", "arena", "role_summary", "side_result", "wilson_interval"]
 
 _GAMES = tuple(GAMES)
 
@@ -26,7 +27,8 @@ def wilson_interval(wins: float, n: int, z: float = 1.96) -> tuple[float, float]
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # a rate of 0 or 1 is its own bound (the float sum would miss it by a rounding)
+    return (0.0 if wins == 0 else max(0.0, centre - half), 1.0 if wins == n else min(1.0, centre + half))
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,9 @@ class ArenaResult:
         returns: the first bot's team's return in each game (levels won or lost in a
             deal; +1 / -1 / 0 for a match).
         matches: the games are whole matches (else deals).
+        roles: in a game whose sides are decided in play (its entry's ``roles``), per
+            role ``(role, seats, mean return)``: how many seats the first bot played in
+            that role over the deals and its mean return there; empty otherwise.
     """
 
     bots: tuple[str, str]
@@ -47,6 +52,7 @@ class ArenaResult:
     wins: int
     returns: np.ndarray
     matches: bool = False
+    roles: tuple[tuple[str, int, float], ...] = ()
 
     @property
     def win_rate(self) -> float:
@@ -60,10 +66,11 @@ class ArenaResult:
     def __str__(self) -> str:
         lo, hi = self.interval
         mean = float(self.returns.mean()) if self.games else 0.0
+        by_role = "".join(f"\n  as {role}: {seats} seats, mean return {ret:+.2f}" for role, seats, ret in self.roles)
         return (
             f"{self.bots[0]} vs {self.bots[1]}: {self.games} {'match' if self.matches else 'deal'}"
             f"{'' if self.games == 1 else ('es' if self.matches else 's')}, {self.bots[0]} won {self.wins} "
-            f"({self.win_rate:.1%}, 95% interval {lo:.1%}-{hi:.1%}), mean return {mean:+.2f}"
+            f"({self.win_rate:.1%}, 95% interval {lo:.1%}-{hi:.1%}), mean return {mean:+.2f}{by_role}"
         )
 
 
@@ -79,21 +86,48 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
-def _play_one(args: tuple[str, tuple[Any, Any], int, int, bool, Any, int | None]) -> float:
-    """Play game ``index``; the return of bots[0]'s team (it sits on team index % 2)."""
+def _play_one(args: tuple[str, tuple[Any, Any], int, int, bool, Any, int | None]) -> SideResult:
+    """Play game ``index``: the return of bots[0]'s team (it sits on seats ``s % 2 ==
+    index % 2``), and the role and return of each of its seats (a game with roles)."""
     game, bots, seed, index, matches, rules, players = args
-    deal_seed, bot_seed = arena_game(seed, index)
+    deal_seed, _ = arena_game(seed, index // 2)  # games 2k and 2k + 1: one deal, the seats swapped
+    _, bot_seed = arena_game(seed, index)
     rng = np.random.default_rng(bot_seed)
     state = _new_state(game, deal_seed, matches, rules, players)
-    team_a = index % 2  # alternate seats so neither bot keeps the same seats
+    team_a = index % 2
     while not state.is_terminal():
         seat = state.current_player
         bot = bots[0] if seat % 2 == team_a else bots[1]
         state.apply(bot.choose(state, rng))
+    return side_result(game, state, team_a, matches)
+
+
+#: a bot's result in one game: its return, and the role and return of each of its seats
+#: (a game with roles)
+SideResult = tuple[float, tuple[tuple[str, float], ...]]
+
+
+def side_result(game: str, state: Any, side: int, matches: bool = False) -> SideResult:
+    """The result of the bot on seats ``s % 2 == side`` of ``state``, a finished deal
+    (or match): its team's return, or in a game scored per player its seats' returns
+    added up; and each of its seats' role and return in a game with roles (deals only)."""
     returns = state.returns()
-    if not GAMES[game].teams:  # each player scores alone: the bot's seats together
-        return float(sum(r for s, r in enumerate(returns) if s % 2 == team_a))
-    return float(returns[team_a])
+    entry = GAMES[game]
+    seats = [s for s in range(len(returns)) if s % 2 == side]
+    roles = () if matches else entry.roles_of(state)
+    by_role = tuple((roles[s], float(returns[s])) for s in seats) if roles else ()
+    if not entry.teams:  # each player scores alone: the bot's seats together
+        return float(sum(returns[s] for s in seats)), by_role
+    return float(returns[side]), by_role
+
+
+def role_summary(results: Iterable[SideResult]) -> tuple[tuple[str, int, float], ...]:
+    """Per role, a bot's seats in it and their mean return (roles in first-seen order)."""
+    totals: dict[str, list[float]] = {}
+    for _, by_role in results:
+        for role, ret in by_role:
+            totals.setdefault(role, []).append(ret)
+    return tuple((role, len(rets), float(np.mean(rets))) for role, rets in totals.items())
 
 
 def arena(
@@ -115,9 +149,13 @@ def arena(
     """Play ``deals`` deals (or whole matches, ``matches=True``) between two bots (bot
     objects or spec strings of :func:`chupai.players.search.make_bot`, e.g. ``"heuristic"``).
 
-    The first bot plays seats 0 and 2 in even-numbered games and seats 1 and 3 in odd
-    ones.  Game ``i`` is dealt and played from its own seed derived from ``(seed, i)``,
-    so the result is the same for any ``workers``, ``backend`` and ``chunk_size``.
+    The first bot plays the seats ``s % 2 == 0`` in even-numbered games and ``s % 2 ==
+    1`` in odd ones, games ``2k`` and ``2k + 1`` on the same deal (duplicate style: both
+    bots get both sides of every deal; with three seats, each bot plays each seat once a
+    deal).  In a game whose sides are decided in play (Dou Dizhu's landlord), the result
+    also says the first bot's seats' results by role.  Deal ``k`` is dealt from a seed
+    derived from ``(seed, k)`` and game ``i``'s bots draw from ``(seed, i)``, so the
+    result is the same for any ``workers``, ``backend`` and ``chunk_size``.
     ``workers > 1`` uses local processes (bots must be picklable): at most one per deal
     and one per CPU core, unless ``max_workers`` explicitly allows more
     (``max_workers=workers`` starts exactly ``workers``, capped only by the deals).
@@ -146,5 +184,6 @@ def arena(
     returns = run_batch(_play_one, jobs, backend=backend, workers=workers, address=address,
                         chunk_size=chunk_size, progress=progress,
                         unit="match" if matches else "deal")
-    arr = np.array(returns)
-    return ArenaResult((repr(bots[0]), repr(bots[1])), deals, int((arr > 0).sum()), arr, matches=bool(matches))
+    arr = np.array([value for value, _ in returns])
+    return ArenaResult((repr(bots[0]), repr(bots[1])), deals, int((arr > 0).sum()), arr, matches=bool(matches),
+                       roles=role_summary(returns))

@@ -7,6 +7,8 @@ luck of the cards).  The first bot of a pair sits on seats ``s % 2 == 0`` in the
 game of a deal and on ``s % 2 == 1`` in the second; in a game scored per player the
 bot's seats' returns are added up (as in :func:`chupai.evaluation.arena.arena`).  A game is
 won, drawn or lost as that return is positive, zero or negative; a draw counts half.
+In a game whose sides are decided in play (Dou Dizhu's landlord and farmers), each
+pair's result also says the first bot's results by role.
 
 The result holds, per pair, the first bot's win rate with its 95% Wilson interval,
 and per bot a Bradley-Terry rating on the Elo scale (400 points: 10 to 1 odds) with a
@@ -40,7 +42,7 @@ from chupai.core.validate import check_positive_int, check_seed
 from chupai.engine.backends import run_batch
 from chupai.core.seeds import ladder_bots, match_deal
 from chupai.players.search.registry import as_bot, make_bot
-from chupai.evaluation.arena import _new_state, wilson_interval
+from chupai.evaluation.arena import _new_state, role_summary, side_result, wilson_interval
 
 __all__ = ["LadderResult", "PairResult", "Rating", "bradley_terry", "ladder"]
 
@@ -57,6 +59,8 @@ class PairResult:
         games: games played (two per deal).
         wins, draws: games the first bot won, drew.
         mean_return: the first bot's mean return per game.
+        roles: in a game with roles (Dou Dizhu's landlord and farmers), per role the
+            first bot's seats in it and its mean return there (``ArenaResult.roles``).
     """
 
     first: str
@@ -65,6 +69,7 @@ class PairResult:
     wins: int
     draws: int
     mean_return: float
+    roles: tuple[tuple[str, int, float], ...] = ()
 
     @property
     def score(self) -> float:
@@ -142,6 +147,7 @@ class LadderResult:
                 f"  {p.first} vs {p.second}: {p.win_rate:.1%} (95% {lo:.1%}-{hi:.1%}) of {p.games} games, "
                 f"{p.wins} won, {p.draws} drawn, mean return {p.mean_return:+.3f}"
             )
+            lines += [f"    {p.first} as {role}: {seats} seats, mean return {ret:+.3f}" for role, seats, ret in p.roles]
         lines.append("  rating (Bradley-Terry, Elo scale, first bot = 0; 95% interval; CPU per decision):")
         for r in sorted(self.ratings, key=lambda r: -r.elo):
             lines.append(f"    {r.bot:>16} {r.elo:+7.0f}  [{r.low:+.0f}, {r.high:+.0f}]  {r.cpu_ms:8.2f} ms")
@@ -243,8 +249,8 @@ def _name(bot: Any) -> str:
 
 
 def _play_deal(args: tuple[str, tuple[str, str], int, int, int, Any, int | None, int]) -> tuple[Any, ...]:
-    """Deal ``k`` twice between the pair (seats swapped): the first bot's two returns
-    and each bot's (CPU seconds, decisions)."""
+    """Deal ``k`` twice between the pair (seats swapped): the first bot's two results
+    (:func:`chupai.evaluation.arena.side_result`) and each bot's (CPU seconds, decisions)."""
     game, specs, seed, pair, k, rules, players, playouts = args
     deal_seed = match_deal(seed, k)
     returns = []
@@ -263,11 +269,7 @@ def _play_deal(args: tuple[str, tuple[str, str], int, int, int, Any, int | None,
             cpu[who] += time.process_time() - t
             count[who] += 1
             state.apply(action)
-        r = state.returns()
-        if not GAMES[game].teams:
-            returns.append(float(sum(x for s, x in enumerate(r) if s % 2 == side)))
-        else:
-            returns.append(float(r[side]))
+        returns.append(side_result(game, state, side))
     return pair, k, returns, cpu, count
 
 
@@ -319,12 +321,14 @@ def ladder(
         for k in range(deals)
     ]
     rets = np.zeros((len(pairs), deals, 2))
+    by_role: list[list[Any]] = [[] for _ in pairs]
     cpu = np.zeros(len(bots))
     count = np.zeros(len(bots), dtype=np.int64)
 
     def take(out: tuple[Any, ...]) -> None:
         p, k, r, t, c = out
-        rets[p, k] = r
+        rets[p, k] = [value for value, _ in r]
+        by_role[p] += r
         for side, b in enumerate(pairs[p]):
             cpu[b] += t[side]
             count[b] += c[side]
@@ -339,7 +343,7 @@ def ladder(
     for p, (i, j) in enumerate(pairs):
         r = rets[p].ravel()
         wins, draws = int((r > 0).sum()), int((r == 0).sum())
-        results.append(PairResult(names[i], names[j], r.size, wins, draws, float(r.mean())))
+        results.append(PairResult(names[i], names[j], r.size, wins, draws, float(r.mean()), role_summary(by_role[p])))
         scores[i, j] = wins + 0.5 * draws
         scores[j, i] = r.size - scores[i, j]
         games[i, j] = games[j, i] = r.size

@@ -165,6 +165,10 @@ class Game:
         vector_tables: ``"module:Class"`` of the game's compiled tables, which
             :class:`chupai.rl.VectorEnv` steps in C (the class's ``POLICIES``: the
             opponents they play); ``None``: the game runs on the Python path.
+        roles: ``"module:function"`` of ``f(deal) -> tuple[str, ...]``, each seat's role in
+            a finished deal, in a game whose sides are decided in play (Dou Dizhu: the
+            landlord and the farmers); the arena reports a bot's results by role.
+            ``None``: the seats have no roles beyond ``teams``.
         observations: ``(name, module)`` of each observation layout of the game's own
             beside the default one (Guan Dan: ``"danzero"``); the module has ``LAYOUT``,
             ``observation(state, player)``, ``card_vector(counts)`` (action features in
@@ -194,6 +198,7 @@ class Game:
     commands: tuple[str, ...] = ()
     vector_tables: str | None = None
     observations: tuple[tuple[str, str], ...] = ()
+    roles: str | None = None
 
     # -- derived ------------------------------------------------------------------------
     @property
@@ -252,6 +257,14 @@ class Game:
     def make_encoder(self) -> Any:
         """A new RL encoder of the game (:attr:`encoder`)."""
         return resolve(self.encoder)()
+
+    def roles_of(self, state: Any) -> tuple[str, ...]:
+        """Each seat's role in ``state``, a finished deal (:attr:`roles`); ``()`` for a game
+        without roles."""
+        if self.roles is None:
+            return ()
+        roles: Callable[[Any], tuple[str, ...]] = resolve(self.roles)
+        return roles(state)
 
     def choose_decision(self, state: Any, actions: Sequence[Any]) -> Any:
         """The bots' choice among ``actions`` outside the card play."""
