@@ -14,15 +14,15 @@ cdef void deal_pass(deal_t *d) noexcept nogil
 cdef double ddz_stake(const ddz_deal_t *d) noexcept nogil
 
 
-# The engine (chupai.engine.base.Engine) over a ddz_deal_t: the hooks below are the Dou
-# Dizhu rules of the card play; `st` is a ddz_deal_t *.  h_returns gives each seat's
-# payment once the deal is over (chupai.doudizhu.scoring).
 # h_legal, h_play, h_pass and h_greedy over the functions above
 # (chupai/engine/deal_hooks.pxi)
 cdef class DealHooks(Engine):
     pass
 
 
+# The engine (chupai.engine.base.Engine) over a ddz_deal_t: the hooks below are the Dou
+# Dizhu rules of the card play; `st` is a ddz_deal_t *.  h_returns gives each seat's
+# payment once the deal is over (chupai.doudizhu.scoring).
 cdef class DealEngine(DealHooks):
     # the hooks are declared once, in chupai/engine/base.pxd; _engine.pyx overrides them
     cdef ddz_deal_t d

@@ -33,15 +33,15 @@ cdef double gdy_general_multiplier(const gdy_deal_t *d) noexcept nogil
 cdef void gdy_returns(const gdy_deal_t *d, double *out) noexcept nogil
 
 
-# The engine (chupai.engine.base.Engine) over a gdy_deal_t: the hooks below are the
-# Gan Deng Yan rules; `st` is a gdy_deal_t *.  h_returns ignores the weights (the
-# scores are the returns).
 # h_legal, h_play, h_pass and h_greedy over the functions above
 # (chupai/engine/deal_hooks.pxi)
 cdef class DealHooks(Engine):
     pass
 
 
+# The engine (chupai.engine.base.Engine) over a gdy_deal_t: the hooks below are the
+# Gan Deng Yan rules; `st` is a gdy_deal_t *.  h_returns ignores the weights (the
+# scores are the returns).
 cdef class DealEngine(DealHooks):
     # the hooks are declared once, in chupai/engine/base.pxd; _engine.pyx overrides them
     cdef gdy_deal_t d

@@ -17,15 +17,15 @@ cdef void deal_play(deal_t *d, const play_t *p) noexcept nogil
 cdef void deal_pass(deal_t *d) noexcept nogil
 
 
-# The engine (chupai.engine.base.Engine) over a gd_deal_t: the hooks below are the
-# Guan Dan rules; `st` is a gd_deal_t *.  h_returns' weights: weights[result] is the
-# value of a deal won with that result (0 for GD_RESULT_NONE).
 # h_legal, h_play, h_pass and h_greedy over the functions above
 # (chupai/engine/deal_hooks.pxi)
 cdef class DealHooks(Engine):
     pass
 
 
+# The engine (chupai.engine.base.Engine) over a gd_deal_t: the hooks below are the
+# Guan Dan rules; `st` is a gd_deal_t *.  h_returns' weights: weights[result] is the
+# value of a deal won with that result (0 for GD_RESULT_NONE).
 cdef class DealEngine(DealHooks):
     # the hooks are declared once, in chupai/engine/base.pxd; _engine.pyx overrides them
     cdef gd_deal_t d

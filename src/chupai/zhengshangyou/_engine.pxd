@@ -22,15 +22,15 @@ cdef void deal_play(deal_t *d, const play_t *p) noexcept nogil
 cdef void deal_pass(deal_t *d) noexcept nogil
 
 
-# The engine (chupai.engine.base.Engine) over a zs_deal_t: the hooks below are the
-# Zheng Shangyou rules; `st` is a zs_deal_t *.  h_returns' weights: weights[place] is
-# the value of finishing in that place (0 first).
 # h_legal, h_play, h_pass and h_greedy over the functions above
 # (chupai/engine/deal_hooks.pxi)
 cdef class DealHooks(Engine):
     pass
 
 
+# The engine (chupai.engine.base.Engine) over a zs_deal_t: the hooks below are the
+# Zheng Shangyou rules; `st` is a zs_deal_t *.  h_returns' weights: weights[place] is
+# the value of finishing in that place (0 first).
 cdef class DealEngine(DealHooks):
     # the hooks are declared once, in chupai/engine/base.pxd; _engine.pyx overrides them
     cdef zs_deal_t d
