@@ -5,6 +5,7 @@ from chupai.engine.base cimport Engine
 
 from chupai.doudizhu._deal cimport DDZ_SEATS, ddz_deal_t
 
+cdef void ddz_start(ddz_deal_t *d, int landlord, int leader) noexcept nogil
 cdef void ddz_deal_random(ddz_deal_t *d, rng_t *rng, int landlord) noexcept nogil
 ctypedef ddz_deal_t deal_t
 

@@ -39,6 +39,7 @@ GAME = Game(
     decision_policy="chupai.doudizhu.bidding:decision_choice", evaluate_rules=(),
     outcome=outcome, utility=(-MOST_RETURN, MOST_RETURN), max_length=max_length,
     encoder="chupai.doudizhu._rl:DouDizhu",
+    vector_tables="chupai.doudizhu._vector:DouDizhuCompiledTables",
     cli="chupai.doudizhu._cli",
     options=(Option("--rules", "the rules preset", choices=PRESETS, default=PRESETS[0]),),
     cli_options=(("plays", ("rules", *FOLLOW)), ("playout", ("rules",)), ("arena", ("rules",))),

@@ -127,6 +127,10 @@ cdef class Tables:
     # `seat` has made the play `p` (NULL: passed), `leading` a new trick, and it is
     # applied to t.st: what every seat learnt of the hands (t.known_*); nothing by default
     cdef void h_moved(self, table_t *t, int seat, const play_t *p, bint leading) noexcept nogil
+    # a fresh deal (h_deal) is in t.st and the table's record is cleared: what the game
+    # sets before the first move (what every seat knows of the hands, t.known_*); nothing
+    # by default
+    cdef void h_dealt(self, table_t *t) noexcept nogil
     # 1 if the suit-collapsed plays the generator gives for each legal id include that
     # id's concrete choice (chupai.rl.id_to_action): the tables then generate only the
     # collapsed plays where actions are ids; 0 by default

@@ -251,6 +251,9 @@ cdef class Tables:
     cdef void h_moved(self, table_t *t, int seat, const play_t *p, bint leading) noexcept nogil:
         pass
 
+    cdef void h_dealt(self, table_t *t) noexcept nogil:
+        pass
+
     cdef bint h_collapsed_choice(self) noexcept nogil:
         return 0
 
@@ -589,6 +592,7 @@ cdef class Tables:
             t.acted[s] = 0
             t.move_lo[s] = 0
             t.move_hi[s] = 0
+        self.h_dealt(t)
 
     cdef int _advance(self, Py_ssize_t i, int worker, double *rewards, char *terminated, double *final) noexcept nogil:
         """Play the built-in policies' seats until a caller's seat is to act, scoring a

@@ -238,9 +238,9 @@ class VectorEnv:
         self._tables: list[_Table] = []
         self._pool: ThreadPoolExecutor | None = None
         self._compiled: CompiledTables | None = None
-        self._new_deal(0)  # bad rules fail here (the game's own check), not at the first reset
+        first = self._new_deal(0)  # bad rules fail here (the game's own check), not at the first reset
         tables = None if entry.vector_tables is None else resolve(entry.vector_tables)
-        why = self._not_compiled(tables, opponents)
+        why = self._not_compiled(tables, opponents, first.rules)
         if backend == "compiled" and why:
             raise ValueError(f"backend='compiled' is not available here: {why}")
         self.backend = "python" if backend == "python" or why else "compiled"
@@ -257,11 +257,14 @@ class VectorEnv:
         self._pool = ThreadPoolExecutor(self.threads) if self.threads > 1 else None
         self._seed_tables(self._seed)
 
-    def _not_compiled(self, tables: Any, opponents: Any) -> str:
+    def _not_compiled(self, tables: Any, opponents: Any, rules: Any) -> str:
         """Why the compiled ``tables`` (the game's class, or None) cannot run these tables
-        ('' if they can)."""
+        under ``rules`` ('' if they can)."""
         if tables is None:
             return f"{self.game} has no compiled tables"
+        refused: str = tables.refuses(rules)
+        if refused:
+            return refused
         policies = tables.POLICIES
         specs = opponents_specs(opponents, self.players)
         if any(o is not None and o not in policies for o in specs):
