@@ -57,7 +57,6 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # keep numpy's BLAS threads 
 import numpy as np  # noqa: E402
 
 from chupai.rl import VectorEnv  # noqa: E402
-from chupai.rl.compiled import compiled_rules  # noqa: E402
 from chupai.registry import GAMES as REGISTRY  # noqa: E402
 
 GAMES = list(REGISTRY)
@@ -93,9 +92,7 @@ def run(game, backend, envs, steps, repeats, threads_list, features, observation
     steps/s wall) and with ``phases`` the per-call (wall, serial, chunks CPU, max chunk,
     dispatch, serial CPU) in seconds; the thread counts take turns run by run, so they share whatever
     load the machine has."""
-    # the same rules on both paths: those the compiled tables run (Dou Dizhu's without an auction)
-    rules = compiled_rules(game)
-    made = {t: VectorEnv(game, num_envs=envs, seed=1, threads=t, features=features or False, rules=rules,
+    made = {t: VectorEnv(game, num_envs=envs, seed=1, threads=t, features=features or False,
                          observation=observation, backend=backend) for t in threads_list}
     clocks = {t: Phases(env._compiled) for t, env in made.items()} if phases else {}
     obs = {t: env.reset()[0] for t, env in made.items()}
@@ -154,7 +151,6 @@ def main() -> None:
           f"observation={args.observation} actions={args.actions}; {load()}")
     for game in args.game or GAMES:
         wall = {}
-        print(f"{game:14s} rules: {compiled_rules(game) or 'the default'}")
         for backend in args.backend:
             if backend == "compiled" and REGISTRY[game].vector_tables is None:
                 print(f"{game:14s} compiled  (no compiled tables: the Python path below)")

@@ -5,28 +5,14 @@ compiled path is refused.  (A game's own fields under its own rules: its
 ``test_<game>_vector.py``.)"""
 from __future__ import annotations
 
-import re
-from contextlib import nullcontext
 from typing import Any
 
 import numpy as np
 import pytest
 
-from chupai.rl import VectorEnv, vector
-from chupai.rl.compiled import compiled_rules
+from chupai.rl import VectorEnv
 from chupai.registry import GAMES
 from vector_lockstep import lockstep, random_actions, replays_as_deals, same
-
-
-def _refuses(game: str, rules: Any) -> str:
-    """Why the game's compiled tables refuse ``rules`` ('' if they run them)."""
-    from chupai.registry.entry import resolve
-
-    return str(resolve(GAMES[game].vector_tables).refuses(rules))
-
-
-def _preset_rules(game: str, preset: str) -> Any:
-    return getattr(GAMES[game].module().Rules, preset)()
 
 
 #: the games with compiled tables, each at its fewest, default and most players
@@ -47,8 +33,7 @@ def test_every_game_compiled_equals_python(game, players, features, action_mode,
     (the built-in opponents' choices come from other streams on the two paths, so the
     paths are compared in self-play; with opponents, the compiled tables against the
     deals their moves replay to)."""
-    kw = dict(num_envs=4, seed=21, players=players, rules=compiled_rules(game), features=features,
-              action_mode=action_mode)
+    kw = dict(num_envs=4, seed=21, players=players, features=features, action_mode=action_mode)
     index = action_mode == "index"
     if opponents is None:
         py, cc = VectorEnv(game, backend="python", **kw), VectorEnv(game, backend="compiled", **kw)
@@ -63,8 +48,7 @@ def test_every_game_compiled_equals_python(game, players, features, action_mode,
         replays_as_deals(env, 60, np.random.default_rng(3), index)
 
 
-#: the games with compiled tables, each under each of its rule presets (those the tables
-#: refuse run on the Python path, with the reason)
+#: the games with compiled tables, each under each of its rule presets
 PRESETS = [(game, preset) for game, entry in GAMES.items() if entry.vector_tables is not None
            for preset in entry.rule_presets]
 
@@ -75,14 +59,7 @@ def test_every_game_compiled_equals_python_under_each_preset(game, preset, featu
     """Both lists of the tables: the concrete plays (actions as indices) and, with ids,
     the plays a game's tables may list suit-collapsed (each id's concrete choice)."""
     entry = GAMES[game]
-    rules = _preset_rules(game, preset)
-    why = _refuses(game, rules)
-    if why:
-        with pytest.raises(ValueError, match="backend='compiled' is not available here: " + re.escape(why)):
-            VectorEnv(game, 1, 0, rules=rules, backend="compiled")
-        with pytest.warns(RuntimeWarning, match="runs on the Python path") if why not in vector._SAID else nullcontext():
-            assert VectorEnv(game, 1, 0, rules=rules).backend == "python"
-        return
+    rules = getattr(entry.module().Rules, preset)()
     allowed = [n for n in range(entry.players[0], entry.players[1] + 1) if _allowed(rules, n)]
     players = entry.default_players if entry.default_players in allowed else allowed[-1]
     kw = dict(num_envs=4, seed=13, players=players, rules=rules, features=features, action_mode=action_mode)

@@ -112,6 +112,14 @@ def test_rng_and_derived_seeds():
     seeds = [match_deal(11, i) for i in range(50)]
     assert len(set(seeds)) == 50 and all(0 <= s < 2**63 for s in seeds)
     assert match_deal(-11, 0) == match_deal(2**64 - 11, 0)
+    # computed in C: numpy's SeedSequence([seed, index]), below 2**63, for seeds and
+    # indices of one and of two 32-bit words
+    rng = np.random.default_rng(3)
+    cases = [(0, 0), (2**64 - 1, 2**64 - 1), (2**32, 1), (5, 2**32 + 7)] + \
+        [(int(rng.integers(0, 2**63)) >> int(rng.integers(0, 63)), int(rng.integers(0, 9))) for _ in range(500)]
+    for seed, index in cases:
+        expected = int(np.random.SeedSequence([seed, index]).generate_state(1, np.uint64)[0]) & (2**63 - 1)
+        assert match_deal(seed, index) == expected, (seed, index)
 
 
 @pytest.mark.parametrize("match", [guandan.Match(seed=1), gandengyan.Match(seed=1, max_deals=2), chinese_ten.Match(seed=1)],

@@ -381,6 +381,51 @@ cdef inline uint64_t table_deal_hash(uint64_t seed, uint64_t table, uint64_t epi
     x = seed ^ splitmix64(&x)
     return splitmix64(&x) & 0x7FFFFFFFFFFFFFFFULL
 
+# numpy's SeedSequence([seed, index]).generate_state(1, uint64) below 2**63: the seed of
+# deal `index` of a match seeded with `seed` (chupai.core.seeds.match_deal).  The entropy
+# is each int's 32-bit words from the low end (one word for 0), mixed into a pool of four
+# words (numpy.random.bit_generator: hashmix, mix), from which two words are drawn.
+cdef inline uint32_t _ss_hashmix(uint32_t value, uint32_t *hash_const) noexcept nogil:
+    value ^= hash_const[0]
+    hash_const[0] *= 0x931E8875U
+    value *= hash_const[0]
+    return value ^ (value >> 16)
+
+cdef inline uint32_t _ss_mix(uint32_t x, uint32_t y) noexcept nogil:
+    cdef uint32_t r = 0xCA01F9DDU * x - 0x4973F715U * y
+    return r ^ (r >> 16)
+
+cdef inline uint64_t match_deal_hash(uint64_t seed, uint64_t index) noexcept nogil:
+    cdef uint32_t entropy[4]
+    cdef uint32_t pool[4]
+    cdef uint32_t hash_const = 0x43B0D7E5U
+    cdef uint32_t out[2]
+    cdef uint32_t v
+    cdef int n = 0, i, j
+    entropy[n] = <uint32_t>seed
+    n += 1
+    if seed >> 32:
+        entropy[n] = <uint32_t>(seed >> 32)
+        n += 1
+    entropy[n] = <uint32_t>index
+    n += 1
+    if index >> 32:
+        entropy[n] = <uint32_t>(index >> 32)
+        n += 1
+    for i in range(4):
+        pool[i] = _ss_hashmix(entropy[i] if i < n else 0, &hash_const)
+    for i in range(4):
+        for j in range(4):
+            if i != j:
+                pool[j] = _ss_mix(pool[j], _ss_hashmix(pool[i], &hash_const))
+    hash_const = 0x8B51F9DDU
+    for i in range(2):
+        v = pool[i] ^ hash_const
+        hash_const *= 0x58F38DEDU
+        v *= hash_const
+        out[i] = v ^ (v >> 16)
+    return ((<uint64_t>out[1] << 32) | out[0]) & 0x7FFFFFFFFFFFFFFFULL
+
 cdef inline void rng_seed(rng_t *r, uint64_t seed, uint64_t stream) noexcept nogil:
     cdef uint64_t x = seed ^ splitmix64(&stream)
     r.s[0] = splitmix64(&x)

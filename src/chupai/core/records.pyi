@@ -17,6 +17,7 @@ MAX_WILD_CARDS: int
 PLAY_DTYPE: np.dtype[Any]
 
 def table_deal_seed(seed: int, table: int, episode: int) -> int: ...
+def match_deal_seed(seed: int, index: int) -> int: ...
 
 @disjoint_base
 class PlayMaker:

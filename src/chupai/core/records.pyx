@@ -263,6 +263,14 @@ def table_deal_seed(seed, table, episode):
     return table_deal_hash(seed64(seed), seed64(table), seed64(episode))
 
 
+def match_deal_seed(seed, index):
+    """The seed of deal ``index`` (0, 1, ...) of a match seeded with ``seed`` (each an int
+    in ``[0, 2**64)``): numpy's ``SeedSequence([seed, index]).generate_state(1, uint64)``
+    below ``2**63``, computed in C (``match_deal_hash``) as the compiled tables do when a
+    deal is dealt again."""
+    return match_deal_hash(seed64(seed), seed64(index))
+
+
 cdef int policy_code(dict policies, object policy) except -1:
     if not isinstance(policy, str):
         raise TypeError(f"policy must be a str, one of {sorted(policies)}, not {policy!r}")

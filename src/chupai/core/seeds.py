@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from chupai.core.records import table_deal_seed
+from chupai.core.records import match_deal_seed, table_deal_seed
 
 __all__ = [
     "DERIVED_LIMIT",
@@ -59,9 +59,10 @@ def draw(gen: np.random.Generator) -> int:
 
 def match_deal(seed: int, index: int) -> int:
     """The seed of deal ``index`` (0, 1, ...) of a match seeded with ``seed``; also
-    table ``index``'s match seed on the protocol server."""
-    ss = np.random.SeedSequence([seed & _WORD, index])
-    return int(ss.generate_state(1, np.uint64)[0] & np.uint64(SEED_MASK))
+    table ``index``'s match seed on the protocol server: numpy's
+    ``SeedSequence([seed mod 2**64, index]).generate_state(1, uint64)`` below ``2**63``,
+    computed in C (the compiled tables deal a Dou Dizhu deal again with it)."""
+    return match_deal_seed(seed & _WORD, index)
 
 
 def ladder_bots(seed: int, deal: int, pair: int, side: int) -> int:

@@ -7,4 +7,5 @@ FIELDS: tuple[str, ...]
 
 
 @final
-class DouDizhuTables(Tables): ...
+class DouDizhuTables(Tables):
+    def auction(self, bidding: int, all_pass: int, max_redeals: int, bid_id: int, bid_phase: int) -> None: ...

@@ -1,9 +1,7 @@
 """Dou Dizhu's compiled path of :class:`chupai.rl.VectorEnv` (the registry entry's
 ``vector_tables``): the shared driver (:class:`chupai.rl.compiled.CompiledTables`) over
-Dou Dizhu's tables (:class:`chupai.doudizhu._tables.DouDizhuTables`), for rules without
-an auction (``Rules(bidding="none")``, as the ``rlcard`` and ``douzero`` presets): the
-first bidder, seat 0, is the landlord at a base of 1.  Rules with an auction run on the
-Python path.
+Dou Dizhu's tables (:class:`chupai.doudizhu._tables.DouDizhuTables`): the auction of the
+rules (every ``bidding`` and ``all_pass``), then the card play.
 """
 from __future__ import annotations
 
@@ -11,25 +9,29 @@ from typing import Any
 
 from chupai.core.records import NUM_FACES
 from chupai.doudizhu._tables import DouDizhuTables
+from chupai.encoding.spaces import ActionSpace
 from chupai.rl.compiled import CLIMBING_FIELDS, CompiledTables
 
 __all__ = ["DouDizhuCompiledTables"]
 
 
 class DouDizhuCompiledTables(CompiledTables):
-    """``num_envs`` Dou Dizhu tables in C (deals without an auction)."""
+    """``num_envs`` Dou Dizhu tables in C (first deals: seat 0 bids first)."""
 
     TABLES = DouDizhuTables
-    FIELDS = {"default": (0, CLIMBING_FIELDS + (("landlord", lambda n: n), ("kitty", lambda n: NUM_FACES),
-                                                ("base", lambda n: 1), ("stake", lambda n: 1)))}
+    FIELDS = {"default": (0, CLIMBING_FIELDS + (
+        ("landlord", lambda n: n), ("kitty", lambda n: NUM_FACES), ("bids", lambda n: 4 * n),
+        ("base", lambda n: 1), ("stake", lambda n: 1)))}
 
-    @classmethod
-    def refuses(cls, rules: Any) -> str:
-        """The tables play the card play only: rules with an auction are refused."""
-        if rules.bidding == "none":
-            return ""
-        return (f"Dou Dizhu's compiled tables play deals without an auction (Rules(bidding='none'), as the "
-                f"rlcard and douzero presets), not bidding={rules.bidding!r}")
+    def setup(self, tables: Any, rules: Any, space: ActionSpace) -> None:
+        """The auction's rules, the redeals' bound, the id of ``Bid(0)`` and the phase "bid"."""
+        from chupai.doudizhu._rl import DouDizhu
+        from chupai.doudizhu.auction import Bid
+        from chupai.doudizhu.deal import MAX_REDEALS
+        from chupai.doudizhu.rules import ALL_PASS, BIDDING
+
+        tables.auction(BIDDING.index(rules.bidding), ALL_PASS.index(rules.all_pass), MAX_REDEALS,
+                       space.decision_id(Bid(0)), DouDizhu.phases.index("bid"))
 
     def prototype(self, rules: Any, players: int) -> Any:
         from chupai.doudizhu._engine import DealEngine

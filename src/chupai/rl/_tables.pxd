@@ -16,6 +16,7 @@ cdef enum:
     TB_TOP_STRIDE = 16           # ints between two workers' slots of `top` (a cache line: no false sharing)
     TB_MAX_WEIGHTS = 16          # outcome weights (chupai.engine.base.ENGINE_MAX_WEIGHTS)
     TB_STATE_WORDS = 64          # the room for a game's struct in each table (512 bytes)
+    TB_DECISION_WORDS = 32       # the room for a game's decisions before the card play (h_dealt sets it)
     MOVE_PASS = 0xFFFFFFFF       # a logged pass
     MOVE_COLLAPSED = 0x80000000  # a logged index into the suit-collapsed list (a built-in policy's)
     # the climbing games' shared observation fields (chupai.encoding.climbing.ClimbingGame.layout),
@@ -52,7 +53,8 @@ ctypedef struct table_t:
     int nrows                    # rows of action features (index mode's range)
     int nids                     # the legal ids listed in Tables.ids (the entries of choice set)
     uint64_t deal_seed           # the seed of this deal: Deal(seed=deal_seed)
-    int nmoves                   # its plays and passes (Tables.moves), as indices into the legal lists
+    int nmoves                   # its moves (Tables.moves): indices into the legal lists, or passes
+    int32_t decision[TB_DECISION_WORDS]  # the game's own state of the decisions before the card play
 
 
 # The action ids of play records: a dense table over the fields of a record's pattern.
@@ -135,6 +137,16 @@ cdef class Tables:
     # id's concrete choice (chupai.rl.id_to_action): the tables then generate only the
     # collapsed plays where actions are ids; 0 by default
     cdef bint h_collapsed_choice(self) noexcept nogil
+    # decisions before the card play (an auction): while h_deciding(t), the trick's
+    # current seat decides among h_decisions (their action ids into ids, in the order of
+    # the deal's legal_actions(); the count), h_decide(t, k) makes the k-th of them (the
+    # game then keeps the trick's current seat, starting the card play or ending the
+    # deal), and a built-in policy picks k with h_decision_policy (by default uniformly,
+    # from t.rng); none by default.  At most TB_DECISION_WORDS decisions at a time.
+    cdef bint h_deciding(self, const table_t *t) noexcept nogil
+    cdef int h_decisions(self, const table_t *t, int32_t *ids) noexcept nogil
+    cdef void h_decide(self, table_t *t, int k) noexcept nogil
+    cdef int h_decision_policy(self, table_t *t, int policy) noexcept nogil
 
     # --- written once -----------------------------------------------------------------
     # the climbing games' shared fields (at the offsets F_HAND .. F_PHASE) of table t,
@@ -168,6 +180,8 @@ cdef class Tables:
     cdef void _play(self, table_t *t, const play_t *p, uint32_t move) noexcept nogil
     @cython.final
     cdef void _pass(self, table_t *t) noexcept nogil
+    @cython.final
+    cdef void _decide(self, table_t *t, int k) noexcept nogil
     @cython.final
     cdef void _log(self, table_t *t, uint32_t move) noexcept nogil
     @cython.final

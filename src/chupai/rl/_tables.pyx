@@ -43,6 +43,7 @@ from chupai.core.records cimport (
     playbuf_init,
     playbuf_t,
     raise_generated,
+    rng_below,
     rng_seed,
     rng_t,
     seed64,
@@ -253,6 +254,19 @@ cdef class Tables:
 
     cdef void h_dealt(self, table_t *t) noexcept nogil:
         pass
+
+    cdef bint h_deciding(self, const table_t *t) noexcept nogil:
+        return 0
+
+    cdef int h_decisions(self, const table_t *t, int32_t *ids) noexcept nogil:
+        return 0
+
+    cdef void h_decide(self, table_t *t, int k) noexcept nogil:
+        pass
+
+    cdef int h_decision_policy(self, table_t *t, int policy) noexcept nogil:
+        cdef int32_t ids[TB_DECISION_WORDS]
+        return <int>rng_below(&t.rng, <uint32_t>self.h_decisions(t, ids))
 
     cdef bint h_collapsed_choice(self) noexcept nogil:
         return 0
@@ -535,6 +549,12 @@ cdef class Tables:
         self.proto.h_pass(t.st)
         self.h_moved(t, seat, NULL, leading)
 
+    cdef void _decide(self, table_t *t, int k) noexcept nogil:
+        """The current seat makes the k-th of its decisions (logged as the k-th of the
+        deal's legal actions)."""
+        self._log(t, <uint32_t>k)
+        self.h_decide(t, k)
+
     cdef int _record_of(self, Py_ssize_t i, int aid) noexcept nogil:
         """The record legal id `aid` of table i stands for (-2: pass; it is in the list)."""
         cdef const int32_t *ids = &self.ids[i * self.num_actions]
@@ -563,11 +583,15 @@ cdef class Tables:
                     if word:
                         break
                 k = self._record_of(i, w * 64 + __builtin_ctzll(word))
+            elif self.h_deciding(t):
+                k = self.recs[i * self.num_actions + a]
             else:
                 k = <int>a if a < self.legal[i].len else -2
         else:
             k = self._record_of(i, <int>a)
-        if k == -2:
+        if k <= -3:
+            self._decide(t, -3 - k)
+        elif k == -2:
             self._pass(t)
         else:
             self._play(t, &self.legal[i].data[k], (<uint32_t>MOVE_COLLAPSED if self.collapse else 0) | <uint32_t>k)
@@ -616,6 +640,9 @@ cdef class Tables:
                 continue
             if self.policy[seat] < 0:
                 return self._refresh(i, worker)
+            if self.h_deciding(t):
+                self._decide(t, self.h_decision_policy(t, self.policy[seat]))
+                continue
             k = self.proto.h_choose(t.st, &t.rng, self.policy[seat], buf)
             if k == CHOICE_OOM:
                 set_error(&self.error, GEN_OOM)
@@ -641,6 +668,18 @@ cdef class Tables:
         cdef const play_t *p
         cdef const play_t *q
         buf.len = 0
+        if self.h_deciding(t):
+            # the decisions' ids (their records -3 - k: the k-th of the deal's legal actions)
+            nids = self.h_decisions(t, ids)
+            for j in range(nids):
+                recs[j] = -3 - j
+            t.can_pass = 0
+            memset(bits, 0, self.words * sizeof(uint64_t))
+            for j in range(nids):
+                bits[ids[j] >> 6] |= (<uint64_t>1) << (ids[j] & 63)
+            t.nids = nids
+            t.nrows = nids
+            return 0
         rc = self.proto.h_legal(t.st, self.collapse, buf)
         if rc != 0:
             set_error(&self.error, rc)
@@ -753,6 +792,10 @@ cdef class Tables:
                     row += 1
             for k in range(t.nids):
                 slot[mine[k]] = -1
+            return
+        if self.h_deciding(t):  # a decision's row: its id, no cards
+            for k in range(t.nids):
+                ids[k] = mine[k]
             return
         for k in range(buf.len):
             put_cards(feats + k * N_CARDS, self.perm, buf.data[k].lo | buf.data[k].taken, buf.data[k].hi)

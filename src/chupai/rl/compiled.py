@@ -16,7 +16,7 @@ A game's subclass gives its facts: ``TABLES`` (its compiled tables class), ``FIE
 the number of values it writes in each), and the hooks :meth:`prototype` (the engine
 whose struct every table copies), :meth:`weights` (the outcome weights that make the
 engine's returns the deal's ``returns()``) and, where the layout's card order is not the
-card core's, :meth:`card_order`; where some rules are beyond its tables, :meth:`refuses`.
+card core's, :meth:`card_order`; :meth:`setup` for settings of its own.
 """
 from __future__ import annotations
 
@@ -31,10 +31,8 @@ from chupai.core.seeds import SEED_MASK
 from chupai.encoding.layout import Layout
 from chupai.encoding.spaces import ActionSpace
 from chupai.engine.base import POLICIES as ENGINE_POLICIES
-from chupai.registry import GAMES
-from chupai.registry.entry import resolve
 
-__all__ = ["CLIMBING_FIELDS", "CompiledTables", "compiled_rules"]
+__all__ = ["CLIMBING_FIELDS", "CompiledTables"]
 
 #: the climbing games' shared observation fields, in the order of the compiled tables'
 #: offsets (``chupai.rl._tables``: F_HAND .. F_PHASE), with the values each takes at
@@ -58,21 +56,6 @@ def offsets(layout: Layout, fields: tuple[tuple[str, Callable[[int], int] | None
     return out
 
 
-def compiled_rules(game: str) -> Any:
-    """The rules a VectorEnv of ``game`` runs on its compiled tables: the game's default
-    rules, or where its tables refuse those (:meth:`CompiledTables.refuses`) its first
-    rules preset they run; ``None`` if the game has no tables or they run none."""
-    entry = GAMES[game]
-    if entry.vector_tables is None:
-        return None
-    tables = resolve(entry.vector_tables)
-    rules = entry.module().Rules
-    for candidate in (rules(), *(getattr(rules, preset)() for preset in entry.rule_presets)):
-        if not tables.refuses(candidate):
-            return candidate
-    return None
-
-
 class CompiledTables:
     """``num_envs`` tables of one game in C (see :class:`chupai.rl.VectorEnv`, which
     checks the arguments). ``policies``: per seat ``None`` (the caller's) or
@@ -88,13 +71,6 @@ class CompiledTables:
     FIELDS: ClassVar[dict[str, tuple[int, tuple[tuple[str, Callable[[int], int] | None], ...]]]] = {}
 
     # -- the game's hooks ----------------------------------------------------------------------
-    @classmethod
-    def refuses(cls, rules: Any) -> str:
-        """Why the tables cannot play deals under ``rules`` (the game's rules object), or
-        ``''``: they can (every game's rules by default). A VectorEnv refused here runs
-        on the Python path."""
-        return ""
-
     def prototype(self, rules: Any, players: int) -> Any:
         """The engine whose struct every table copies (its options; its cards are dealt anew)."""
         raise NotImplementedError
@@ -102,6 +78,10 @@ class CompiledTables:
     def weights(self, rules: Any, players: int) -> list[float]:
         """The outcome weights with which the engine's ``h_returns`` is ``Deal.returns()``."""
         raise NotImplementedError
+
+    def setup(self, tables: Any, rules: Any, space: ActionSpace) -> None:
+        """Called once when the tables are made, before the first reset: a game's further
+        settings of its tables (by default none)."""
 
     def card_order(self, observation: str) -> list[int]:
         """Per card face, its index in the layout's card vectors (the card core's order)."""
@@ -137,6 +117,7 @@ class CompiledTables:
                               offsets(layout, fields, self.players), self.play_phase(observation),
                               self.card_order(observation), self.weights(rules, self.players), space.size,
                               space.pass_id, layout.size)
+        self.setup(self._t, rules, space)
         self._started = False
 
     def seed(self, seed: int) -> None:

@@ -240,7 +240,7 @@ class VectorEnv:
         self._compiled: CompiledTables | None = None
         first = self._new_deal(0)  # bad rules fail here (the game's own check), not at the first reset
         tables = None if entry.vector_tables is None else resolve(entry.vector_tables)
-        why = self._not_compiled(tables, opponents, first.rules)
+        why = self._not_compiled(tables, opponents)
         if backend == "compiled" and why:
             raise ValueError(f"backend='compiled' is not available here: {why}")
         self.backend = "python" if backend == "python" or why else "compiled"
@@ -249,7 +249,7 @@ class VectorEnv:
             warnings.warn(f"VectorEnv runs on the Python path: {why}", RuntimeWarning, stacklevel=2)
         if self.backend == "compiled" and tables is not None:
             policies = [None if o is None else str(o) for o in opponents_specs(opponents, self.players)]
-            self._compiled = tables(self.num_envs, rules, self.threads, policies,
+            self._compiled = tables(self.num_envs, first.rules, self.threads, policies,
                                     observation=observation, features=self.features,
                                     action_mode=action_mode, space=space, layout=layout)
             self._compiled.seed(self._seed)
@@ -257,14 +257,11 @@ class VectorEnv:
         self._pool = ThreadPoolExecutor(self.threads) if self.threads > 1 else None
         self._seed_tables(self._seed)
 
-    def _not_compiled(self, tables: Any, opponents: Any, rules: Any) -> str:
+    def _not_compiled(self, tables: Any, opponents: Any) -> str:
         """Why the compiled ``tables`` (the game's class, or None) cannot run these tables
-        under ``rules`` ('' if they can)."""
+        ('' if they can)."""
         if tables is None:
             return f"{self.game} has no compiled tables"
-        refused: str = tables.refuses(rules)
-        if refused:
-            return refused
         policies = tables.POLICIES
         specs = opponents_specs(opponents, self.players)
         if any(o is not None and o not in policies for o in specs):
