@@ -112,8 +112,12 @@ class CompiledTables:
         code, fields = self.FIELDS[observation]
         self.check_layout(observation, layout)
         codes = [-1 if p is None else ENGINE_POLICIES[p] for p in policies]
+        # the tables' lists are by id (the suit-collapsed plays, where a game's hold every
+        # id's concrete choice) unless a caller reads the concrete plays: their feature
+        # rows, or their indices as actions
+        by_id = features == "ids" or (not features and action_mode == "id")
         self._t = self.TABLES(num_envs, threads, self.prototype(rules, self.players), codes, code,
-                              features == "ids", action_mode == "index", space.patterns, space.capture_type,
+                              by_id, action_mode == "index", space.patterns, space.capture_type,
                               offsets(layout, fields, self.players), self.play_phase(observation),
                               self.card_order(observation), self.weights(rules, self.players), space.size,
                               space.pass_id, layout.size)
