@@ -15,7 +15,7 @@ from chupai.doudizhu._deal cimport DDZ_SEATS, ddz_deal_t
 from chupai.doudizhu._engine cimport ddz_deal_random, ddz_stake, ddz_start
 from chupai.engine.base cimport POLICY_RANDOM
 from chupai.rl._tables cimport (
-    F_CLIMBING, F_HAND, F_PHASE, F_SIZES, F_TO_ACT, Tables, put_cards, table_t,
+    F_CLIMBING, F_HAND, F_PHASE, F_SIZES, F_TO_ACT, Tables, one_winner, put_cards, table_t,
 )
 
 cdef enum:
@@ -76,12 +76,7 @@ cdef class DouDizhuTables(Tables):
         return 1
 
     cdef void h_finished(self, const void *st, int *place) noexcept nogil:
-        cdef const ddz_deal_t *d = <const ddz_deal_t *>st
-        cdef int k
-        for k in range(self.seats):
-            place[k] = -1
-        if d.winner >= 0:
-            place[d.winner] = 0
+        one_winner(self.seats, (<const ddz_deal_t *>st).winner, place)
 
     cdef void h_moved(self, table_t *t, int seat, const play_t *p, bint leading) noexcept nogil:
         """The kitty's cards the landlord plays are no longer known to be in its hand."""

@@ -8,7 +8,7 @@ cimport cython
 from chupai.core.records cimport multiset_remove, play_t
 from chupai.gandengyan._deal cimport gdy_deal_t
 from chupai.gandengyan._engine cimport gdy_general_multiplier
-from chupai.rl._tables cimport F_CLIMBING, Tables, table_t
+from chupai.rl._tables cimport F_CLIMBING, Tables, one_winner, table_t
 
 cdef enum:
     # Gan Deng Yan's fields, after the climbing games' (chupai.gandengyan._rl.GanDengYan)
@@ -30,12 +30,7 @@ cdef class GanDengYanTables(Tables):
         return 1
 
     cdef void h_finished(self, const void *st, int *place) noexcept nogil:
-        cdef const gdy_deal_t *d = <const gdy_deal_t *>st
-        cdef int k
-        for k in range(self.seats):
-            place[k] = -1
-        if d.winner >= 0:
-            place[d.winner] = 0
+        one_winner(self.seats, (<const gdy_deal_t *>st).winner, place)
 
     cdef void h_moved(self, table_t *t, int seat, const play_t *p, bint leading) noexcept nogil:
         """A pass on lead shows the hand (chupai.gandengyan.Deal.known_cards); a seat

@@ -69,6 +69,9 @@ ctypedef struct lookup_t:
 # out[perm[f]]; hi is a subset of lo: stores only).
 cdef void put_cards(float *out, const int *perm, mask_t lo, mask_t hi) noexcept nogil
 cdef void fill(float *out, int n, float v) noexcept nogil
+# place (per seat its finishing place, -1 while on) of a deal that ends when one seat,
+# `winner` (-1: none yet), goes out: a game's h_finished
+cdef void one_winner(int seats, int winner, int *place) noexcept nogil
 
 
 cdef class Tables:

@@ -123,6 +123,14 @@ cdef void put_cards(float *out, const int *perm, mask_t lo, mask_t hi) noexcept 
         hi &= hi - 1
 
 
+cdef void one_winner(int seats, int winner, int *place) noexcept nogil:
+    cdef int k
+    for k in range(seats):
+        place[k] = -1
+    if winner >= 0:
+        place[winner] = 0
+
+
 cdef void fill(float *out, int n, float v) noexcept nogil:
     cdef int i
     for i in range(n):
