@@ -281,6 +281,30 @@ def test_gandengyan_is_uniform_over_hands_and_talon_order():
     check_uniform(allowed, draw, 40 * len(allowed))
 
 
+def test_doudizhu_is_uniform_over_the_hidden_hands_with_the_kitty_kept():
+    """In the card play, the kitty's cards the landlord still holds stay with it (shown
+    to all); the rest of the other two hands is every split alike (compiled world)."""
+    d = doudizhu.Deal.from_hands(["3S 4S", "5S 6S", "7S 8S 9H"], kitty="9S TS JS",
+                                 rules=doudizhu.Rules(bidding="none"))
+    d.apply(next(a for a in d.legal_actions() if str(a.cards) == "9S"))
+    p = 1
+    known = d.known_cards
+    assert str(known[0]) == "TS JS"
+    hidden = [d.hand(s) - known[s] for s in (0, 2)]
+    pool = sorted(f for h in hidden for f in h.faces())
+    allowed = dict.fromkeys(((tuple(sorted(a)), tuple(sorted(set(pool) - set(a))))
+                             for a in itertools.combinations(pool, len(hidden[0]))), 1)
+    assert len(allowed) == 10
+    rng = np.random.default_rng(14)
+
+    def draw() -> Hashable:
+        w = d.determinize(p, rng)
+        assert known[0] <= w.hand(0) and w.hand(1) == d.hand(1)
+        return tuple(sorted((w.hand(0) - known[0]).faces())), tuple(sorted(w.hand(2).faces()))
+
+    check_uniform(allowed, draw, 80 * len(allowed))
+
+
 # --- the observer's view at random positions of every phase ----------------------------------------
 #: every registered game's package
 GAMES = [entry.module() for entry in REGISTRY.values()]

@@ -18,7 +18,6 @@ from typing import Any
 import numpy as np
 import pytest
 
-from chupai.cards import Cards
 from chupai.registry import GAMES
 from chupai.players.bots import HeuristicBot
 from chupai.chinese_ten import _engine as ct_engine
@@ -136,6 +135,7 @@ def test_heuristic_bot_plays_whole_deals(game: str) -> None:
 # --- what the heuristic may see ----------------------------------------------------------
 def _world(game: str, engine: Any, seed: int) -> Any:
     """A determinized world of the player to act: the cards they cannot see dealt again."""
+    from chupai.doudizhu import _world as ddz_world
     from chupai.gandengyan import _world as gdy_world
     from chupai.guandan import _world as gd_world
     from chupai.zhengshangyou import _world as zs_world
@@ -147,20 +147,9 @@ def _world(game: str, engine: Any, seed: int) -> Any:
         return zs_world.world(engine, p, [0] * n, None, None, seed)
     if game == "gandengyan":
         return gdy_world.world(engine, p, [0] * n, seed)
-    if game == "doudizhu":  # the other hands dealt again, the kitty's cards left with the landlord
-        rng = np.random.default_rng(seed)
-        kept = [engine.kitty.lo & engine.hand(s).lo if s == engine.landlord else 0 for s in range(n)]
-        pool = [f for s in range(n) if s != p for f in engine.hand(s).faces() if not kept[s] >> f & 1]
-        rng.shuffle(pool)
-        hands = []
-        for s in range(n):
-            if s == p:
-                hands.append(engine.hand(s))
-                continue
-            take = len(engine.hand(s)) - kept[s].bit_count()
-            hands.append(Cards.from_masks(kept[s] | sum(1 << f for f in pool[:take])))
-            pool = pool[take:]
-        return engine.with_hands(hands)
+    if game == "doudizhu":  # the kitty's cards the landlord holds are known
+        return ddz_world.world(engine, p, [engine.kitty.lo & engine.hand(s).lo if s == engine.landlord else 0
+                                           for s in range(n)], seed)
     return engine.determinize(p, seed)
 
 

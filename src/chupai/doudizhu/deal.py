@@ -24,6 +24,7 @@ from chupai.core.seeds import match_deal
 from chupai.errors import IllegalActionError
 from chupai.state.base import DealSurface, check_rules, check_seat, check_seed, foreign_action, shallow_clone
 from chupai.doudizhu._engine import DealEngine
+from chupai.doudizhu._world import world
 from chupai.doudizhu.auction import SEATS, Auction, Bid
 from chupai.doudizhu.phase import Phase
 from chupai.doudizhu.play import Play
@@ -354,16 +355,17 @@ class Deal(DealSurface):
         """The cards hidden from ``player`` dealt again uniformly, each hand keeping its
         size: in the auction the other two hands and the kitty; in the card play the
         other hands but the kitty's cards the landlord still holds (the kitty was shown
-        to all). Nothing in a Dou Dizhu history constrains where a hidden card is (a bid
-        and a pass are free choices), so this is uniform over the consistent deals.
+        to all; compiled, :mod:`chupai.doudizhu._world`). Nothing in a Dou Dizhu history
+        constrains where a hidden card is (a bid and a pass are free choices), so this is
+        uniform over the consistent deals.
         """
         p = check_seat(player, SEATS)
-        rng = np.random.default_rng(seed)
         other = self.clone()
         other._legal = None
         if self._phase is _OVER:
             return other
         if self._engine is None:
+            rng = np.random.default_rng(seed)
             hidden = [s for s in range(SEATS) if s != p]
             pool = _faces(sum(self._held[s] for s in hidden) | self._kitty)
             rng.shuffle(pool)
@@ -374,22 +376,13 @@ class Deal(DealSurface):
                 at += n
             other._kitty = _mask(pool[at:])
             return other
-        engine = self._engine
-        kitty_left = [self._kitty & engine.hand(s).lo if s == engine.landlord else 0 for s in range(SEATS)]
-        hidden = [s for s in range(SEATS) if s != p]
-        pool = _faces(sum(engine.hand(s).lo & ~kitty_left[s] for s in hidden))
-        rng.shuffle(pool)
-        hands = [engine.hand(s).lo for s in range(SEATS)]
-        at = 0
-        for s in hidden:
-            n = (hands[s] & ~kitty_left[s]).bit_count()
-            hands[s] = kitty_left[s] | _mask(pool[at:at + n])
-            at += n
-        other._engine = engine.with_hands([Cards.from_masks(h) for h in hands])
+        other._engine = world(self._engine, p, self.known_cards, seed)
         return other
 
     def _world_card_play(self, player: int, seed: int) -> DealEngine | None:
-        return self._determinize(player, seed).card_play()
+        if self._phase is not _PLAY or self._engine is None:
+            return self._determinize(player, seed).card_play()
+        return world(self._engine, player, self.known_cards, seed)
 
     # -- printing ------------------------------------------------------------------------
     def __str__(self) -> str:
