@@ -158,6 +158,18 @@ def test_bad_input_is_refused() -> None:
     with pytest.raises(ValueError):
         e.pass_turn()  # the leader may not pass
     assert e.current == 0 and e.hand_sizes() == (2, 1, 1)
+    # with_hands: a wrong type, a wrong value (sizes, cards of another deal, a repeat)
+    for bad in ("3S 4S 5S 6S", Cards("3S"), ["3S 4S", "5S", "6S"], [Cards("3S 4S"), Cards("5S"), 6]):
+        with pytest.raises(TypeError, match="hands must be a list or tuple of 3 Cards"):
+            e.with_hands(bad)
+    for bad, match in [([Cards("3S 4S"), Cards("5S")], "hands must be 3 Cards"),
+                       ([Cards("3S"), Cards("4S 5S"), Cards("6S")], "hand 0 must be one-deck Cards of 2"),
+                       ([Cards("3S 7S"), Cards("5S"), Cards("6S")], "not the cards of this deal"),
+                       ([Cards("3S 4S"), Cards("3S"), Cards("6S")], "repeats a card")]:
+        with pytest.raises(ValueError, match=match):
+            e.with_hands(bad)
+    assert e.with_hands([Cards("3S 5S"), Cards("4S"), Cards("6S")]).hand(0) == Cards("3S 5S")
+    assert e.hand(0) == Cards("3S 4S")
 
 
 def test_batch_playouts() -> None:

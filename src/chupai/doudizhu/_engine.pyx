@@ -276,10 +276,12 @@ cdef class DealEngine(DealHooks):
         cdef DealEngine other = self.clone()
         cdef int s
         cdef mask_t before = 0, after = 0
-        if isinstance(hands, (str, Cards)) or len(hands) != DDZ_SEATS:
-            raise ValueError(f"hands must be {DDZ_SEATS} Cards, not {hands!r}")
+        if not isinstance(hands, (list, tuple)) or not all(isinstance(h, Cards) for h in hands):
+            raise TypeError(f"hands must be a list or tuple of {DDZ_SEATS} Cards, not {hands!r}")
+        if len(hands) != DDZ_SEATS:
+            raise ValueError(f"hands must be {DDZ_SEATS} Cards, not {len(hands)}")
         for s in range(DDZ_SEATS):
-            if not isinstance(hands[s], Cards) or hands[s].hi or len(hands[s]) != len(self.hand(s)):
+            if hands[s].hi or len(hands[s]) != len(self.hand(s)):
                 raise ValueError(f"hand {s} must be one-deck Cards of {len(self.hand(s))} cards")
             if after & hands[s].lo:
                 raise ValueError(f"hand {s} repeats a card of another hand")
