@@ -2,7 +2,7 @@
 
     python bench/rl.py [--envs 256] [--steps 100] [--repeats 5] [--threads 1 2]
                        [--features {concrete,ids}] [--observation default|danzero]
-                       [--backend compiled python] [--game guandan ...] [--phases]
+                       [--backend compiled python] [--game guandan [--game ...]] [--phases]
                        [--actions first|random]
 
 A step is one decision of one table (self-play), the acting player's observation
