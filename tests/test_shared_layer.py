@@ -120,6 +120,14 @@ def test_rng_and_derived_seeds():
     for seed, index in cases:
         expected = int(np.random.SeedSequence([seed, index]).generate_state(1, np.uint64)[0]) & (2**63 - 1)
         assert match_deal(seed, index) == expected, (seed, index)
+    for bad in (1.5, "1", True):
+        with pytest.raises(TypeError, match="seed must be an int"):
+            match_deal(bad, 0)
+        with pytest.raises(TypeError, match="index must be an int"):
+            match_deal(1, bad)
+    for bad in (-1, 2**64):
+        with pytest.raises(ValueError, match="index must be an int in"):
+            match_deal(1, bad)
 
 
 @pytest.mark.parametrize("match", [guandan.Match(seed=1), gandengyan.Match(seed=1, max_deals=2), chinese_ten.Match(seed=1)],

@@ -62,7 +62,13 @@ def match_deal(seed: int, index: int) -> int:
     table ``index``'s match seed on the protocol server: numpy's
     ``SeedSequence([seed mod 2**64, index]).generate_state(1, uint64)`` below ``2**63``,
     computed in C (the compiled tables deal a Dou Dizhu deal again with it)."""
-    return match_deal_seed(seed & _WORD, index)
+    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
+        raise TypeError(f"seed must be an int, not {type(seed).__name__}")
+    if not isinstance(index, (int, np.integer)) or isinstance(index, bool):
+        raise TypeError(f"index must be an int, not {type(index).__name__}")
+    if not 0 <= index <= _WORD:
+        raise ValueError(f"index must be an int in [0, 2**64), not {index}")
+    return match_deal_seed(int(seed) & _WORD, index)
 
 
 def ladder_bots(seed: int, deal: int, pair: int, side: int) -> int:
