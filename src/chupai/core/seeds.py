@@ -61,7 +61,7 @@ def match_deal(seed: int, index: int) -> int:
     """The seed of deal ``index`` (0, 1, ...) of a match seeded with ``seed``; also
     table ``index``'s match seed on the protocol server: numpy's
     ``SeedSequence([seed mod 2**64, index]).generate_state(1, uint64)`` below ``2**63``,
-    computed in C (the compiled tables deal a Dou Dizhu deal again with it)."""
+    computed in C (the compiled tables call it too, to deal a deal again)."""
     if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
         raise TypeError(f"seed must be an int, not {type(seed).__name__}")
     if not isinstance(index, (int, np.integer)) or isinstance(index, bool):
