@@ -33,7 +33,7 @@ from chupai.core.records cimport (
     rng_t,
     seed64,
 )
-from chupai.engine.base cimport PASS_NEVER, Engine, GameSpec, trick_start, checked_hands, check_seat
+from chupai.engine.base cimport PASS_NEVER, Engine, GameSpec, seat_after, trick_start, checked_hands, check_seat
 from chupai.chinese_ten._movegen cimport (
     CT_CAPTURE,
     CT_DECK,
@@ -164,7 +164,7 @@ cdef inline void take(ct_deal_t *d, int s, int card, mask_t captured) noexcept n
 
 
 cdef inline void end_turn(ct_deal_t *d) noexcept nogil:
-    cdef int nxt = (d.t.current + 1) % d.t.seats
+    cdef int nxt = seat_after(d.t.current, d.t.seats)
     d.phase = CT_PHASE_PLAY
     d.turned = CT_NO_CARD
     if d.hand[nxt]:

@@ -67,6 +67,11 @@ ctypedef struct trick_t:
     int pass_rule                # PASS_NEVER, PASS_FOLLOWING or PASS_IF_STUCK (the game's)
     play_t last                  # that play
 
+cdef inline int seat_after(int s, int seats) noexcept nogil:
+    """The seat after `s` in turn order at a table of `seats` (no division: on the
+    playouts' hot path)."""
+    return s + 1 if s + 1 < seats else 0
+
 cdef inline void trick_start(trick_t *t, int seats, int pass_rule, int seat) noexcept nogil:
     """A deal's card play at a table of `seats` starts with `seat` on lead."""
     t.seats = seats

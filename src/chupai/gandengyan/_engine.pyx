@@ -45,7 +45,7 @@ from chupai.core.records cimport (
     rng_t,
     seed64,
 )
-from chupai.engine.base cimport PASS_IF_STUCK, Engine, GameSpec, trick_start, trick_target, checked_hands, check_players, check_seat, trick_played
+from chupai.engine.base cimport PASS_IF_STUCK, Engine, GameSpec, seat_after, trick_start, trick_target, checked_hands, check_players, check_seat, trick_played
 from chupai.gandengyan._movegen cimport (
     GDY_FLAG_FOLLOW_SAME_RANK,
     GDY_FLAG_JOKER_AS_TWO,
@@ -150,17 +150,20 @@ cdef void end_trick(gdy_deal_t *d) noexcept nogil:
     talon lasts; the last player leads (or a player left without cards wins)."""
     cdef int k = d.t.last_player, i, t
     d.tricks += 1
+    t = k
     for i in range(d.t.seats):
         if d.top >= d.end:
             break
-        give(d, (k + i) % d.t.seats, d.talon[d.top])
+        give(d, t, d.talon[d.top])
         d.top += 1
+        t = seat_after(t, d.t.seats)
+    t = k
     for i in range(d.t.seats):
-        t = (k + i) % d.t.seats
         if not d.lo[t]:
             d.winner = t
             d.t.current = -1
             return
+        t = seat_after(t, d.t.seats)
     d.t.current = k
     d.t.last_player = -1
     d.t.npass = 0
@@ -169,9 +172,9 @@ cdef void end_trick(gdy_deal_t *d) noexcept nogil:
 cdef void advance(gdy_deal_t *d, int s) noexcept nogil:
     """The turn passes from s to the next player holding cards; back at the last player
     the trick ends."""
-    cdef int k, t
-    for k in range(1, d.t.seats + 1):
-        t = (s + k) % d.t.seats
+    cdef int k, t = s
+    for k in range(d.t.seats):
+        t = seat_after(t, d.t.seats)
         if t == d.t.last_player:
             end_trick(d)
             return
@@ -220,8 +223,9 @@ cdef void deal_pass(gdy_deal_t *d) noexcept nogil:
     if d.lead_passes >= holders:
         d.t.current = -1  # nobody can lead: the deal ends without a winner
         return
-    for k in range(1, d.t.seats + 1):
-        t = (s + k) % d.t.seats
+    t = s
+    for k in range(d.t.seats):
+        t = seat_after(t, d.t.seats)
         if d.lo[t]:
             d.t.current = t
             return

@@ -26,7 +26,8 @@ from chupai.core.records cimport (
     seed64,
 )
 from chupai.engine.base cimport (
-    PASS_FOLLOWING, Engine, GameSpec, check_players, check_seat, checked_hands, onedeck_plays_of, trick_played, trick_start,
+    PASS_FOLLOWING, Engine, GameSpec, check_players, check_seat, checked_hands, onedeck_plays_of, seat_after, trick_played,
+    trick_start,
     trick_target,
 )
 from chupai.zhengshangyou._movegen cimport (
@@ -53,9 +54,9 @@ ROW = (RowField("order", "int8", per_seat=True), RowField("points", "int8", per_
 # --- the rules of play ------------------------------------------------------------------
 cdef inline int next_active(const zs_deal_t *d, int s) noexcept nogil:
     """The next seat after s, in turn order, that still holds cards (-1 if none)."""
-    cdef int k, t
-    for k in range(1, d.t.seats + 1):
-        t = (s + k) % d.t.seats
+    cdef int k, t = s
+    for k in range(d.t.seats):
+        t = seat_after(t, d.t.seats)
         if d.hand[t]:
             return t
     return -1
