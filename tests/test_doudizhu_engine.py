@@ -136,7 +136,7 @@ def test_playouts_are_seeded_and_clones_independent() -> None:
     assert c.hand_sizes() != e.hand_sizes()
     back = pickle.loads(pickle.dumps(c))
     assert back.hand_sizes() == c.hand_sizes() and back.current == c.current and back.landlord == c.landlord
-    assert [f.name for f in ROW] == ["landlord", "winner", "stake", "returns"]
+    assert [f.name for f in ROW] == ["landlord", "base", "winner", "stake", "redeals", "returns"]
 
 
 def test_bad_input_is_refused() -> None:
@@ -173,17 +173,59 @@ def test_bad_input_is_refused() -> None:
 
 
 def test_batch_playouts() -> None:
-    """C playouts of whole deals: the same arrays for any threads, each row's returns the
-    payments of its stake, deal 0 dealt as DealEngine.random(seed)."""
+    """C playouts of whole deals, each with its auction: the same arrays for any
+    threads; each row's stake its auction's base times the doublings (capped), its
+    returns the payments of that stake; a void deal's row no landlord, no winner, no
+    stake and no payment."""
     from chupai.doudizhu.playouts import playouts
 
     one, two = playouts(400, seed=7, policy="greedy"), playouts(400, seed=7, policy="greedy", threads=2)
     assert all(np.array_equal(a, b) for a, b in zip(one, two))
-    for landlord, winner, s, returns in zip(*playouts(200, seed=3, base=2, rules=Rules(multiplier_cap=4))):
-        assert 2 <= s <= 8 and s % 2 == 0
+    r = playouts(400, seed=3, rules=Rules(multiplier_cap=4))
+    for landlord, base, winner, s, redeals, returns in zip(*r):
+        assert 1 <= base <= 3 and s in (base, 2 * base, 4 * base) and 0 <= redeals <= 3
         assert tuple(returns) == payments(landlord=int(landlord), landlord_won=winner == landlord, stake=int(s))
-    assert [int(playouts(1, seed=k).landlord[0]) for k in range(10)] == [DealEngine.random(k).landlord for k in range(10)]
-    with pytest.raises(ValueError, match="base"):
-        playouts(3, seed=1, base=0)
+    assert set(r.base.tolist()) == {1, 2, 3} and r.redeals.max() >= 1  # random bids: every base, and all passing
+    robbed = playouts(400, seed=5, rules=Rules(bidding="rob"))
+    assert {1, 2, 4} <= set(robbed.base.tolist()) <= {1, 2, 4, 8}
+    void = playouts(400, seed=4, rules=Rules(all_pass="void"))
+    v = void.landlord < 0
+    assert v.any() and (void.winner[v] == -1).all() and not void.base[v].any() and not void.stake[v].any()
+    assert not void.returns[v].any() and not void.redeals.any()
+    with pytest.raises(TypeError, match="unexpected keyword argument 'base'"):
+        playouts(3, seed=1, base=2)
     with pytest.raises(TypeError, match="unexpected keyword argument 'players'"):
         playouts(3, seed=1, players=4)
+
+
+@pytest.mark.parametrize("all_pass", ["redeal", "void", "first_bidder"])
+@pytest.mark.parametrize("bidding", ["once", "rob", "none"])
+def test_playouts_auction_is_the_deals(bidding: str, all_pass: str) -> None:
+    """Deal 0 of ``playouts(seed=k)`` holds the cards of ``Deal(seed=k)``: bid by the
+    greedy policy, its auction ends as the state machine's does with the bots' bids
+    (``chupai.doudizhu.bidding.decision_choice``): the same landlord and base, or void,
+    or, where nobody bids and the rules deal again, dealt again.  (The bots bid on most
+    hands, so these deals rarely all pass: the auction's every branch is checked against
+    the state machine by the compiled tables, which run the engine's auction, in
+    tests/test_rl_vector_compiled.py and tests/test_doudizhu_vector.py.)"""
+    from chupai.doudizhu import Deal, Phase
+    from chupai.doudizhu.bidding import decision_choice
+    from chupai.doudizhu.playouts import playouts
+
+    rules = Rules(bidding=bidding, all_pass=all_pass)
+    seen = set()
+    for k in range(200):
+        r = playouts(1, seed=k, policy="greedy", rules=rules)
+        deal = Deal(seed=k, rules=rules)
+        while deal.phase is Phase.BID and deal.redeals == 0:
+            deal.apply(decision_choice(deal, deal.legal_actions()))
+        if deal.redeals:
+            assert r.redeals[0] >= 1
+            seen.add("redeal")
+        elif deal.landlord is None:
+            assert (r.landlord[0], r.base[0], r.winner[0], r.redeals[0]) == (-1, 0, -1, 0)
+            seen.add("void")
+        else:
+            assert (r.landlord[0], r.base[0], r.redeals[0]) == (deal.landlord, deal.base, 0)
+            seen.add(deal.base)
+    assert len(seen) >= (1 if bidding == "none" else 2)

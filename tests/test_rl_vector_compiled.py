@@ -25,6 +25,7 @@ COMPILED = [(game, n) for game, entry in GAMES.items() if entry.vector_tables is
     (False, "id", None),
     ("concrete", "index", "random"),
     ("ids", "id", "greedy"),
+    ("ids", "index", None),
     (False, "id", "heuristic"),
 ])
 def test_every_game_compiled_equals_python(game, players, features, action_mode, opponents):

@@ -8,9 +8,9 @@ One run, CPU time (``time.process_time``), the median of ``--repeat`` passes, in
 second on one thread:
 
 * chupai: ``chupai.doudizhu.playouts.playouts(n, seed=..., policy="random")``: each deal
-  dealt and its card play played to the end in C, uniformly random over the
-  suit-collapsed legal plays (and passing when following); the landlord is drawn from
-  the deal's stream (the auction is not in the C playouts yet);
+  dealt, bid (``Rules()``: bid once, uniformly random over the legal bids, a deal nobody
+  bids in dealt again) and played to the end in C, uniformly random over the
+  suit-collapsed legal plays (and passing when following);
 * chupai from Python: ``chupai.doudizhu.Deal(seed)`` stepped with
   ``apply_index`` of a uniformly random legal action (``random.Random(seed)``), its
   auction (``Rules()``: bid once, a deal nobody bids in dealt again) and every concrete

@@ -510,7 +510,7 @@ cdef class DealEngine(Engine):
         for s in range((<const ct_deal_t *>st).t.seats):
             out[s] = ct_return(<const ct_deal_t *>st, s)
 
-    cdef int h_deal(self, void *st, rng_t *rng) noexcept nogil:
+    cdef int h_deal(self, void *st, rng_t *rng, int policy) noexcept nogil:
         cdef ct_deal_t *d = <ct_deal_t *>st
         return ct_deal_random(d, rng, d.hand_size, d.layout_size, d.first)
 

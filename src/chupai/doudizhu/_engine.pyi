@@ -10,6 +10,7 @@ from chupai.doudizhu.rules import Rules
 POLICIES: dict[str, int]
 ROW: tuple[RowField, ...]
 SEATS: int
+MAX_REDEALS: int
 MAX_BASE: int
 C_CONSTANTS: dict[str, int]
 

@@ -1,18 +1,20 @@
-"""The Dou Dizhu trick engine and the playouts (``docs/rules/doudizhu.md``, "Play" and
-"Scoring").
+"""The Dou Dizhu deal engine and the playouts (``docs/rules/doudizhu.md``, "The auction",
+"Play" and "Scoring").
 
-A deal's card play is the C struct ``ddz_deal_t``: three hands, the trick (last play,
-who made it, passes since), the landlord and the base stake the auction gave, and what
-the scoring counts (bombs and rockets, each seat's plays).  The landlord leads; play
-goes from seat to seat in increasing order; when the two others pass, the last player
-to play leads; the deal ends when a player has no cards left.  ``DealEngine`` wraps it
-for Python; the playouts run it to the end inside C with the GIL released (a random
-deal's landlord drawn from its seed, at the prototype's base stake: the auction is the
-state machine's).
+A deal is the C struct ``ddz_deal_t``: three hands, the auction (its rules and state),
+the trick (last play, who made it, passes since), the landlord and the base stake the
+auction gave, and what the scoring counts (bombs and rockets, each seat's plays).  The
+auction (``chupai.doudizhu.auction``) runs from seat 0; its landlord takes the kitty
+and leads; play goes from seat to seat in increasing order; when the two others pass,
+the last player to play leads; the deal ends when a player has no cards left.
+``DealEngine`` wraps a card play for Python (the ``Deal`` state machine runs its
+auction); the playouts deal, bid and play each deal to the end inside C with the GIL
+released, and the compiled tables (``chupai.doudizhu._tables``) run the same auction
+for their players.
 """
 cimport cython
 
-from libc.stdint cimport uint8_t
+from libc.stdint cimport uint8_t, uint64_t
 
 from chupai.core.records cimport (
     GameClasses,
@@ -20,21 +22,26 @@ from chupai.core.records cimport (
     SUITED_MASK,
     bit,
     mask_t,
+    match_deal_hash,
     play_t,
     playbuf_t,
     rng_below,
+    rng_next,
     rng_seed,
     rng_shuffle,
     rng_t,
     seed64,
 )
 from chupai.engine.base cimport (
-    PASS_FOLLOWING, Engine, GameSpec, check_seat, checked_hands, onedeck_plays_of, trick_played, trick_start,
+    PASS_FOLLOWING, POLICY_CALLER, Engine, GameSpec, check_seat, checked_hands, onedeck_plays_of, trick_played, trick_start,
     trick_target,
 )
-from chupai.doudizhu._deal cimport DDZ_DECK, DDZ_HAND, DDZ_SEATS, ddz_deal_t
+from chupai.doudizhu._deal cimport (
+    DDZ_ALL_PASS_FIRST, DDZ_ALL_PASS_REDEAL, DDZ_BID_NONE, DDZ_BID_ONCE, DDZ_BID_ROB, DDZ_BID_VALUES, DDZ_DECK,
+    DDZ_FIRST_BIDDER, DDZ_HAND, DDZ_MAX_REDEALS, DDZ_SEATS, DDZ_TOP_BID, ddz_deal_t,
+)
 from chupai.doudizhu._movegen cimport DDZ_BOMB, DDZ_ROCKET, ddz_generate, ddz_rules_flags, ddz_target
-from chupai.doudizhu._policies cimport choose_greedy, choose_heuristic
+from chupai.doudizhu._policies cimport choose_bid, choose_greedy, choose_heuristic
 
 from chupai.doudizhu cimport _movegen as mg
 
@@ -43,6 +50,9 @@ from chupai.core.cardset import Cards
 from chupai.doudizhu._movegen import GAME_CLASSES as _BOUND
 
 SEATS = DDZ_SEATS
+#: the most times an auction in which nobody bids deals again (``rules.all_pass="redeal"``);
+#: in the last deal, nobody bidding makes the first bidder the landlord at 1
+MAX_REDEALS = DDZ_MAX_REDEALS
 #: the Python constants that must equal the C declarations (tests/test_engine_base.py)
 C_CONSTANTS = {
     **{f"play.PlayType.{name}": value for name, value in (
@@ -58,8 +68,8 @@ C_CONSTANTS = {
 }
 
 #: the fields of the batch row ``h_row`` writes, in order (chupai.engine.batch.split_rows)
-ROW = (RowField("landlord", "int8"), RowField("winner", "int8"), RowField("stake", "int32"),
-       RowField("returns", "float64", per_seat=True))
+ROW = (RowField("landlord", "int8"), RowField("base", "int32"), RowField("winner", "int8"),
+       RowField("stake", "int32"), RowField("redeals", "int8"), RowField("returns", "float64", per_seat=True))
 
 # the generator flags a deal may hold (chupai.doudizhu.rules)
 cdef int ALL_FLAGS = 63
@@ -103,6 +113,138 @@ cdef void ddz_deal_random(ddz_deal_t *d, rng_t *rng, int landlord) noexcept nogi
     ddz_start(d, landlord, landlord)
 
 
+# --- the auction (chupai.doudizhu.auction.Auction) -------------------------------------------
+cdef void ddz_auction_rules(ddz_deal_t *d, int bidding, int all_pass) noexcept nogil:
+    """The auction's rules (DDZ_BID_*, DDZ_ALL_PASS_*); no auction open."""
+    d.a.bidding = bidding
+    d.a.all_pass = all_pass
+    d.a.max_redeals = DDZ_MAX_REDEALS
+    d.a.open = 0
+    d.a.redeals = 0
+
+
+cdef void ddz_auction_deal(ddz_deal_t *d, rng_t *rng) noexcept nogil:
+    """A fresh deal from `rng` (the cards of DealEngine.random's deal of that stream),
+    the hands of 17 (the kitty aside), the auction opened; the deal's seed, from which a
+    deal nobody bids in is dealt again, is drawn from `rng` after the cards."""
+    ddz_deal_random(d, rng, rng_below(rng, DDZ_SEATS))
+    d.hand[d.landlord] &= ~d.kitty
+    d.a.seed = rng_next(rng) >> 1
+    d.a.redeals = 0
+    ddz_auction_open(d)
+
+
+cdef void ddz_auction_open(ddz_deal_t *d) noexcept nogil:
+    """A new auction over the hands dealt (ended at once under bidding "none": the first
+    bidder is the landlord at 1)."""
+    cdef int k
+    for k in range(DDZ_BID_VALUES * DDZ_SEATS):
+        d.a.bids[k] = 0
+    d.a.last = d.a.redeals == d.a.max_redeals
+    if d.a.bidding == DDZ_BID_NONE:
+        auction_end(d, DDZ_FIRST_BIDDER, 1)
+        return
+    d.a.open = 1
+    d.a.base = 0
+    d.a.landlord = -1
+    d.a.caller = -1
+    d.a.pos = 0
+    d.a.norder = DDZ_SEATS
+    for k in range(DDZ_SEATS):
+        d.a.order[k] = (DDZ_FIRST_BIDDER + k) % DDZ_SEATS
+    d.t.current = DDZ_FIRST_BIDDER
+    d.t.last_player = -1
+    d.winner = -1
+
+
+cdef void auction_end(ddz_deal_t *d, int landlord, int base) noexcept nogil:
+    """The landlord takes the kitty (shown to all) and leads the card play at `base`."""
+    d.a.open = 0
+    d.hand[landlord] |= d.kitty
+    d.base = base
+    ddz_start(d, landlord, landlord)
+
+
+cdef void auction_nobody(ddz_deal_t *d) noexcept nogil:
+    """Nobody bid: the first bidder is the landlord at 1, the deal is dealt again
+    (chupai.doudizhu.deal: DealEngine.random(match_deal(seed, redeals), landlord=first)),
+    or it ends void (no landlord, no winner)."""
+    cdef rng_t r
+    if d.a.all_pass == DDZ_ALL_PASS_FIRST or d.a.last:
+        auction_end(d, DDZ_FIRST_BIDDER, 1)
+    elif d.a.all_pass == DDZ_ALL_PASS_REDEAL:
+        d.a.redeals += 1
+        rng_seed(&r, match_deal_hash(d.a.seed, <uint64_t>d.a.redeals), 0)
+        rng_below(&r, DDZ_SEATS)
+        ddz_deal_random(d, &r, DDZ_FIRST_BIDDER)
+        d.hand[DDZ_FIRST_BIDDER] &= ~d.kitty
+        ddz_auction_open(d)
+    else:
+        d.a.open = 0
+        d.t.current = -1
+        d.winner = -1
+        d.landlord = -1
+
+
+cdef int ddz_bid_count(const ddz_deal_t *d) noexcept nogil:
+    """The legal bids of the seat to bid: Bid(0), then Bid(base + 1) .. Bid(3) (one bid
+    each) or Bid(1) (call and rob)."""
+    return 2 if d.a.bidding == DDZ_BID_ROB else DDZ_BID_VALUES - d.a.base
+
+
+cdef int ddz_bid_value(const ddz_deal_t *d, int k) noexcept nogil:
+    """The value of the k-th legal bid (ddz_bid_count)."""
+    return k if d.a.bidding == DDZ_BID_ROB or k == 0 else d.a.base + k
+
+
+cdef void ddz_bid(ddz_deal_t *d, int k) noexcept nogil:
+    """The seat to bid makes the k-th of its legal bids (chupai.doudizhu.auction.Auction.apply)."""
+    cdef int seat = d.t.current, j
+    cdef int value = ddz_bid_value(d, k)
+    d.a.bids[seat * DDZ_BID_VALUES + value] += 1
+    d.a.pos += 1
+    if d.a.bidding == DDZ_BID_ONCE:
+        if value:
+            d.a.base = value
+            d.a.landlord = seat
+            if value == DDZ_TOP_BID:
+                auction_end(d, seat, value)
+                return
+        if d.a.pos == DDZ_SEATS:
+            if d.a.landlord < 0:
+                auction_nobody(d)
+            else:
+                auction_end(d, d.a.landlord, d.a.base)
+            return
+        d.t.current = d.a.order[d.a.pos]
+        return
+    # call and rob
+    if d.a.caller < 0:
+        if value:
+            # the call: the later players of the first round may rob, then the caller
+            d.a.caller = seat
+            d.a.landlord = seat
+            d.a.base = 1
+            for j in range(d.a.pos, d.a.norder):
+                d.a.order[j - d.a.pos] = d.a.order[j]
+            d.a.norder -= d.a.pos
+            d.a.pos = 0
+        elif d.a.pos == DDZ_SEATS:
+            auction_nobody(d)
+            return
+    elif value:
+        d.a.landlord = seat
+        d.a.base *= 2
+    if d.a.caller >= 0 and d.a.pos == d.a.norder:
+        if d.a.landlord == d.a.caller or (d.a.norder and d.a.order[d.a.norder - 1] == d.a.caller):
+            auction_end(d, d.a.landlord, d.a.base)
+            return
+        d.a.order[d.a.norder] = d.a.caller  # the caller's last word
+        d.a.norder += 1
+    d.t.current = d.a.order[d.a.pos]
+
+
+# --- the card play --------------------------------------------------------------------------
 cdef int deal_legal(const ddz_deal_t *d, int collapse, playbuf_t *out) noexcept nogil:
     """Append the current player's legal plays (passing, when allowed, is not listed)."""
     cdef ddz_target tg
@@ -203,6 +345,16 @@ cdef int checked_base(object base) except -1:
     return base
 
 
+cdef int set_rules_of(ddz_deal_t *d, object rules) except -1:
+    """The options of `rules` (None: the default rules): generator flags, the doublings'
+    cap and the auction's rules."""
+    bidding, all_pass = CLASSES.rules_of(rules)._auction
+    d.flags = ddz_rules_flags(rules)
+    d.cap = cap_of(rules)
+    ddz_auction_rules(d, bidding, all_pass)
+    return 0
+
+
 include "chupai/engine/deal_hooks.pxi"
 
 
@@ -242,8 +394,7 @@ cdef class DealEngine(DealHooks):
                 raise TypeError(f"kitty must be one-deck Cards or a card string, not {kitty!r}")
             self.d.kitty = taken.lo
         self.d.base = checked_base(base)
-        self.d.flags = ddz_rules_flags(rules)
-        self.d.cap = cap_of(rules)
+        set_rules_of(&self.d, rules)
         self.d.t.seats = DDZ_SEATS
         self.set_rules(CLASSES.rules_of(rules))
         ddz_start(&self.d, lord, lead)
@@ -251,9 +402,9 @@ cdef class DealEngine(DealHooks):
 
     @staticmethod
     def random(seed, *, landlord=None, base=1, rules=None):
-        """A fresh deal from a seed: 17 cards each, the kitty to the landlord (``None``:
-        drawn from the seed), who leads at ``base``; the same seed gives the same deal as
-        ``playouts``' first."""
+        """A fresh deal's card play from a seed: 17 cards each, the kitty to the landlord
+        (``None``: drawn from the seed), who leads at ``base``; the same seed deals the
+        cards of ``playouts``' first deal (before its auction)."""
         cdef DealEngine self = DealEngine.__new__(DealEngine)
         cdef rng_t rng
         cdef int lead
@@ -262,8 +413,7 @@ cdef class DealEngine(DealHooks):
         if landlord is not None:
             lead = check_seat(landlord, DDZ_SEATS, "landlord")
         self.d.base = checked_base(base)
-        self.d.flags = ddz_rules_flags(rules)
-        self.d.cap = cap_of(rules)
+        set_rules_of(&self.d, rules)
         self.d.t.seats = DDZ_SEATS
         self.set_rules(CLASSES.rules_of(rules))
         ddz_deal_random(&self.d, &rng, lead)
@@ -318,21 +468,30 @@ cdef class DealEngine(DealHooks):
         for s in range(DDZ_SEATS):
             out[s] = 2.0 * won if s == d.landlord else -won
 
-    cdef int h_deal(self, void *st, rng_t *rng) noexcept nogil:
+    cdef int h_deal(self, void *st, rng_t *rng, int policy) noexcept nogil:
+        """A fresh deal and its auction (ddz_auction_deal), bid by `policy` (chupai.doudizhu._policies.choose_bid) unless POLICY_CALLER;
+        the redeals."""
         cdef ddz_deal_t *d = <ddz_deal_t *>st
-        ddz_deal_random(d, rng, rng_below(rng, DDZ_SEATS))
-        return 0
+        ddz_auction_deal(d, rng)
+        if policy != POLICY_CALLER:
+            while d.a.open:
+                ddz_bid(d, choose_bid(d, policy, rng))
+        return d.a.redeals
 
     cdef int h_row_width(self, const void *st) noexcept nogil:
-        return 3 + DDZ_SEATS
+        return 5 + DDZ_SEATS
 
     cdef void h_row(self, const void *st, int dealt, double *row) noexcept nogil:
-        """The landlord, the winner, the stake, then each seat's return."""
+        """The landlord and the auction's base, the winner, the stake (-1, 0, -1, 0 for a
+        void deal), the redeals, then each seat's return."""
         cdef const ddz_deal_t *d = <const ddz_deal_t *>st
+        cdef bint void = d.landlord < 0
         row[0] = d.landlord
-        row[1] = d.winner
-        row[2] = ddz_stake(d)
-        self.h_returns(st, NULL, row + 3)
+        row[1] = 0.0 if void else d.base
+        row[2] = d.winner
+        row[3] = 0.0 if void else ddz_stake(d)
+        row[4] = dealt
+        self.h_returns(st, NULL, row + 5)
 
     cdef int h_valid(self, const void *st) noexcept nogil:
         return valid(<const ddz_deal_t *>st)

@@ -1,16 +1,57 @@
-"""Dou Dizhu's playout policies: greedy and heuristic.
+"""Dou Dizhu's playout policies: the bids, and the greedy and heuristic card play.
 
-Each reads a deal (``ddz_deal_t``) and the suit-collapsed legal plays of the seat to act
-and returns the index of its choice (-1: pass); the engine (``chupai.doudizhu._engine``)
-calls them through its ``h_greedy`` and ``h_heuristic`` hooks.
+A bid policy reads a deal in its auction and returns the index of its bid among the
+legal ones; a card-play policy reads a deal (``ddz_deal_t``) and the suit-collapsed
+legal plays of the seat to act and returns the index of its choice (-1: pass).  The
+engine (``chupai.doudizhu._engine``) calls them in its playouts (``h_deal``,
+``h_greedy``, ``h_heuristic``), the compiled tables for their built-in players.
 """
-from chupai.core.records cimport play_t, playbuf_t, popcount
-from chupai.engine.base cimport going_out
-from chupai.doudizhu._deal cimport ddz_deal_t
+from chupai.core.records cimport mask_t, play_t, playbuf_t, popcount, rng_below, rng_t
+from chupai.engine.base cimport POLICY_RANDOM, going_out
+from chupai.doudizhu._deal cimport DDZ_BID_ROB, DDZ_BID_VALUES, DDZ_SEATS, ddz_deal_t
 from chupai.doudizhu._movegen cimport DDZ_BOMB, DDZ_ROCKET
 
 # a greedy player bombs only a player of the other side holding at most this many cards
 cdef int GREEDY_THREAT = 3
+
+
+# --- the bids ---------------------------------------------------------------------------
+cdef int hand_worth(mask_t hand) noexcept nogil:
+    """chupai.doudizhu.bidding.worth: the rocket 8, a lone red joker 4, a lone black
+    joker 3, each bomb 6, each 2 held 2, each ace 1; a bid of 3 from 10 points, 2 from 7,
+    1 from 4, else none (faces rank * 4 + suit, ranks 2..A, then the black and the red joker)."""
+    cdef int points, r, count
+    cdef bint black = (hand >> 52) & 1, red = (hand >> 53) & 1
+    points = 8 if black and red else 4 * red + 3 * black
+    for r in range(13):
+        count = popcount((hand >> (4 * r)) & 15)
+        if count == 4:
+            points += 6
+        if r == 0:
+            points += 2 * count
+        elif r == 12:
+            points += count
+    if points >= 10:
+        return 3
+    if points >= 7:
+        return 2
+    return 1 if points >= 4 else 0
+
+
+cdef int choose_bid(const ddz_deal_t *d, int policy, rng_t *rng) noexcept nogil:
+    """The index of the seat to bid's bid among its legal ones (Bid(0), then the higher
+    bids: chupai.doudizhu._engine.ddz_bid_value).  Random: uniform; greedy and
+    heuristic: chupai.doudizhu.bidding.decision_choice (the highest legal bid up to the
+    hand's worth; call from a worth of 1, rob from 2)."""
+    cdef int worth, s, robbing = 0
+    if policy == POLICY_RANDOM:
+        return <int>rng_below(rng, 2 if d.a.bidding == DDZ_BID_ROB else DDZ_BID_VALUES - d.a.base)
+    worth = hand_worth(d.hand[d.t.current])
+    if d.a.bidding == DDZ_BID_ROB:
+        for s in range(DDZ_SEATS):
+            robbing |= d.a.bids[s * DDZ_BID_VALUES + 1]
+        return 1 if worth >= (2 if robbing else 1) else 0
+    return worth - d.a.base if worth > d.a.base else 0
 
 
 cdef inline bint is_bomb(const play_t *p) noexcept nogil:

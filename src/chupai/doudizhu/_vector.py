@@ -24,14 +24,11 @@ class DouDizhuCompiledTables(CompiledTables):
         ("base", lambda n: 1), ("stake", lambda n: 1)))}
 
     def setup(self, tables: Any, rules: Any, space: ActionSpace) -> None:
-        """The auction's rules, the redeals' bound, the id of ``Bid(0)`` and the phase "bid"."""
+        """The id of ``Bid(0)`` and the phase "bid" (the auction's rules are the prototype's)."""
         from chupai.doudizhu._rl import DouDizhu
         from chupai.doudizhu.auction import Bid
-        from chupai.doudizhu.deal import MAX_REDEALS
-        from chupai.doudizhu.rules import ALL_PASS, BIDDING
 
-        tables.auction(BIDDING.index(rules.bidding), ALL_PASS.index(rules.all_pass), MAX_REDEALS,
-                       space.decision_id(Bid(0)), DouDizhu.phases.index("bid"))
+        tables.auction(space.decision_id(Bid(0)), DouDizhu.phases.index("bid"))
 
     def prototype(self, rules: Any, players: int) -> Any:
         from chupai.doudizhu._engine import DealEngine

@@ -23,7 +23,7 @@ from chupai.contract import TERMINAL, Event
 from chupai.core.seeds import match_deal
 from chupai.errors import IllegalActionError
 from chupai.state.base import DealSurface, check_rules, check_seat, check_seed, foreign_action, shallow_clone
-from chupai.doudizhu._engine import DealEngine
+from chupai.doudizhu._engine import MAX_REDEALS, DealEngine
 from chupai.doudizhu._world import world
 from chupai.doudizhu.auction import SEATS, Auction, Bid
 from chupai.doudizhu.phase import Phase
@@ -31,10 +31,6 @@ from chupai.doudizhu.play import Play
 from chupai.doudizhu.rules import Rules
 
 __all__ = ["MAX_REDEALS", "Deal"]
-
-#: the most times an auction in which nobody bids deals again (``rules.all_pass="redeal"``);
-#: in the last deal, nobody bidding makes the first bidder the landlord at 1
-MAX_REDEALS = 3
 
 # module constants: looking an enum member up on its class costs ~0.1 us
 _BID, _PLAY, _OVER = Phase.BID, Phase.PLAY, Phase.OVER

@@ -1,13 +1,11 @@
-"""Playouts in C: whole Dou Dizhu card plays dealt and played to the end with the GIL
-released (the auction is the state machine's: each deal's landlord is drawn from its
-stream, at the base stake given)."""
+"""Playouts in C: whole Dou Dizhu deals dealt, bid and played to the end with the GIL
+released (the auction of the rules, its bids made by the policy)."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from chupai.core.validate import check_int
 from chupai.engine.batch import BatchOptions, play_out, run_playouts
 from chupai.state.base import check_rules
 from chupai.doudizhu import _engine
@@ -25,16 +23,22 @@ class PlayoutResults(NamedTuple):
     """The outcome of each deal of a batch.
 
     Attributes:
-        landlord: ``(n,)`` int8, the landlord's seat.
-        winner: ``(n,)`` int8, the first seat out.
-        stake: ``(n,)`` int32, the stake (the base doubled per bomb, rocket, spring and
-            anti-spring, capped as the rules say).
+        landlord: ``(n,)`` int8, the landlord's seat (-1: a void deal, nobody having bid
+            under ``Rules.all_pass="void"``).
+        base: ``(n,)`` int32, the base stake the auction gave (0: a void deal).
+        winner: ``(n,)`` int8, the first seat out (-1: a void deal).
+        stake: ``(n,)`` int32, the stake (the auction's base doubled per bomb, rocket,
+            spring and anti-spring, capped as the rules say; 0: a void deal).
+        redeals: ``(n,)`` int8, the times the deal was dealt again, nobody having bid
+            (``Rules.all_pass="redeal"``).
         returns: ``(n, 3)`` float64, each seat's payment (``chupai.doudizhu.scoring``).
     """
 
     landlord: np.ndarray
+    base: np.ndarray
     winner: np.ndarray
     stake: np.ndarray
+    redeals: np.ndarray
     returns: np.ndarray
 
 
@@ -68,15 +72,20 @@ def playout(state: Any, *, seed: int, policy: str = "random") -> PlayoutResult:
     return PlayoutResult(landlord, winner, stake, returns)
 
 
-def playouts(n: int, *, seed: int, rules: Rules | None = None, base: int = 1,
+def playouts(n: int, *, seed: int, rules: Rules | None = None,
              **options: Unpack[BatchOptions]) -> PlayoutResults:
-    """Deal ``n`` fresh random deals (17 cards each, the kitty to a landlord drawn from
-    the deal's stream, who leads at ``base``) and play each card play to the end in C.
+    """Deal ``n`` fresh random deals (17 cards each, the kitty aside), hold each one's
+    auction (``rules.bidding`` from seat 0; nobody bidding dealt again, void or the
+    first bidder's, as ``rules.all_pass`` says) and play its card play to the end, all
+    in C.
 
     ``options``: how the batch runs (:class:`chupai.engine.batch.BatchOptions`:
     ``policy``, ``threads``, ``progress``, ``backend``, ``workers``, ``address``).  Deal
-    ``i`` draws its cards, its landlord and its moves from its own stream of ``seed``,
-    so the arrays are the same whatever the threads, processes or backend.  The
+    ``i`` draws its cards, its bids and its moves from its own stream of ``seed``, so
+    the arrays are the same whatever the threads, processes or backend.  The
+    ``"random"`` policy bids uniformly among the legal bids; ``"greedy"`` and
+    ``"heuristic"`` bid the hand's worth (:func:`chupai.doudizhu.bidding.worth`: the
+    highest legal bid up to it; call from a worth of 1, rob from 2).  The
     ``"greedy"`` policy goes out when it can, leads its lowest play (no bomb while
     another play is left), follows with the lowest play that beats, never over its
     partner, a bomb or the rocket only against a player of the other side holding at
@@ -89,6 +98,5 @@ def playouts(n: int, *, seed: int, rules: Rules | None = None, base: int = 1,
     ((100, 3), True, True)
     """
     rules = check_rules(rules, Rules, "doudizhu")
-    base = check_int(base, "base", 1, _engine.MAX_BASE)
-    row = run_playouts(_engine, n, seed=seed, options=options, base=base, rules=rules)
-    return PlayoutResults(row["landlord"], row["winner"], row["stake"], row["returns"])
+    row = run_playouts(_engine, n, seed=seed, options=options, rules=rules)
+    return PlayoutResults(row["landlord"], row["base"], row["winner"], row["stake"], row["redeals"], row["returns"])

@@ -79,7 +79,9 @@ class Rules:
         object.__setattr__(self, "bidding", check_choice(self.bidding, "bidding", BIDDING))
         object.__setattr__(self, "all_pass", check_choice(self.all_pass, "all_pass", ALL_PASS))
         object.__setattr__(self, "multiplier_cap", check_optional_int(self.multiplier_cap, "multiplier_cap", 1))
-        # the options the compiled code reads
+        # the options the compiled code reads: the generator's flags, and the auction's
+        # rules as indices into BIDDING and ALL_PASS (chupai.doudizhu._engine)
+        object.__setattr__(self, "_auction", (BIDDING.index(self.bidding), ALL_PASS.index(self.all_pass)))
         set_flags(self, {
             FLAG_FOUR_WITH_TWO: self.four_with_two,
             FLAG_FOUR_TWO_PAIR: self.four_two_pair,

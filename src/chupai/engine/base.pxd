@@ -48,6 +48,7 @@ cdef enum:
     POLICY_RANDOM = 0
     POLICY_GREEDY = 1
     POLICY_HEURISTIC = 2         # the game's strong heuristic (h_heuristic)
+    POLICY_CALLER = -1           # h_deal: the decisions before the card play are the caller's
     PASS_NEVER = 0               # h_pass_rule: passing is never allowed
     PASS_FOLLOWING = 1           # only when following a play
     PASS_IF_STUCK = 2            # when following, or on lead without a legal play
@@ -200,9 +201,11 @@ cdef class Engine:
     # each seat's outcome as it stands, given the game's outcome weights (h_weights)
     cdef void h_returns(self, const void *st, const double *weights, double *out) noexcept nogil
     # deal a fresh deal into `st` (which holds the options of the deal to make: a copy
-    # of a prototype), drawing from `rng` as the game's batch playouts do; a count the
-    # batch row reports (redeals), else 0
-    cdef int h_deal(self, void *st, rng_t *rng) noexcept nogil
+    # of a prototype), drawing from `rng` as the game's batch playouts do; a game whose
+    # deal opens with decisions before the card play (Dou Dizhu's auction) makes them
+    # with `policy` from `rng`, or leaves them open (POLICY_CALLER: the compiled tables'
+    # players make them); a count the batch row reports (redeals), else 0
+    cdef int h_deal(self, void *st, rng_t *rng, int policy) noexcept nogil
     # the batch output of a finished deal: h_row_width doubles per deal
     cdef int h_row_width(self, const void *st) noexcept nogil
     cdef void h_row(self, const void *st, int dealt, double *row) noexcept nogil

@@ -288,7 +288,7 @@ cdef class Engine:
         for s in range(self.h_seats(st)):
             out[s] = 0.0
 
-    cdef int h_deal(self, void *st, rng_t *rng) noexcept nogil:
+    cdef int h_deal(self, void *st, rng_t *rng, int policy) noexcept nogil:
         return 0
 
     cdef int h_row_width(self, const void *st) noexcept nogil:
@@ -453,7 +453,7 @@ cdef class Engine:
         for i in range(start, stop):
             memcpy(x, self.h_state(), size)
             rng_seed(&rng, seed, <uint64_t>i)
-            dealt = self.h_deal(x, &rng)
+            dealt = self.h_deal(x, &rng, policy)
             rc = self.c_playout(x, &rng, policy, &buf)
             if rc != 0:
                 break

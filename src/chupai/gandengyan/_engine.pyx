@@ -540,7 +540,7 @@ cdef class DealEngine(DealHooks):
     cdef void h_returns(self, const void *st, const double *weights, double *out) noexcept nogil:
         gdy_returns(<const gdy_deal_t *>st, out)
 
-    cdef int h_deal(self, void *st, rng_t *rng) noexcept nogil:
+    cdef int h_deal(self, void *st, rng_t *rng, int policy) noexcept nogil:
         gdy_deal_random(<gdy_deal_t *>st, rng, -1)
         return 0
 

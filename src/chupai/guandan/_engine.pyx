@@ -290,7 +290,7 @@ cdef class DealEngine(DealHooks):
             if d.result != GD_RESULT_NONE:
                 out[s] = weights[d.result] if s % 2 == d.out[0] % 2 else -weights[d.result]
 
-    cdef int h_deal(self, void *st, rng_t *rng) noexcept nogil:
+    cdef int h_deal(self, void *st, rng_t *rng, int policy) noexcept nogil:
         gd_deal_random(<gd_deal_t *>st, rng, (<gd_deal_t *>st).flags)
         return 0
 

@@ -16,7 +16,7 @@ cdef enum:
     TB_TOP_STRIDE = 16           # ints between two workers' slots of `top` (a cache line: no false sharing)
     TB_MAX_WEIGHTS = 16          # outcome weights (chupai.engine.base.ENGINE_MAX_WEIGHTS)
     TB_STATE_WORDS = 64          # the room for a game's struct in each table (512 bytes)
-    TB_DECISION_WORDS = 32       # the room for a game's decisions before the card play (h_dealt sets it)
+    TB_DECISION_WORDS = 32       # the most decisions a seat has at a time (h_decisions)
     MOVE_PASS = 0xFFFFFFFF       # a logged pass
     MOVE_COLLAPSED = 0x80000000  # a logged index into the suit-collapsed list (a built-in policy's)
     # the climbing games' shared observation fields (chupai.encoding.climbing.ClimbingGame.layout),
@@ -54,7 +54,6 @@ ctypedef struct table_t:
     int nids                     # the legal ids listed in Tables.ids (the entries of choice set)
     uint64_t deal_seed           # the seed of this deal: Deal(seed=deal_seed)
     int nmoves                   # its moves (Tables.moves): indices into the legal lists, or passes
-    int32_t decision[TB_DECISION_WORDS]  # the game's own state of the decisions before the card play
 
 
 # The action ids of play records: a dense table over the fields of a record's pattern.

@@ -55,6 +55,7 @@ from chupai.engine.base cimport (
     ENGINE_MAX_SEATS,
     PASS_IF_STUCK,
     PASS_NEVER,
+    POLICY_CALLER,
     Engine,
     GameSpec,
     trick_t,
@@ -613,7 +614,7 @@ cdef class Tables:
         t.episode += 1
         t.nmoves = 0
         rng_seed(&r, t.deal_seed, 0)
-        self.proto.h_deal(t.st, &r)
+        self.proto.h_deal(t.st, &r, POLICY_CALLER)
         t.dealt = 1
         t.last_seat = -1
         for s in range(ENGINE_MAX_SEATS):

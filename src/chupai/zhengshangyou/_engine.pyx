@@ -262,7 +262,7 @@ cdef class DealEngine(DealHooks):
         for s in range(d.t.seats):
             out[s] = weights[place_of(d, s)] if d.t.current < 0 else 0.0
 
-    cdef int h_deal(self, void *st, rng_t *rng) noexcept nogil:
+    cdef int h_deal(self, void *st, rng_t *rng, int policy) noexcept nogil:
         cdef zs_deal_t *d = <zs_deal_t *>st
         zs_deal_random(d, rng, d.t.seats, rng_below(rng, d.t.seats), d.flags)
         return 0
