@@ -69,3 +69,14 @@ def test_nobody_bidding_on_both_paths(bidding, all_pass):
 def test_doudizhu_opponents_bid_and_play_real_moves(rules, opponents):
     replays_as_deals(VectorEnv("doudizhu", 3, seed=9, rules=rules, opponents=opponents), 60,
                      np.random.default_rng(0), False)
+
+
+def test_tables_refuse_to_deal_before_the_auction_ids(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tables whose driver never gave them the bids' ids raise at reset, rather than
+    bidding with ids of other actions."""
+    from chupai.doudizhu._vector import DouDizhuCompiledTables
+
+    monkeypatch.setattr(DouDizhuCompiledTables, "setup", lambda self, tables, rules, space: None)
+    env = VectorEnv("doudizhu", num_envs=2, seed=1)
+    with pytest.raises(RuntimeError, match="auction"):
+        env.reset()

@@ -35,7 +35,10 @@ cdef class DouDizhuTables(Tables):
     """``n`` Dou Dizhu tables (``chupai.rl._tables.Tables``): the auction of the
     prototype's rules (the engine's, ``chupai.doudizhu._engine``), then the card play."""
 
-    cdef int bid_id, bid_phase
+    cdef int bid_id, bid_phase   # (bid_phase -1 until auction() sets them)
+
+    def __cinit__(self, *args, **kwargs):
+        self.bid_phase = -1
 
     def auction(self, int bid_id, int bid_phase):
         """The action id of ``Bid(0)`` and the index of the phase "bid" in the layout;
@@ -43,6 +46,12 @@ cdef class DouDizhuTables(Tables):
         if not (0 <= bid_id <= self.num_actions - DDZ_BID_VALUES and bid_phase >= 0):
             raise ValueError("auction: bid_id or bid_phase out of range")
         self.bid_id, self.bid_phase = bid_id, bid_phase
+
+    def reset(self, obs, mask, player, rows):
+        """``Tables.reset``; ``RuntimeError`` until :meth:`auction` has set the bids' ids."""
+        if self.bid_phase < 0:
+            raise RuntimeError("call auction() before reset(): the tables do not know the bids' ids")
+        return Tables.reset(self, obs, mask, player, rows)
 
     cdef bint h_collapsed_choice(self) noexcept nogil:
         # one deck, no wild cards: the generator's collapsed plays of a legal id include

@@ -676,52 +676,48 @@ cdef class Tables:
         cdef int aid, j, nids = 0, rule, rc
         cdef const play_t *p
         cdef const play_t *q
+        cdef bint deciding = self.h_deciding(t)
         buf.len = 0
-        if self.h_deciding(t):
+        if deciding:
             # the decisions' ids (their records -3 - k: the k-th of the deal's legal actions)
             nids = self.h_decisions(t, ids)
             for j in range(nids):
                 recs[j] = -3 - j
             t.can_pass = 0
-            memset(bits, 0, self.words * sizeof(uint64_t))
-            for j in range(nids):
-                bits[ids[j] >> 6] |= (<uint64_t>1) << (ids[j] & 63)
-            t.nids = nids
-            t.nrows = nids
-            return 0
-        rc = self.proto.h_legal(t.st, self.collapse, buf)
-        if rc != 0:
-            set_error(&self.error, rc)
-            buf.len = 0
-        for k in range(buf.len):
-            p = &buf.data[k]
-            aid = lookup_id(&self.lk, p)
-            if aid < 0:
-                set_error(&self.error, OUTSIDE_SPACE)
-                continue
-            j = slot[aid]
-            if j < 0:
-                slot[aid] = nids
-                ids[nids] = aid
-                recs[nids] = <int32_t>k
+        else:
+            rc = self.proto.h_legal(t.st, self.collapse, buf)
+            if rc != 0:
+                set_error(&self.error, rc)
+                buf.len = 0
+            for k in range(buf.len):
+                p = &buf.data[k]
+                aid = lookup_id(&self.lk, p)
+                if aid < 0:
+                    set_error(&self.error, OUTSIDE_SPACE)
+                    continue
+                j = slot[aid]
+                if j < 0:
+                    slot[aid] = nids
+                    ids[nids] = aid
+                    recs[nids] = <int32_t>k
+                    nids += 1
+                else:
+                    q = &buf.data[recs[j]]
+                    if p.nwild < q.nwild or (p.nwild == q.nwild and (p.hi < q.hi or (p.hi == q.hi and p.lo < q.lo))):
+                        recs[j] = <int32_t>k
+            rule = (<const trick_t *>t.st).pass_rule
+            t.can_pass = rule != PASS_NEVER and ((<const trick_t *>t.st).last_player >= 0
+                                                 or (rule == PASS_IF_STUCK and buf.len == 0))
+            if t.can_pass:
+                ids[nids] = self.pass_id
+                recs[nids] = -2
                 nids += 1
-            else:
-                q = &buf.data[recs[j]]
-                if p.nwild < q.nwild or (p.nwild == q.nwild and (p.hi < q.hi or (p.hi == q.hi and p.lo < q.lo))):
-                    recs[j] = <int32_t>k
-        rule = (<const trick_t *>t.st).pass_rule
-        t.can_pass = rule != PASS_NEVER and ((<const trick_t *>t.st).last_player >= 0
-                                             or (rule == PASS_IF_STUCK and buf.len == 0))
-        if t.can_pass:
-            ids[nids] = self.pass_id
-            recs[nids] = -2
-            nids += 1
         memset(bits, 0, self.words * sizeof(uint64_t))
         for j in range(nids):
             slot[ids[j]] = -1
             bits[ids[j] >> 6] |= (<uint64_t>1) << (ids[j] & 63)
         t.nids = nids
-        t.nrows = nids if self.by_id else <int>buf.len + t.can_pass
+        t.nrows = nids if self.by_id or deciding else <int>buf.len + t.can_pass
         return 0
 
     cdef void _write(self, Py_ssize_t i, float *obs, int8_t *mask, int64_t *player) noexcept nogil:
