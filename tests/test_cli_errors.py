@@ -4,6 +4,7 @@ bounded; output paths checked before a run; ``--version``; an unknown option tol
 its subcommand.  Each case runs through ``chupai.cli.main`` (and one as a process)."""
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import re
@@ -59,6 +60,15 @@ def test_ladder_output_paths_are_checked_before_the_ladder(option: str, tmp_path
     base = ["ladder", "guandan", "--bots", "random,greedy", "--deals", "100000"]
     fails([*base, option, "/nonexistent/dir/x"], "does not exist", capsys)
     fails([*base, option, str(tmp_path)], "is a folder", capsys)
+
+
+def test_ladder_png_must_be_a_png_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A plot path that does not end in .png is refused before the ladder is played (it
+    used to fail in matplotlib after the whole ladder, printing no results)."""
+    out = tmp_path / "out.txt"
+    fails(["ladder", "guandan", "--bots", "random,greedy", "--deals", "100000", "--png", str(out)],
+          "does not end in .png", capsys)
+    assert not out.exists()
 
 
 def test_generate_refuses_before_writing_anything(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -313,3 +323,16 @@ def test_the_ray_backend_without_ray_names_the_extra(argv: list[str], tmp_path: 
     argv = [str(tmp_path / "out") if a == "OUT" else a for a in argv]
     fails([*argv, "--backend", "ray"], "pip install 'chupai[ray]'", capsys)
     assert not (tmp_path / "out").exists()  # refused before any side effect
+
+
+def test_the_docs_name_the_subcommands_that_take_json() -> None:
+    """docs/index.md names exactly the subcommands with a ``--json`` switch."""
+    text = " ".join((Path(__file__).parents[1] / "docs" / "index.md").read_text().split())
+    said = re.search(r"`--json` is a switch of (.*?) \(not of (.*?), which", text)
+    assert said, "docs/index.md no longer says which subcommands take --json"
+    has, has_not = (set(re.findall(r"`(\w+)`", part)) for part in said.groups())
+    ap, _ = build_parser()
+    names = {name for action in ap._actions if isinstance(action, argparse._SubParsersAction)
+             for name in action.choices}
+    assert has | has_not == names
+    assert {name for name in names if "--json" in _subparser(ap, name)._option_string_actions} == has

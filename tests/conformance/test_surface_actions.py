@@ -177,13 +177,14 @@ def test_apply_index_refuses_bad_input_state_unchanged(sample):
         with pytest.raises(TypeError, match="index"):
             state.apply_index(bad)
         assert snapshot(state) == before
-    for bad in (n, -n - 1, 10**30):
+    # no index from the end: -1 pads action ids, and must not play the last action
+    for bad in (n, -1, np.int64(-1), -n, -n - 1, 10**30):
         with pytest.raises(IllegalActionError, match="out of range"):
             state.apply_index(bad)
         assert snapshot(state) == before
     if n:
         other = state.clone()
-        other.apply_index(np.int64(-1))
+        other.apply_index(np.int64(n - 1))
         last = state.clone()
         last.apply(last.legal_actions()[n - 1])
         assert snapshot(other) == snapshot(last)

@@ -32,6 +32,7 @@ __all__ = [
     "check_type_name",
     "count",
     "output_path",
+    "png_path",
     "threads",
     "choose_reading",
     "dump_json",
@@ -288,6 +289,15 @@ def output_path(text: str) -> str:
     if not os.access(folder, os.W_OK) or (os.path.exists(text) and not os.access(text, os.W_OK)):
         raise argparse.ArgumentTypeError(f"{text!r} is not writable")
     return text
+
+
+def png_path(text: str) -> str:
+    """An argparse type: an :func:`output_path` whose name ends in ``.png``, the format the
+    plot is written in (a typo caught before the run, not after it)."""
+    path = output_path(text)
+    if not path.lower().endswith(".png"):
+        raise argparse.ArgumentTypeError(f"{text!r} does not end in .png (the plot is written as a PNG file)")
+    return path
 
 
 def int_at_least(low: int) -> Callable[[str], int]:

@@ -42,7 +42,7 @@ def register(sub: Any) -> argparse.ArgumentParser:
     """Add the ``ladder`` subcommand to the ``chupai`` command's subparsers (its
     game-specific options are the registry entries', checked by ``chupai.cli``); the
     subcommand's parser."""
-    from chupai.cli.common import MAX_COUNT, add_seed, count, output_path, positive_int
+    from chupai.cli.common import MAX_COUNT, add_seed, count, output_path, png_path, positive_int
     from chupai.cli.options import add_options
 
     p: argparse.ArgumentParser = sub.add_parser(
@@ -62,7 +62,7 @@ def register(sub: Any) -> argparse.ArgumentParser:
                    help="write the result as one JSON object to stdout instead of text (the keys of --save-json)")
     p.add_argument("--save-json", type=output_path, metavar="PATH", dest="save_json",
                    help="also write the result as JSON to the file PATH")
-    p.add_argument("--png", type=output_path, metavar="PATH",
+    p.add_argument("--png", type=png_path, metavar="PATH",
                    help="also write the plot to the PNG file PATH (needs matplotlib: chupai[plot])")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     backends.add_arguments(p)

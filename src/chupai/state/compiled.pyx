@@ -111,12 +111,14 @@ cdef inline bint same_play(const play_t *a, const play_t *b) noexcept nogil:
 
 
 cdef Py_ssize_t _index(object i, Py_ssize_t n) except -1:
-    """``i`` (an int, numpy ints too, not a bool) as an index into ``n`` items."""
+    """``i`` (an int, numpy ints too, not a bool) as an index into ``n`` items: 0 to
+    n - 1 (no index from the end: -1 is the padding of action ids, and a padding value
+    passed by mistake must not play the last action)."""
     if isinstance(i, bool) or not isinstance(i, (int, np.integer)):
         raise TypeError(f"index must be an int, not {i!r}")
-    if not -n <= i < n:
-        raise IllegalActionError(f"index {i} out of range: the current player has {n} legal actions")
-    return i + n if i < 0 else i
+    if not 0 <= i < n:
+        raise IllegalActionError(f"index {i} out of range: the current player has {n} legal actions (0 to {n - 1})")
+    return i
 
 
 @cython.final
@@ -652,9 +654,10 @@ cdef class CompiledState:
         return v._item(i)
 
     def apply_index(self, i):
-        """Make item ``i`` of ``legal_actions()`` (an int; negative from the end), without
-        making its object: the search code's fast path.  ``TypeError`` for a non-int,
-        ``IllegalActionError`` (state unchanged) out of range."""
+        """Make item ``i`` of ``legal_actions()`` (an int from 0), without making its
+        object: the search code's fast path.  ``TypeError`` for a non-int,
+        ``IllegalActionError`` (state unchanged) outside 0 .. len - 1 (a negative index
+        too: no index from the end)."""
         cdef ActionList v = self.listed()
         cdef Py_ssize_t k = _index(i, len(v))
         if v.options is not None:
