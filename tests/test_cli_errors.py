@@ -48,6 +48,19 @@ def test_perft_depth_is_at_least_one(depth: str, capsys: pytest.CaptureFixture[s
     fails(["perft", "guandan", "--depth", depth], "--depth: must be at least 1", capsys)
 
 
+def test_perft_depth_is_bounded(capsys: pytest.CaptureFixture[str]) -> None:
+    fails(["perft", "guandan", "--depth", "99999", "--divide", "--bench"], "--depth: must be at most 12", capsys)
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["perft", "guandan", "--bench", "--divide"], "--divide does not apply to --bench"),
+    (["perft", "--bench", "--json"], "--json does not apply to --bench"),
+    (["perft", "guandan", "--json", "--divide"], "--divide does not apply to --json"),
+])
+def test_perft_refuses_switches_it_would_drop(argv: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    fails(argv, words, capsys)
+
+
 def test_perft_bench_of_one_game(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["perft", "gandengyan", "--bench", "--depth", "1"]) == 0
     lines = capsys.readouterr().out.splitlines()

@@ -300,8 +300,9 @@ def png_path(text: str) -> str:
     return path
 
 
-def int_at_least(low: int) -> Callable[[str], int]:
-    """An argparse type: an int >= ``low`` (else argparse's usage error, exit status 2)."""
+def int_at_least(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type: an int >= ``low`` (and <= ``high`` when given; else argparse's
+    usage error, exit status 2)."""
 
     def parse(text: str) -> int:
         try:
@@ -310,6 +311,8 @@ def int_at_least(low: int) -> Callable[[str], int]:
             raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
         if value < low:
             raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
+        if high is not None and value > high:
+            raise argparse.ArgumentTypeError(f"must be at most {high}, not {value}")
         return value
 
     return parse

@@ -13,7 +13,17 @@ from chupai.evaluation.perft import deal_of, divide, golden, perft
 __all__ = ["register"]
 
 
+#: the deepest count the command takes: the sequences grow about tenfold a ply (a deal's
+#: first plies: tens of plays each), so deeper counts do not finish
+MAX_DEPTH = 12
+
+
 def _cmd_perft(args: argparse.Namespace) -> int:
+    if args.bench and (args.divide or args.json):
+        raise ValueError(f"perft: {'--divide' if args.divide else '--json'} does not apply to --bench "
+                         "(which prints sequences per second)")
+    if args.json and args.divide:
+        raise ValueError("perft: --divide does not apply to --json (which prints the golden counts)")
     if args.game is None:
         if args.bench:
             return _bench(args.depth, args.seed, list(GAMES))
@@ -61,8 +71,8 @@ def register(sub: Any) -> None:
 
     p.add_argument("game", nargs="?", choices=list(GAMES), help="the game (with --bench: default every game)")
     add_seed(p, "the deal")
-    p.add_argument("--depth", type=int_at_least(1), default=None,
-                   help="count to this depth, at least 1 (default 3; --bench: per game)")
+    p.add_argument("--depth", type=int_at_least(1, MAX_DEPTH), default=None,
+                   help=f"count to this depth, 1 to {MAX_DEPTH} (default 3; --bench: per game)")
     add_options(p, "perft")
     p.add_argument("--divide", action="store_true", help="also the count at --depth split by first action")
     p.add_argument("--json", action="store_true", help="print the counts as a golden record (JSON)")
