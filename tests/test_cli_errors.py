@@ -349,3 +349,16 @@ def test_the_docs_name_the_subcommands_that_take_json() -> None:
              for name in action.choices}
     assert has | has_not == names
     assert {name for name in names if "--json" in _subparser(ap, name)._option_string_actions} == has
+
+
+def test_help_gives_the_servers_defaults_and_every_bot_spec(capsys: pytest.CaptureFixture[str]) -> None:
+    """``serve --help`` shows the defaults the docs give (port 23456, 30 s to answer, 30 s
+    to come back); every subcommand that takes bot specs lists ``best`` among them."""
+    ap, _ = build_parser()
+    serve = " ".join(_subparser(ap, "serve").format_help().split())
+    for said in ("(default: 23456)", "forever) (default: 30.0)", "at once) (default: 30.0)",
+                 "(default: 127.0.0.1)"):
+        assert said in serve, said
+    for command, option in (("arena", "--bots"), ("ladder", "--bots"), ("join", "--bot")):
+        text = " ".join(_subparser(ap, command).format_help().split())
+        assert "heuristic, best, mc[:N]" in text, (command, option)

@@ -123,3 +123,11 @@ def test_cli_arena_takes_ismcts(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["arena", "chinese_ten", "--bots", "ismcts:20,random", "--deals", "2", "--seed", "1"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("ISMCTSBot(iterations=20") and "2 deals," in out
+
+
+def test_the_report_gives_a_cheap_bots_cpu_in_microseconds() -> None:
+    """A bot's CPU per decision reads in µs below 1 ms (random and greedy printed 0.00 ms)."""
+    from chupai.evaluation.ladder import _cpu_text
+
+    assert _cpu_text(0.004).split() == ["4.0", "µs"]
+    assert _cpu_text(12.5).split() == ["12.50", "ms"]

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from chupai.engine import backends
-from chupai.cli.common import MAX_COUNT, add_seed, count, positive_int, threads
+from chupai.cli.common import BOT_SPECS, MAX_COUNT, add_seed, count, positive_int, threads
 from chupai.engine.base import POLICIES
 from chupai.registry.entry import COMMANDS
 from chupai.cli.options import add_options, check_options
@@ -137,8 +137,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     ar = sub.add_parser("arena", help="play deals between two bots")
     ar.add_argument("game", choices=games)
     add_options(ar, "arena")
-    ar.add_argument("--bots", default="mc,random", help="two bot specs, first,second: random, greedy, heuristic, "
-                    "mc[:N], ismcts[:N|:20ms], net:PATH, module:attr; they alternate seats (default mc,random)")
+    ar.add_argument("--bots", default="mc,random", help=f"two bot specs, first,second: {BOT_SPECS}; they "
+                    "alternate seats (default mc,random)")
     ar.add_argument("--deals", type=count, default=200, help=f"deals to play (default 200, at most {MAX_COUNT:,})")
     add_seed(ar)
     ar.add_argument("--workers", type=positive_int, default=1, help="local worker processes (default 1)")

@@ -25,6 +25,8 @@ from typing import Any, Protocol
 from chupai.cards import RANKS
 
 __all__ = [
+    "BOT_SPECS",
+    "DefaultsShown",
     "DEFAULT_SEED",
     "MAX_COUNT",
     "add_seed",
@@ -50,6 +52,9 @@ __all__ = [
     "timed_playouts",
     "type_member_name",
 ]
+
+#: the bot specs a subcommand's help lists (chupai.players.search.make_bot reads them)
+BOT_SPECS = "random, greedy, heuristic, best, mc[:N], ismcts[:N|:20ms], net:PATH, module:attr"
 
 
 class Plays(Protocol):
@@ -289,6 +294,18 @@ def output_path(text: str) -> str:
     if not os.access(folder, os.W_OK) or (os.path.exists(text) and not os.access(text, os.W_OK)):
         raise argparse.ArgumentTypeError(f"{text!r} is not writable")
     return text
+
+
+class DefaultsShown(argparse.HelpFormatter):
+    """A help formatter that ends each option's line with its default, where it has one
+    to say (not ``None`` or off, and not already in the line)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        if "default" in text or not action.option_strings or action.default is None or action.default is False \
+                or action.default == argparse.SUPPRESS:
+            return text
+        return f"{text} (default: %(default)s)"
 
 
 def png_path(text: str) -> str:

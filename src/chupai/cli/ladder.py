@@ -42,15 +42,14 @@ def register(sub: Any) -> argparse.ArgumentParser:
     """Add the ``ladder`` subcommand to the ``chupai`` command's subparsers (its
     game-specific options are the registry entries', checked by ``chupai.cli``); the
     subcommand's parser."""
-    from chupai.cli.common import MAX_COUNT, add_seed, count, output_path, png_path, positive_int
+    from chupai.cli.common import BOT_SPECS, MAX_COUNT, add_seed, count, output_path, png_path, positive_int
     from chupai.cli.options import add_options
 
     p: argparse.ArgumentParser = sub.add_parser(
         "ladder", help="every pair of bots on the same deals, seats swapped, with ratings")
     p.add_argument("game", choices=list(GAMES))
     p.add_argument("--bots", default="random,greedy,mc,ismcts",
-                   help="two or more bot specs, comma-separated: random, greedy, heuristic, mc[:N], "
-                   "ismcts[:N|:20ms], net:PATH, module:attr (default random,greedy,mc,ismcts)")
+                   help=f"two or more bot specs, comma-separated: {BOT_SPECS} (default random,greedy,mc,ismcts)")
     p.add_argument("--deals", type=count, default=100,
                    help=f"deals per pair, each played twice, seats swapped (default 100, at most {MAX_COUNT:,})")
     add_seed(p)

@@ -150,7 +150,7 @@ class LadderResult:
             lines += [f"    {p.first} as {role}: {seats} seats, mean return {ret:+.3f}" for role, seats, ret in p.roles]
         lines.append("  rating (Bradley-Terry, Elo scale, first bot = 0; 95% interval; CPU per decision):")
         for r in sorted(self.ratings, key=lambda r: -r.elo):
-            lines.append(f"    {r.bot:>16} {r.elo:+7.0f}  [{r.low:+.0f}, {r.high:+.0f}]  {r.cpu_ms:8.2f} ms")
+            lines.append(f"    {r.bot:>16} {r.elo:+7.0f}  [{r.low:+.0f}, {r.high:+.0f}]  {_cpu_text(r.cpu_ms)}")
         return "\n".join(lines)
 
     def plot(self, path: str) -> None:
@@ -272,6 +272,12 @@ def _play_deal(args: tuple[str, tuple[str, str], int, int, int, Any, int | None,
         returns.append(side_result(game, state, side))
     return pair, k, returns, cpu, count
 
+
+
+def _cpu_text(ms: float) -> str:
+    """A CPU time per decision for the report: in ms from 1 ms, else in µs (a cheap
+    bot's 0.004 ms would print as 0.00 ms)."""
+    return f"{ms:8.2f} ms" if ms >= 1.0 else f"{ms * 1000:8.1f} µs"
 
 def ladder(
     game: str,

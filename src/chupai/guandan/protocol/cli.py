@@ -161,11 +161,12 @@ async def _serve_replay(args: argparse.Namespace) -> int:
 
 def register(sub: Any) -> None:
     """Add ``serve``, ``join`` and ``replay`` to the ``chupai`` subparsers ``sub``."""
-    from chupai.cli.common import add_seed, count, int_in, non_negative_int, port
+    from chupai.cli.common import BOT_SPECS, DefaultsShown, add_seed, count, int_in, non_negative_int, port
 
-    s = sub.add_parser("serve", help="run a Guan Dan competition-protocol server")
+    shown = DefaultsShown  # every option's default in its help line, as the docs give them
+    s = sub.add_parser("serve", help="run a Guan Dan competition-protocol server", formatter_class=shown)
     s.add_argument("game", choices=["guandan"])
-    s.add_argument("--host", default="127.0.0.1")
+    s.add_argument("--host", default="127.0.0.1", help="the address to listen on")
     s.add_argument("--port", type=port, default=PORT, help="0: any free port (printed)")
     s.add_argument("--games", type=count, default=1, help="games (matches to A) per table")
     add_seed(s, default=None, none="drawn and logged")
@@ -184,16 +185,16 @@ def register(sub: Any) -> None:
     s.add_argument("--token", help="a shared secret: seats and viewers must add ?token=TOKEN to their URL")
     s.add_argument("--quiet", action="store_true", help="log warnings and errors only")
     s.set_defaults(run=_cmd_serve)
-    j = sub.add_parser("join", help="play a chupai bot at a competition-protocol or OpenGuanDan server")
+    j = sub.add_parser("join", help="play a chupai bot at a competition-protocol or OpenGuanDan server",
+                       formatter_class=shown)
     j.add_argument("url", help="ws://HOST:PORT/game/<name> (competition), ws://HOST:PORT (openguandan)")
     j.add_argument("--protocol", choices=["competition", "openguandan"], default="competition",
-                   help="the server's protocol (default: competition)")
-    j.add_argument("--bot", default="greedy", help="a bot spec: greedy, heuristic, best, mc:50, ismcts:20ms, "
-                   "net:PATH, module:attr, ... (default: greedy)")
+                   help="the server's protocol")
+    j.add_argument("--bot", default="greedy", help=f"a bot spec: {BOT_SPECS}")
     j.add_argument("--bots", help="openguandan: four bot specs, seats 0..3 of a new room")
     j.add_argument("--room", type=int, help="openguandan: the room to join (default: create one)")
     j.add_argument("--seat", type=int, help="openguandan: the seat to ask for, 0..3")
-    j.add_argument("--games", type=count, default=1, help="openguandan: games a created room plays (default: 1)")
+    j.add_argument("--games", type=count, default=1, help="openguandan: games a created room plays")
     add_seed(j, "the bot's choices")
     j.add_argument("--playouts", type=count, default=200, help="playouts per decision of an mc bot")
     j.add_argument("--strict", action="store_true", help="check every message against the protocol")
@@ -202,13 +203,13 @@ def register(sub: Any) -> None:
     j.add_argument("--reconnect", type=float, default=RECONNECT,
                    help="seconds the bot may spend in all, per game, taking its seat back after lost "
                         "connections (0: give up at once)")
-    j.add_argument("--quiet", action="store_true")
+    j.add_argument("--quiet", action="store_true", help="log warnings and errors only")
     j.set_defaults(run=_cmd_join)
-    r = sub.add_parser("replay", help="show a protocol record (terminal, or the web view)")
+    r = sub.add_parser("replay", help="show a protocol record (terminal, or the web view)", formatter_class=shown)
     r.add_argument("file")
     r.add_argument("--table", type=non_negative_int, help="the table to show (default: the first)")
     r.add_argument("--hands", action="store_true", help="print the hands")
     r.add_argument("--web", action="store_true", help="serve the table view playing the record back")
-    r.add_argument("--host", default="127.0.0.1")
-    r.add_argument("--port", type=port, default=8023)
+    r.add_argument("--host", default="127.0.0.1", help="--web: the address to serve on")
+    r.add_argument("--port", type=port, default=8023, help="--web: the port to serve on")
     r.set_defaults(run=_cmd_replay)
