@@ -162,3 +162,25 @@ def test_arena_reports_dou_dizhu_results_by_role():
     # the ladder too: each deal twice, the first bot on 3 of the 6 seats
     pair = ladder("doudizhu", ["heuristic", "random"], deals=4, seed=1, progress=False).pairs[0]
     assert sum(seats for _, seats, _ in pair.roles) == 12 and {role for role, _, _ in pair.roles} <= {"landlord", "farmer", "void"}
+
+
+#: a spec option and a value other than its default, for each bot that takes options
+#: (chupai.players.search.registry's; net's are tested with a network in test_network_bot)
+CHANGED = {
+    "mc": ["policy=heuristic"],
+    "mc:2ms": ["policy=heuristic"],
+    "ismcts:20": ["policy=random", "exploration=1.5", "iterations_per_world=2", "max_candidates=5",
+                  "decisions=greedy", "reuse=false", "collapse_suits=false"],
+    "best:20": ["policy=greedy", "max_candidates=3", "z=1.5", "min_worlds=2"],
+}
+
+
+@pytest.mark.parametrize(("spec", "option"), [(s, o) for s, options in CHANGED.items() for o in options])
+def test_a_bots_repr_names_each_option_that_sets_it_apart(spec: str, option: str) -> None:
+    """Two bots that differ in one option read apart in reports (the arena and ladder name
+    them by repr): ``mc:2ms:policy=heuristic`` was ``TimedMonteCarloBot(seconds=0.002)`` like
+    ``mc:2ms:policy=random``."""
+    from chupai.players.search.registry import make_bot
+
+    plain, changed = repr(make_bot(spec)), repr(make_bot(f"{spec}:{option}"))
+    assert plain != changed and option.split("=")[0] in changed

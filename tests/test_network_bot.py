@@ -228,6 +228,16 @@ def test_bad_arguments_name_what_was_expected(tmp_path: Path) -> None:
         make_bot("net")
     with pytest.raises(ValueError, match="unknown net option"):
         make_bot(f"net:{net}:colour=red")
+    # the card options of a layout that does not read them are refused, not dropped
+    for options in (":card_order=suit_major", ":fill=0"):
+        with pytest.raises(ValueError, match="card_order and fill apply to the layouts"):
+            make_bot(f"net:{net}:layout=rows{options}")
+
+
+def test_the_repr_names_the_fallback(tmp_path: Path) -> None:
+    net = linear(tmp_path / "f.onnx", np.zeros((WIDTH, 1)))
+    assert repr(make_bot(f"net:{net}:fallback=greedy")) != repr(make_bot(f"net:{net}"))
+    assert "fallback=GreedyBot()" in repr(make_bot(f"net:{net}:fallback=greedy"))
     narrow = linear(tmp_path / "narrow.onnx", np.zeros((10, 1)), width=10)
     with pytest.raises(ValueError, match="takes 10 inputs a row"):
         NetworkBot(narrow).choose(guandan.Deal(seed=1), 0)

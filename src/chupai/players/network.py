@@ -169,6 +169,10 @@ class NetworkBot:
         if checks is not None:
             checks.card_permutation(card_order)
             fill = checks.check_fill(fill)
+        if not layouts()[layout].card_options and (
+                not (isinstance(card_order, str) and card_order == "rank_major") or fill != -1.0):
+            takers = tuple(name for name, made in layouts().items() if made.card_options)
+            raise ValueError(f"card_order and fill apply to the layouts {takers}, not to {layout!r}")
         self.fill = fill
         self.path = str(path)
         self.layout = layout
@@ -198,7 +202,7 @@ class NetworkBot:
     def __repr__(self) -> str:
         extra = "" if not layouts()[self.layout].card_options else (
             f", card_order={self.card_order if isinstance(self.card_order, str) else 'custom'!r}, fill={self.fill:g}")
-        return f"NetworkBot({self.path!r}, layout={self.layout!r}{extra})"
+        return f"NetworkBot({self.path!r}, layout={self.layout!r}{extra}, fallback={self.fallback!r})"
 
     def scores(self, state: Any) -> np.ndarray | None:
         """The network's value of each of ``state.legal_actions()`` (``None``: the layout

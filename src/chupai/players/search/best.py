@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from chupai.engine.base import POLICIES
+from chupai.players.options import changed_options
 from chupai.registry import game_of
 from chupai.core.validate import as_rng, check_choice, check_positive_int
 from chupai.actions import PASS
@@ -95,7 +96,8 @@ class BestBot:
             budget.append(f"seconds={self.seconds:g}")
         if self.worlds is not None:
             budget.append(f"worlds={self.worlds}")
-        return f"BestBot({', '.join(budget)}, policy={self.policy!r})"
+        extra = changed_options(self, {"max_candidates": self.max_candidates, "z": self.z, "min_worlds": self.min_worlds})
+        return f"BestBot({', '.join(budget)}, policy={self.policy!r}{extra})"
 
     def _candidates(self, engine: Any, proposal: Any) -> tuple[Any, bool, int]:
         """The plays compared, whether passing is one (the last), and the proposal's index."""

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from chupai.players.options import changed_options
 from chupai.registry import game_of
 from chupai.core.seeds import draw, spawn
 from chupai.core.validate import as_rng
@@ -110,7 +111,10 @@ class ISMCTSBot:
             budget.append(f"iterations={self.iterations}")
         if self.seconds is not None:
             budget.append(f"seconds={self.seconds:g}")
-        extra = f", iterations_per_world={self.search.iterations_per_world}" if self.search.iterations_per_world > 1 else ""
+        extra = changed_options(self, {
+            "exploration": self.search.exploration, "collapse_suits": self.search.collapse_suits,
+            "iterations_per_world": self.search.iterations_per_world, "max_candidates": self.search.max_candidates,
+            "reuse": self.reuse, "decisions": self.decisions})
         return f"ISMCTSBot({', '.join(budget)}, policy={self.search.policy!r}{extra})"
 
     def reset(self) -> None:

@@ -56,4 +56,4 @@ class TimedMonteCarloBot:
         return action
 
     def __repr__(self) -> str:
-        return f"TimedMonteCarloBot(seconds={self.seconds:g})"
+        return f"TimedMonteCarloBot(seconds={self.seconds:g}, policy={self.bot.policy!r})"
