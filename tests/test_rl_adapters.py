@@ -79,6 +79,11 @@ def test_pettingzoo_bad_input():
     before = rl.observation_tensor(e.unwrapped.state_, 0)
     with pytest.raises(ValueError, match=str(bad)):
         e.step(bad)
+    for wrong in ("x", 1.5, True):  # a wrong type names the argument
+        with pytest.raises(TypeError, match="action must be an int"):
+            e.step(wrong)
+    with pytest.raises(ValueError, match="action must be an int >= 0"):
+        e.step(-1)
     assert np.array_equal(before, rl.observation_tensor(e.unwrapped.state_, 0))
 
 

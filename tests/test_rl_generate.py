@@ -43,7 +43,8 @@ def test_the_data_is_what_was_played(tmp_path: Path) -> None:
     deal_seed, _ = np.random.SeedSequence([4, 0]).generate_state(2, dtype=np.uint64)
     deal = guandan.Deal(int(deal_seed))
     np.testing.assert_array_equal(data["obs"][0], observation_tensor(deal, deal.current_player))
-    np.testing.assert_array_equal(data["mask"][0], legal_actions_mask(deal).astype(bool))
+    np.testing.assert_array_equal(data["mask"][0], legal_actions_mask(deal))
+    assert data["mask"].dtype == np.int8  # as VectorEnv's and legal_actions_mask's
     assert data["player"][0] == deal.current_player
     on_disk = json.loads((tmp_path / "manifest.json").read_text())
     assert on_disk == manifest and on_disk["game"] == "guandan" and on_disk["policy"] == "greedy"

@@ -141,11 +141,16 @@ def test_bad_input_names_the_table_and_no_table_advances():
         env.step(good.reshape(3, 1))
     assert all(np.array_equal(b, rl.observation_tensor(s, 0)) for b, s in zip(before, env.states()))
     env.step(good)  # the good actions still apply
-    for bad in (0, -1, 1.5, True):
+    for bad in (0, -1):
         with pytest.raises(ValueError, match="num_envs"):
+            VectorEnv("guandan", bad, 0)
+    for bad in (1.5, True, "4"):  # a wrong type is a TypeError, a wrong value a ValueError
+        with pytest.raises(TypeError, match="num_envs must be an int"):
             VectorEnv("guandan", bad, 0)
     with pytest.raises(ValueError, match="threads"):
         VectorEnv("guandan", 1, 0, threads=0)
+    with pytest.raises(TypeError, match="threads must be an int"):
+        VectorEnv("guandan", 1, 0, threads="2")
     with pytest.raises(ValueError, match="players"):
         VectorEnv("guandan", 1, 0, players=3)
     with pytest.raises(ValueError, match="action_mode"):

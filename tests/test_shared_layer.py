@@ -59,7 +59,6 @@ def test_run_chunks_covers_every_deal_once_whatever_the_threads():
     ("args", "message"),
     [
         ((-1, 1, "random", 1), "n must"),
-        ((True, 1, "random", 1), "n must"),
         ((1, 1, "random", 0), "threads"),
         ((1, -1, "random", 1), "seed"),
         ((1, 2**64, "random", 1), "seed"),
@@ -68,6 +67,16 @@ def test_run_chunks_covers_every_deal_once_whatever_the_threads():
 )
 def test_check_batch(args, message):
     with pytest.raises(ValueError, match=message):
+        batch.check_batch(*args, {"random": 0})
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    ((True, 1, "random", 1), "n must be an int"),
+    ((1.0, 1, "random", 1), "n must be an int"),
+    ((1, 1, "random", "2"), "threads must be an int"),
+])
+def test_check_batch_types(args, message):
+    with pytest.raises(TypeError, match=message):
         batch.check_batch(*args, {"random": 0})
 
 

@@ -146,6 +146,11 @@ def test_playouts_checks_its_shared_arguments(name):
         playouts(10, seed=1, policy="clever")
     with pytest.raises(ValueError, match="threads"):
         playouts(10, seed=1, threads=0)
+    for bad in ({"threads": "2"}, {"threads": 1.5}):  # a wrong type: TypeError, as everywhere
+        with pytest.raises(TypeError, match="threads must be an int"):
+            playouts(10, seed=1, **bad)
+    with pytest.raises(TypeError, match="n must be an int"):
+        playouts(True, seed=1)
     with pytest.raises(TypeError, match="seed"):
         playouts(10, seed="x")
     with pytest.raises(ValueError, match="n must"):

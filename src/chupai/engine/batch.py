@@ -85,10 +85,6 @@ BATCH_DEFAULTS: BatchOptions = {
 }
 
 
-def _is_int(x: Any) -> bool:
-    return validate.is_int(x)
-
-
 def check_seed(seed: Any) -> None:
     """A playout seed: an int in ``[0, 2**64)`` (no ``None``), as everywhere
     (:func:`chupai.core.validate.check_seed`)."""
@@ -102,14 +98,13 @@ def check_policy(policy: Any, policies: Mapping[str, int]) -> None:
 
 
 def check_batch(n: Any, seed: Any, policy: Any, threads: Any, policies: Mapping[str, int]) -> None:
-    """The checks every ``playouts`` makes: ``n >= 0``, ``threads >= 1``, the seed, the policy.
+    """The checks every ``playouts`` makes: ``n >= 0``, ``threads >= 1`` (a non-int a
+    ``TypeError``, an int out of range a ``ValueError``), the seed, the policy.
 
     The game's own checks (rules: :func:`chupai.state.base.check_rules`; players) follow.
     """
-    if not _is_int(n) or n < 0:
-        raise ValueError(f"n must be a non-negative int, not {n!r}")
-    if not _is_int(threads) or threads < 1:
-        raise ValueError(f"threads must be a positive int, not {threads!r}")
+    validate.check_int(n, "n", 0)
+    validate.check_int(threads, "threads", 1)
     check_seed(seed)
     check_policy(policy, policies)
 

@@ -17,7 +17,7 @@ A shard holds, for its ``steps`` decisions (in episode order, then decision orde
 key             shape, dtype            meaning
 ==============  ======================  ==================================================
 ``obs``         (steps, O) float32      :func:`chupai.rl.observation_tensor` of the seat to act
-``mask``        (steps, A) bool         :func:`chupai.rl.legal_actions_mask`
+``mask``        (steps, A) int8         :func:`chupai.rl.legal_actions_mask` (int8, as every mask)
 ``action``      (steps,) int32          the id taken (:func:`chupai.rl.action_to_id`)
 ``player``      (steps,) int8           the seat that acted
 ``episode``     (steps,) int64          the episode index (global)
@@ -94,7 +94,7 @@ class _Shard:
             while not state.is_terminal():
                 seat = state.current_player
                 cols["obs"].append(observation_tensor(state, seat))
-                cols["mask"].append(legal_actions_mask(state).astype(bool))
+                cols["mask"].append(legal_actions_mask(state))
                 action = bot.choose(state, rng)
                 cols["action"].append(action_to_id(state, action))
                 cols["player"].append(seat)
@@ -104,9 +104,9 @@ class _Shard:
             n = len(cols["action"]) - start
             cols["episode"].extend([e] * n)
             cols["target"].extend(r[cols["player"][start:]].tolist())
-        arrays = {
+        arrays: dict[str, np.ndarray] = {
             "obs": np.asarray(cols["obs"], dtype=np.float32).reshape(len(cols["obs"]), -1),
-            "mask": np.asarray(cols["mask"], dtype=bool).reshape(len(cols["mask"]), -1),
+            "mask": np.asarray(cols["mask"], dtype=np.int8).reshape(len(cols["mask"]), -1),
             "action": np.asarray(cols["action"], dtype=np.int32),
             "player": np.asarray(cols["player"], dtype=np.int8),
             "episode": np.asarray(cols["episode"], dtype=np.int64),

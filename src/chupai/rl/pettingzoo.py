@@ -28,6 +28,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from chupai import rl
 from chupai.registry import game as registry_entry
 from chupai.core.seeds import draw
+from chupai.core.validate import check_int
 
 __all__ = ["ChupaiEnv", "env", "raw_env"]
 
@@ -112,7 +113,7 @@ class ChupaiEnv(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         state = self.state_
-        state.apply(rl.id_to_action(state, int(action)))
+        state.apply(rl.id_to_action(state, check_int(action, "action", 0)))
         self._cumulative_rewards[agent] = 0.0
         if state.is_terminal():
             returns = state.returns()

@@ -83,6 +83,7 @@ import numpy as np
 from chupai.registry import game as registry_entry
 from chupai.registry.entry import resolve
 from chupai.core.seeds import SEED_MASK, stream, table_deal
+from chupai.core.validate import check_int
 from chupai.state.base import check_seed, is_int
 from chupai.core.records import NUM_FACES
 from chupai.encoding.tensors import (
@@ -201,10 +202,8 @@ class VectorEnv:
                  opponents: Any = None, *, players: int | None = None, features: bool | str = False,
                  action_mode: str = "id", observation: str = "default", backend: str = "auto") -> None:
         entry = registry_entry(game)
-        if not is_int(num_envs) or num_envs < 1:
-            raise ValueError(f"num_envs must be an int >= 1, not {num_envs!r}")
-        if not is_int(threads) or threads < 1:
-            raise ValueError(f"threads must be an int >= 1, not {threads!r}")
+        check_int(num_envs, "num_envs", 1)
+        check_int(threads, "threads", 1)
         if action_mode not in _MODES:
             raise ValueError(f"action_mode must be one of {_MODES}, not {action_mode!r}")
         low, high = entry.players

@@ -41,7 +41,7 @@ HeuristicBot()
 >>> make_bot("best")
 BestBot(seconds=0.06, worlds=384, policy='heuristic')
 >>> make_bot("best:32:z=1.5")
-BestBot(worlds=32, policy='heuristic')
+BestBot(worlds=32, policy='heuristic', z=1.5)
 >>> make_bot("alpha")
 Traceback (most recent call last):
 ...

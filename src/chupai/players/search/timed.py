@@ -10,7 +10,7 @@ deterministic: the playouts depend on the machine's speed and load.
 
 >>> bot = TimedMonteCarloBot(0.005)
 >>> bot
-TimedMonteCarloBot(seconds=0.005)
+TimedMonteCarloBot(seconds=0.005, policy='greedy')
 """
 from __future__ import annotations
 
