@@ -252,6 +252,12 @@ def test_chupai_join_command_and_replay_command(tmp_path: Path, capsys: pytest.C
     deals = sum(1 for x in read_record(record) if x["type"] == "deal")
     assert text.count("-- deal ") == deals and "=== table 0 game 1: won by team" in text
     assert "seats greedy,remote,random,greedy" in text
+    # the cards in chupai's notation (what chupai plays and Cards read), seats by number
+    from chupai.cards import Cards
+
+    hand = re.search(r"   seat 0: (.*)\n", text)
+    assert hand and len(Cards(hand.group(1))) == 27
+    assert re.search(r"seat [0-3]: (Single|Pair|Trips|Bomb|Straight)", text) and not re.search(r"\bS[0-3] ", text)
 
 
 def test_serve_quiet_prints_its_port_and_join_says_why_it_was_refused() -> None:

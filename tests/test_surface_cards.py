@@ -71,6 +71,18 @@ def test_unknown_tokens_are_named(token):
         parse_face(token)
 
 
+@pytest.mark.parametrize(("token", "meant"), [("C2", "2C"), ("HT", "TH"), ("S7", "7S"), ("D10", "10D")])
+def test_a_protocol_card_is_told_its_notation(token, meant):
+    """The Guan Dan protocol writes the suit first (``C2``); the error says the card's
+    rank-first form."""
+    for call in (lambda: Cards(f"7S {token}"), lambda: Cards([token]), lambda: parse_face(token)):
+        with pytest.raises(ValueError, match=f"did you mean '{meant}'"):
+            call()
+    with pytest.raises(ValueError) as info:
+        Cards("XX")
+    assert "did you mean" not in str(info.value)
+
+
 @pytest.mark.parametrize("bad", [None, 5, 3.5, b"3D", bytearray(b"3D"), object()])
 def test_wrong_types_are_type_errors(bad):
     with pytest.raises(TypeError, match="cards must be"):

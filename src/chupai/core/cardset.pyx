@@ -127,6 +127,16 @@ cdef int too_many(int face, int decks, object token) except -1:
     raise ValueError(f"card {name_of(face)} (token {token!r}) appears too often; {allowance(decks)}")
 
 
+cdef str unknown_card(str token):
+    """The message for a token that is not a card; a suit-first token (``C2``, the Guan Dan
+    protocol's spelling) is told its rank-first form."""
+    cdef str flipped = token[1:] + token[:1]
+    if len(token) >= 2 and str_face(flipped) != NO_CODE:
+        return (f"unknown card {token!r}; did you mean {flipped!r}? Cards are written rank first "
+                f"(a rank 2-9/T/J/Q/K/A, then a suit S/H/C/D; BJ/RJ); {token!r} is the protocol's suit-first form")
+    return f"unknown card {token!r}; expected {EXPECTED}"
+
+
 cdef int parse_text(str text, int decks, mask_t *lo, mask_t *hi) except -1:
     """Add the cards of a white-space separated card string to (lo, hi)."""
     cdef int kind = PyUnicode_KIND(text)
@@ -143,7 +153,7 @@ cdef int parse_text(str text, int decks, mask_t *lo, mask_t *hi) except -1:
             i += 1
         face = token_face(kind, data, a, i)
         if face == NO_CODE:
-            raise ValueError(f"unknown card {text[a:i]!r}; expected {EXPECTED}")
+            raise ValueError(unknown_card(text[a:i]))
         if not add_copy(lo, hi, face, decks):
             too_many(face, decks, text[a:i])
 
@@ -230,7 +240,7 @@ def parse_face(token):
         raise TypeError(f"card {token!r} is not a string; expected {EXPECTED}")
     cdef int face = str_face(<str>token)
     if face == NO_CODE:
-        raise ValueError(f"unknown card {token!r}; expected {EXPECTED}")
+        raise ValueError(unknown_card(<str>token))
     return face
 
 

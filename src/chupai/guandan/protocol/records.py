@@ -429,21 +429,29 @@ def write_frames_json(record: Record, out: IO[bytes], table: int | None = None, 
     return written + (1 if written else 2)
 
 
-_SEAT_MARK = ("S0", "S1", "S2", "S3")
+def _cards_text(cards: Iterable[str]) -> str:
+    """Protocol cards (suit first: ``S2``) in chupai's notation (rank first: ``2S``), as
+    ``chupai plays`` and ``Cards`` read them."""
+    from chupai.cards import face_name
+    from chupai.guandan.play import parse_protocol_card
+
+    return " ".join(face_name(parse_protocol_card(c)) for c in cards)
 
 
 def _action_text(action: Any) -> str:
     if isinstance(action, list) and len(action) == 3:
         if action[0] == "PASS":
             return "pass"
-        return f"{action[0]} {action[1]} {' '.join(action[2])}"
+        return f"{action[0]} {action[1]} {_cards_text(action[2])}"
     return str(action)
 
 
 def print_record(lines: Iterable[dict[str, Any]] | Record, out: TextIO, table: int | None = None,
                  hands: bool = False) -> None:
     """A record in readable text: each deal's levels, tribute, tricks and result, and
-    the reason of a table that ended early (``ValueError`` if a line is malformed)."""
+    the reason of a table that ended early (``ValueError`` if a line is malformed).  The
+    cards are in chupai's notation, rank first (``2S``, as ``chupai plays`` reads them),
+    not the record's protocol spelling (``S2``)."""
     record = _record(lines)
     head = record.header
     if head is not None:
@@ -457,18 +465,18 @@ def print_record(lines: Iterable[dict[str, Any]] | Record, out: TextIO, table: i
                       f"team 1 at {d['levels'][1]}), leader seat {d['leader']}\n")
             if hands:
                 for s, h in enumerate(d["handsAfterTribute"]):
-                    out.write(f"   seat {s}: {' '.join(h)}\n")
+                    out.write(f"   seat {s}: {_cards_text(h)}\n")
             if d.get("antiTribute"):
                 out.write(f"   tribute resisted by seat(s) {d['antiTribute']}\n")
             for p, r, c in d["tribute"]:
-                out.write(f"   tribute: seat {p} -> seat {r}: {c}\n")
+                out.write(f"   tribute: seat {p} -> seat {r}: {_cards_text([c])}\n")
             for r, p, c in d["back"]:
-                out.write(f"   back: seat {r} -> seat {p}: {c}\n")
+                out.write(f"   back: seat {r} -> seat {p}: {_cards_text([c])}\n")
             trick: list[str] = []
             for seat, stage, action in d["actions"]:
                 if stage != "play":
                     continue
-                trick.append(f"{_SEAT_MARK[seat]} {_action_text(action)}")
+                trick.append(f"seat {seat}: {_action_text(action)}")
                 if len(trick) >= 8:
                     out.write("   " + " | ".join(trick) + "\n")
                     trick = []
