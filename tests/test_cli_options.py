@@ -1,12 +1,16 @@
 """The ``chupai`` command: game options, readings of --previous, JSON, grammar, Ctrl-C.
 Each case runs through ``chupai.cli.main([...])``; the
 exit-status cases also run as a real ``python -m chupai`` process."""
+import fcntl
 import json
 import os
+import pty
 import select
 import signal
+import struct
 import subprocess
 import sys
+import termios
 import time
 
 import pytest
@@ -276,29 +280,46 @@ def test_ctrl_c_real_process_exits_130_without_traceback():
     (after its first chunk of deals: the play is under way)."""
     # deals enough that the arena cannot end before the signal (40 MonteCarloBot deals
     # take about 3 s since determinize is compiled)
+    # stderr a terminal (a pseudo-terminal), as where Ctrl-C is typed: the progress bar
+    # is drawn there (never into a pipe or a log), and it tells when the play is under way
+    fd, terminal = pty.openpty()
+    fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))  # 24 x 100 (a new one is 0 x 0)
     proc = subprocess.Popen([sys.executable, "-m", "chupai", "arena", "guandan", "--bots", "mc,mc", "--deals", "4000",
                              "--chunk-size", "5"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                            stdout=subprocess.PIPE, stderr=terminal, start_new_session=True,
                             preexec_fn=_default_sigint)
-    fd = proc.stderr.fileno()
-    try:
-        deadline = time.monotonic() + 120
-        seen = b""
-        while b"5/4000" not in seen and time.monotonic() < deadline:
+    os.close(terminal)
+
+    def read_for(seconds: float, until: bytes | None = None) -> bytes:
+        got, deadline = b"", time.monotonic() + seconds
+        while time.monotonic() < deadline and (until is None or until not in got):
             if select.select([fd], [], [], 0.2)[0]:
-                seen += os.read(fd, 4096)
+                try:
+                    chunk = os.read(fd, 4096)
+                except OSError:  # the terminal closed: the process has exited
+                    break
+                if not chunk:
+                    break
+                got += chunk
+            elif until is None and proc.poll() is not None:
+                break
+        return got
+
+    try:
+        seen = read_for(120, b"5/4000")
         assert b"5/4000" in seen, f"the arena did not get going: {seen[-300:]!r}"
         os.killpg(proc.pid, signal.SIGINT)
         try:
-            _, rest = proc.communicate(timeout=60)
+            proc.wait(timeout=60)
         except subprocess.TimeoutExpired:
             proc.kill()
-            _, rest = proc.communicate()
-            pytest.fail(f"no exit 60 s after SIGINT: {(seen + rest)[-2000:]!r}")
-        err = (seen + rest).decode()
+            proc.wait()
+            pytest.fail(f"no exit 60 s after SIGINT: {(seen + read_for(1))[-2000:]!r}")
+        err = (seen + read_for(5)).decode(errors="replace")
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+        os.close(fd)
     assert proc.returncode == 130, err[-2000:]
     assert "Traceback" not in err and "KeyboardInterrupt" not in err

@@ -211,3 +211,28 @@ def test_registry_names_every_game_once():
     assert registry.game("guandan").fixed_players and not registry.game("gandengyan").fixed_players
     with pytest.raises(ValueError, match="unknown game"):
         registry.game("chess")
+
+
+def test_progress_bars_only_on_a_terminal(capsys, monkeypatch):
+    """A bar is drawn only when asked and stderr is a terminal (in a log every refresh
+    would be kept); the library's batch functions draw none unless asked (the command
+    line asks unless --quiet)."""
+    import io
+
+    from chupai import arena
+    from chupai.cli import main
+    from chupai.engine.backends import progress_bar
+
+    assert progress_bar(10, "deal", False).disable
+    assert progress_bar(10, "deal", True).disable  # pytest's captured stderr is no terminal
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr("sys.stderr", Terminal())
+    assert not progress_bar(10, "deal", True).disable
+    monkeypatch.undo()
+    arena("guandan", ("random", "greedy"), deals=2, seed=1)
+    assert main(["playout", "guandan", "--deals", "50"]) == 0
+    assert capsys.readouterr().err == ""

@@ -37,15 +37,22 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 from tqdm import tqdm
 
 from chupai.core.validate import check_choice, check_positive_int
 
+__all__ = ["BACKENDS", "MAIN_GUARD", "add_arguments", "chunk_bounds", "default_chunk_size", "options_of",
+           "progress_bar", "require_ray", "run_batch"]
 
-__all__ = ["BACKENDS", "MAIN_GUARD", "add_arguments", "chunk_bounds", "default_chunk_size", "options_of", "require_ray",
-           "run_batch"]
+
+def progress_bar(total: int, unit: str, progress: bool) -> tqdm[NoReturn]:
+    """A tqdm bar over ``total`` units if ``progress`` is on and stderr is a terminal
+    (tqdm's ``disable=None``: off a terminal, a log would keep every refresh); else a
+    bar that shows nothing."""
+    return tqdm(total=total, unit=unit, disable=None if progress else True)
+
 
 #: the backends :func:`run_batch` knows
 BACKENDS = ("local", "ray")
@@ -131,7 +138,7 @@ def run_batch(
     bounds = chunk_bounds(len(items), size)
     workers = min(workers, max(1, len(bounds)))
     results: list[list[R] | None] = [None] * len(bounds)
-    with tqdm(total=sum(weights), unit=unit, disable=not progress) as bar:
+    with progress_bar(sum(weights), unit, progress) as bar:
         if backend == "ray":
             done_chunks = _ray_chunks(fn, items, bounds, workers, address)
         elif workers == 1:

@@ -28,9 +28,9 @@ from types import ModuleType
 from typing import Any, TypedDict
 
 import numpy as np
-from tqdm import tqdm
 
 from chupai.core import validate
+from chupai.engine.backends import progress_bar
 from chupai.engine.base import RowField
 
 __all__ = [
@@ -253,7 +253,7 @@ def run_chunks(
         run(b[0], b[1])
         return b[1] - b[0]
 
-    with tqdm(total=n, unit="deal", disable=not progress) as bar:
+    with progress_bar(n, "deal", progress) as bar:
         if threads == 1:
             for b in bounds:
                 bar.update(task(b))

@@ -141,7 +141,7 @@ def arena(
     matches: bool = False,
     rules: Any = None,
     players: int | None = None,
-    progress: bool = True,
+    progress: bool = False,
     backend: str = "local",
     address: str | None = None,
     chunk_size: int | None = None,

@@ -289,7 +289,7 @@ def ladder(
     rules: Any = None,
     players: int | None = None,
     playouts: int = 200,
-    progress: bool = True,
+    progress: bool = False,
     backend: str = "local",
     address: str | None = None,
     chunk_size: int | None = None,

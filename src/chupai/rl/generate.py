@@ -167,7 +167,7 @@ def generate(
     backend: str = "local",
     workers: int = 1,
     address: str | None = None,
-    progress: bool = True,
+    progress: bool = False,
 ) -> dict[str, Any]:
     """Play ``episodes`` deals of ``game`` with ``policy`` at every seat and write them
     to ``out_dir`` (module doc); returns the manifest (also ``out_dir/manifest.json``).
