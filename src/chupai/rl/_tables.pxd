@@ -177,6 +177,8 @@ cdef class Tables:
     @cython.final
     cdef void _features_block(self, Py_ssize_t lo, Py_ssize_t hi, int worker) noexcept nogil
     @cython.final
+    cdef void _prefetch(self, Py_ssize_t i) noexcept nogil
+    @cython.final
     cdef void _record(self, table_t *t, int seat, mask_t lo, mask_t hi) noexcept nogil
     @cython.final
     cdef void _play(self, table_t *t, const play_t *p, uint32_t move) noexcept nogil
