@@ -31,7 +31,6 @@ cdef enum:
 ctypedef struct ddz_auction_t:
     int bidding                  # Rules.bidding (DDZ_BID_*)
     int all_pass                 # Rules.all_pass (DDZ_ALL_PASS_*)
-    int max_redeals              # the deals dealt again at most (Rules.max_redeals)
     int open                     # 1 while the auction runs
     int base                     # the base stake so far
     int landlord                 # the highest bidder, the caller or the last robber so far (-1: none)
@@ -56,3 +55,14 @@ ctypedef struct ddz_deal_t:
     int plays[DDZ_SEATS]         # the plays each seat has made (spring and anti-spring)
     int winner                   # the first seat out (the deal's end), -1 while on
     ddz_auction_t a              # the auction (a.open 0 once it has ended, or for a card play alone)
+
+
+cdef inline int ddz_bid_count(const ddz_deal_t *d) noexcept nogil:
+    """The legal bids of the seat to bid: Bid(0), then Bid(base + 1) .. Bid(3) (one bid
+    each) or Bid(1) (call and rob)."""
+    return 2 if d.a.bidding == DDZ_BID_ROB else DDZ_BID_VALUES - d.a.base
+
+
+cdef inline int ddz_bid_value(const ddz_deal_t *d, int k) noexcept nogil:
+    """The value of the k-th legal bid (ddz_bid_count)."""
+    return k if d.a.bidding == DDZ_BID_ROB or k == 0 else d.a.base + k

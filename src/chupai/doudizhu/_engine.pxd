@@ -11,12 +11,10 @@ cdef void ddz_deal_random(ddz_deal_t *d, rng_t *rng, int landlord) noexcept nogi
 # the auction: a fresh deal from `rng` (the kitty aside) and its auction opened, d.a.seed
 # the deal's seed (drawn from `rng`; a deal nobody bids in is dealt again from
 # match_deal(d.a.seed, redeals));
-# the seat to bid has ddz_bid_count legal bids, the k-th of value ddz_bid_value, and
-# makes it with ddz_bid; the auction is over once d.a.open is 0 (its landlord leads the
+# the seat to bid has ddz_bid_count legal bids, the k-th of value ddz_bid_value
+# (chupai.doudizhu._deal), and makes it with ddz_bid; the auction is over once d.a.open is 0 (its landlord leads the
 # card play, or the deal ended void: d.t.current -1, no landlord)
 cdef void ddz_auction_deal(ddz_deal_t *d, rng_t *rng) noexcept nogil
-cdef int ddz_bid_count(const ddz_deal_t *d) noexcept nogil
-cdef int ddz_bid_value(const ddz_deal_t *d, int k) noexcept nogil
 cdef void ddz_bid(ddz_deal_t *d, int k) noexcept nogil
 ctypedef ddz_deal_t deal_t
 

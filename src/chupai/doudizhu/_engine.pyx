@@ -37,8 +37,8 @@ from chupai.engine.base cimport (
     trick_target,
 )
 from chupai.doudizhu._deal cimport (
-    DDZ_ALL_PASS_FIRST, DDZ_ALL_PASS_REDEAL, DDZ_BID_NONE, DDZ_BID_ONCE, DDZ_BID_ROB, DDZ_BID_VALUES, DDZ_DECK,
-    DDZ_FIRST_BIDDER, DDZ_HAND, DDZ_MAX_REDEALS, DDZ_SEATS, DDZ_TOP_BID, ddz_deal_t,
+    DDZ_ALL_PASS_FIRST, DDZ_ALL_PASS_REDEAL, DDZ_BID_NONE, DDZ_BID_ONCE, DDZ_BID_VALUES, DDZ_DECK,
+    DDZ_FIRST_BIDDER, DDZ_HAND, DDZ_MAX_REDEALS, DDZ_SEATS, DDZ_TOP_BID, ddz_bid_value, ddz_deal_t,
 )
 from chupai.doudizhu._movegen cimport DDZ_BOMB, DDZ_ROCKET, ddz_generate, ddz_rules_flags, ddz_target
 from chupai.doudizhu._policies cimport choose_bid, choose_greedy, choose_heuristic
@@ -118,17 +118,22 @@ cdef void ddz_auction_rules(ddz_deal_t *d, int bidding, int all_pass) noexcept n
     """The auction's rules (DDZ_BID_*, DDZ_ALL_PASS_*); no auction open."""
     d.a.bidding = bidding
     d.a.all_pass = all_pass
-    d.a.max_redeals = DDZ_MAX_REDEALS
     d.a.open = 0
     d.a.redeals = 0
+
+
+cdef void deal_aside(ddz_deal_t *d, rng_t *rng, int landlord) noexcept nogil:
+    """ddz_deal_random's deal with the kitty set aside: no hand holds it until the
+    auction ends (auction_end)."""
+    ddz_deal_random(d, rng, landlord)
+    d.hand[landlord] &= ~d.kitty
 
 
 cdef void ddz_auction_deal(ddz_deal_t *d, rng_t *rng) noexcept nogil:
     """A fresh deal from `rng` (the cards of DealEngine.random's deal of that stream),
     the hands of 17 (the kitty aside), the auction opened; the deal's seed, from which a
     deal nobody bids in is dealt again, is drawn from `rng` after the cards."""
-    ddz_deal_random(d, rng, rng_below(rng, DDZ_SEATS))
-    d.hand[d.landlord] &= ~d.kitty
+    deal_aside(d, rng, rng_below(rng, DDZ_SEATS))
     d.a.seed = rng_next(rng) >> 1
     d.a.redeals = 0
     ddz_auction_open(d)
@@ -140,7 +145,7 @@ cdef void ddz_auction_open(ddz_deal_t *d) noexcept nogil:
     cdef int k
     for k in range(DDZ_BID_VALUES * DDZ_SEATS):
         d.a.bids[k] = 0
-    d.a.last = d.a.redeals == d.a.max_redeals
+    d.a.last = d.a.redeals == DDZ_MAX_REDEALS
     if d.a.bidding == DDZ_BID_NONE:
         auction_end(d, DDZ_FIRST_BIDDER, 1)
         return
@@ -175,26 +180,14 @@ cdef void auction_nobody(ddz_deal_t *d) noexcept nogil:
     elif d.a.all_pass == DDZ_ALL_PASS_REDEAL:
         d.a.redeals += 1
         rng_seed(&r, match_deal_hash(d.a.seed, <uint64_t>d.a.redeals), 0)
-        rng_below(&r, DDZ_SEATS)
-        ddz_deal_random(d, &r, DDZ_FIRST_BIDDER)
-        d.hand[DDZ_FIRST_BIDDER] &= ~d.kitty
+        rng_below(&r, DDZ_SEATS)  # (DealEngine.random's landlord: the first bidder's here)
+        deal_aside(d, &r, DDZ_FIRST_BIDDER)
         ddz_auction_open(d)
     else:
         d.a.open = 0
         d.t.current = -1
         d.winner = -1
         d.landlord = -1
-
-
-cdef int ddz_bid_count(const ddz_deal_t *d) noexcept nogil:
-    """The legal bids of the seat to bid: Bid(0), then Bid(base + 1) .. Bid(3) (one bid
-    each) or Bid(1) (call and rob)."""
-    return 2 if d.a.bidding == DDZ_BID_ROB else DDZ_BID_VALUES - d.a.base
-
-
-cdef int ddz_bid_value(const ddz_deal_t *d, int k) noexcept nogil:
-    """The value of the k-th legal bid (ddz_bid_count)."""
-    return k if d.a.bidding == DDZ_BID_ROB or k == 0 else d.a.base + k
 
 
 cdef void ddz_bid(ddz_deal_t *d, int k) noexcept nogil:

@@ -8,7 +8,7 @@ engine (``chupai.doudizhu._engine``) calls them in its playouts (``h_deal``,
 """
 from chupai.core.records cimport mask_t, play_t, playbuf_t, popcount, rng_below, rng_t
 from chupai.engine.base cimport POLICY_RANDOM, going_out
-from chupai.doudizhu._deal cimport DDZ_BID_ROB, DDZ_BID_VALUES, DDZ_SEATS, ddz_deal_t
+from chupai.doudizhu._deal cimport DDZ_BID_ROB, DDZ_BID_VALUES, DDZ_SEATS, ddz_bid_count, ddz_deal_t
 from chupai.doudizhu._movegen cimport DDZ_BOMB, DDZ_ROCKET
 
 # a greedy player bombs only a player of the other side holding at most this many cards
@@ -40,12 +40,12 @@ cdef int hand_worth(mask_t hand) noexcept nogil:
 
 cdef int choose_bid(const ddz_deal_t *d, int policy, rng_t *rng) noexcept nogil:
     """The index of the seat to bid's bid among its legal ones (Bid(0), then the higher
-    bids: chupai.doudizhu._engine.ddz_bid_value).  Random: uniform; greedy and
+    bids: chupai.doudizhu._deal.ddz_bid_value).  Random: uniform; greedy and
     heuristic: chupai.doudizhu.bidding.decision_choice (the highest legal bid up to the
     hand's worth; call from a worth of 1, rob from 2)."""
     cdef int worth, s, robbing = 0
     if policy == POLICY_RANDOM:
-        return <int>rng_below(rng, 2 if d.a.bidding == DDZ_BID_ROB else DDZ_BID_VALUES - d.a.base)
+        return <int>rng_below(rng, ddz_bid_count(d))
     worth = hand_worth(d.hand[d.t.current])
     if d.a.bidding == DDZ_BID_ROB:
         for s in range(DDZ_SEATS):

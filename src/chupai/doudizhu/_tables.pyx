@@ -11,8 +11,8 @@ cimport cython
 from libc.stdint cimport int32_t
 
 from chupai.core.records cimport play_t, popcount
-from chupai.doudizhu._deal cimport DDZ_BID_VALUES, ddz_deal_t
-from chupai.doudizhu._engine cimport ddz_bid, ddz_bid_count, ddz_bid_value, ddz_stake
+from chupai.doudizhu._deal cimport DDZ_BID_VALUES, ddz_bid_count, ddz_bid_value, ddz_deal_t
+from chupai.doudizhu._engine cimport ddz_bid, ddz_stake
 from chupai.doudizhu._policies cimport choose_bid
 from chupai.rl._tables cimport (
     F_CLIMBING, F_HAND, F_PHASE, F_SIZES, F_TO_ACT, Tables, one_winner, put_cards, table_t,
@@ -84,7 +84,7 @@ cdef class DouDizhuTables(Tables):
         return (<const ddz_deal_t *>t.st).a.open
 
     cdef int h_decisions(self, const table_t *t, int32_t *ids) noexcept nogil:
-        """The legal bids' ids (chupai.doudizhu._engine.ddz_bid_value)."""
+        """The legal bids' ids (chupai.doudizhu._deal.ddz_bid_value)."""
         cdef const ddz_deal_t *d = <const ddz_deal_t *>t.st
         cdef int k, n = ddz_bid_count(d)
         for k in range(n):
