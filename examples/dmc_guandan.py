@@ -19,7 +19,9 @@ rates.  ``--export model.onnx`` writes the trained network as an ONNX file of
 :class:`chupai.players.network.NetworkBot`'s ``rows`` layout (the observation joined to the
 action's cards, one row per legal action; the input scaling is part of the graph), so
 ``chupai arena guandan --bots net:model.onnx:layout=rows,greedy`` plays it.  Requires
-``torch`` and ``matplotlib`` (``pip install torch matplotlib``; ``onnx`` to export).
+``torch`` and ``matplotlib``: ``pip install "chupai[examples]"`` (``--help`` works
+without them).  Time here is CPU time: ``--minutes`` and the log count this process's CPU
+seconds, not the clock's.
 """
 from __future__ import annotations
 
@@ -30,9 +32,16 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import torch
-from torch import nn
 from tqdm import tqdm
+
+try:
+    import torch
+    from torch import nn
+
+    Module = nn.Module
+except ModuleNotFoundError:  # --help needs no torch; main() names what to install
+    torch = None  # type: ignore[assignment]
+    Module = object  # type: ignore[assignment,misc]
 
 from chupai.rl import VectorEnv, observation_size
 
@@ -40,7 +49,7 @@ GAME = "guandan"
 ACTION_SIZE = 54  # the card counts of an action
 
 
-class QNet(nn.Module):
+class QNet(Module):
     """Q(observation, action cards): the state and the action are encoded apart, added,
     and scored, so one state encoding serves all of a table's candidate actions."""
 
@@ -65,7 +74,7 @@ def _scale(obs: np.ndarray) -> torch.Tensor:
     return torch.from_numpy(np.minimum(obs, CLIP) / 2.0)
 
 
-class Rows(nn.Module):
+class Rows(Module):
     """The trained network in NetworkBot's ``rows`` layout: rows (N, obs_size + 54) of
     raw observation values and action cards -> one Q per row."""
 
@@ -143,9 +152,19 @@ def plot(log: list[dict[str, float]], path: Path) -> None:
     plt.close(fig)
 
 
+def write_log(log: list[dict[str, float]], path: Path) -> None:
+    """The evaluations so far as a CSV file (rewritten at each one, so a run stopped early
+    keeps its curve)."""
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(log[0]))
+        w.writeheader()
+        w.writerows(log)
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--minutes", type=float, default=20.0, help="training time budget")
+    ap.add_argument("--minutes", type=float, default=20.0,
+                    help="training budget in CPU minutes of this process (training and evaluations; not wall time)")
     ap.add_argument("--max-steps", type=int, default=0, help="stop after this many env steps (0: no limit)")
     ap.add_argument("--envs", type=int, default=64)
     ap.add_argument("--opponent", default="random", choices=["random", "greedy"])
@@ -162,6 +181,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--resume", action="store_true")
     ap.add_argument("--export", default=None, help="write the trained network here as ONNX (NetworkBot's rows layout)")
     args = ap.parse_args(argv)
+    if torch is None:
+        ap.error('training needs torch and matplotlib: pip install "chupai[examples]"')
 
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
@@ -189,7 +210,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     start = time.process_time()
     next_eval = 0.0
     budget = args.minutes * 60
-    bar = tqdm(total=int(budget), unit="s", desc="training (CPU s)", mininterval=2.0)
+    bar = tqdm(total=int(budget), unit="s", desc="training (CPU s)", mininterval=2.0, disable=None)  # a terminal only
 
     def elapsed() -> float:
         return trained + time.process_time() - start
@@ -203,6 +224,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             rate = evaluate(model, "random", args.eval_deals, seed=10_000 + len(log))
             log.append({"minutes": elapsed() / 60, "steps": steps, "deals": deals, "winrate_random": rate})
             plot(log, out / "winrate.png")
+            write_log(log, out / "log.csv")
             checkpoint()
             bar.set_postfix(win_vs_random=f"{rate:.2f}", deals=deals)
             next_eval = elapsed() + args.eval_every
@@ -243,11 +265,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     rate = evaluate(model, "random", args.eval_deals, seed=10_000 + len(log))
     log.append({"minutes": elapsed() / 60, "steps": steps, "deals": deals, "winrate_random": rate})
     plot(log, out / "winrate.png")
+    write_log(log, out / "log.csv")
     checkpoint()
-    with open(out / "log.csv", "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(log[0]))
-        w.writeheader()
-        w.writerows(log)
     final = {
         "steps": steps,
         "deals": deals,
