@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import re
 import shutil
 import subprocess
@@ -124,32 +125,39 @@ def test_live_view_shows_a_table_as_it_plays(tmp_path: Path) -> None:
     assert png == "89504e470d0a1a0a"  # a PNG was written
 
 
+async def record_game(record: Path, seed: int) -> None:
+    """One game of four built-in bots, recorded to ``record``."""
+    _, task, _ = await start(ServerConfig(port=0, games=1, seed=seed, record=record,
+                                          seats=["greedy", "random", "greedy", "random"]))
+    assert await asyncio.wait_for(task, TIMEOUT) == 0
+
+
+async def browse_replay(record: Path, pages: list[str]) -> list[str]:
+    """The DOM of each of ``pages`` (paths with their query) of ``chupai replay record --web``."""
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "chupai", "replay", str(record), "--web", "--port", "0",
+        stderr=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.DEVNULL)
+    try:
+        assert proc.stderr is not None
+        port = None
+        while port is None:
+            line = (await asyncio.wait_for(proc.stderr.readline(), 60)).decode()
+            assert line, "chupai replay --web ended without saying where it listens"
+            m = re.search(r"http://[\d.]+:(\d+)/ ", line)
+            port = int(m.group(1)) if m else None
+        return [await browse(f"http://127.0.0.1:{port}{page}", "--dump-dom") for page in pages]
+    finally:
+        proc.terminate()
+        await proc.wait()
+
+
 def test_replay_view_plays_a_record_back(tmp_path: Path) -> None:
     record = tmp_path / "r.jsonl"
 
-    async def main() -> tuple[str, str, str]:
-        _, task, _ = await start(ServerConfig(port=0, games=1, seed=2, record=record,
-                                              seats=["greedy", "random", "greedy", "random"]))
-        assert await asyncio.wait_for(task, TIMEOUT) == 0
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "chupai", "replay", str(record), "--web", "--port", "0",
-            stderr=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.DEVNULL)
-        try:
-            assert proc.stderr is not None
-            port = None
-            while port is None:
-                line = (await asyncio.wait_for(proc.stderr.readline(), 60)).decode()
-                assert line, "chupai replay --web ended without saying where it listens"
-                m = re.search(r"http://[\d.]+:(\d+)/ ", line)
-                port = int(m.group(1)) if m else None
-            base = f"http://127.0.0.1:{port}/?replay=1"
-            last = await browse(base + "&frame=last", "--dump-dom")
-            first = await browse(base + "&frame=0", "--dump-dom")
-            root = await browse(f"http://127.0.0.1:{port}/", "--dump-dom")  # the address it prints
-        finally:
-            proc.terminate()
-            await proc.wait()
-        return first, last, root
+    async def main() -> list[str]:
+        await record_game(record, seed=2)
+        # (/ is the address it prints)
+        return await browse_replay(record, ["/?replay=1&frame=0", "/?replay=1&frame=last", "/"])
 
     first, last, root = asyncio.run(main())
     deals = [x for x in read_record(record) if x["type"] == "deal"]
@@ -214,3 +222,56 @@ def test_view_renders_peer_strings_as_text_and_the_handshake_refuses_html_names(
     assert "<title>chupai — Guan Dan tables</title>" in dom and "pwned" not in dom.split("</title>")[0]
     assert "<img" not in dom
     assert "ended: table 0 seat 0 (&lt;img src=x onerror=" in dom
+
+
+def trick_centre(dom: str) -> str:
+    """The text of a table's centre (before the play to beat)."""
+    m = re.search(r'<div class="trick">([^<]*)<', dom)
+    assert m, "no trick centre"
+    return m.group(1)
+
+
+def seat_element(dom: str, seat: int) -> str:
+    """A seat's name, meta and trick play (up to its last play)."""
+    m = re.search(rf'<div class="seat s{seat} [^"]*" data-seat="{seat}">(.*?)<div class="cards last-play', dom)
+    assert m, f"no seat {seat}"
+    return m.group(1)
+
+
+def test_the_view_says_what_is_happening_outside_the_card_play_and_who_is_to_act(tmp_path: Path) -> None:
+    """During the tribute the table's centre names it (not "lead"); the seat to act shows
+    that it is to act, not the pass it made earlier in the trick."""
+    from chupai.guandan.protocol.records import replay_frames
+
+    record = tmp_path / "r.jsonl"
+    asyncio.run(record_game(record, seed=3))
+    frames = replay_frames(read_record(record))
+    tribute = next(i for i, f in enumerate(frames) if f["stage"] == "tribute")
+    passed = next(i for i, f in enumerate(frames) if f["stage"] == "play" and f["current"] >= 0
+                  and (f["seats"][f["current"]]["playArea"] or [""])[0] == "PASS")
+    lead = next(i for i, f in enumerate(frames) if f["stage"] == "play" and f["greaterPos"] < 0)
+    doms = asyncio.run(browse_replay(record, [f"/?replay=1&frame={i}" for i in (tribute, passed, lead)]))
+    assert trick_centre(doms[0]).strip() == "tribute"
+    seat = frames[passed]["current"]
+    assert 'class="cards to-act trick-action">to act<' in seat_element(doms[1], seat)
+    assert 'class="pass"' not in seat_element(doms[1], seat)  # (its trick play; its last play follows)
+    assert trick_centre(doms[2]).strip() == "lead"
+
+
+def test_a_page_load_asks_for_nothing_the_server_lacks(tmp_path: Path, caplog: Any) -> None:
+    """Loading the view requests only what the server serves: no /favicon.ico 404 in the
+    server's log at each load."""
+
+    async def main() -> None:
+        server, task, _ = await start(ServerConfig(port=0, games=1, seed=1, pace=0.02,
+                                                   seats=["greedy", "random", "greedy", "random"]))
+        dom = await browse(f"http://127.0.0.1:{server.port}/", "--dump-dom")
+        assert 'id="table-0"' in dom
+        server.stop()
+        await asyncio.wait_for(task, TIMEOUT)
+
+    with caplog.at_level(logging.INFO):
+        asyncio.run(main())
+    sent = [r.getMessage() for r in caplog.records if r.name.startswith("websockets")]
+    assert "HTTP response sent (200 OK)" in sent  # (the page itself: the log is read)
+    assert not [m for m in sent if "404" in m], sent

@@ -400,10 +400,10 @@ class Table:
         self.abort(f"{self.label(seat)} {why}")
 
     def abort(self, reason: str) -> None:
-        """End the table early for ``reason`` (the first reason is kept)."""
+        """End the table early for ``reason`` (the first reason is kept; the table's task
+        logs it once, as it ends)."""
         if self._aborted is None:
             self._aborted = reason
-            log.error("table %d ends: %s", self.index, self._aborted)
         if self._pending is not None and not self._pending[2].done():
             self._pending[2].set_exception(TableAborted(self._aborted))
         self._pending = None  # an answer that comes now is out of turn

@@ -6,6 +6,9 @@
 
 const SUITS = { S: "\u2660", H: "\u2665", C: "\u2663", D: "\u2666" };
 const tables = new Map();
+// the centre of a table outside the card play (chupai.guandan.protocol._adapter's stages)
+const STAGE_TEXT = { beginning: "dealing", tribute: "tribute", back: "tribute back",
+  episodeOver: "deal over", gameOver: "game over" };
 
 function textEl(tag, className, text) {
   const el = document.createElement(tag);
@@ -55,7 +58,9 @@ function seatEl(snap, s) {
   meta.className = "meta";
   meta.textContent = `team ${seat.team} · ${seat.rest} cards` + (seat.out ? ` · out ${seat.out}` : "") +
     (seat.away ? " · away (its connection was lost)" : "");
-  const now = actionEl(seat.playArea, snap.curRank);
+  // the seat to act: its play of an earlier round of this trick (a pass) is not its answer
+  const toAct = snap.current === s && snap.stage === "play";
+  const now = toAct ? textEl("div", "cards to-act", "to act") : actionEl(seat.playArea, snap.curRank);
   now.classList.add("trick-action");
   const last = actionEl(seat.lastAction, snap.curRank);
   last.classList.add("last-play");
@@ -93,7 +98,8 @@ function render(snap) {
   for (const s of [2, 3, 1, 0]) el.appendChild(seatEl(snap, s));
   const trick = document.createElement("div");
   trick.className = "trick";
-  trick.textContent = snap.greaterPos >= 0 ? `to beat (seat ${snap.greaterPos}):` : "lead";
+  trick.textContent = snap.stage !== "play" ? (STAGE_TEXT[snap.stage] ?? snap.stage) :
+    snap.greaterPos >= 0 ? `to beat (seat ${snap.greaterPos}):` : "lead";
   trick.appendChild(actionEl(snap.greaterAction, snap.curRank));
   el.appendChild(trick);
 }
