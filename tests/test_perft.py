@@ -87,6 +87,43 @@ def test_divide_splits_the_count_by_first_action() -> None:
         assert len(split) == perft(state, 1)
 
 
+class RecordingBar:
+    """A progress bar that records its total and updates (chupai.engine.backends.progress_bar)."""
+
+    made: list["RecordingBar"] = []
+
+    def __init__(self, total: int, unit: str, progress: bool, *, leave: bool = True) -> None:
+        self.total, self.shown, self.leave, self.n = total, progress, leave, 0
+        RecordingBar.made.append(self)
+
+    def __enter__(self) -> "RecordingBar":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+    def update(self, n: int = 1) -> None:
+        self.n += n
+
+
+def test_a_deep_count_shows_its_progress_over_the_first_actions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``progress=True`` (what ``chupai perft`` asks for): one bar over the first actions,
+    erased at the end, filled once; the same count.  Every game, from its card play or
+    from a decision before it (a Dou Dizhu deal opens with its auction); no bar unasked."""
+    import chupai.evaluation.perft as module
+
+    monkeypatch.setattr(module, "progress_bar", RecordingBar)
+    for name in GAMES:
+        state = deal_of(name, 2)
+        RecordingBar.made.clear()
+        assert perft(state, 3, progress=True) == perft(state, 3) and len(RecordingBar.made) == 1
+        bar = RecordingBar.made[0]
+        assert bar.shown and not bar.leave and bar.total == bar.n == perft(state, 1)
+    RecordingBar.made.clear()
+    perft(deal_of("guandan", 2), 3)
+    assert RecordingBar.made == []
+
+
 def test_sequences_that_end_the_deal_early_are_not_counted() -> None:
     from chupai.gandengyan import Deal
 

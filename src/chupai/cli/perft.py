@@ -40,10 +40,10 @@ def _cmd_perft(args: argparse.Namespace) -> int:
     depth_max = 3 if args.depth is None else args.depth
     for depth in range(1, depth_max + 1):
         start = time.process_time()
-        n = perft(state, depth)
+        n = perft(state, depth, progress=True)  # (a bar over the first actions, on a terminal)
         print(f"perft({depth}) = {n}  ({time.process_time() - start:.3f} s CPU)")
     if args.divide:
-        for action, n in divide(state, depth_max).items():
+        for action, n in divide(state, depth_max, progress=True).items():
             print(f"{action}: {n}")
     return 0
 

@@ -47,11 +47,12 @@ __all__ = ["BACKENDS", "MAIN_GUARD", "add_arguments", "chunk_bounds", "default_c
            "progress_bar", "require_ray", "run_batch"]
 
 
-def progress_bar(total: int, unit: str, progress: bool) -> tqdm[NoReturn]:
+def progress_bar(total: int, unit: str, progress: bool, *, leave: bool = True) -> tqdm[NoReturn]:
     """A tqdm bar over ``total`` units if ``progress`` is on and stderr is a terminal
     (tqdm's ``disable=None``: off a terminal, a log would keep every refresh); else a
-    bar that shows nothing."""
-    return tqdm(total=total, unit=unit, disable=None if progress else True)
+    bar that shows nothing.  ``leave=False``: the bar is erased when it closes (where a
+    line of results takes its place)."""
+    return tqdm(total=total, unit=unit, disable=None if progress else True, leave=leave)
 
 
 #: the backends :func:`run_batch` knows

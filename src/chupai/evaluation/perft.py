@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from chupai.engine.backends import progress_bar
 from chupai.registry import game
 
 __all__ = ["GOLDEN_SEEDS", "deal_of", "divide", "golden", "perft", "perft_slow"]
@@ -91,11 +92,14 @@ def _count(engine: Any, depth: int) -> int:
     return total
 
 
-def perft(state: Any, depth: int) -> int:
-    """The number of action sequences of length ``depth`` from ``state`` (see the module doc)."""
+def perft(state: Any, depth: int, *, progress: bool = False) -> int:
+    """The number of action sequences of length ``depth`` from ``state`` (see the module
+    doc); ``progress``: a bar over the first actions (on a terminal only), for a deep count."""
     depth = _check_depth(depth)
     if depth == 0:
         return 1
+    if progress:
+        return sum(divide(state, depth, progress=True).values())
     engine = _engine_of(state)
     if engine is not None:
         return _count(engine, depth)
@@ -104,9 +108,10 @@ def perft(state: Any, depth: int) -> int:
     return sum(1 if depth == 1 else perft(child, depth - 1) for _, child in _decisions(state))
 
 
-def divide(state: Any, depth: int) -> dict[str, int]:
+def divide(state: Any, depth: int, *, progress: bool = False) -> dict[str, int]:
     """``perft(state, depth)`` split by the first action (its ``str``; ``"PASS"``): the
-    tool to find where two counts differ."""
+    tool to find where two counts differ.  ``progress``: a bar over the first actions (on
+    a terminal only)."""
     depth = _check_depth(depth)
     if depth == 0:
         raise ValueError("divide needs depth >= 1")
@@ -114,19 +119,27 @@ def divide(state: Any, depth: int) -> dict[str, int]:
     out: dict[str, int] = {}
     if engine is None:
         if not state.is_terminal():
-            for name, child in _decisions(state):
-                out[name] = 1 if depth == 1 else perft(child, depth - 1)
+            decisions = _decisions(state)
+            with progress_bar(len(decisions), "action", progress, leave=False) as bar:
+                for name, child in decisions:
+                    out[name] = 1 if depth == 1 else perft(child, depth - 1)
+                    bar.update()
         return out
     if engine.current < 0:
         return out
-    for play in engine.legal_plays():
-        child = engine.clone()
-        child.play(play)
-        out[str(play)] = 1 if depth == 1 else _count(child, depth - 1)
-    if _can_pass(engine):
-        child = engine.clone()
-        child.pass_turn()
-        out["PASS"] = 1 if depth == 1 else _count(child, depth - 1)
+    plays = engine.legal_plays()
+    passes = _can_pass(engine)
+    with progress_bar(len(plays) + passes, "action", progress, leave=False) as bar:
+        for play in plays:
+            child = engine.clone()
+            child.play(play)
+            out[str(play)] = 1 if depth == 1 else _count(child, depth - 1)
+            bar.update()
+        if passes:
+            child = engine.clone()
+            child.pass_turn()
+            out["PASS"] = 1 if depth == 1 else _count(child, depth - 1)
+            bar.update()
     return out
 
 
