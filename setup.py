@@ -27,6 +27,7 @@ every extension to be rebuilt, so one build never reuses the objects of another.
 """
 import glob
 import os
+import sys
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
@@ -35,6 +36,8 @@ from setuptools.command.build_ext import build_ext
 DEBUG = os.environ.get("CHUPAI_DEBUG") == "1"
 SANITIZE = os.environ.get("CHUPAI_SANITIZE") == "1"
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "build_support"))
+from c_sources import c_path, current_c  # noqa: E402  (build_support/c_sources.py)
 
 directives = {
     "language_level": 3,
@@ -89,19 +92,20 @@ ONLY = os.environ.get("CHUPAI_ONLY")
 if ONLY:
     MODULES = [m for m in MODULES if m == ONLY or m.startswith(ONLY + ".") or m in ("chupai.core.records", "chupai.engine.base")]
 
-extensions = [
-    Extension(
-        name,
-        [os.path.join("src", *name.split(".")) + ".pyx"],
-        extra_compile_args=compile_args,
-        extra_link_args=link_args,
-    )
-    for name in MODULES
-]
+# a release build compiles the C of a module whose C is current, and cythonizes the others
+# (build_support/c_sources.py: a pip install would otherwise regenerate and recompile
+# every module each time)
+FROM_C = current_c(HERE, MODULES, also=[os.path.abspath(__file__)]) if MODE == "release" else set()
+
+
+def _extension(name, source):
+    return Extension(name, [source], extra_compile_args=compile_args, extra_link_args=link_args)
+
 
 setup(
-    ext_modules=cythonize(
-        extensions,
+    ext_modules=[_extension(name, os.path.relpath(c_path(HERE, name), HERE)) for name in MODULES if name in FROM_C]
+    + cythonize(
+        [_extension(name, os.path.join("src", *name.split(".")) + ".pyx") for name in MODULES if name not in FROM_C],
         compiler_directives=directives,
         include_path=["src"],
         build_dir=None if MODE == "release" else os.path.join("build", f"cython-{MODE}"),
