@@ -233,6 +233,7 @@ def test_progress_bars_only_on_a_terminal(capsys, monkeypatch):
     monkeypatch.setattr("sys.stderr", Terminal())
     assert not progress_bar(10, "deal", True).disable
     monkeypatch.undo()
-    arena("guandan", ("random", "greedy"), deals=2, seed=1)
-    assert main(["playout", "guandan", "--deals", "50"]) == 0
-    assert capsys.readouterr().err == ""
+    for name in registry.GAMES:
+        arena(name, ("random", "greedy"), deals=2, seed=1)
+        assert main(["playout", name, "--deals", "50"]) == 0
+        assert capsys.readouterr().err == "", name
