@@ -266,7 +266,7 @@ def test_a_page_load_asks_for_nothing_the_server_lacks(tmp_path: Path, caplog: A
         server, task, _ = await start(ServerConfig(port=0, games=1, seed=1, pace=0.02,
                                                    seats=["greedy", "random", "greedy", "random"]))
         dom = await browse(f"http://127.0.0.1:{server.port}/", "--dump-dom")
-        assert 'id="table-0"' in dom
+        assert "<title>chupai — Guan Dan tables</title>" in dom  # (the tables come later, live)
         server.stop()
         await asyncio.wait_for(task, TIMEOUT)
 
