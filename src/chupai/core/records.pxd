@@ -196,9 +196,10 @@ cdef inline void multiset_remove(mask_t *lo, mask_t *hi, mask_t plo, mask_t phi)
 # --- the sub-multiset table -------------------------------------------------------------
 # A rank's cards form the pattern lo4 | hi4 << 4 (rank_pattern; hi4 a subset of lo4).
 # sub[off[pat][m] : off[pat][m + 1]] lists every sub-multiset of size m of that pattern,
-# packed the same way, in a fixed order (the first of each size is the one a suit-collapsed
-# view keeps); count[pat] is the pattern's number of cards.  One table, built once by
-# records: a module keeps the pointer `rank_subsets()` returns at import.
+# packed the same way, in a fixed order; sub[rep[pat][m]] is the one a suit-collapsed view
+# keeps, the smallest by (hi4, lo4) (its play then the group's smallest by (hi, lo)), and
+# count[pat] is the pattern's number of cards.  One table, built once by records: a
+# module keeps the pointer `rank_subsets()` returns at import.
 cdef enum:
     MAX_PER_RANK = 8             # two copies of four suits
     N_PATTERNS = 256
@@ -207,6 +208,7 @@ cdef enum:
 ctypedef struct subsets_t:
     uint8_t sub[N_SUBS]
     uint16_t off[N_PATTERNS][MAX_PER_RANK + 2]
+    uint16_t rep[N_PATTERNS][MAX_PER_RANK + 1]
     uint8_t count[N_PATTERNS]
 
 # one factor of a product of per-rank choices: the table entries [begin, end) of a rank
@@ -220,8 +222,8 @@ cdef const subsets_t *rank_subsets() noexcept nogil
 
 cdef inline void subset_slot(const subsets_t *t, int pat, int rank, int m, bint first_only,
                              slot_t *s) noexcept nogil:
-    """The size-m sub-multisets of the cards `pat` of `rank` (only the first if
-    `first_only`); none when m is out of range."""
+    """The size-m sub-multisets of the cards `pat` of `rank` (only the suit-collapsed
+    view's if `first_only`); none when m is out of range."""
     s.sub = &t.sub[0]
     s.shift = rank * RANK_BITS
     if m < 0 or m > MAX_PER_RANK:
@@ -231,6 +233,7 @@ cdef inline void subset_slot(const subsets_t *t, int pat, int rank, int m, bint 
     s.begin = t.off[pat][m]
     s.end = t.off[pat][m + 1]
     if first_only and s.end > s.begin:
+        s.begin = t.rep[pat][m]
         s.end = s.begin + 1
 
 cdef inline mask_t slot_lo(const slot_t *s, int k) noexcept nogil:

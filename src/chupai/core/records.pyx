@@ -119,6 +119,8 @@ cdef void _build_subsets(subsets_t *t) noexcept:
                         packed |= 1 << (s + RANK_BITS)
                 if ok and size == m:
                     t.sub[pos] = packed
+                    if pos == t.off[pat][m] or packed < t.sub[t.rep[pat][m]]:  # (packed: hi4 << 4 | lo4)
+                        t.rep[pat][m] = pos
                     pos += 1
         t.off[pat][MAX_PER_RANK + 1] = pos
     assert pos == N_SUBS
