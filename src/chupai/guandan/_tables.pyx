@@ -92,6 +92,12 @@ cdef void wild_flags(float *res, mask_t lo, int level) noexcept nogil:
 cdef class GuanDanTables(Tables):
     """``n`` Guan Dan tables (``chupai.rl._tables.Tables``), first deals at level 2."""
 
+    cdef bint h_collapsed_choice(self) noexcept nogil:
+        # the generator's representative of a suit-collapsed group is its smallest play by
+        # (hi, lo) (chupai.core.records, rank_subsets), and a legal id's concrete choice (the
+        # fewest wild cards, then the smallest hi, then lo) is the smallest of its group
+        return 1
+
     cdef void h_finished(self, const void *st, int *place) noexcept nogil:
         cdef const gd_deal_t *d = <const gd_deal_t *>st
         cdef int k
