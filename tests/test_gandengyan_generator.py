@@ -12,6 +12,7 @@ import random
 
 import numpy as np
 import pytest
+from collapsed_view import check_views
 from gandengyan_reference import collapse_key, deal_hands, dense_hand, reference_plays
 
 from chupai import Cards
@@ -50,18 +51,8 @@ def check_position(hand: Cards, rules: Rules, previous: Play | None = None) -> i
     number of plays."""
     reference = reference_plays(hand, previous, rules)
     concrete = list(legal_plays(hand, previous, rules=rules))
-    assert len(concrete) == len(set(concrete)), f"hand {hand}: a play is listed twice"
-    missing = reference - set(concrete)
-    extra = set(concrete) - reference
-    assert not missing and not extra, (
-        f"hand {hand} previous {previous} rules {rules}: "
-        f"missing {sorted(map(str, missing))[:5]}, extra {sorted(map(str, extra))[:5]}"
-    )
     collapsed = list(legal_plays(hand, previous, rules=rules, collapse_suits=True))
-    keys = [collapse_key(p) for p in collapsed]
-    assert len(keys) == len(set(keys)), f"hand {hand}: a collapsed group is listed twice"
-    assert set(keys) == {collapse_key(p) for p in reference}
-    assert set(collapsed) <= reference
+    check_views(concrete, collapsed, reference, collapse_key, f"hand {hand} previous {previous} rules {rules}")
     return len(concrete)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import pytest
+from collapsed_view import check_views
 from guandan_reference import collapse_key, random_dense_hand, random_hand, reference_plays
 
 from chupai import Cards
@@ -39,19 +40,8 @@ def check_position(hand: Cards, level: str, rules: Rules, previous: Play | None 
     """Concrete and collapsed lists agree with the reference for one position."""
     reference = reference_plays(hand, level, previous, rules)
     concrete = list(legal_plays(hand, level, previous, rules=rules))
-    assert len(concrete) == len(set(concrete)), "a play is listed twice"
-    missing = reference - set(concrete)
-    extra = set(concrete) - reference
-    assert not missing and not extra, (
-        f"hand {hand} level {level} previous {previous}: "
-        f"missing {sorted(map(str, missing))[:5]}, extra {sorted(map(str, extra))[:5]}"
-    )
     collapsed = list(legal_plays(hand, level, previous, rules=rules, collapse_suits=True))
-    keys = [collapse_key(p) for p in collapsed]
-    assert len(keys) == len(set(keys)), "a collapsed group is listed twice"
-    # expanding each group gives exactly the concrete list
-    assert set(keys) == {collapse_key(p) for p in reference}
-    assert set(collapsed) <= reference
+    check_views(concrete, collapsed, reference, collapse_key, f"hand {hand} level {level} previous {previous}")
 
 
 def positions(seed: int, count: int, full_hands: int):

@@ -10,6 +10,7 @@ import random
 
 import numpy as np
 import pytest
+from collapsed_view import check_views
 from zhengshangyou_reference import collapse_key, full_power_set_plays, random_deal, reference_plays
 
 from chupai import Cards
@@ -29,18 +30,8 @@ def check_position(hand: Cards, rules: Rules, previous: Play | None = None, lead
     else:
         reference = {p for p in leads if previous is None or p.beats(previous)}
     concrete = list(legal_plays(hand, previous, rules=rules))
-    assert len(concrete) == len(set(concrete)), "a play is listed twice"
-    missing = reference - set(concrete)
-    extra = set(concrete) - reference
-    assert not missing and not extra, (
-        f"hand {hand} previous {previous}: "
-        f"missing {sorted(map(str, missing))[:5]}, extra {sorted(map(str, extra))[:5]}"
-    )
     collapsed = list(legal_plays(hand, previous, rules=rules, collapse_suits=True))
-    keys = [collapse_key(p) for p in collapsed]
-    assert len(keys) == len(set(keys)), "a collapsed group is listed twice"
-    assert set(keys) == {collapse_key(p) for p in reference}
-    assert set(collapsed) <= reference
+    check_views(concrete, collapsed, reference, collapse_key, f"hand {hand} previous {previous}")
     return len(concrete)
 
 

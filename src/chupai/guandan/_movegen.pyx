@@ -737,14 +737,14 @@ cdef void gen_straights_concrete(ctx_t *c, int kmin, unsigned ext, unsigned bad_
 cdef void gen_straights(ctx_t *c, mask_t nlo) noexcept nogil:
     """Five consecutive ranks, one card each, wild cards filling the gap set G (concrete:
     gen_straights_concrete)."""
-    cdef int kmin, p, j, n, r, nd
+    cdef int kmin, p, j, n, r, nd, lowest
     cdef int d[2]
     cdef unsigned ext, g, b, bad
     cdef window_gaps_t it
     cdef unsigned nib[5]
-    cdef unsigned su[6]
+    cdef unsigned su
     cdef int sh[5]
-    cdef mask_t acc[6]
+    cdef mask_t acc
     kmin = ordinary_min(c, GD_STRAIGHT)
     if kmin == NOT_WANTED:
         return
@@ -768,24 +768,26 @@ cdef void gen_straights(ctx_t *c, mask_t nlo) noexcept nogil:
                 sh[n] = r * RANK_BITS
                 n += 1
         bad = bad_suits(c, nd)
-        # one representative: the first suit of each rank, or, if that is all
-        # one forbidden suit, another suit at the first rank that has one
-        acc[0] = 0
-        su[0] = 0xF
+        # one representative, the group's smallest lo: the lowest suit of each rank, or,
+        # if that is all one forbidden suit, the next suit at the lowest rank (by rank
+        # bits: the ace of A-5 is the highest) that has another
+        acc = 0
+        su = 0xF
         for j in range(n):
             b = nib[j] & (~nib[j] + 1)
-            acc[0] |= <mask_t>b << sh[j]
-            su[0] &= b
-        if su[0] & bad:
+            acc |= <mask_t>b << sh[j]
+            su &= b
+        if su & bad:
+            lowest = -1
             for j in range(n):
-                b = nib[j] & ~su[0]
-                if b:
-                    b &= ~b + 1
-                    acc[0] = (acc[0] & ~(<mask_t>su[0] << sh[j])) | (<mask_t>b << sh[j])
-                    break
-            else:
+                if nib[j] & ~su and (lowest < 0 or sh[j] < sh[lowest]):
+                    lowest = j
+            if lowest < 0:
                 continue
-        emit(c, acc[0], 0, GD_STRAIGHT, p, 0, 5, nd, d[0], d[1])
+            b = nib[lowest] & ~su
+            b &= ~b + 1
+            acc = (acc & ~(<mask_t>su << sh[lowest])) | (<mask_t>b << sh[lowest])
+        emit(c, acc, 0, GD_STRAIGHT, p, 0, 5, nd, d[0], d[1])
 
 
 cdef void gen_straight_flushes(ctx_t *c, mask_t nlo) noexcept nogil:
