@@ -28,7 +28,8 @@ from typing import Any
 import numpy as np
 
 from chupai import arena
-from chupai.doudizhu import PASS, Rules
+from chupai.core.validate import as_rng
+from chupai.doudizhu import PASS, Phase, Rules
 from chupai.players.search.registry import make_bot
 
 #: RLCard's card characters in its order (rlcard.games.doudizhu.utils.INDEX): ranks, then
@@ -74,12 +75,12 @@ class RLCardRuleBot:
         for action in actions:
             by_text.setdefault("pass" if action is PASS else rlcard_cards(action.cards), action)
         trace = [(e.seat, "pass" if e.action is PASS else rlcard_cards(e.action.cards))
-                 for e in state.history if e.phase.value == "play"]
+                 for e in state.history if e.phase is Phase.PLAY]
         seat = state.current_player
         raw = {"current_hand": rlcard_cards(state.hand(seat)), "trace": trace, "actions": list(by_text),
                "landlord": state.landlord, "self": seat}
         saved = np.random.get_state()
-        np.random.seed(int(rng.integers(2**32)) if hasattr(rng, "integers") else int(rng.random() * 2**32))
+        np.random.seed(int(as_rng(rng).integers(2**32)))
         try:
             text = self.agent.step({"raw_obs": raw})
         finally:
