@@ -124,6 +124,13 @@ def test_a_deep_count_shows_its_progress_over_the_first_actions(monkeypatch: pyt
     assert RecordingBar.made == []
 
 
+@pytest.mark.parametrize("count", [perft, divide])
+def test_progress_must_be_a_bool(count) -> None:
+    state = deal_of("guandan", 2)
+    with pytest.raises(TypeError, match="progress must be True or False"):
+        count(state, 2, progress=1)
+
+
 def test_sequences_that_end_the_deal_early_are_not_counted() -> None:
     from chupai.gandengyan import Deal
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from chupai.core.validate import check_bool
 from chupai.engine.backends import progress_bar
 from chupai.registry import game
 
@@ -96,6 +97,7 @@ def perft(state: Any, depth: int, *, progress: bool = False) -> int:
     """The number of action sequences of length ``depth`` from ``state`` (see the module
     doc); ``progress``: a bar over the first actions (on a terminal only), for a deep count."""
     depth = _check_depth(depth)
+    progress = check_bool(progress, "progress")
     if depth == 0:
         return 1
     if progress:
@@ -113,6 +115,7 @@ def divide(state: Any, depth: int, *, progress: bool = False) -> dict[str, int]:
     tool to find where two counts differ.  ``progress``: a bar over the first actions (on
     a terminal only)."""
     depth = _check_depth(depth)
+    progress = check_bool(progress, "progress")
     if depth == 0:
         raise ValueError("divide needs depth >= 1")
     engine = _engine_of(state)
