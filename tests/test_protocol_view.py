@@ -42,6 +42,17 @@ async def browse(url: str, *flags: str) -> str:
     return out.decode()
 
 
+async def port_of(proc: asyncio.subprocess.Process, pattern: str, what: str) -> int:
+    """The port a child names on its stderr, in the first line matching ``pattern``."""
+    assert proc.stderr is not None
+    while True:
+        line = (await asyncio.wait_for(proc.stderr.readline(), 60)).decode()
+        assert line, f"{what} ended without saying where it listens"
+        m = re.search(pattern, line)
+        if m:
+            return int(m.group(1))
+
+
 async def browse_live(url: str, profile: Path, updates: int, until: str = "true") -> str:
     """The DOM of ``url`` once the page has had ``updates`` live updates and the
     JavaScript expression ``until`` holds, in real time: chromium driven over the
@@ -51,13 +62,7 @@ async def browse_live(url: str, profile: Path, updates: int, until: str = "true"
         "--remote-allow-origins=*", f"--user-data-dir={profile}", url,
         stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
     try:
-        assert proc.stderr is not None
-        port = None
-        while port is None:
-            line = (await asyncio.wait_for(proc.stderr.readline(), 60)).decode()
-            assert line, "chromium ended before opening its DevTools port"
-            m = re.search(r"DevTools listening on ws://[\d.]+:(\d+)/", line)
-            port = int(m.group(1)) if m else None
+        port = await port_of(proc, r"DevTools listening on ws://[\d.]+:(\d+)/", "chromium")
 
         def targets() -> list[dict[str, str]]:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=10) as r:
@@ -138,13 +143,7 @@ async def browse_replay(record: Path, pages: list[str]) -> list[str]:
         sys.executable, "-m", "chupai", "replay", str(record), "--web", "--port", "0",
         stderr=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.DEVNULL)
     try:
-        assert proc.stderr is not None
-        port = None
-        while port is None:
-            line = (await asyncio.wait_for(proc.stderr.readline(), 60)).decode()
-            assert line, "chupai replay --web ended without saying where it listens"
-            m = re.search(r"http://[\d.]+:(\d+)/ ", line)
-            port = int(m.group(1)) if m else None
+        port = await port_of(proc, r"http://[\d.]+:(\d+)/ ", "chupai replay --web")
         return [await browse(f"http://127.0.0.1:{port}{page}", "--dump-dom") for page in pages]
     finally:
         proc.terminate()
