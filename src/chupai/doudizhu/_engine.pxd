@@ -12,8 +12,9 @@ cdef void ddz_deal_random(ddz_deal_t *d, rng_t *rng, int landlord) noexcept nogi
 # the deal's seed (drawn from `rng`; a deal nobody bids in is dealt again from
 # match_deal(d.a.seed, redeals));
 # the seat to bid has ddz_bid_count legal bids, the k-th of value ddz_bid_value
-# (chupai.doudizhu._deal), and makes it with ddz_bid; the auction is over once d.a.open is 0 (its landlord leads the
-# card play, or the deal ended void: d.t.current -1, no landlord)
+# (chupai.doudizhu._deal), and makes it with ddz_bid; the auction is over once d.a.open
+# is 0 (its landlord leads the card play, or the deal ended void: d.t.current -1, no
+# landlord)
 cdef void ddz_auction_deal(ddz_deal_t *d, rng_t *rng) noexcept nogil
 cdef void ddz_bid(ddz_deal_t *d, int k) noexcept nogil
 ctypedef ddz_deal_t deal_t
