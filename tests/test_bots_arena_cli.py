@@ -8,6 +8,7 @@ from chupai import PASS, arena
 from chupai.players.bots import Bot, GreedyBot, MonteCarloBot, RandomBot
 from chupai.cli import main
 from chupai.guandan import Deal, Match, playout
+import chupai.evaluation.arena as arena_mod
 from chupai.evaluation.arena import wilson_interval
 from chupai.evaluation.ladder import ladder
 from chupai.registry import GAMES
@@ -155,13 +156,43 @@ def test_arena_plays_each_deal_twice_with_the_seats_swapped(game):
 def test_arena_reports_dou_dizhu_results_by_role():
     r = arena("doudizhu", ["heuristic", "random"], 20, seed=2, progress=False)
     roles = {role: (seats, ret) for role, seats, ret in r.roles}
-    # the first bot holds seats 0 and 2 in even games, seat 1 in odd ones: 30 seats
-    assert set(roles) <= {"landlord", "farmer", "void"} and sum(seats for seats, _ in roles.values()) == 30
+    # the first bot plays the landlord in even games, both farmers in odd ones
+    assert roles["landlord"][0] == 10 and roles["farmer"][0] == 20 and set(roles) == {"landlord", "farmer"}
     assert "as landlord" in str(r) and "as farmer" in str(r)
     assert arena("guandan", ["greedy", "random"], 2, seed=2, progress=False).roles == ()
-    # the ladder too: each deal twice, the first bot on 3 of the 6 seats
+    # the ladder too: each deal twice, the first bot the landlord once and the farmers once
     pair = ladder("doudizhu", ["heuristic", "random"], deals=4, seed=1, progress=False).pairs[0]
-    assert sum(seats for _, seats, _ in pair.roles) == 12 and {role for role, _, _ in pair.roles} <= {"landlord", "farmer", "void"}
+    assert {role: seats for role, seats, _ in pair.roles} == {"landlord": 4, "farmer": 8}
+
+
+class SeatRecorder:
+    """A deterministic bot (the greedy policy) that records the seat and role of each
+    decision it is asked for."""
+
+    def __init__(self, game: str) -> None:
+        self.entry, self.asked = GAMES[game], []
+
+    def choose(self, state, rng):
+        self.asked.append((state.current_player, self.entry.roles_of(state)[state.current_player]))
+        return GreedyBot().choose(state, rng)
+
+
+@pytest.mark.parametrize("game", [name for name, entry in GAMES.items() if entry.side_role is not None])
+def test_a_game_seated_by_role_gives_each_bot_one_side_of_each_deal(game):
+    """The first bot plays only the side role in even games and only the other seats in
+    odd ones; the game's decision policy, not a bot, decides the roles; the same deal
+    seated the other way round gives the opposite result (deterministic bots)."""
+    side_role = GAMES[game].side_role
+    for index in range(6):
+        bots = (SeatRecorder(game), SeatRecorder(game))
+        arena_mod._play_one((game, bots, 5, index, False, None, None))
+        first = {role for _, role in bots[0].asked}
+        second = {role for _, role in bots[1].asked}
+        mine, theirs = (first, second) if index % 2 == 0 else (second, first)
+        assert mine <= {side_role} and side_role not in theirs
+    r = arena(game, ["greedy", "heuristic"], 8, seed=3, progress=False)
+    swapped = arena(game, ["heuristic", "greedy"], 8, seed=3, progress=False)
+    assert (r.returns[0::2] == -swapped.returns[1::2]).all() and r.returns.any()
 
 
 #: a spec option and a value other than its default, for each bot that takes options

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,7 +14,7 @@ from chupai.core.seeds import arena_game
 from chupai.core.validate import check_bool, check_positive_int, check_seed
 from chupai.engine.backends import run_batch
 
-__all__ = ["ArenaResult", "SideResult", "arena", "role_summary", "side_result", "wilson_interval"]
+__all__ = ["ArenaResult", "SideResult", "arena", "bot_seats", "decide", "role_summary", "side_result", "wilson_interval"]
 
 _GAMES = tuple(GAMES)
 
@@ -94,12 +94,38 @@ def _play_one(args: tuple[str, tuple[Any, Any], int, int, bool, Any, int | None]
     _, bot_seed = arena_game(seed, index)
     rng = np.random.default_rng(bot_seed)
     state = _new_state(game, deal_seed, matches, rules, players)
-    team_a = index % 2
+    side = index % 2
     while not state.is_terminal():
-        seat = state.current_player
-        bot = bots[0] if seat % 2 == team_a else bots[1]
-        state.apply(bot.choose(state, rng))
-    return side_result(game, state, team_a, matches)
+        state.apply(decide(game, state, bots, side, rng, matches)[1])
+    return side_result(game, state, side, matches)
+
+
+def bot_seats(game: str, state: Any, side: int, matches: bool = False) -> tuple[int, ...] | None:
+    """The seats of the first bot of a pair in game ``side`` (0 or 1) of a deal (or a
+    match): in a game seated by role (its entry's ``side_role``), the seats of that role
+    in game 0 and every other seat in game 1, ``None`` until the roles are decided (or
+    in a deal that ended without them); else (and in matches) the seats ``s % 2 ==
+    side``, so that with three seats each bot plays each seat once a deal."""
+    entry = GAMES[game]
+    if entry.side_role is None or matches:
+        return tuple(s for s in range(len(state.returns())) if s % 2 == side)
+    roles = entry.roles_of(state)
+    if entry.side_role not in roles:
+        return None
+    return tuple(s for s, role in enumerate(roles) if (role == entry.side_role) == (side == 0))
+
+
+def decide(game: str, state: Any, bots: Sequence[Any], side: int, rng: Any,
+           matches: bool = False) -> tuple[int, Any]:
+    """Who decides for ``state``'s current player in game ``side`` of a deal between
+    ``bots`` (:func:`bot_seats`), and the action: its bot (0 or 1) and the bot's choice,
+    or -1 and the game's decision policy's choice before the roles are decided in a game
+    seated by role."""
+    seats = bot_seats(game, state, side, matches)
+    if seats is None:
+        return -1, GAMES[game].choose_decision(state, state.legal_actions())
+    who = 0 if state.current_player in seats else 1
+    return who, bots[who].choose(state, rng)
 
 
 #: a bot's result in one game: its return, and the role and return of each of its seats
@@ -108,12 +134,13 @@ SideResult = tuple[float, tuple[tuple[str, float], ...]]
 
 
 def side_result(game: str, state: Any, side: int, matches: bool = False) -> SideResult:
-    """The result of the bot on seats ``s % 2 == side`` of ``state``, a finished deal
-    (or match): its team's return, or in a game scored per player its seats' returns
-    added up; and each of its seats' role and return in a game with roles (deals only)."""
+    """The result of the first bot of a pair in game ``side`` of ``state``, a finished
+    deal (or match; its seats: :func:`bot_seats`): its team's return, or in a game scored
+    per player its seats' returns added up (0 in a deal that ended before its roles were
+    decided); and each of its seats' role and return in a game with roles (deals only)."""
     returns = state.returns()
     entry = GAMES[game]
-    seats = [s for s in range(len(returns)) if s % 2 == side]
+    seats = bot_seats(game, state, side, matches) or ()
     roles = () if matches else entry.roles_of(state)
     by_role = tuple((roles[s], float(returns[s])) for s in seats) if roles else ()
     if not entry.teams:  # each player scores alone: the bot's seats together
@@ -152,8 +179,11 @@ def arena(
     The first bot plays the seats ``s % 2 == 0`` in even-numbered games and ``s % 2 ==
     1`` in odd ones, games ``2k`` and ``2k + 1`` on the same deal (duplicate style: both
     bots get both sides of every deal; with three seats, each bot plays each seat once a
-    deal).  In a game whose sides are decided in play (Dou Dizhu's landlord), the result
-    also says the first bot's seats' results by role.  Deal ``k`` is dealt from a seed
+    deal).  In a game whose sides are decided in play (Dou Dizhu's landlord and
+    farmers), the game's decision policy makes the decisions that decide them (the
+    auction), then the first bot plays the landlord and the second both farmers in even
+    games, the other way in odd ones (:func:`bot_seats`), and the result also says the
+    first bot's results by role.  Deal ``k`` is dealt from a seed
     derived from ``(seed, k)`` and game ``i``'s bots draw from ``(seed, i)``, so the
     result is the same for any ``workers``, ``backend`` and ``chunk_size``.
     ``workers > 1`` uses local processes (bots must be picklable): at most one per deal

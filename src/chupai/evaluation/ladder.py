@@ -7,8 +7,11 @@ luck of the cards).  The first bot of a pair sits on seats ``s % 2 == 0`` in the
 game of a deal and on ``s % 2 == 1`` in the second; in a game scored per player the
 bot's seats' returns are added up (as in :func:`chupai.evaluation.arena.arena`).  A game is
 won, drawn or lost as that return is positive, zero or negative; a draw counts half.
-In a game whose sides are decided in play (Dou Dizhu's landlord and farmers), each
-pair's result also says the first bot's results by role.
+In a game whose sides are decided in play (Dou Dizhu's landlord and farmers), the
+game's decision policy decides them (the auction) and the first bot plays the landlord
+in the first game, the farmers in the second
+(:func:`chupai.evaluation.arena.bot_seats`); each pair's result also says the first
+bot's results by role.
 
 The result holds, per pair, the first bot's win rate with its 95% Wilson interval,
 and per bot a Bradley-Terry rating on the Elo scale (400 points: 10 to 1 odds) with a
@@ -42,7 +45,7 @@ from chupai.core.validate import check_positive_int, check_seed
 from chupai.engine.backends import run_batch
 from chupai.core.seeds import ladder_bots, match_deal
 from chupai.players.search.registry import as_bot, make_bot
-from chupai.evaluation.arena import _new_state, role_summary, side_result, wilson_interval
+from chupai.evaluation.arena import _new_state, decide, role_summary, side_result, wilson_interval
 
 __all__ = ["LadderResult", "PairResult", "Rating", "bradley_terry", "ladder"]
 
@@ -262,12 +265,11 @@ def _play_deal(args: tuple[str, tuple[str, str], int, int, int, Any, int | None,
         rng = np.random.default_rng(int(bot_seed))
         state = _new_state(game, deal_seed, False, rules, players)
         while not state.is_terminal():
-            seat = state.current_player
-            who = 0 if seat % 2 == side else 1
             t = time.process_time()
-            action = bots[who].choose(state, rng)
-            cpu[who] += time.process_time() - t
-            count[who] += 1
+            who, action = decide(game, state, bots, side, rng)
+            if who >= 0:
+                cpu[who] += time.process_time() - t
+                count[who] += 1
             state.apply(action)
         returns.append(side_result(game, state, side))
     return pair, k, returns, cpu, count

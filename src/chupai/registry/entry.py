@@ -169,6 +169,11 @@ class Game:
             a finished deal, in a game whose sides are decided in play (Dou Dizhu: the
             landlord and the farmers); the arena reports a bot's results by role.
             ``None``: the seats have no roles beyond ``teams``.
+        side_role: in a game with :attr:`roles`, the role the first bot of a pair holds
+            in the first game of a deal, the second bot every other seat, and the other
+            way in the second game (Dou Dizhu: ``"landlord"``), the decisions before the
+            roles are known made by :attr:`decision_policy`; ``None``: the bots take
+            alternate seats (:func:`chupai.evaluation.arena.bot_seats`).
         observations: ``(name, module)`` of each observation layout of the game's own
             beside the default one (Guan Dan: ``"danzero"``); the module has ``LAYOUT``,
             ``observation(state, player)``, ``card_vector(counts)`` (action features in
@@ -199,6 +204,7 @@ class Game:
     vector_tables: str | None = None
     observations: tuple[tuple[str, str], ...] = ()
     roles: str | None = None
+    side_role: str | None = None
 
     # -- derived ------------------------------------------------------------------------
     @property
@@ -259,8 +265,8 @@ class Game:
         return resolve(self.encoder)()
 
     def roles_of(self, state: Any) -> tuple[str, ...]:
-        """Each seat's role in ``state``, a finished deal (:attr:`roles`); ``()`` for a game
-        without roles."""
+        """Each seat's role in ``state``, a deal whose roles are decided (:attr:`roles`;
+        before that, the game's word for none); ``()`` for a game without roles."""
         if self.roles is None:
             return ()
         roles: Callable[[Any], tuple[str, ...]] = resolve(self.roles)
