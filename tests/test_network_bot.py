@@ -124,8 +124,9 @@ def test_every_legal_action_is_scored_in_one_call(tmp_path: Path) -> None:
     bot = NetworkBot(linear(tmp_path / "random.onnx", weights))
     deal = guandan.Deal(seed=9)
     calls = []
-    run = bot._net.run
-    bot._net = type("Spy", (), {"run": lambda self, out, feeds: calls.append(feeds["x"].shape) or run(out, feeds)})()
+    net = bot._nets[""]
+    bot._nets[""] = type("Spy", (), {"get_inputs": lambda self: net.get_inputs(),
+                                     "run": lambda self, out, feeds: calls.append(feeds["x"].shape) or net.run(out, feeds)})()
     values = bot.scores(deal)
     assert calls == [(len(deal.legal_actions()), WIDTH)]
     rows = np.hstack([np.repeat(danzero.observation(deal, deal.current_player)[None], len(values), 0), danzero.action_features(deal)])
@@ -239,5 +240,5 @@ def test_the_repr_names_the_fallback(tmp_path: Path) -> None:
     assert repr(make_bot(f"net:{net}:fallback=greedy")) != repr(make_bot(f"net:{net}"))
     assert "fallback=GreedyBot()" in repr(make_bot(f"net:{net}:fallback=greedy"))
     narrow = linear(tmp_path / "narrow.onnx", np.zeros((10, 1)), width=10)
-    with pytest.raises(ValueError, match="takes 10 inputs a row"):
+    with pytest.raises(ValueError, match="takes 10 values a row"):
         NetworkBot(narrow).choose(guandan.Deal(seed=1), 0)

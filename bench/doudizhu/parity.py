@@ -15,10 +15,9 @@ if one reading gives the engine's list).
 
 Prints, per engine, the positions compared, how many lists are equal, and for the
 others the cards only one side lists, with up to ``--show`` positions.  The engines come
-from the package index (the ``parity`` extra: ``open_spiel``, ``rlcard``; measured with
-open_spiel 2.0.2 and rlcard 1.2.0); DouZero's ``douzero`` is installed with ``pip install
---no-deps douzero==1.1.0``: its environment needs neither PyTorch nor its other
-dependencies.  A benchmark, not a test.
+from the package index (the ``parity`` extra: ``open_spiel``, ``rlcard``, ``douzero``;
+measured with open_spiel 2.0.2, rlcard 1.2.0 and douzero 1.1.0).  A benchmark, not a
+test.
 """
 from __future__ import annotations
 

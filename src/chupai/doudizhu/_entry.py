@@ -47,4 +47,5 @@ GAME = Game(
     perft=PerftDepths(full=8, quick=6, slow_path=4, slow_path_deep=5),
     sample_plays=("3D 3S 4H 4S", "--previous", "3C 3H"),
     roles="chupai.doudizhu.scoring:roles", side_role="landlord",
+    networks=(("douzero", "chupai.doudizhu.douzero"),),
 )

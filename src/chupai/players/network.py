@@ -13,6 +13,12 @@ Guan Dan's ``"danzero"``, :mod:`chupai.guandan.danzero`)
     network was trained with (``card_order``, ``fill``: see :mod:`chupai.guandan.danzero`):
     a network fed another order plays like a weak bot, and nothing raises. The tribute
     and the return are not card plays: the ``fallback`` bot decides them.
+Dou Dizhu's ``"douzero"`` (its registry entry's ``networks``; :mod:`chupai.doudizhu.douzero`)
+    DouZero's network per position: ``path`` is a directory of ``landlord.onnx``,
+    ``landlord_down.onnx`` and ``landlord_up.onnx``, each taking ``z`` (the last 15
+    moves, 5 x 162 a row) and ``x`` (the position's state values joined to the
+    action's 54: 373 for the landlord, 484 for a farmer), one row per legal action, and
+    answering one Q per row. The auction is not a card play: the ``fallback`` bids.
 ``"rows"`` (every game; :mod:`chupai.rl`)
     one row per legal action, the game's observation tensor of the player to act
     (:func:`chupai.rl.observation_tensor`) joined to the action's 54 card counts in
@@ -59,14 +65,22 @@ class NetworkLayout:
             game's action ids, masked by the legal ones); ``None`` for a decision the
             layout does not cover (the fallback bot takes it).
         card_options: the layout reads ``card_order`` and ``fill``.
-        module: the game's observation module of a game's own layout (it checks
-            ``card_order`` and ``fill``: ``card_permutation``, ``check_fill``).
+        module: the game's module of a game's own layout (where it reads
+            ``card_order`` and ``fill``, it checks them: ``card_permutation``,
+            ``check_fill``).
+        positions: the positions that each have their own network (the files
+            ``POSITION.onnx`` of the directory a bot is given), and ``position(state,
+            player)`` the one whose network decides; ``()``: one network, a file.
+            ``rows`` gives a network of several inputs a tuple of arrays, in the
+            network's input order.
     """
 
     name: str
-    rows: Callable[[Any, int, Any, float], tuple[np.ndarray, np.ndarray | None] | None]
+    rows: Callable[[Any, int, Any, float], tuple[Any, np.ndarray | None] | None]
     card_options: bool
     module: Any = None
+    positions: tuple[str, ...] = ()
+    position: Callable[[Any, int], str] | None = None
 
 
 def _joined(state_values: np.ndarray, actions: np.ndarray) -> np.ndarray:
@@ -90,14 +104,19 @@ def _observation_rows(state: Any, player: int, card_order: Any, fill: float) -> 
 
 
 def _game_layouts() -> list[NetworkLayout]:
-    """The layouts of the games' own observations that networks are trained on (each
-    registry entry's ``observations`` whose module has ``network_rows``)."""
+    """The games' own layouts that networks are trained on: each registry entry's
+    ``observations`` whose module has ``network_rows``, and its ``networks`` (a module
+    with ``POSITIONS`` and ``position`` has a network per position; one with
+    ``card_permutation`` reads ``card_order`` and ``fill``)."""
     out = []
     for entry in GAMES.values():
-        for name, module_name in entry.observations:
+        for name, module_name in (*entry.observations, *entry.networks):
             module = importlib.import_module(module_name)
             if hasattr(module, "network_rows"):
-                out.append(NetworkLayout(name, module.network_rows, card_options=True, module=module))
+                positions = tuple(getattr(module, "POSITIONS", ())) if hasattr(module, "position") else ()
+                out.append(NetworkLayout(name, module.network_rows, card_options=hasattr(module, "card_permutation"),
+                                         module=module, positions=positions,
+                                         position=module.position if positions else None))
     return out
 
 
@@ -133,8 +152,10 @@ class NetworkBot:
     """Plays the action a trained ONNX network scores highest (module doc).
 
     Args:
-        path: the ``.onnx`` file.
-        layout: ``"danzero"`` (Guan Dan's), ``"rows"`` or ``"observation"`` (:func:`layouts`).
+        path: the ``.onnx`` file (a layout with a network per position: the directory
+            of their files).
+        layout: ``"danzero"`` (Guan Dan's), ``"douzero"`` (Dou Dizhu's), ``"rows"`` or
+            ``"observation"`` (:func:`layouts`).
         card_order: the card order of a ``danzero`` network (read and checked by a game's
             own layout only): ``"rank_major"`` (DanZero's reference code),
             ``"suit_major"`` (the published ONNX reproductions) or an array of the 54
@@ -159,16 +180,22 @@ class NetworkBot:
 
         if not isinstance(path, (str, Path)):
             raise TypeError(f"path must be a str or Path of an .onnx file, not {type(path).__name__}")
-        if not Path(path).is_file():
-            raise ValueError(f"path {str(path)!r} is not a file")
         if not isinstance(layout, str):
             raise TypeError(f"layout must be a str, one of {tuple(layouts())}, not {type(layout).__name__}")
         if layout not in layouts():
             raise ValueError(f"layout must be one of {tuple(layouts())}, not {layout!r}")
-        checks = layouts()[layout].module  # a game's own layout checks its card options
-        if checks is not None:
-            checks.card_permutation(card_order)
-            fill = checks.check_fill(fill)
+        made = layouts()[layout]
+        if made.positions:
+            for name in made.positions:
+                if not (Path(path) / f"{name}.onnx").is_file():
+                    raise ValueError(f"path {str(path)!r} must be a directory holding a network per position "
+                                     f"of layout {layout!r} ({', '.join(n + '.onnx' for n in made.positions)}); "
+                                     f"{name}.onnx is not there")
+        elif not Path(path).is_file():
+            raise ValueError(f"path {str(path)!r} is not a file")
+        if made.card_options:  # a game's own layout checks its card options
+            made.module.card_permutation(card_order)
+            fill = made.module.check_fill(fill)
         if not layouts()[layout].card_options and (
                 not (isinstance(card_order, str) and card_order == "rank_major") or fill != -1.0):
             takers = tuple(name for name, made in layouts().items() if made.card_options)
@@ -184,16 +211,12 @@ class NetworkBot:
         self._load()
 
     def _load(self) -> None:
-        self._net = _session(self.path, self.threads)
-        inputs = self._net.get_inputs()
-        if len(inputs) != 1:
-            raise ValueError(f"path {self.path!r}: a network of layout {self.layout!r} takes one input, "
-                             f"not {len(inputs)}")
-        self._input = inputs[0].name
-        self._width = inputs[0].shape[-1] if inputs[0].shape else None
+        positions = layouts()[self.layout].positions
+        files = {name: str(Path(self.path) / f"{name}.onnx") for name in positions} or {"": self.path}
+        self._nets = {name: _session(file, self.threads) for name, file in files.items()}
 
     def __getstate__(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if k != "_net"}
+        return {k: v for k, v in self.__dict__.items() if k != "_nets"}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
@@ -207,14 +230,25 @@ class NetworkBot:
     def scores(self, state: Any) -> np.ndarray | None:
         """The network's value of each of ``state.legal_actions()`` (``None``: the layout
         does not cover this decision)."""
-        made = layouts()[self.layout].rows(state, state.current_player, self.card_order, self.fill)
+        layout = layouts()[self.layout]
+        made = layout.rows(state, state.current_player, self.card_order, self.fill)
         if made is None:
             return None
-        rows, ids = made
-        if isinstance(self._width, int) and rows.shape[1] != self._width:
-            raise ValueError(f"path {self.path!r}: the network takes {self._width} inputs a row, layout "
-                             f"{self.layout!r} gives {rows.shape[1]} for this game")
-        out = np.asarray(self._net.run(None, {self._input: rows})[0], dtype=np.float64)
+        given, ids = made
+        arrays = given if isinstance(given, tuple) else (given,)
+        net = self._nets[layout.position(state, state.current_player) if layout.position else ""]
+        inputs = net.get_inputs()
+        if len(inputs) != len(arrays):
+            raise ValueError(f"path {self.path!r}: a network of layout {self.layout!r} takes {len(arrays)} "
+                             f"input{'s' if len(arrays) > 1 else ''}, not {len(inputs)}")
+        for spec, array in zip(inputs, arrays):
+            width = spec.shape[-1] if spec.shape else None
+            if isinstance(width, int) and array.shape[-1] != width:
+                raise ValueError(f"path {self.path!r}: the network's input {spec.name!r} takes {width} values a "
+                                 f"row, layout {self.layout!r} gives {array.shape[-1]} for this game")
+        rows = arrays[-1]
+        out = np.asarray(net.run(None, {spec.name: array for spec, array in zip(inputs, arrays)})[0],
+                         dtype=np.float64)
         if ids is None:
             values = out.reshape(-1)
             if values.shape[0] != rows.shape[0]:

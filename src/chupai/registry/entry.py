@@ -169,6 +169,10 @@ class Game:
             a finished deal, in a game whose sides are decided in play (Dou Dizhu: the
             landlord and the farmers); the arena reports a bot's results by role.
             ``None``: the seats have no roles beyond ``teams``.
+        networks: ``(name, module)`` of each network input layout of the game's own
+            that is not an observation layout (Dou Dizhu: ``"douzero"``, DouZero's
+            features, a network per position); the module has ``network_rows`` (see
+            :mod:`chupai.players.network`).
         side_role: in a game with :attr:`roles`, the role the first bot of a pair holds
             in the first game of a deal, the second bot every other seat, and the other
             way in the second game (Dou Dizhu: ``"landlord"``), the decisions before the
@@ -204,6 +208,7 @@ class Game:
     vector_tables: str | None = None
     observations: tuple[tuple[str, str], ...] = ()
     roles: str | None = None
+    networks: tuple[tuple[str, str], ...] = ()
     side_role: str | None = None
 
     # -- derived ------------------------------------------------------------------------
