@@ -1,1 +1,3 @@
-"""Dou Dizhu's playout policy (compiled; no Python names)."""
+"""Dou Dizhu's playout policies (compiled); the heuristic's planner, for its tests."""
+
+def _plan(hand: int) -> tuple[int, int, list[tuple[int, tuple[int, ...]]]]: ...
