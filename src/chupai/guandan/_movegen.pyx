@@ -768,9 +768,8 @@ cdef void gen_straights(ctx_t *c, mask_t nlo) noexcept nogil:
                 sh[n] = r * RANK_BITS
                 n += 1
         bad = bad_suits(c, nd)
-        # one representative, the group's smallest lo: the lowest suit of each rank, or,
-        # if that is all one forbidden suit, the next suit at the lowest rank (by rank
-        # bits: the ace of A-5 is the highest) that has another
+        # one representative, the group's smallest: the lowest suit of each rank, or, if all
+        # one forbidden suit, the next at the lowest rank by bits (A-5's ace the highest)
         acc = 0
         su = 0xF
         for j in range(n):
@@ -785,8 +784,7 @@ cdef void gen_straights(ctx_t *c, mask_t nlo) noexcept nogil:
             if lowest < 0:
                 continue
             b = nib[lowest] & ~su
-            b &= ~b + 1
-            acc = (acc & ~(<mask_t>su << sh[lowest])) | (<mask_t>b << sh[lowest])
+            acc = (acc & ~(<mask_t>su << sh[lowest])) | (<mask_t>(b & (~b + 1)) << sh[lowest])
         emit(c, acc, 0, GD_STRAIGHT, p, 0, 5, nd, d[0], d[1])
 
 
