@@ -108,7 +108,7 @@ def bot_seats(game: str, state: Any, side: int, matches: bool = False) -> tuple[
     side``, so that with three seats each bot plays each seat once a deal."""
     entry = GAMES[game]
     if entry.side_role is None or matches:
-        return tuple(s for s in range(len(state.returns())) if s % 2 == side)
+        return tuple(s for s in range(state.players) if s % 2 == side)
     roles = entry.roles_of(state)
     if entry.side_role not in roles:
         return None
