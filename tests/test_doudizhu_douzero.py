@@ -174,3 +174,19 @@ def test_a_douzero_bot_needs_its_three_networks(tmp_path: Path) -> None:
     (tmp_path / "landlord_up.onnx").unlink()
     with pytest.raises(ValueError, match="landlord_up.onnx is not there"):
         make_bot(f"net:{tmp_path}:layout=douzero")
+
+
+def test_a_network_of_another_input_count_is_refused_by_name(tmp_path: Path) -> None:
+    pytest.importorskip("onnxruntime")
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper
+
+    for position in douzero.POSITIONS:  # one input x, the sum of its values
+        graph = helper.make_graph([helper.make_node("ReduceSum", ["x"], ["y"], keepdims=1)], "sum",
+                                  [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", 373])],
+                                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["n", 1])])
+        onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]),
+                  str(tmp_path / f"{position}.onnx"))
+    deal = Deal(seed=2, rules=Rules.douzero())
+    with pytest.raises(ValueError, match="layout 'douzero' takes 2 inputs, not 1"):
+        NetworkBot(tmp_path, layout="douzero").scores(deal)
