@@ -3,7 +3,7 @@
     python bench/rl.py [--envs 256] [--steps 100] [--repeats 5] [--threads 1 2]
                        [--features {concrete,ids}] [--observation default|danzero]
                        [--backend compiled python] [--game guandan [--game ...]] [--phases]
-                       [--actions first|random]
+                       [--actions first|random] [--no-copy]
 
 A step is one decision of one table (self-play), the acting player's observation
 tensor and the legal mask (and with ``--features`` the padded legal-action card
@@ -19,6 +19,8 @@ time over wall time (below 1 for one thread, or below 2 for two, when other proc
 share the cores).  ``compiled`` is the C tables (every game that has them, its registry entry's
 ``vector_tables``); a game without them runs the Python path and says so.  The last lines compare 2 threads with 1 (wall).  Every
 configuration prints the load average (``os.getloadavg``) before and after it.
+``--no-copy`` makes the envs with ``copy=False`` (each call writes the env's own arrays
+instead of new ones: ``chupai.rl.buffers``).
 
 ``--phases`` (compiled backend) splits each ``env.step()`` into the part that runs in
 the calling thread (the action check, the allocation of the arrays, the Python glue:
@@ -87,13 +89,14 @@ def pick(mask, rng):
     return ((rng.random(mask.shape, dtype=np.float32) + 1) * mask).argmax(axis=1)
 
 
-def run(game, backend, envs, steps, repeats, threads_list, features, observation, phases, actions="first"):
+def run(game, backend, envs, steps, repeats, threads_list, features, observation, phases, actions="first",
+        copy=True):
     """Per thread count, the medians of ``repeats`` runs: (CPU s per step, steps/s CPU,
     steps/s wall) and with ``phases`` the per-call (wall, serial, chunks CPU, max chunk,
     dispatch, serial CPU) in seconds; the thread counts take turns run by run, so they share whatever
     load the machine has."""
     made = {t: VectorEnv(game, num_envs=envs, seed=1, threads=t, features=features or False,
-                         observation=observation, backend=backend) for t in threads_list}
+                         observation=observation, backend=backend, copy=copy) for t in threads_list}
     clocks = {t: Phases(env._compiled) for t, env in made.items()} if phases else {}
     obs = {t: env.reset()[0] for t, env in made.items()}
     rngs = {t: np.random.default_rng(7) if actions == "random" else None for t in threads_list}
@@ -146,9 +149,10 @@ def main() -> None:
     ap.add_argument("--phases", action="store_true", help="time the serial and parallel parts (compiled)")
     ap.add_argument("--actions", choices=["first", "random"], default="first",
                     help="the first legal id of each table, or one drawn uniformly")
+    ap.add_argument("--no-copy", dest="copy", action="store_false", help="envs with copy=False (reused outputs)")
     args = ap.parse_args()
     print(f"envs={args.envs} steps={args.steps} repeats={args.repeats} (medians) features={args.features} "
-          f"observation={args.observation} actions={args.actions}; {load()}")
+          f"observation={args.observation} actions={args.actions} copy={args.copy}; {load()}")
     for game in args.game or GAMES:
         wall = {}
         for backend in args.backend:
@@ -160,7 +164,7 @@ def main() -> None:
             # the Python path is ~100x slower: fewer steps keep its runs short
             steps = args.steps if backend == "compiled" else max(1, args.steps // 10)
             results = run(game, backend, args.envs, steps, args.repeats, args.threads, args.features,
-                          args.observation, args.phases and backend == "compiled", args.actions)
+                          args.observation, args.phases and backend == "compiled", args.actions, args.copy)
             for threads, (cpu_step, cpu_rate, wall_rate, med) in results.items():
                 wall[backend, threads] = wall_rate
                 print(f"{game:14s} {backend:9s} threads={threads}: {cpu_step * 1e6:8.2f} µs CPU per step, "

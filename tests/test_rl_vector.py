@@ -8,6 +8,7 @@ import pytest
 from chupai import rl
 from chupai import registry
 from chupai.rl import VectorEnv
+from vector_lockstep import same
 
 GAMES = list(registry.GAMES)
 
@@ -155,9 +156,43 @@ def test_bad_input_names_the_table_and_no_table_advances():
         VectorEnv("guandan", 1, 0, players=3)
     with pytest.raises(ValueError, match="action_mode"):
         VectorEnv("guandan", 1, 0, action_mode="name")
+    with pytest.raises(TypeError, match="copy must be a bool"):
+        VectorEnv("guandan", 1, 0, copy="no")
     fresh = VectorEnv("guandan", 1, 0)
     with pytest.raises(ValueError, match="reset"):
         fresh.step(np.array([0]))
+
+
+#: the observations of fixed shape (the action features' rows vary with the batch)
+_FIXED = ("observation", "action_mask", "player", "num_actions")
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("backend", ["python", "compiled"])
+def test_copy_false_writes_the_values_of_fresh_arrays_into_its_own(game, backend):
+    """copy=False gives the values copy=True gives at every call, in the env's own memory:
+    each output shares its memory with the same output of the call before."""
+    kw = dict(num_envs=3, seed=9, features="ids", backend=backend, threads=2 if backend == "compiled" else 1)
+    fresh, own = VectorEnv(game, **kw), VectorEnv(game, copy=False, **kw)
+    assert fresh.copy and not own.copy
+    (a, _), (b, _) = fresh.reset(), own.reset()
+    rng = np.random.default_rng(4)
+    last = None
+    ended = 0
+    for _ in range(120):
+        assert same(a, b)
+        actions = _pick(a, rng)
+        out_a, out_b = fresh.step(actions), own.step(actions)
+        assert all(same(x, y) for x, y in zip(out_a[1:], out_b[1:]))
+        assert all(np.shares_memory(b[k], out_b[0][k]) for k in _FIXED)
+        assert not np.shares_memory(a["observation"], out_a[0]["observation"])
+        if last is not None:
+            assert all(np.shares_memory(x, y) for x, y in zip(last[1:4], out_b[1:4]))
+            assert np.shares_memory(last[4]["final_returns"], out_b[4]["final_returns"])
+        last = out_b
+        (a, *_), (b, *_) = out_a, out_b
+        ended += int(out_b[2].sum())
+    assert ended
 
 
 def test_features_one_row_per_legal_id():

@@ -3,7 +3,8 @@
 :class:`CompiledTables` drives a game's compiled tables (a subclass of
 :class:`chupai.rl._tables.Tables` in its package, named by a subclass of
 :class:`CompiledTables` there, its registry entry's ``vector_tables``): it allocates the
-output arrays (uninitialised: the C kernels write every element) and calls the tables,
+output arrays (uninitialised: the C kernels write every element; new ones at every
+call, or the same memory with ``copy=False``: :mod:`chupai.rl.buffers`) and calls the tables,
 which check the actions and step every table on their worker threads
 (:mod:`chupai.rl._workers`, the GIL released); the deals' seeds are derived in C
 (``deal_seed``, the same function the Python path calls, so the same deals). What is
@@ -31,6 +32,7 @@ from chupai.core.seeds import SEED_MASK
 from chupai.encoding.layout import Layout
 from chupai.encoding.spaces import ActionSpace
 from chupai.engine.base import POLICIES as ENGINE_POLICIES
+from chupai.rl.buffers import Outputs
 
 __all__ = ["CLIMBING_FIELDS", "CompiledTables"]
 
@@ -59,7 +61,7 @@ def offsets(layout: Layout, fields: tuple[tuple[str, Callable[[int], int] | None
 class CompiledTables:
     """``num_envs`` tables of one game in C (see :class:`chupai.rl.VectorEnv`, which
     checks the arguments). ``policies``: per seat ``None`` (the caller's) or
-    one of :attr:`POLICIES`."""
+    one of :attr:`POLICIES`; ``outputs``: where the returned arrays go."""
 
     #: the opponents the compiled tables play (bot specs): the engines' compiled policies
     #: (``"random"``, ``"greedy"``, ``"heuristic"``: the card play of
@@ -102,8 +104,9 @@ class CompiledTables:
     # -- written once --------------------------------------------------------------------------
     def __init__(self, num_envs: int, rules: Any, threads: int, policies: list[str | None], *,
                  observation: str, features: str | bool, action_mode: str, space: ActionSpace,
-                 layout: Layout) -> None:
+                 layout: Layout, outputs: Outputs) -> None:
         self.num_envs = num_envs
+        self._out = outputs
         self.features = features
         self.num_actions = space.size
         self.observation_size = layout.size
@@ -128,12 +131,15 @@ class CompiledTables:
         """Restart every table's deals and policy stream from ``(seed, table)``."""
         self._t.seed(seed & SEED_MASK)
 
+    def _observations(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The arrays of the observations (uninitialised: the tables write every element)."""
+        n, out = self.num_envs, self._out
+        return (out.empty("observation", (n, self.observation_size), np.float32),
+                out.empty("action_mask", (n, self.num_actions), np.int8),
+                out.empty("player", (n,), np.int64), out.empty("num_actions", (n,), np.int64))
+
     def reset(self) -> dict[str, np.ndarray]:
-        n = self.num_envs
-        obs = np.empty((n, self.observation_size), dtype=np.float32)
-        mask = np.empty((n, self.num_actions), dtype=np.int8)
-        player = np.empty(n, dtype=np.int64)
-        rows = np.empty(n, dtype=np.int64)
+        obs, mask, player, rows = self._observations()
         top = self._t.reset(obs, mask, player, rows)
         self._t.raise_error()
         self._started = True
@@ -152,26 +158,23 @@ class CompiledTables:
         return np.ascontiguousarray(arr, dtype=np.int64)
 
     def step(self, a: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        # every element of these (fresh, uninitialised) arrays is written by the workers
-        n = self.num_envs
-        obs = np.empty((n, self.observation_size), dtype=np.float32)
-        mask = np.empty((n, self.num_actions), dtype=np.int8)
-        player = np.empty(n, dtype=np.int64)
-        rows = np.empty(n, dtype=np.int64)
-        rewards = np.empty((n, self.players))
-        terminated = np.empty(n, dtype=bool)
-        final = np.empty((n, self.players))
+        # every element of these (uninitialised) arrays is written by the workers
+        n, out = self.num_envs, self._out
+        obs, mask, player, rows = self._observations()
+        rewards = out.empty("rewards", (n, self.players), np.float64)
+        terminated = out.empty("terminated", (n,), np.bool_)
+        final = out.empty("final_returns", (n, self.players), np.float64)
         top = self._t.step(a, obs, mask, player, rows, rewards, terminated.view(np.uint8), final)
         self._t.raise_error()
-        truncated = np.zeros(n, dtype=bool)
+        truncated = out.zeros("truncated", (n,), np.bool_)
         return self._observe(obs, mask, player, rows, top), rewards, terminated, truncated, {"final_returns": final}
 
     def _observe(self, obs: np.ndarray, mask: np.ndarray, player: np.ndarray, rows: np.ndarray,
                  top: int) -> dict[str, np.ndarray]:
         out = {"observation": obs, "action_mask": mask, "player": player}
         if self.features:
-            feats = np.empty((self.num_envs, top, NUM_FACES), dtype=np.float32)
-            ids = np.empty((self.num_envs, top), dtype=np.int64)
+            feats = self._out.empty("action_features", (self.num_envs, top, NUM_FACES), np.float32)
+            ids = self._out.empty("action_ids", (self.num_envs, top), np.int64)
             self._t.features(feats, ids)
             out.update(action_features=feats, action_ids=ids, num_actions=rows)
         return out

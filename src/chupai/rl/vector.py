@@ -64,10 +64,14 @@ Conventions (Gymnasium's vector API):
   (:mod:`chupai.rl._workers`, the GIL released; each claims blocks of tables as it
   goes, so which thread steps a table varies and cannot matter); the Python path steps
   contiguous chunks in a thread pool that holds the GIL and gains nothing.
-* Returned arrays are fresh at every call (the caller owns them: keeping an
-  observation across steps is safe, as with Gymnasium's default ``copy=True``); the
-  compiled path allocates them uninitialised and its workers write every element, so
-  the allocation costs no serial pass over the data.
+* ``copy=True`` (default, Gymnasium's): returned arrays are fresh at every call (the
+  caller owns them: keeping an observation across steps is safe); the compiled path
+  allocates them uninitialised and its workers write every element, so the allocation
+  costs no serial pass over the data.  ``copy=False``: every call writes the same
+  memory and returns views of it, valid until the next ``reset`` or ``step``
+  (:mod:`chupai.rl.buffers`); copy what you keep.  With worker threads each thread then
+  writes the rows it wrote the step before, still in its core's cache (fresh arrays
+  land on memory the other threads last wrote): ``bench/rl.py --no-copy``.
 * Bad input raises ``ValueError`` naming the table and the id (wrong shape, non-integer
   dtype, an id out of range or not legal now) before any table advances.
 """
@@ -95,6 +99,7 @@ from chupai.encoding.tensors import (
     observation_tensor,
 )
 from chupai.encoding.spaces import ActionSpace
+from chupai.rl.buffers import Outputs
 from chupai.rl.compiled import CompiledTables
 
 __all__ = ["VectorEnv"]
@@ -196,12 +201,17 @@ class VectorEnv:
         observation: ``"default"`` (:func:`chupai.rl.observation_tensor`) or
             a layout of the game's own (Guan Dan: ``"danzero"``, DanZero's 513 values).
         backend: ``"auto"``, ``"compiled"`` or ``"python"`` (module doc).
+        copy: ``True`` (new output arrays at every call) or ``False`` (the env's own,
+            overwritten by the next call; module doc).
     """
 
     def __init__(self, game: str, num_envs: int, seed: int | None = None, rules: Any = None, threads: int = 1,
                  opponents: Any = None, *, players: int | None = None, features: bool | str = False,
-                 action_mode: str = "id", observation: str = "default", backend: str = "auto") -> None:
+                 action_mode: str = "id", observation: str = "default", backend: str = "auto",
+                 copy: bool = True) -> None:
         entry = registry_entry(game)
+        self._out = Outputs(copy)
+        self.copy = copy
         check_int(num_envs, "num_envs", 1)
         check_int(threads, "threads", 1)
         if action_mode not in _MODES:
@@ -250,7 +260,7 @@ class VectorEnv:
             policies = [None if o is None else str(o) for o in opponents_specs(opponents, self.players)]
             self._compiled = tables(self.num_envs, first.rules, self.threads, policies,
                                     observation=observation, features=self.features,
-                                    action_mode=action_mode, space=space, layout=layout)
+                                    action_mode=action_mode, space=space, layout=layout, outputs=self._out)
             self._compiled.seed(self._seed)
             return
         self._pool = ThreadPoolExecutor(self.threads) if self.threads > 1 else None
@@ -343,9 +353,10 @@ class VectorEnv:
         arr = self._check(actions)
         if self._compiled is not None:
             return self._compiled.step(arr)
-        rewards = np.zeros((self.num_envs, self.players))
-        terminated = np.zeros(self.num_envs, dtype=bool)
-        final = np.full((self.num_envs, self.players), np.nan)
+        n, out = self.num_envs, self._out
+        rewards = out.zeros("rewards", (n, self.players), np.float64)
+        terminated = out.zeros("terminated", (n,), np.bool_)
+        final = out.full("final_returns", (n, self.players), np.nan, np.float64)
 
         def one(i: int) -> None:
             t = self._tables[i]
@@ -358,33 +369,34 @@ class VectorEnv:
                 self._reset_table(t)
 
         self._run(one, range(self.num_envs))
-        truncated = np.zeros(self.num_envs, dtype=bool)
+        truncated = out.zeros("truncated", (n,), np.bool_)
         return self._observe(), rewards, terminated, truncated, {"final_returns": final}
 
     def _observe(self) -> dict[str, np.ndarray]:
-        n = self.num_envs
-        obs = np.empty((n, self.observation_size), dtype=np.float32)
-        mask = np.zeros((n, self.num_actions), dtype=np.int8)
-        player = np.empty(n, dtype=np.int64)
+        n, out = self.num_envs, self._out
+        obs = out.empty("observation", (n, self.observation_size), np.float32)
+        mask = out.zeros("action_mask", (n, self.num_actions), np.int8)
+        player = out.empty("player", (n,), np.int64)
         for i, t in enumerate(self._tables):
             p = t.deal.current_player
             player[i] = p
             obs[i] = observation_tensor(t.deal, p) if self._encoding is None else self._encoding.observation(t.deal, p)
             mask[i, t.ids] = 1
-        out: dict[str, np.ndarray] = {"observation": obs, "action_mask": mask, "player": player}
+        result: dict[str, np.ndarray] = {"observation": obs, "action_mask": mask, "player": player}
         if self.features:
-            counts = np.array([len(t.rows) for t in self._tables], dtype=np.int64)
+            counts = out.empty("num_actions", (n,), np.int64)
+            counts[:] = [len(t.rows) for t in self._tables]
             k = int(counts.max())
-            feats = np.zeros((n, k, NUM_FACES), dtype=np.float32)
-            ids = np.full((n, k), -1, dtype=np.int64)
+            feats = out.zeros("action_features", (n, k, NUM_FACES), np.float32)
+            ids = out.full("action_ids", (n, k), -1, np.int64)
             for i, t in enumerate(self._tables):
                 rows = t.rows
                 feats[i, : len(rows)] = _features(t.legal, t.rec)[rows]
                 ids[i, : len(rows)] = t.ids[rows]
             if self._encoding is not None:
                 feats = self._encoding.card_vector(feats)
-            out.update(action_features=feats, action_ids=ids, num_actions=counts)
-        return out
+            result.update(action_features=feats, action_ids=ids, num_actions=counts)
+        return result
 
     def states(self) -> list[Any]:
         """Copies of the tables' current states (for inspection and tests; the compiled
