@@ -118,20 +118,21 @@ def features(state: Any, player: int) -> tuple[np.ndarray, np.ndarray]:
     """``player``'s ``z`` (:data:`Z_SHAPE`) and state values (:data:`X_FIELDS` of its
     position, without the play's 54) in ``state``'s card play."""
     seats = len(POSITIONS)
-    moves = [(e.seat, _cards(e.action)) for e in state.history if e.phase is Phase.PLAY]
-    z = np.zeros((HISTORY, NUM_FACES), dtype=np.float32)
-    recent = moves[-HISTORY:]
-    for k, (_, v) in enumerate(recent):
-        z[HISTORY - len(recent) + k] = v
-    last_play = np.zeros(NUM_FACES, dtype=np.float32)
-    if moves:
-        last_play = moves[-1][1] if moves[-1][1].any() or len(moves) < 2 else moves[-2][1]
+    moves: list[np.ndarray] = []  # the card play's moves' card vectors, in order
     last_move = {s: np.zeros(NUM_FACES, dtype=np.float32) for s in range(seats)}
     bombs = 0
     for e in state.history:
         if e.phase is Phase.PLAY:
-            last_move[e.seat] = _cards(e.action)
+            moves.append(_cards(e.action))
+            last_move[e.seat] = moves[-1]
             bombs += e.action is not PASS and e.action.type in _BOMB_TYPES
+    z = np.zeros((HISTORY, NUM_FACES), dtype=np.float32)
+    recent = moves[-HISTORY:]
+    for k, v in enumerate(recent):
+        z[HISTORY - len(recent) + k] = v
+    last_play = np.zeros(NUM_FACES, dtype=np.float32)
+    if moves:
+        last_play = moves[-1] if moves[-1].any() or len(moves) < 2 else moves[-2]
     hand = state.hand(player).counts()
     played = [p.counts() for p in state.played_cards()]
     sizes = state.hand_sizes()
