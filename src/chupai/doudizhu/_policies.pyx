@@ -353,9 +353,6 @@ cdef int choose_heuristic(const ddz_deal_t *d, const playbuf_t *buf) noexcept no
     best = going_out(buf, popcount(hand))
     if best >= 0:
         return best
-    for k in range(DDZ_SEATS):
-        if other_side(d, s, k) and popcount(d.hand[k]) < opp_min:
-            opp_min = popcount(d.hand[k])
     if last >= 0 and not other_side(d, s, last):
         return -1                # the other farmer holds the trick
     if last >= 0 and popcount(d.hand[last]) <= DZ_STOP:
@@ -370,6 +367,9 @@ cdef int choose_heuristic(const ddz_deal_t *d, const playbuf_t *buf) noexcept no
                 best = <int>i
         if best >= 0:
             return best
+    for k in range(DDZ_SEATS):
+        if other_side(d, s, k) and popcount(d.hand[k]) < opp_min:
+            opp_min = popcount(d.hand[k])
     dz_count(hand, &h)
     base = dz_plan(&h, &plan)
     score = DZ_HUGE
