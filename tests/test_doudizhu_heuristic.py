@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from chupai import Cards
+from chupai.actions import PASS
 from chupai.doudizhu import Deal, PlayType, Rules
 from chupai.doudizhu._policies import _plan
 
@@ -64,6 +65,21 @@ def test_the_lead_leaves_the_lightest_hand() -> None:
 def test_no_single_led_to_an_opponent_about_to_go_out() -> None:
     play = landlord_lead("3S 8H", "8D KS KH", ("AS", "AH"))
     assert play.type == PlayType.PAIR and play.cards == Cards("8H 8D")
+
+
+def test_a_follow_that_leaves_one_play_takes_the_trick() -> None:
+    """A farmer holding a bomb and one card bombs the landlord's single (then leads the
+    card), where a bomb's worth would otherwise keep it in the hand."""
+    deal = Deal.from_hands(["KS 3S 3H 6D 7C 8S 9H", "5S 5H 5D 5C 4H", "JS QS JH"], kitty="TS TH TD",
+                           first=0, rules=Rules.douzero())
+    deal.apply(next(a for a in deal.legal_actions() if a.cards == Cards("KS")))
+    assert deal.current_player == 1
+    play = deal.policy_action("heuristic")
+    assert play.type == PlayType.BOMB and play.cards == Cards("5S 5H 5D 5C")
+    deal.apply(play)
+    deal.apply(deal.policy_action("heuristic"))  # the other farmer passes its partner's trick
+    deal.apply(PASS)  # the landlord holds no bomb
+    assert deal.current_player == 1 and deal.policy_action("heuristic").cards == Cards("4H")
 
 
 @pytest.mark.parametrize("seed", range(40))

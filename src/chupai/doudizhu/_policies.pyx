@@ -130,8 +130,9 @@ cdef inline bint shed_less(const play_t *a, const play_t *b) noexcept nogil:
 # would; the cheapest split is the plan.  Leading, the play that leaves the lightest hand
 # (kept to the plan) wins; following, the play that adds the least burden, and only if it
 # adds at most DZ_FOLLOW_SLACK unless a player of the other side is within DZ_STOP cards
-# of going out (then the highest play that beats, a bomb or the rocket included).  A
-# farmer never plays over the other farmer, and leads its lowest single to a partner
+# of going out (then the highest play that beats, a bomb or the rocket included), or
+# the play leaves one play besides bombs and the rocket (DZ_TAKE_OUT: the trick taken,
+# the lead goes out).  A farmer never plays over the other farmer, and leads its lowest single to a partner
 # next to play holding one card; leading against an opponent about to go out, singles
 # and pairs it may beat cost DZ_SHORT_LEAD.  It reads only the player's own hand, the
 # cards each seat holds and the trick.
@@ -147,6 +148,7 @@ cdef enum:
     DZ_STOP = 2                  # a player of the other side with this many cards is stopped
     DZ_BOMB_LEAD = 60            # leading a bomb or the rocket that does not go out
     DZ_SHORT_LEAD = 40           # leading a single or pair to an opponent about to go out
+    DZ_TAKE_OUT = 1000           # following with a play after which one play is left
     DZ_HUGE = 1 << 28
 
 
@@ -304,11 +306,12 @@ cdef int dz_plan(const dz_hand_t *h, dz_search_t *s) noexcept nogil:
     return s.best
 
 
-cdef int dz_after(const dz_search_t *s, mask_t after) noexcept nogil:
+cdef int dz_after(const dz_search_t *s, mask_t after, int *units) noexcept nogil:
     """The burden of the hand `after` (the planned hand less a play) kept to the plan in
-    s: the plan's sequences it still holds, then the rest by dz_burden."""
+    s: the plan's sequences it still holds, then the rest by dz_burden; in `units` the
+    plays it splits into but its bombs and the rocket."""
     cdef dz_hand_t r
-    cdef int acc = 0, wings = 0, j, u
+    cdef int acc = 0, wings = 0, runs = 0, j, b
     cdef const dz_run_t *run
     dz_count(after, &r)
     for j in range(s.best_depth):
@@ -316,9 +319,12 @@ cdef int dz_after(const dz_search_t *s, mask_t after) noexcept nogil:
         if dz_fits(&r, run):
             dz_take(&r, run, 1)
             acc += run.cost
+            runs += 1
             if run.mult == 3:
                 wings += run.n
-    return acc + dz_burden(&r, wings, &u)
+    b = acc + dz_burden(&r, wings, units)
+    units[0] += runs
+    return b
 
 
 def _plan(hand):
@@ -345,7 +351,7 @@ cdef int choose_heuristic(const ddz_deal_t *d, const playbuf_t *buf) noexcept no
     """The heuristic policy's choice among the suit-collapsed plays in buf (see above);
     -1 = pass."""
     cdef Py_ssize_t i
-    cdef int best, s = d.t.current, last = d.t.last_player, nxt, k, b, base, score, opp_min = 99
+    cdef int best, s = d.t.current, last = d.t.last_player, nxt, k, b, u, base, score, opp_min = 99
     cdef mask_t hand = d.hand[s]
     cdef const play_t *p
     cdef dz_hand_t h
@@ -375,9 +381,11 @@ cdef int choose_heuristic(const ddz_deal_t *d, const playbuf_t *buf) noexcept no
     score = DZ_HUGE
     for i in range(buf.len):
         p = &buf.data[i]
-        b = dz_after(&plan, hand & ~p.lo)
+        b = dz_after(&plan, hand & ~p.lo, &u)
         if is_bomb(p):
             b += DZ_BOMB_LEAD if last < 0 else DZ_BOMB_ASSET
+        if last >= 0 and u <= 1:
+            b -= DZ_TAKE_OUT     # taking the trick leaves one play (and bombs): take it
         if last < 0 and p.length <= opp_min and (p.type == DDZ_SINGLE or p.type == DDZ_PAIR):
             b += DZ_SHORT_LEAD - p.key
         if b < score or (b == score and shed_less(p, &buf.data[best])):
