@@ -5,8 +5,8 @@ owns.  With ``copy=False`` the env writes every call's outputs into the same mem
 buffer per output name, and returns views of it: valid until the next ``reset`` or
 ``step``, which overwrites them (or, where an output grows, such as the action
 features of a batch with more rows than any before, moves it to a larger buffer).  The
-memory then stays where the worker threads wrote it the step before, instead of new
-memory at every step.
+worker threads then write the memory they wrote the step before instead of new memory
+at every step.
 
 >>> import numpy as np
 >>> out = Outputs(copy=False)

@@ -70,8 +70,9 @@ Conventions (Gymnasium's vector API):
   costs no serial pass over the data.  ``copy=False``: every call writes the same
   memory and returns views of it, valid until the next ``reset`` or ``step``
   (:mod:`chupai.rl.buffers`); copy what you keep.  With worker threads each thread then
-  writes the rows it wrote the step before, still in its core's cache (fresh arrays
-  land on memory the other threads last wrote): ``bench/rl.py --no-copy``.
+  writes the rows it wrote the step before, which may still be in its core's cache
+  (fresh arrays may land on memory another thread last wrote): ``bench/rl.py
+  --no-copy``.
 * Bad input raises ``ValueError`` naming the table and the id (wrong shape, non-integer
   dtype, an id out of range or not legal now) before any table advances.
 """
