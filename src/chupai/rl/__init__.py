@@ -9,8 +9,9 @@
 * A game's own layouts (its registry entry's ``observations``, such as Guan Dan's
   :mod:`chupai.guandan.danzero`: DanZero's 513 + 54 values).
 * :class:`VectorEnv`: many tables stepped per call (Gymnasium vector conventions).
-* :mod:`chupai.rl.pettingzoo` and :mod:`chupai.rl.openspiel`: adapters (optional
-  extras ``chupai[pettingzoo]``, ``chupai[openspiel]``).
+* :mod:`chupai.rl.gymnasium` (one game for one agent against bots, registered with
+  Gymnasium), :mod:`chupai.rl.pettingzoo` and :mod:`chupai.rl.openspiel`: adapters
+  (optional extras ``chupai[gymnasium]``, ``chupai[pettingzoo]``, ``chupai[openspiel]``).
 
 The layouts and id spaces are documented field by field in ``docs/rl.md``.
 

@@ -1,0 +1,158 @@
+"""A single-agent Gymnasium environment for every chupai game (extra ``chupai[gymnasium]``).
+
+Importing the module registers one environment per game of the registry with
+``gymnasium.register``, named ``chupai/<the game's title without spaces>-v0``:
+
+>>> import gymnasium
+>>> import chupai.rl.gymnasium
+>>> env = gymnasium.make("chupai/GuanDan-v0", opponents="greedy")
+>>> obs, info = env.reset(seed=1)
+>>> obs["observation"].shape, obs["action_mask"].dtype.name, env.action_space
+((616,), 'int8', Discrete(360))
+>>> action = int(info["action_mask"].nonzero()[0][0])
+>>> obs, reward, terminated, truncated, info = env.step(action)
+
+The agent plays ``seat`` (default 0); every other seat is played by ``opponents``, a bot
+spec of :func:`chupai.players.search.make_bot` (``"random"``, ``"greedy"``,
+``"heuristic"``, ``"mc:50"``, ...), the same for every seat, or a dict mapping each other
+seat to its own.  An episode is one deal, from the agent's first decision to the
+deal's end (the opponents' moves run inside ``reset`` and ``step``).  Observations are
+``{"observation": rl.observation_tensor(state, seat), "action_mask":
+rl.legal_actions_mask(state)}``; the mask is also ``info["action_mask"]`` (where
+``action_space.sample(mask=...)`` and the masked-PPO wrappers look).  Actions are ids of
+:func:`chupai.rl.num_distinct_actions` (their concrete choice:
+:func:`chupai.rl.id_to_action`).  The reward is zero until the deal ends, then the
+agent's ``returns()``.
+
+An id that is not legal now ends the episode (Gymnasium's checkers and an agent that
+ignores the mask send them): the reward is ``illegal_reward`` (default the game's
+least return of a deal, its registry entry's ``utility``) and ``info["illegal_action"]``
+is True; the deal is abandoned.  Anything but an int id raises ``TypeError``.
+
+Determinism: ``reset(seed=s)`` makes the episode and the ones after it a function of
+``s`` (its deals are those of :class:`chupai.rl.VectorEnv` seeded ``s``, one table);
+``reset()`` continues the stream.  Underneath runs a one-table ``VectorEnv`` (its
+compiled tables where the opponents are built-in policies).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from chupai.registry import GAMES
+from chupai.registry import game as registry_entry
+from chupai.rl.vector import VectorEnv
+
+__all__ = ["ChupaiEnv", "env_id", "register_envs"]
+
+
+def env_id(game: str) -> str:
+    """The Gymnasium id of ``game``: ``chupai/<its title without spaces>-v0``.
+
+    >>> env_id("doudizhu")
+    'chupai/DouDizhu-v0'
+    """
+    return f"chupai/{registry_entry(game).title.replace(' ', '')}-v0"
+
+
+class ChupaiEnv(gymnasium.Env[dict[str, Any], Any]):
+    """One chupai game for one agent against bots (module doc).
+
+    Args:
+        game: a registered game name.
+        opponents: the bot spec of every other seat, or a dict seat -> spec.
+        seat: the agent's seat.
+        players: the number of players (games with a variable number).
+        rules: the game's rules object (default rules for ``None``).
+        illegal_reward: the reward of an id that is not legal (``None``: the game's
+            least return of a deal).
+    """
+
+    metadata: dict[str, Any] = {"render_modes": []}
+
+    def __init__(self, game: str, opponents: Any = "random", seat: int = 0, *, players: int | None = None,
+                 rules: Any = None, illegal_reward: float | None = None) -> None:
+        entry = registry_entry(game)
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise TypeError(f"seat must be an int, not {type(seat).__name__}")
+        if illegal_reward is not None and not isinstance(illegal_reward, (int, float)):
+            raise TypeError(f"illegal_reward must be a number or None, not {type(illegal_reward).__name__}")
+        probe = VectorEnv(entry.name, 1, 0, rules, players=players, backend="python")  # checks players, rules
+        if not 0 <= seat < probe.players:
+            raise ValueError(f"seat must be 0..{probe.players - 1}, not {seat}")
+        if isinstance(opponents, dict):
+            if set(opponents) != set(range(probe.players)) - {seat}:
+                raise ValueError(f"opponents must map every seat but {seat} to a bot spec, not {opponents!r}")
+            specs = dict(opponents)
+        else:
+            specs = {s: opponents for s in range(probe.players) if s != seat}
+        self.game = entry.name
+        self.seat = seat
+        self.players = probe.players
+        self.illegal_reward = float(entry.utility[0] if illegal_reward is None else illegal_reward)
+        self.observation_space = spaces.Dict({
+            "observation": spaces.Box(low=-np.inf, high=np.inf, shape=(probe.observation_size,), dtype=np.float32),
+            "action_mask": spaces.Box(low=0, high=1, shape=(probe.num_actions,), dtype=np.int8),
+        })
+        self.num_actions = probe.num_actions
+        self.action_space = spaces.Discrete(probe.num_actions)
+        self._vec = VectorEnv(entry.name, 1, None, rules, players=players, opponents=specs)
+        self._obs: dict[str, np.ndarray] | None = None  # the agent's decision now
+        self._next: dict[str, np.ndarray] | None = None  # the next deal's first, dealt as one ended
+
+    def _row(self, obs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        self._obs = {"observation": obs["observation"][0], "action_mask": obs["action_mask"][0]}
+        return self._obs
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """A new deal, up to the agent's first decision (``seed``: restart the stream)."""
+        super().reset(seed=seed)
+        if seed is None and self._next is not None:  # (returned at the end: new arrays)
+            row = self._obs = {k: v.copy() for k, v in self._next.items()}
+        else:
+            row = self._row(self._vec.reset(seed=seed)[0])
+        self._next = None
+        return row, {"action_mask": row["action_mask"]}
+
+    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+        """Play the id ``action`` for the agent, then the opponents up to the agent's next
+        decision or the deal's end."""
+        if self._obs is None:
+            raise RuntimeError("call reset() before step() (and after the episode's end)")
+        if isinstance(action, np.ndarray) and action.shape == ():
+            action = action[()]
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise TypeError(f"action must be an int id, not {type(action).__name__}")
+        a = int(action)
+        if not (0 <= a < self.num_actions and self._obs["action_mask"][a]):
+            obs = {k: v.copy() for k, v in self._obs.items()}  # the caller holds the others
+            self._obs = None
+            return obs, self.illegal_reward, True, False, {"action_mask": obs["action_mask"], "illegal_action": True}
+        obs, rewards, terminated, truncated, info = self._vec.step(np.array([a], dtype=np.int64))
+        row = self._row(obs)
+        done = bool(terminated[0])
+        if done:
+            self._obs, self._next = None, row
+        return row, float(rewards[0, self.seat]), done, bool(truncated[0]), {"action_mask": row["action_mask"]}
+
+    def close(self) -> None:
+        """Release the table (the env still works)."""
+        self._vec.close()
+
+
+def register_envs() -> list[str]:
+    """Register every game of the registry with Gymnasium (done on import); the ids."""
+    ids = []
+    for name in GAMES:
+        ident = env_id(name)
+        if ident not in gymnasium.registry:
+            gymnasium.register(id=ident, entry_point=f"{__name__}:ChupaiEnv", kwargs={"game": name})
+        ids.append(ident)
+    return ids
+
+
+register_envs()

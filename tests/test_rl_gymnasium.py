@@ -1,0 +1,111 @@
+"""chupai.rl.gymnasium: every game's single-agent environment passes Gymnasium's checker,
+is made by its registered id, plays what a one-table VectorEnv plays, is deterministic by
+its seed, ends an episode on an id that is not legal, and refuses bad input."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+gymnasium = pytest.importorskip("gymnasium")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+from chupai.registry import GAMES  # noqa: E402
+from chupai.rl import VectorEnv  # noqa: E402
+from chupai.rl.gymnasium import ChupaiEnv, env_id, register_envs  # noqa: E402
+
+
+def _legal(info: dict, rng: np.random.Generator) -> int:
+    return int(rng.choice(np.flatnonzero(info["action_mask"])))
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_gymnasiums_checker_passes(game):
+    env = gymnasium.make(env_id(game), opponents="greedy")
+    check_env(env.unwrapped, skip_render_check=True)
+
+
+def test_every_game_is_registered():
+    ids = register_envs()
+    assert ids == [env_id(g) for g in GAMES] and "chupai/GuanDan-v0" in ids
+    assert all(i in gymnasium.registry for i in ids)
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_episodes_are_a_one_table_vector_envs_and_end_with_the_agents_return(game):
+    """The same observations, masks and rewards as VectorEnv seeded alike, seat 1 the
+    agent's, over several deals; each deal's reward at its end is the agent's return."""
+    players = GAMES[game].default_players
+    specs = {s: "heuristic" for s in range(players) if s != 1}
+    env = ChupaiEnv(game, specs, seat=1)
+    vec = VectorEnv(game, 1, 5, opponents=specs)
+    obs, info = env.reset(seed=5)
+    vobs, _ = vec.reset()
+    rng = np.random.default_rng(0)
+    ended = 0
+    while ended < 3:
+        assert np.array_equal(obs["observation"], vobs["observation"][0])
+        assert np.array_equal(obs["action_mask"], vobs["action_mask"][0]) and vobs["player"][0] == 1
+        assert env.observation_space.contains(obs)
+        a = _legal(info, rng)
+        obs, reward, terminated, truncated, info = env.step(a)
+        vobs, rewards, vterm, _, vinfo = vec.step(np.array([a]))
+        assert reward == rewards[0, 1] and terminated == vterm[0] and not truncated
+        if terminated:
+            ended += 1
+            assert reward == vinfo["final_returns"][0, 1] and not info.get("illegal_action")
+            with pytest.raises(RuntimeError, match="reset"):
+                env.step(a)
+            obs, info = env.reset()
+        else:
+            assert reward == 0
+
+
+def test_same_seed_same_episode():
+    def run(seed: int) -> list:
+        env = gymnasium.make("chupai/DouDizhu-v0", opponents="greedy")
+        obs, info = env.reset(seed=seed)
+        rng, out = np.random.default_rng(1), [obs["observation"].copy()]
+        for _ in range(40):
+            obs, reward, terminated, _, info = env.step(_legal(info, rng))
+            out.append((obs["observation"].copy(), reward))
+            if terminated:
+                obs, info = env.reset()
+        return out
+
+    a, b, c = run(11), run(11), run(12)
+    assert all(np.array_equal(x[0], y[0]) and x[1] == y[1] for x, y in zip(a[1:], b[1:]))
+    assert not all(np.array_equal(x[0], y[0]) for x, y in zip(a[1:], c[1:]))
+
+
+def test_an_id_not_legal_ends_the_episode():
+    env = ChupaiEnv("guandan", "random")
+    obs, info = env.reset(seed=2)
+    bad = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    obs2, reward, terminated, truncated, info2 = env.step(bad)
+    assert terminated and not truncated and info2["illegal_action"] and reward == GAMES["guandan"].utility[0]
+    assert np.array_equal(obs2["observation"], obs["observation"]) and not np.shares_memory(obs2["observation"],
+                                                                                          obs["observation"])
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(bad)
+    assert ChupaiEnv("guandan", illegal_reward=-1).illegal_reward == -1.0
+    obs, info = env.reset()
+    assert env.step(env.num_actions)[3] is False and env._obs is None  # out of range: the same end
+
+
+def test_bad_input():
+    env = ChupaiEnv("zhengshangyou", "greedy", players=3)
+    env.reset(seed=1)
+    for bad in ("3", 1.5, True, None):
+        with pytest.raises(TypeError, match="action must be an int"):
+            env.step(bad)
+    with pytest.raises(TypeError, match="seat must be an int"):
+        ChupaiEnv("guandan", seat="0")
+    with pytest.raises(ValueError, match="seat must be 0..3"):
+        ChupaiEnv("guandan", seat=4)
+    with pytest.raises(ValueError, match="opponents must map every seat but 0"):
+        ChupaiEnv("guandan", {1: "greedy", 2: "greedy"})
+    with pytest.raises(TypeError, match="illegal_reward"):
+        ChupaiEnv("guandan", illegal_reward="low")
+    with pytest.raises(ValueError, match="players"):
+        ChupaiEnv("guandan", players=5)
