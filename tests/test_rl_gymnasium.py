@@ -101,11 +101,12 @@ def test_bad_input():
             env.step(bad)
     with pytest.raises(TypeError, match="seat must be an int"):
         ChupaiEnv("guandan", seat="0")
-    with pytest.raises(ValueError, match="seat must be 0..3"):
+    with pytest.raises(ValueError, match="seat must be an int 0..3"):
         ChupaiEnv("guandan", seat=4)
     with pytest.raises(ValueError, match="opponents must map every seat but 0"):
         ChupaiEnv("guandan", {1: "greedy", 2: "greedy"})
-    with pytest.raises(TypeError, match="illegal_reward"):
-        ChupaiEnv("guandan", illegal_reward="low")
+    for bad in ("low", True):
+        with pytest.raises(TypeError, match="illegal_reward"):
+            ChupaiEnv("guandan", illegal_reward=bad)
     with pytest.raises(ValueError, match="players"):
         ChupaiEnv("guandan", players=5)

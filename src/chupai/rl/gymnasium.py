@@ -42,6 +42,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from chupai.core.validate import check_int
 from chupai.registry import GAMES
 from chupai.registry import game as registry_entry
 from chupai.rl.vector import VectorEnv
@@ -76,13 +77,12 @@ class ChupaiEnv(gymnasium.Env[dict[str, Any], Any]):
     def __init__(self, game: str, opponents: Any = "random", seat: int = 0, *, players: int | None = None,
                  rules: Any = None, illegal_reward: float | None = None) -> None:
         entry = registry_entry(game)
-        if not isinstance(seat, int) or isinstance(seat, bool):
-            raise TypeError(f"seat must be an int, not {type(seat).__name__}")
-        if illegal_reward is not None and not isinstance(illegal_reward, (int, float)):
+        check_int(seat, "seat")
+        if illegal_reward is not None and (isinstance(illegal_reward, bool)
+                                           or not isinstance(illegal_reward, (int, float))):
             raise TypeError(f"illegal_reward must be a number or None, not {type(illegal_reward).__name__}")
         probe = VectorEnv(entry.name, 1, 0, rules, players=players, backend="python")  # checks players, rules
-        if not 0 <= seat < probe.players:
-            raise ValueError(f"seat must be 0..{probe.players - 1}, not {seat}")
+        seat = check_int(seat, "seat", 0, probe.players - 1)
         if isinstance(opponents, dict):
             if set(opponents) != set(range(probe.players)) - {seat}:
                 raise ValueError(f"opponents must map every seat but {seat} to a bot spec, not {opponents!r}")
