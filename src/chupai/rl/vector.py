@@ -212,7 +212,6 @@ class VectorEnv:
                  copy: bool = True) -> None:
         entry = registry_entry(game)
         self._out = Outputs(copy)
-        self.copy = copy
         check_int(num_envs, "num_envs", 1)
         check_int(threads, "threads", 1)
         if action_mode not in _MODES:
@@ -398,6 +397,11 @@ class VectorEnv:
                 feats = self._encoding.card_vector(feats)
             result.update(action_features=feats, action_ids=ids, num_actions=counts)
         return result
+
+    @property
+    def copy(self) -> bool:
+        """Whether every call returns new arrays (``False``: the env's own, module doc)."""
+        return self._out.copy
 
     def states(self) -> list[Any]:
         """Copies of the tables' current states (for inspection and tests; the compiled
