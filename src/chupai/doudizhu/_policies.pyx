@@ -132,9 +132,9 @@ cdef inline bint shed_less(const play_t *a, const play_t *b) noexcept nogil:
 # adds at most DZ_FOLLOW_SLACK unless a player of the other side is within DZ_STOP cards
 # of going out (then the highest play that beats, a bomb or the rocket included), or
 # the play leaves one play besides bombs and the rocket (DZ_TAKE_OUT: the trick taken,
-# the lead goes out).  A farmer never plays over the other farmer, and leads its lowest single to a partner
-# next to play holding one card; leading against an opponent about to go out, singles
-# and pairs it may beat cost DZ_SHORT_LEAD.  It reads only the player's own hand, the
+# the lead goes out).  A farmer never plays over the other farmer, and leads its lowest
+# single to a partner next to play holding one card; leading against an opponent about
+# to go out, singles and pairs it may beat cost DZ_SHORT_LEAD.  It reads only the player's own hand, the
 # cards each seat holds and the trick.
 cdef enum:
     DZ_TOP = 12                  # a unit of value v costs DZ_TOP - v
