@@ -179,19 +179,22 @@ def test_compiled_tables_check_what_python_can_reach():
     rows, r, term, f = np.empty(n, np.int64), np.zeros((n, 4)), np.zeros(n, np.uint8), np.zeros((n, 4))
     good = obs["action_mask"].argmax(axis=1).astype(np.int64)
     with pytest.raises(ValueError, match="obs must have shape"):
-        t.step(good, o[:2], m, p, rows, r, term, f)
+        t.bind(o[:2], m, p, rows, r, term, f)
     with pytest.raises(ValueError, match="mask must have shape"):
-        t.reset(o, np.empty((n, 5), np.int8), p, rows)
+        t.bind(o, np.empty((n, 5), np.int8), p, rows, r, term, f)
     with pytest.raises(ValueError, match="rows must have shape"):
-        t.reset(o, m, p, rows[:2])
+        t.bind(o, m, p, rows[:2], r, term, f)
     with pytest.raises(ValueError, match="rewards must have shape"):
-        t.step(good, o, m, p, rows, np.zeros((n, 2)), term, f)
+        t.bind(o, m, p, rows, np.zeros((n, 2)), term, f)
     with pytest.raises(ValueError, match="actions must have shape"):
-        t.step(good[:2], o, m, p, rows, r, term, f)
+        t.step(good[:2])
     bad = good.copy()
     bad[2] = ids
     with pytest.raises(ValueError, match="table 2: action id"):
-        t.step(bad, o, m, p, rows, r, term, f)
+        t.step(bad)
+    with pytest.raises(RuntimeError, match="bind"):
+        type(t)(3, 1, t.engine(0), [-1] * 4, 0, False, False, [(1, 0, 1, 0)], -1, [0] * 15, 3, list(range(54)),
+                [0.0, 4, 2, 1], ids, 193, size).step(good)
     with pytest.raises(ValueError, match="more than K"):
         t.features(np.zeros((n, 1, 54), np.float32), np.zeros((n, 1), np.int64))
     with pytest.raises(ValueError, match="shape"):

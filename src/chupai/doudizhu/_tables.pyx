@@ -47,11 +47,11 @@ cdef class DouDizhuTables(Tables):
             raise ValueError("auction: bid_id or bid_phase out of range")
         self.bid_id, self.bid_phase = bid_id, bid_phase
 
-    def reset(self, obs, mask, player, rows):
+    def reset(self):
         """``Tables.reset``; ``RuntimeError`` until :meth:`auction` has set the bids' ids."""
         if self.bid_phase < 0:
             raise RuntimeError("call auction() before reset(): the tables do not know the bids' ids")
-        return Tables.reset(self, obs, mask, player, rows)
+        return Tables.reset(self)
 
     cdef bint h_collapsed_choice(self) noexcept nogil:
         # one deck, no wild cards: the generator's collapsed plays of a legal id include

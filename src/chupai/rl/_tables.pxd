@@ -109,7 +109,16 @@ cdef class Tables:
     cdef Py_ssize_t *refused     # per worker (every TB_TOP_STRIDE): the first table of its blocks whose
                                  # action step() refuses (n: none)
     cdef int busy                # a call is stepping the tables (one at a time)
-    # the current call's arrays (set with the GIL by reset/step/features, read by the workers)
+    # the arrays reset and step write (bind), held so that the pointers below stay valid
+    cdef float[:, ::1] b_obs
+    cdef int8_t[:, ::1] b_mask
+    cdef int64_t[::1] b_player
+    cdef int64_t[::1] b_rows
+    cdef double[:, ::1] b_rewards
+    cdef uint8_t[::1] b_terminated
+    cdef double[:, ::1] b_final
+    cdef int bound               # bind has been called
+    # the current call's arrays (set with the GIL by bind/step/features, read by the workers)
     cdef const int64_t *j_actions
     cdef float *j_obs
     cdef int8_t *j_mask
@@ -157,6 +166,7 @@ cdef class Tables:
     cdef void climbing_fields(self, const table_t *t, float *obs) noexcept nogil
 
     cdef int _enter(self) except -1
+    cdef int _enter_bound(self) except -1
     cdef int _check_out(self, float[:, ::1] obs, int8_t[:, ::1] mask, int64_t[::1] player,
                         int64_t[::1] rows) except -1
     cdef int _check_scores(self, double[:, ::1] rewards, uint8_t[::1] terminated, double[:, ::1] final) except -1

@@ -399,10 +399,6 @@ cdef class Tables:
             raise ValueError(f"player must have shape ({self.n},), not ({player.shape[0]},)")
         if rows.shape[0] != self.n:
             raise ValueError(f"rows must have shape ({self.n},), not ({rows.shape[0]},)")
-        self.j_obs = &obs[0, 0]
-        self.j_mask = &mask[0, 0]
-        self.j_player = &player[0]
-        self.j_rows = &rows[0]
         return 0
 
     cdef int _check_scores(self, double[:, ::1] rewards, uint8_t[::1] terminated, double[:, ::1] final) except -1:
@@ -412,9 +408,6 @@ cdef class Tables:
             raise ValueError(f"final must have shape ({self.n}, {self.seats})")
         if terminated.shape[0] != self.n:
             raise ValueError(f"terminated must have shape ({self.n},)")
-        self.j_rewards = &rewards[0, 0]
-        self.j_terminated = &terminated[0]
-        self.j_final = &final[0, 0]
         return 0
 
     cdef int _run(self, work_fn job) noexcept nogil:
@@ -428,31 +421,48 @@ cdef class Tables:
                 top = self.top[k * TB_TOP_STRIDE]
         return top
 
-    def reset(self, float[:, ::1] obs, int8_t[:, ::1] mask, int64_t[::1] player, int64_t[::1] rows):
-        """Start a new deal at every table and write every element of obs, mask, player and
-        rows (the number of action-feature rows); the largest of those rows."""
-        cdef int top
+    def bind(self, float[:, ::1] obs, int8_t[:, ::1] mask, int64_t[::1] player, int64_t[::1] rows,
+             double[:, ::1] rewards, uint8_t[::1] terminated, double[:, ::1] final):
+        """The arrays the next calls of reset and step write, held until the next bind
+        (ValueError for a wrong shape, the arrays bound before kept)."""
         self._enter()
         try:
             self._check_out(obs, mask, player, rows)
+            self._check_scores(rewards, terminated, final)
+            self.b_obs, self.b_mask, self.b_player, self.b_rows = obs, mask, player, rows
+            self.b_rewards, self.b_terminated, self.b_final = rewards, terminated, final
+            self.j_obs, self.j_mask, self.j_player, self.j_rows = &obs[0, 0], &mask[0, 0], &player[0], &rows[0]
+            self.j_rewards, self.j_terminated, self.j_final = &rewards[0, 0], &terminated[0], &final[0, 0]
+            self.bound = 1
+        finally:
+            self.busy = 0
+
+    cdef int _enter_bound(self) except -1:
+        if not self.bound:
+            raise RuntimeError("Tables: bind the output arrays before reset or step")
+        return self._enter()
+
+    def reset(self):
+        """Start a new deal at every table and write every element of the bound obs, mask,
+        player and rows (the number of action-feature rows); the largest of those rows."""
+        cdef int top
+        self._enter_bound()
+        try:
             with nogil:
                 top = self._run(reset_job)
         finally:
             self.busy = 0
         return top
 
-    def step(self, const int64_t[::1] actions, float[:, ::1] obs, int8_t[:, ::1] mask, int64_t[::1] player,
-             int64_t[::1] rows, double[:, ::1] rewards, uint8_t[::1] terminated, double[:, ::1] final):
+    def step(self, const int64_t[::1] actions):
         """Apply the actions (checked first: ValueError naming the first bad table, no table
         advanced), run the built-in policies, start new deals where one ended, and write
-        every element of every output (rewards 0 and final NaN but where a deal ended);
-        the largest of the rows."""
+        every element of every bound output (rewards 0 and final NaN but where a deal
+        ended); the largest of the rows."""
         cdef int top
         cdef Py_ssize_t first
-        self._enter()
+        self._enter_bound()
         try:
-            self._check_out(obs, mask, player, rows)
-            self._check_scores(rewards, terminated, final)
             if actions.shape[0] != self.n:
                 raise ValueError(f"actions must have shape ({self.n},), not ({actions.shape[0]},)")
             self.j_actions = &actions[0]

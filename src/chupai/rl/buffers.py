@@ -34,16 +34,22 @@ class Outputs:
             raise TypeError(f"copy must be a bool, not {type(copy).__name__}")
         self.copy = copy
         self._flat: dict[str, np.ndarray] = {}
+        self._views: dict[str, tuple[tuple[int, ...], Any, np.ndarray]] = {}
 
     def empty(self, name: str, shape: tuple[int, ...], dtype: Any) -> np.ndarray:
         """An uninitialised C-contiguous array of ``shape`` for the output ``name``."""
         if self.copy:
             return np.empty(shape, dtype=dtype)
+        last = self._views.get(name)
+        if last is not None and last[0] == shape and last[1] is dtype:
+            return last[2]
         size = math.prod(shape)
         flat = self._flat.get(name)
         if flat is None or flat.size < size or flat.dtype != np.dtype(dtype):
             flat = self._flat[name] = np.empty(size, dtype=dtype)
-        return flat[:size].reshape(shape)
+        view = flat[:size].reshape(shape)
+        self._views[name] = (shape, dtype, view)
+        return view
 
     def full(self, name: str, shape: tuple[int, ...], value: Any, dtype: Any) -> np.ndarray:
         """An array of ``shape`` for the output ``name``, every element ``value``."""

@@ -126,21 +126,33 @@ class CompiledTables:
                               space.pass_id, layout.size)
         self.setup(self._t, rules, space)
         self._started = False
+        self._bound: tuple[np.ndarray, ...] | None = None
 
     def seed(self, seed: int) -> None:
         """Restart every table's deals and policy stream from ``(seed, table)``."""
         self._t.seed(seed & SEED_MASK)
 
-    def _observations(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """The arrays of the observations (uninitialised: the tables write every element)."""
+    def _outputs(self) -> tuple[np.ndarray, ...]:
+        """The arrays a call writes, bound to the tables (uninitialised: the tables write
+        every element): observation, mask, player, rows, rewards, terminated, final."""
         n, out = self.num_envs, self._out
-        return (out.empty("observation", (n, self.observation_size), np.float32),
-                out.empty("action_mask", (n, self.num_actions), np.int8),
-                out.empty("player", (n,), np.int64), out.empty("num_actions", (n,), np.int64))
+        if not out.copy and self._bound is not None:
+            return self._bound  # the env's own arrays, bound to the tables since the first call
+        arrays = (out.empty("observation", (n, self.observation_size), np.float32),
+                  out.empty("action_mask", (n, self.num_actions), np.int8),
+                  out.empty("player", (n,), np.int64), out.empty("num_actions", (n,), np.int64),
+                  out.empty("rewards", (n, self.players), np.float64),
+                  out.empty("terminated", (n,), np.bool_),
+                  out.empty("final_returns", (n, self.players), np.float64))
+        if self._bound is None or any(a is not b for a, b in zip(arrays, self._bound)):
+            obs, mask, player, rows, rewards, terminated, final = arrays
+            self._t.bind(obs, mask, player, rows, rewards, terminated.view(np.uint8), final)
+            self._bound = arrays
+        return arrays
 
     def reset(self) -> dict[str, np.ndarray]:
-        obs, mask, player, rows = self._observations()
-        top = self._t.reset(obs, mask, player, rows)
+        obs, mask, player, rows = self._outputs()[:4]
+        top = self._t.reset()
         self._t.raise_error()
         self._started = True
         return self._observe(obs, mask, player, rows, top)
@@ -157,16 +169,18 @@ class CompiledTables:
                 raise ValueError(f"table {i}: action {int(arr[i])} is out of range")
         return np.ascontiguousarray(arr, dtype=np.int64)
 
+    def takes(self, actions: Any) -> bool:
+        """Whether ``actions`` go to the tables as they are (after ``reset``, an int64
+        C-contiguous array of one action per table; the tables check the ids)."""
+        return (self._started and type(actions) is np.ndarray and actions.dtype == np.int64
+                and actions.shape == (self.num_envs,) and actions.flags.c_contiguous)
+
     def step(self, a: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        # every element of these (uninitialised) arrays is written by the workers
-        n, out = self.num_envs, self._out
-        obs, mask, player, rows = self._observations()
-        rewards = out.empty("rewards", (n, self.players), np.float64)
-        terminated = out.empty("terminated", (n,), np.bool_)
-        final = out.empty("final_returns", (n, self.players), np.float64)
-        top = self._t.step(a, obs, mask, player, rows, rewards, terminated.view(np.uint8), final)
+        """Step every table with the actions ``a`` (:meth:`takes` them, or :meth:`check` made them)."""
+        obs, mask, player, rows, rewards, terminated, final = self._outputs()
+        top = self._t.step(a)
         self._t.raise_error()
-        truncated = out.zeros("truncated", (n,), np.bool_)
+        truncated = self._out.zeros("truncated", (self.num_envs,), np.bool_)
         return self._observe(obs, mask, player, rows, top), rewards, terminated, truncated, {"final_returns": final}
 
     def _observe(self, obs: np.ndarray, mask: np.ndarray, player: np.ndarray, rows: np.ndarray,

@@ -350,9 +350,9 @@ class VectorEnv:
 
     def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Apply one action per table (module doc); every table is checked first."""
-        arr = self._check(actions)
         if self._compiled is not None:
-            return self._compiled.step(arr)
+            return self._compiled.step(actions if self._compiled.takes(actions) else self._check(actions))
+        arr = self._check(actions)
         n, out = self.num_envs, self._out
         rewards = out.zeros("rewards", (n, self.players), np.float64)
         terminated = out.zeros("terminated", (n,), np.bool_)
