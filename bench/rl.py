@@ -3,7 +3,7 @@
     python bench/rl.py [--envs 256] [--steps 100] [--repeats 5] [--threads 1 2]
                        [--features {concrete,ids}] [--observation default|danzero]
                        [--backend compiled python] [--game guandan [--game ...]] [--phases]
-                       [--actions first|random] [--no-copy]
+                       [--actions first|random] [--no-copy] [--pool B]
 
 A step is one decision of one table (self-play), the acting player's observation
 tensor and the legal mask (and with ``--features`` the padded legal-action card
@@ -21,6 +21,11 @@ share the cores).  ``compiled`` is the C tables (every game that has them, its r
 configuration prints the load average (``os.getloadavg``) before and after it.
 ``--no-copy`` makes the envs with ``copy=False`` (each call writes the env's own arrays
 instead of new ones: ``chupai.rl.buffers``).
+
+``--pool B`` measures the learner's loop instead, whole, in wall time: ``step()`` of one
+VectorEnv (pick every table's action with numpy, then step them all) against a
+``chupai.rl.TablePool`` in batches of ``B`` (``recv`` a batch, pick its actions, ``send``
+them, while the batches sent step on the pool's threads), per thread count, compiled.
 
 ``--phases`` (compiled backend) splits each ``env.step()`` into the part that runs in
 the calling thread (the action check, the allocation of the arrays, the Python glue:
@@ -135,6 +140,48 @@ def run(game, backend, envs, steps, repeats, threads_list, features, observation
     return out
 
 
+def run_pool(game, envs, batch, steps, repeats, threads_list, actions="random"):
+    """The learner's loop, wall time, whole: per thread count, ``step()`` of one VectorEnv
+    (pick every table's action, then step them all) and ``send``/``recv`` of a TablePool
+    in batches of ``batch`` (receive a batch, pick its actions, send them: the other
+    batches step meanwhile); the median steps/s of ``repeats`` runs (after a warm-up),
+    the configurations taking turns run by run."""
+    from chupai.rl import TablePool
+
+    def step_loop(env, rng, n):
+        o = env.reset()[0]
+        t0 = time.perf_counter()
+        for _ in range(n):
+            o = env.step(pick(o["action_mask"], rng))[0]
+        return time.perf_counter() - t0
+
+    def pool_loop(pool, rng, n):
+        pool.async_reset()
+        rounds = n * (envs // batch)
+        t0 = time.perf_counter()
+        for _ in range(rounds):
+            o, *_, info = pool.recv()
+            pool.send(pick(o["action_mask"], rng), info["env_id"])
+        for _ in range(envs // batch):
+            pool.recv()
+        return time.perf_counter() - t0
+
+    made = {}
+    for t in threads_list:
+        made["step()", t] = VectorEnv(game, num_envs=envs, seed=1, threads=t, backend="compiled")
+        made["send/recv", t] = TablePool(game, envs, batch_size=batch, seed=1, threads=t, backend="compiled")
+    walls = {k: [] for k in made}
+    for r in range(repeats + 1):
+        for (kind, t), env in made.items():
+            rng = np.random.default_rng(7) if actions == "random" else None
+            w = (step_loop if kind == "step()" else pool_loop)(env, rng, steps)
+            if r:
+                walls[kind, t].append(w)
+    for env in made.values():
+        env.close()
+    return {k: envs * steps / statistics.median(v) for k, v in walls.items()}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--envs", type=int, default=256)
@@ -150,7 +197,23 @@ def main() -> None:
     ap.add_argument("--actions", choices=["first", "random"], default="first",
                     help="the first legal id of each table, or one drawn uniformly")
     ap.add_argument("--no-copy", dest="copy", action="store_false", help="envs with copy=False (reused outputs)")
+    ap.add_argument("--pool", type=int, metavar="B", default=None,
+                    help="instead: the learner's loop with step() against TablePool send/recv in batches of B")
     args = ap.parse_args()
+    if args.pool is not None:
+        print(f"envs={args.envs} batch={args.pool} steps={args.steps} repeats={args.repeats} (medians, wall, "
+              f"the loop with its picks) actions={args.actions}; {load()}")
+        for game in args.game or GAMES:
+            rates = run_pool(game, args.envs, args.pool, args.steps, args.repeats, args.threads, args.actions)
+            for (kind, t), rate in rates.items():
+                print(f"{game:14s} {kind:9s} threads={t}: {rate:10.0f} steps/s wall")
+            base = rates["step()", min(args.threads)]
+            for t in args.threads:
+                print(f"{game:14s} send/recv threads={t} / step() threads={min(args.threads)}: "
+                      f"{rates['send/recv', t] / base:.2f}x; / step() threads={t}: "
+                      f"{rates['send/recv', t] / rates['step()', t]:.2f}x")
+            print(f"{'':14s} {load()}")
+        return
     print(f"envs={args.envs} steps={args.steps} repeats={args.repeats} (medians) features={args.features} "
           f"observation={args.observation} actions={args.actions} copy={args.copy}; {load()}")
     for game in args.game or GAMES:

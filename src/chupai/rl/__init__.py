@@ -8,7 +8,9 @@
   either).
 * A game's own layouts (its registry entry's ``observations``, such as Guan Dan's
   :mod:`chupai.guandan.danzero`: DanZero's 513 + 54 values).
-* :class:`VectorEnv`: many tables stepped per call (Gymnasium vector conventions).
+* :class:`VectorEnv`: many tables stepped per call (Gymnasium vector conventions);
+  :class:`TablePool`: its tables in batches stepped while the caller works (``send``,
+  ``recv``).
 * :mod:`chupai.rl.gymnasium` (one game for one agent against bots, registered with
   Gymnasium), :mod:`chupai.rl.pettingzoo` and :mod:`chupai.rl.openspiel`: adapters
   (optional extras ``chupai[gymnasium]``, ``chupai[pettingzoo]``, ``chupai[openspiel]``).
@@ -38,9 +40,11 @@ from chupai.encoding.tensors import (
     observation_size,
     observation_tensor,
 )
+from chupai.rl.pool import TablePool
 from chupai.rl.vector import VectorEnv
 
 __all__ = [
+    "TablePool",
     "VectorEnv",
     "action_space",
     "action_to_id",

@@ -104,6 +104,7 @@ cdef class Tables:
     cdef int perm[54]            # chupai face -> output index of card vectors
     cdef int error               # an engine failure inside nogil code (GEN_* code), else 0
     cdef uint64_t base_seed      # the seed of every table's deals (deal_seed)
+    cdef uint64_t first          # table i's number in the seeds: first + i
     cdef readonly Workers workers  # the threads stepping the tables
     cdef int *top                # per worker (every TB_TOP_STRIDE): the largest rows of its tables in this call
     cdef Py_ssize_t *refused     # per worker (every TB_TOP_STRIDE): the first table of its blocks whose

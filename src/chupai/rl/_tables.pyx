@@ -288,13 +288,17 @@ cdef class Tables:
         return 0
 
     # -- seeds (with the GIL) ---------------------------------------------------------------
-    def seed(self, seed):
-        """Restart every table's deals (deal 0 next) and its policy stream, from (seed, table)."""
+    def seed(self, seed, Py_ssize_t first=0):
+        """Restart every table's deals (deal 0 next) and its policy stream, from (seed,
+        number): table i is number first + i (first >= 0)."""
         cdef uint64_t s = seed64(seed)
         cdef Py_ssize_t i
+        if first < 0:
+            raise ValueError(f"first must be >= 0, not {first}")
         self.base_seed = s
+        self.first = <uint64_t>first
         for i in range(self.n):
-            rng_seed(&self.tabs[i].rng, s, <uint64_t>i)
+            rng_seed(&self.tabs[i].rng, s, self.first + <uint64_t>i)
             self.tabs[i].episode = 0
 
     def close(self):
@@ -646,11 +650,11 @@ cdef class Tables:
             self._play(t, &self.legal[i].data[k], (<uint32_t>MOVE_COLLAPSED if self.collapse else 0) | <uint32_t>k)
 
     cdef void _deal(self, Py_ssize_t i) noexcept nogil:
-        """Table i's next deal: Deal(seed=table_deal(seed, i, episode))."""
+        """Table i's next deal: Deal(seed=table_deal(seed, first + i, episode))."""
         cdef table_t *t = &self.tabs[i]
         cdef rng_t r
         cdef int s
-        t.deal_seed = table_deal_hash(self.base_seed, <uint64_t>i, t.episode)
+        t.deal_seed = table_deal_hash(self.base_seed, self.first + <uint64_t>i, t.episode)
         t.episode += 1
         t.nmoves = 0
         rng_seed(&r, t.deal_seed, 0)

@@ -128,9 +128,9 @@ class CompiledTables:
         self._started = False
         self._bound: tuple[np.ndarray, ...] | None = None
 
-    def seed(self, seed: int) -> None:
-        """Restart every table's deals and policy stream from ``(seed, table)``."""
-        self._t.seed(seed & SEED_MASK)
+    def seed(self, seed: int, first: int = 0) -> None:
+        """Restart every table's deals and policy stream from ``(seed, first + table)``."""
+        self._t.seed(seed & SEED_MASK, first)
 
     def _outputs(self) -> tuple[np.ndarray, ...]:
         """The arrays a call writes, bound to the tables (uninitialised: the tables write

@@ -53,11 +53,12 @@ Conventions (Gymnasium's vector API):
   ``ValueError`` where it cannot run.  ``env.backend`` says which runs.  Both
   give the same arrays, bit for bit, in self-play (``tests/test_rl_vector_compiled.py``).
 * Determinism: deal ``e`` (0, 1, ... since the last seeding) of table ``i`` is
-  ``Deal(seed=table_deal(seed, i, e))`` on both paths
+  ``Deal(seed=table_deal(seed, first_table + i, e))`` on both paths
   (:func:`chupai.core.seeds.table_deal`, a splitmix64 hash computed in C, so
   no Python runs per deal and the split of the tables between threads cannot matter);
-  the opponents' random choices come from a numpy generator seeded by ``(seed, i)`` on
-  the Python path, from a C stream seeded by ``(seed, i)`` on the compiled path (so
+  the opponents' random choices come from a numpy generator seeded by ``(seed,
+  first_table + i)`` on the Python path, from a C stream seeded by the same on the
+  compiled path (so
   with ``"random"`` opponents the two backends play different games, each
   deterministic).  The same seed gives the same trajectories for any ``threads``:
   with ``threads > 1`` the compiled path steps the tables on its worker threads
@@ -204,16 +205,20 @@ class VectorEnv:
         backend: ``"auto"``, ``"compiled"`` or ``"python"`` (module doc).
         copy: ``True`` (new output arrays at every call) or ``False`` (the env's own,
             overwritten by the next call; module doc).
+        first_table: the number of table 0 in the seeds (module doc, determinism): the
+            tables of ``VectorEnv(..., n, first_table=k)`` deal what tables ``k ..
+            k + n - 1`` of one larger env of the same seed deal.
     """
 
     def __init__(self, game: str, num_envs: int, seed: int | None = None, rules: Any = None, threads: int = 1,
                  opponents: Any = None, *, players: int | None = None, features: bool | str = False,
                  action_mode: str = "id", observation: str = "default", backend: str = "auto",
-                 copy: bool = True) -> None:
+                 copy: bool = True, first_table: int = 0) -> None:
         entry = registry_entry(game)
         self._out = Outputs(copy)
         check_int(num_envs, "num_envs", 1)
         check_int(threads, "threads", 1)
+        self.first_table = check_int(first_table, "first_table", 0)
         if action_mode not in _MODES:
             raise ValueError(f"action_mode must be one of {_MODES}, not {action_mode!r}")
         low, high = entry.players
@@ -261,7 +266,7 @@ class VectorEnv:
             self._compiled = tables(self.num_envs, first.rules, self.threads, policies,
                                     observation=observation, features=self.features,
                                     action_mode=action_mode, space=space, layout=layout, outputs=self._out)
-            self._compiled.seed(self._seed)
+            self._compiled.seed(self._seed, self.first_table)
             return
         self._pool = ThreadPoolExecutor(self.threads) if self.threads > 1 else None
         self._seed_tables(self._seed)
@@ -285,7 +290,7 @@ class VectorEnv:
 
     def _seed_tables(self, seed: int) -> None:
         self._tables = [_Table(i, stream(seed & SEED_MASK, i))
-                        for i in range(self.num_envs)]
+                        for i in range(self.first_table, self.first_table + self.num_envs)]
 
     def _advance(self, table: _Table, rewards: np.ndarray) -> bool:
         """Run the opponents' moves; True if the deal ended on the way (then a new one
@@ -311,7 +316,7 @@ class VectorEnv:
         if seed is not None:
             self._seed = check_seed(seed)
             if self._compiled is not None:
-                self._compiled.seed(self._seed)
+                self._compiled.seed(self._seed, self.first_table)
             else:
                 self._seed_tables(self._seed)
         if self._compiled is not None:

@@ -1,0 +1,103 @@
+"""chupai.rl.TablePool: send/recv over batches of a VectorEnv's tables."""
+import numpy as np
+import pytest
+
+from chupai.registry import GAMES
+from chupai.rl import TablePool, VectorEnv
+
+
+def pick(mask, rng):
+    return ((rng.random(mask.shape) + 1) * mask).argmax(axis=1)
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+@pytest.mark.parametrize("backend,threads", [("compiled", 1), ("compiled", 2), ("python", 2)])
+def test_the_batches_play_the_tables_of_one_env(game, backend, threads):
+    """Every batch's results are the rows of one VectorEnv of the same seed stepped
+    with the same actions: observations, masks, rewards, terminations, final returns."""
+    whole = VectorEnv(game, 6, seed=3, opponents={1: "random"}, backend=backend)
+    pool = TablePool(game, 6, batch_size=2, seed=3, threads=threads, opponents={1: "random"}, backend=backend)
+    assert pool.backend == backend
+    rng = np.random.default_rng(0)
+    obs, _ = whole.reset()
+    pool.async_reset()
+    results = [pool.recv() for _ in range(3)]
+    ended = 0
+    rounds = 0
+    while rounds < 40 or ended < 2:  # until deals ended on the way (the auto-reset compared)
+        rounds += 1
+        assert rounds < 2000
+        for b, (o, r, term, trunc, info) in enumerate(results):
+            rows = slice(2 * b, 2 * b + 2)
+            assert info["env_id"].tolist() == [2 * b, 2 * b + 1]
+            for key in ("observation", "action_mask", "player"):
+                assert np.array_equal(o[key], obs[key][rows]), key
+        actions = pick(obs["action_mask"], rng)
+        for b in range(3):
+            pool.send(actions[2 * b: 2 * b + 2], np.arange(2 * b, 2 * b + 2))
+        obs, rewards, terminated, _, info = whole.step(actions)
+        results = [pool.recv() for _ in range(3)]
+        for b, (o, r, term, trunc, got) in enumerate(results):
+            rows = slice(2 * b, 2 * b + 2)
+            assert np.array_equal(r, rewards[rows]) and np.array_equal(term, terminated[rows])
+            assert np.array_equal(got["final_returns"], info["final_returns"][rows], equal_nan=True)
+            assert not trunc.any()
+        ended += int(terminated.sum())
+    pool.close()
+
+
+def test_recv_returns_the_batches_in_the_order_sent():
+    pool = TablePool("guandan", 6, batch_size=3, seed=1, threads=2)
+    pool.async_reset()
+    first, second = pool.recv(), pool.recv()
+    pool.send(second[0]["action_mask"].argmax(axis=1), second[4]["env_id"])
+    pool.send(first[0]["action_mask"].argmax(axis=1), first[4]["env_id"])
+    assert pool.recv()[4]["env_id"].tolist() == [3, 4, 5]
+    assert pool.recv()[4]["env_id"].tolist() == [0, 1, 2]
+    pool.close()
+
+
+def test_bad_input():
+    with pytest.raises(ValueError, match="multiple of batch_size"):
+        TablePool("guandan", 5, batch_size=2)
+    with pytest.raises(ValueError, match="batch_size"):
+        TablePool("guandan", 4, batch_size=8)
+    with pytest.raises(TypeError, match="batch_size"):
+        TablePool("guandan", 4, batch_size=2.0)
+    with pytest.raises(TypeError, match="copy"):
+        TablePool("guandan", 4, batch_size=2, copy=False)
+    pool = TablePool("guandan", 4, batch_size=2, seed=1)
+    with pytest.raises(ValueError, match="no batch was sent"):
+        pool.recv()
+    pool.async_reset()
+    with pytest.raises(ValueError, match="receive every batch"):
+        pool.async_reset()
+    obs, *_, info = pool.recv()
+    good = obs["action_mask"].argmax(axis=1)
+    for ids in ([1, 2], [0], [2, 3, 4], np.array([0.0, 1.0]), [4, 5]):
+        with pytest.raises(ValueError, match="env_ids"):
+            pool.send(good, ids)
+    with pytest.raises(ValueError, match="was sent and not received"):
+        pool.send(good, [2, 3])
+    with pytest.raises(ValueError, match="integers"):
+        pool.send(good.astype(float), [0, 1])
+    bad = good.copy()
+    bad[1] = int(np.flatnonzero(obs["action_mask"][1] == 0)[0])
+    pool.send(bad, [0, 1])
+    pool.recv()  # the batch [2, 3] of the reset
+    with pytest.raises(ValueError, match="table 1: action id"):
+        pool.recv()
+    pool.send(good, [0, 1])  # refused, the batch is unchanged: send it again
+    again, *_ = pool.recv()
+    whole = VectorEnv("guandan", 4, seed=1)
+    ref, _ = whole.reset()
+    ref, *_ = whole.step(np.concatenate([good, ref["action_mask"][2:].argmax(axis=1)]))
+    assert np.array_equal(again["observation"], ref["observation"][:2])
+    pool.close()
+
+
+def test_first_table_is_checked():
+    with pytest.raises(ValueError, match="first_table"):
+        VectorEnv("guandan", 2, first_table=-1)
+    with pytest.raises(TypeError, match="first_table"):
+        VectorEnv("guandan", 2, first_table=1.0)
