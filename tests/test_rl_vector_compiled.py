@@ -246,3 +246,49 @@ def test_tables_arguments_are_named_when_out_of_range(monkeypatch):
         with pytest.raises(ValueError, match=message):
             cls(*args)
     cls(*good)
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_final_observations_and_waiting_tables_agree(game):
+    """Both paths give the same finished deals seen by a seat (info["final_observation"],
+    zero rows where no deal ended) and leave the tables that wait where they are."""
+    envs = {b: VectorEnv(game, 8, seed=2, backend=b, final_observation=1) for b in ("compiled", "python")}
+    obs = {b: e.reset()[0] for b, e in envs.items()}
+    rng = np.random.default_rng(0)
+    ended = waited = 0
+    for _ in range(300):
+        m = obs["compiled"]["action_mask"]
+        actions = ((rng.random(m.shape) + 1) * m).argmax(axis=1)
+        wait = rng.random(8) < 0.2
+        before = obs["compiled"]["observation"][wait].copy()
+        got = {b: e.step(actions, wait) for b, e in envs.items()}
+        c, p = got["compiled"], got["python"]
+        for key in ("observation", "action_mask", "player"):
+            assert np.array_equal(c[0][key], p[0][key]), key
+        assert np.array_equal(c[1], p[1]) and np.array_equal(c[2], p[2])
+        assert np.array_equal(c[4]["final_observation"], p[4]["final_observation"])
+        assert not c[4]["final_observation"][~c[2]].any()
+        assert np.array_equal(c[0]["observation"][wait], before) and not c[1][wait].any()
+        obs = {b: r[0] for b, r in got.items()}
+        ended += int(c[2].sum())
+        waited += int(wait.sum())
+    assert ended and waited
+
+
+def test_final_observation_and_wait_refuse_bad_input():
+    with pytest.raises(ValueError, match="final_observation"):
+        VectorEnv("guandan", 2, final_observation=4)
+    with pytest.raises(TypeError, match="final_observation"):
+        VectorEnv("guandan", 2, final_observation="0")
+    with pytest.raises(ValueError, match="default observation"):
+        VectorEnv("guandan", 2, final_observation=0, observation="danzero")
+    env = VectorEnv("guandan", 2, seed=1)
+    obs, _ = env.reset()
+    good = obs["action_mask"].argmax(axis=1)
+    for wait in (np.zeros(3, bool), np.zeros(2, np.int8)):
+        with pytest.raises(ValueError, match="wait"):
+            env.step(good, wait)
+    bad = good.copy()
+    bad[1] = int(np.flatnonzero(obs["action_mask"][1] == 0)[0])
+    _, rewards, *_ = env.step(bad, np.array([False, True]))  # the waiting table's action is not read
+    assert not rewards[1].any()

@@ -31,11 +31,11 @@ FIELDS = ("hand", "layout", "turned", "piles", "scores", "hand_sizes", "stock_si
 cdef class ChineseTenTables(Tables):
     """``n`` Chinese Ten tables (``chupai.rl._tables.Tables``), first deals (dealer seat 0)."""
 
-    cdef void h_encode(self, const table_t *t, float *obs) noexcept nogil:
-        """chupai.chinese_ten._rl.ChineseTen.encode (its phases: play, turn)."""
+    cdef void h_encode(self, const table_t *t, float *obs, int observer) noexcept nogil:
+        """chupai.chinese_ten._rl.ChineseTen.encode (its phases: play, turn, over)."""
         cdef const ct_deal_t *d = <const ct_deal_t *>t.st
         cdef const int *off = self.off
-        cdef int n = self.seats, p = d.t.current, k, s
+        cdef int n = self.seats, p = observer, cur = d.t.current, k, s
         put_cards(obs + off[F_HAND], self.perm, d.hand[p], 0)
         put_cards(obs + off[F_LAYOUT], self.perm, d.layout, 0)
         if d.turned != CT_NO_CARD:
@@ -46,5 +46,6 @@ cdef class ChineseTenTables(Tables):
             obs[off[F_SCORES] + k] = ct_score(d, s)
             obs[off[F_SIZES] + k] = popcount(d.hand[s])
         obs[off[F_STOCK]] = d.nstock
-        obs[off[F_TO_ACT]] = 1.0
+        if cur >= 0:
+            obs[off[F_TO_ACT] + (cur - p if cur >= p else cur - p + n)] = 1.0
         obs[off[F_PHASE] + d.phase] = 1.0

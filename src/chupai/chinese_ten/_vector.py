@@ -24,6 +24,11 @@ class ChineseTenCompiledTables(CompiledTables):
     TABLES = ChineseTenTables
     FIELDS = {"default": (0, tuple((name, _SIZES[name]) for name in FIELDS))}
 
+    def phases(self) -> tuple[str, ...]:
+        from chupai.chinese_ten._rl import ChineseTen
+
+        return ChineseTen.phases
+
     def prototype(self, rules: Any, players: int) -> Any:
         from chupai.chinese_ten._engine import DealEngine
 

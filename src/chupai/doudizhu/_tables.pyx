@@ -99,10 +99,11 @@ cdef class DouDizhuTables(Tables):
         return choose_bid(<const ddz_deal_t *>t.st, policy, &t.rng)
 
     # -- the observation -------------------------------------------------------------------
-    cdef void h_encode(self, const table_t *t, float *obs) noexcept nogil:
-        """chupai.doudizhu._rl.DouDizhu.encode (a deal in its auction or its card play)."""
+    cdef void h_encode(self, const table_t *t, float *obs, int observer) noexcept nogil:
+        """chupai.doudizhu._rl.DouDizhu.encode (a deal in its auction, its card play, or
+        over; the observer is the current player in the auction)."""
         cdef const ddz_deal_t *d = <const ddz_deal_t *>t.st
-        cdef int n = self.seats, p = d.t.current, k, s, v
+        cdef int n = self.seats, p = observer, k, s, v
         if d.a.open:
             put_cards(obs + self.off[F_HAND], self.perm, d.hand[p], 0)
             for k in range(n):
@@ -112,7 +113,7 @@ cdef class DouDizhuTables(Tables):
             obs[self.off[F_PHASE] + self.bid_phase] = 1.0
             obs[self.off[F_BASE]] = d.a.base
         else:
-            self.climbing_fields(t, obs)
+            self.climbing_fields(t, obs, observer)
             obs[self.off[F_LANDLORD] + (d.landlord - p + n) % n] = 1.0
             put_cards(obs + self.off[F_KITTY], self.perm, d.kitty, 0)
             obs[self.off[F_BASE]] = d.base

@@ -39,10 +39,10 @@ class DouDizhuCompiledTables(CompiledTables):
         """None: the engine's returns are the payments (``Deal.returns()``)."""
         return []
 
-    def play_phase(self, observation: str) -> int:
+    def phases(self) -> tuple[str, ...]:
         from chupai.doudizhu._rl import DouDizhu
 
-        return DouDizhu.phases.index("play")
+        return DouDizhu.phases
 
     def deal(self, seed: int) -> Any:
         from chupai.doudizhu import Deal

@@ -43,9 +43,9 @@ cdef class GanDengYanTables(Tables):
         elif t.known_lo[seat]:
             multiset_remove(&t.known_lo[seat], &t.known_hi[seat], p.lo, p.hi)
 
-    cdef void h_encode(self, const table_t *t, float *obs) noexcept nogil:
-        """chupai.gandengyan._rl.GanDengYan.encode (a first deal in its card play)."""
+    cdef void h_encode(self, const table_t *t, float *obs, int observer) noexcept nogil:
+        """chupai.gandengyan._rl.GanDengYan.encode (a first deal in its card play, or over)."""
         cdef const gdy_deal_t *d = <const gdy_deal_t *>t.st
-        self.climbing_fields(t, obs)
+        self.climbing_fields(t, obs, observer)
         obs[self.off[F_TALON_SIZE]] = d.end - d.top
         obs[self.off[F_MULTIPLIER]] = gdy_general_multiplier(d)

@@ -27,10 +27,10 @@ class GanDengYanCompiledTables(CompiledTables):
         """None: the engine's returns are the scores (``Deal.returns()``)."""
         return []
 
-    def play_phase(self, observation: str) -> int:
+    def phases(self) -> tuple[str, ...]:
         from chupai.gandengyan._rl import GanDengYan
 
-        return GanDengYan.phases.index("play")
+        return GanDengYan.phases
 
     def deal(self, seed: int) -> Any:
         from chupai.gandengyan import Deal

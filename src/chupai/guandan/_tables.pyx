@@ -107,17 +107,17 @@ cdef class GuanDanTables(Tables):
             if d.out[k] >= 0:
                 place[d.out[k]] = k
 
-    cdef void h_encode(self, const table_t *t, float *obs) noexcept nogil:
+    cdef void h_encode(self, const table_t *t, float *obs, int observer) noexcept nogil:
         if self.layout == LAYOUT_DANZERO:
             self._obs_danzero(t, obs)
         else:
-            self._obs_default(t, obs)
+            self._obs_default(t, obs, observer)
 
-    cdef void _obs_default(self, const table_t *t, float *obs) noexcept nogil:
-        """chupai.guandan._rl.GuanDan.encode (a first deal in its card play)."""
+    cdef void _obs_default(self, const table_t *t, float *obs, int observer) noexcept nogil:
+        """chupai.guandan._rl.GuanDan.encode (a first deal in its card play, or over)."""
         cdef const gd_deal_t *d = <const gd_deal_t *>t.st
         cdef const int *off = self.off
-        self.climbing_fields(t, obs)
+        self.climbing_fields(t, obs, observer)
         # a first deal: both teams at level 2 (the level played), no declarers yet
         obs[off[F_OWN_LEVEL] + d.level] = 1.0
         obs[off[F_OPP_LEVEL] + d.level] = 1.0

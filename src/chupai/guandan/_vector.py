@@ -49,10 +49,10 @@ class GuanDanCompiledTables(CompiledTables):
     def card_order(self, observation: str) -> list[int]:
         return [int(x) for x in danzero._PERM] if observation == "danzero" else list(range(NUM_FACES))
 
-    def play_phase(self, observation: str) -> int:
+    def phases(self) -> tuple[str, ...]:
         from chupai.guandan._rl import GuanDan
 
-        return GuanDan.phases.index("play")
+        return GuanDan.phases
 
     def check_layout(self, observation: str, layout: Layout) -> None:
         """DanZero's triples (next, partner, previous) lie back to back, as the encoder writes them."""

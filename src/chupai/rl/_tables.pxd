@@ -54,6 +54,7 @@ ctypedef struct table_t:
     int nids                     # the legal ids listed in Tables.ids (the entries of choice set)
     uint64_t deal_seed           # the seed of this deal: Deal(seed=deal_seed)
     int nmoves                   # its moves (Tables.moves): indices into the legal lists, or passes
+    int final_row                # its row of the bound final observations holds a finished deal's
 
 
 # The action ids of play records: a dense table over the fields of a record's pattern.
@@ -80,6 +81,8 @@ cdef class Tables:
     cdef int seats
     cdef int num_actions, num_plays, pass_id, obs_size, layout, by_id, index_mode
     cdef int play_phase          # the index of the phase "play" in the layout's phase one-hot
+    cdef int over_phase          # the index of the phase "over" (Tables.terminal; -1: not set)
+    cdef int final_seat          # the seat whose view of a finished deal is written (-1: none)
     # the caller's legal plays are the suit-collapsed ones (by id, where h_collapsed_choice),
     # else the concrete ones
     cdef int collapse
@@ -118,6 +121,7 @@ cdef class Tables:
     cdef double[:, ::1] b_rewards
     cdef uint8_t[::1] b_terminated
     cdef double[:, ::1] b_final
+    cdef float[:, ::1] b_final_obs
     cdef int bound               # bind has been called
     # the current call's arrays (set with the GIL by bind/step/features, read by the workers)
     cdef const int64_t *j_actions
@@ -128,14 +132,17 @@ cdef class Tables:
     cdef double *j_rewards
     cdef uint8_t *j_terminated
     cdef double *j_final
+    cdef float *j_final_obs      # NULL: no final observations
+    cdef const uint8_t *j_wait   # NULL: every table moves
     cdef float *j_feats
     cdef int64_t *j_ids
     cdef Py_ssize_t j_k
 
     # --- hooks: a game's tables implement these (nogil, table t of any worker) ---------
-    # the acting player's observation of table t in layout `self.layout` (0: the default)
-    # into obs, which is zero
-    cdef void h_encode(self, const table_t *t, float *obs) noexcept nogil
+    # table t seen by seat `observer` in layout `self.layout` (0: the default) into obs,
+    # which is zero: the current player's view while the deal runs, any seat's once it
+    # is over (current -1; the default layout only)
+    cdef void h_encode(self, const table_t *t, float *obs, int observer) noexcept nogil
     # per seat its finishing place (0 first out, ...), -1 while it holds cards
     cdef void h_finished(self, const void *st, int *place) noexcept nogil
     # `seat` has made the play `p` (NULL: passed), `leading` a new trick, and it is
@@ -162,9 +169,11 @@ cdef class Tables:
 
     # --- written once -----------------------------------------------------------------
     # the climbing games' shared fields (at the offsets F_HAND .. F_PHASE) of table t,
-    # seen by its current player, in the phase "play"
+    # seen by seat `observer`, in the phase "play" (or "over" once it is)
     @cython.final
-    cdef void climbing_fields(self, const table_t *t, float *obs) noexcept nogil
+    cdef void climbing_fields(self, const table_t *t, float *obs, int observer) noexcept nogil
+    @cython.final
+    cdef void _final(self, Py_ssize_t i) noexcept nogil
 
     cdef int _enter(self) except -1
     cdef int _enter_bound(self) except -1

@@ -151,6 +151,10 @@ cdef class Tables:
     for the caller's seats, else a policy code; ``layout`` is 0 for the default
     observation, else the game's own layout's code."""
 
+    def __cinit__(self, *args, **kwargs):
+        self.final_seat = -1
+        self.over_phase = -1
+
     def __init__(self, Py_ssize_t n, int threads, Engine proto not None, policies, int layout, bint by_id,
                  bint index_mode, patterns, int capture_type, offsets, int play_phase, perm, weights, int num_actions,
                  int pass_id, int obs_size):
@@ -257,7 +261,7 @@ cdef class Tables:
         free(self.refused)
 
     # -- hooks (a game's tables override them) ----------------------------------------------
-    cdef void h_encode(self, const table_t *t, float *obs) noexcept nogil:
+    cdef void h_encode(self, const table_t *t, float *obs, int observer) noexcept nogil:
         pass
 
     cdef void h_finished(self, const void *st, int *place) noexcept nogil:
@@ -425,18 +429,38 @@ cdef class Tables:
                 top = self.top[k * TB_TOP_STRIDE]
         return top
 
+    def terminal(self, int seat, int over_phase):
+        """Write each finished deal seen by ``seat`` into the final observations bound
+        (``bind(..., final_obs)``), its phase one-hot at ``over_phase``; once, before the
+        first bind (the default layout only)."""
+        if self.final_seat >= 0:
+            raise RuntimeError("Tables.terminal is called once")
+        if self.layout != 0:
+            raise ValueError("final observations are written in the default layout only")
+        if not (0 <= seat < self.seats and over_phase >= 0 and over_phase != self.play_phase):
+            raise ValueError(f"terminal: seat must be 0..{self.seats - 1} and over_phase a phase index "
+                             f"other than play's, not {seat}, {over_phase}")
+        self.final_seat, self.over_phase = seat, over_phase
+
     def bind(self, float[:, ::1] obs, int8_t[:, ::1] mask, int64_t[::1] player, int64_t[::1] rows,
-             double[:, ::1] rewards, uint8_t[::1] terminated, double[:, ::1] final):
+             double[:, ::1] rewards, uint8_t[::1] terminated, double[:, ::1] final, float[:, ::1] final_obs=None):
         """The arrays the next calls of reset and step write, held until the next bind
-        (ValueError for a wrong shape, the arrays bound before kept)."""
+        (ValueError for a wrong shape, the arrays bound before kept); ``final_obs`` (zero,
+        after ``terminal``) gets the rows of the tables whose deal ends, the rows of the
+        others zero."""
         self._enter()
         try:
             self._check_out(obs, mask, player, rows)
             self._check_scores(rewards, terminated, final)
+            if final_obs is not None and (self.final_seat < 0 or final_obs.shape[0] != self.n
+                                          or final_obs.shape[1] != self.obs_size):
+                raise ValueError(f"final_obs must have shape ({self.n}, {self.obs_size}), after terminal()")
             self.b_obs, self.b_mask, self.b_player, self.b_rows = obs, mask, player, rows
             self.b_rewards, self.b_terminated, self.b_final = rewards, terminated, final
             self.j_obs, self.j_mask, self.j_player, self.j_rows = &obs[0, 0], &mask[0, 0], &player[0], &rows[0]
             self.j_rewards, self.j_terminated, self.j_final = &rewards[0, 0], &terminated[0], &final[0, 0]
+            self.b_final_obs = final_obs
+            self.j_final_obs = NULL if final_obs is None else &final_obs[0, 0]
             self.bound = 1
         finally:
             self.busy = 0
@@ -458,18 +482,22 @@ cdef class Tables:
             self.busy = 0
         return top
 
-    def step(self, const int64_t[::1] actions):
+    def step(self, const int64_t[::1] actions, const uint8_t[::1] wait=None):
         """Apply the actions (checked first: ValueError naming the first bad table, no table
         advanced), run the built-in policies, start new deals where one ended, and write
         every element of every bound output (rewards 0 and final NaN but where a deal
-        ended); the largest of the rows."""
+        ended); the largest of the rows.  A table whose ``wait`` is nonzero does not
+        move (its action unread, its outputs those of its state now)."""
         cdef int top
         cdef Py_ssize_t first
         self._enter_bound()
         try:
             if actions.shape[0] != self.n:
                 raise ValueError(f"actions must have shape ({self.n},), not ({actions.shape[0]},)")
+            if wait is not None and wait.shape[0] != self.n:
+                raise ValueError(f"wait must have shape ({self.n},), not ({wait.shape[0]},)")
             self.j_actions = &actions[0]
+            self.j_wait = NULL if wait is None else &wait[0]
             with nogil:
                 first = self._first_refused()
             if first < self.n:
@@ -477,6 +505,7 @@ cdef class Tables:
             with nogil:
                 top = self._run(step_job)
         finally:
+            self.j_wait = NULL
             self.busy = 0
         return top
 
@@ -509,7 +538,7 @@ cdef class Tables:
                 prefetch(self.tabs[i + CHECK_AHEAD].state)
                 prefetch(&self.tabs[i + CHECK_AHEAD].dealt)
                 prefetch(&self.bits[(i + CHECK_AHEAD) * self.words])
-            if self._refusal(i, self.j_actions[i]):
+            if (self.j_wait == NULL or not self.j_wait[i]) and self._refusal(i, self.j_actions[i]):
                 if i < self.refused[worker * TB_TOP_STRIDE]:
                     self.refused[worker * TB_TOP_STRIDE] = i
                 return
@@ -535,8 +564,12 @@ cdef class Tables:
             for s in range(self.seats):
                 rewards[s] = 0.0
                 final[s] = NAN
-            self._apply(i, self.j_actions[i])
-            self._advance(i, worker, rewards, <char *>&self.j_terminated[i], final)
+            if self.j_final_obs != NULL and self.tabs[i].final_row:
+                fill(self.j_final_obs + i * self.obs_size, self.obs_size, 0.0)
+                self.tabs[i].final_row = 0
+            if self.j_wait == NULL or not self.j_wait[i]:
+                self._apply(i, self.j_actions[i])
+                self._advance(i, worker, rewards, <char *>&self.j_terminated[i], final)
             self._output(i, worker)
 
     cdef void _output(self, Py_ssize_t i, int worker) noexcept nogil:
@@ -689,6 +722,8 @@ cdef class Tables:
                         rewards[s] += ret[s]
                         final[s] = rewards[s]
                     terminated[0] = 1
+                    if self.j_final_obs != NULL:
+                        self._final(i)
                 t.dealt = 0
                 continue
             if self.policy[seat] < 0:
@@ -774,15 +809,23 @@ cdef class Tables:
         for k in range(t.nids):
             mask[ids[k]] = 1
         fill(obs, self.obs_size, 0.0)
-        self.h_encode(t, obs)
+        self.h_encode(t, obs, (<const trick_t *>t.st).current)
 
-    cdef void climbing_fields(self, const table_t *t, float *obs) noexcept nogil:
+    cdef void _final(self, Py_ssize_t i) noexcept nogil:
+        """Table i's finished deal seen by final_seat, into its row of the final
+        observations."""
+        cdef float *row = self.j_final_obs + i * self.obs_size
+        fill(row, self.obs_size, 0.0)
+        self.h_encode(&self.tabs[i], row, self.final_seat)
+        self.tabs[i].final_row = 1
+
+    cdef void climbing_fields(self, const table_t *t, float *obs, int observer) noexcept nogil:
         """chupai.encoding.climbing.ClimbingGame.encode's shared fields (a first deal in its
-        card play), seen by the current player."""
+        card play, or over), seen by seat observer."""
         cdef const void *st = t.st
         cdef const int *off = self.off
         cdef int n = self.seats
-        cdef int p = (<const trick_t *>st).current, k, s, lp
+        cdef int p = observer, cur = (<const trick_t *>st).current, k, s, lp
         cdef int place[ENGINE_MAX_SEATS]
         cdef mask_t lo, hi
         cdef const play_t *last
@@ -804,8 +847,11 @@ cdef class Tables:
             put_cards(obs + off[F_TRICK_CARDS], self.perm, last.lo, last.hi)
             obs[off[F_TRICK_PLAYER] + (lp - p if lp >= p else lp - p + n)] = 1.0
             obs[off[F_PASSES]] = (<const trick_t *>st).npass
-        obs[off[F_TO_ACT]] = 1.0
-        obs[off[F_PHASE] + self.play_phase] = 1.0
+        if cur >= 0:
+            obs[off[F_TO_ACT] + (cur - p if cur >= p else cur - p + n)] = 1.0
+            obs[off[F_PHASE] + self.play_phase] = 1.0
+        else:
+            obs[off[F_PHASE] + self.over_phase] = 1.0
 
     cdef void _features(self, Py_ssize_t i, int worker, Py_ssize_t k_rows, float *feats, int64_t *ids) noexcept nogil:
         """All k_rows card vectors and ids of table i: its rows (every concrete play in

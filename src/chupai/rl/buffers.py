@@ -58,5 +58,6 @@ class Outputs:
         return out
 
     def zeros(self, name: str, shape: tuple[int, ...], dtype: Any) -> np.ndarray:
-        """An array of ``shape`` for the output ``name``, all zeros."""
-        return self.full(name, shape, 0, dtype)
+        """An array of ``shape`` for the output ``name``, all zeros (new: the system's
+        zero pages, touched only where written)."""
+        return np.zeros(shape, dtype=dtype) if self.copy else self.full(name, shape, 0, dtype)

@@ -89,9 +89,10 @@ class CompiledTables:
         """Per card face, its index in the layout's card vectors (the card core's order)."""
         return list(range(NUM_FACES))
 
-    def play_phase(self, observation: str) -> int:
-        """The index of the phase "play" in the layout's phase one-hot (0 where none)."""
-        return 0
+    def phases(self) -> tuple[str, ...]:
+        """The phases of the default layout's one-hot (the game's encoding's ``phases``):
+        where the tables write "play" and "over"."""
+        return ("play", "over")
 
     def check_layout(self, observation: str, layout: Layout) -> None:
         """``RuntimeError`` if ``layout`` is not where the compiled encoder writes (beyond
@@ -104,7 +105,7 @@ class CompiledTables:
     # -- written once --------------------------------------------------------------------------
     def __init__(self, num_envs: int, rules: Any, threads: int, policies: list[str | None], *,
                  observation: str, features: str | bool, action_mode: str, space: ActionSpace,
-                 layout: Layout, outputs: Outputs) -> None:
+                 layout: Layout, outputs: Outputs, final_seat: int | None = None) -> None:
         self.num_envs = num_envs
         self._out = outputs
         self.features = features
@@ -121,32 +122,39 @@ class CompiledTables:
         by_id = features == "ids" or (not features and action_mode == "id")
         self._t = self.TABLES(num_envs, threads, self.prototype(rules, self.players), codes, code,
                               by_id, action_mode == "index", space.patterns, space.capture_type,
-                              offsets(layout, fields, self.players), self.play_phase(observation),
+                              offsets(layout, fields, self.players), self.phases().index("play"),
                               self.card_order(observation), self.weights(rules, self.players), space.size,
                               space.pass_id, layout.size)
         self.setup(self._t, rules, space)
+        self.final_seat = final_seat
+        if final_seat is not None:
+            self._t.terminal(final_seat, self.phases().index("over"))
         self._started = False
-        self._bound: tuple[np.ndarray, ...] | None = None
+        self._bound: tuple[Any, ...] | None = None  # (the last is None without final observations)
 
     def seed(self, seed: int, first: int = 0) -> None:
         """Restart every table's deals and policy stream from ``(seed, first + table)``."""
         self._t.seed(seed & SEED_MASK, first)
 
-    def _outputs(self) -> tuple[np.ndarray, ...]:
+    def _outputs(self) -> tuple[Any, ...]:
         """The arrays a call writes, bound to the tables (uninitialised: the tables write
-        every element): observation, mask, player, rows, rewards, terminated, final."""
+        every element): observation, mask, player, rows, rewards, terminated, final, and
+        the final observations (zeros, the tables writing the rows of the deals that end
+        and clearing them at the next call) or None."""
         n, out = self.num_envs, self._out
         if not out.copy and self._bound is not None:
             return self._bound  # the env's own arrays, bound to the tables since the first call
+        final_obs = (None if self.final_seat is None
+                     else out.zeros("final_observation", (n, self.observation_size), np.float32))
         arrays = (out.empty("observation", (n, self.observation_size), np.float32),
                   out.empty("action_mask", (n, self.num_actions), np.int8),
                   out.empty("player", (n,), np.int64), out.empty("num_actions", (n,), np.int64),
                   out.empty("rewards", (n, self.players), np.float64),
                   out.empty("terminated", (n,), np.bool_),
-                  out.empty("final_returns", (n, self.players), np.float64))
+                  out.empty("final_returns", (n, self.players), np.float64), final_obs)
         if self._bound is None or any(a is not b for a, b in zip(arrays, self._bound)):
-            obs, mask, player, rows, rewards, terminated, final = arrays
-            self._t.bind(obs, mask, player, rows, rewards, terminated.view(np.uint8), final)
+            obs, mask, player, rows, rewards, terminated, final = arrays[:7]
+            self._t.bind(obs, mask, player, rows, rewards, terminated.view(np.uint8), final, final_obs)
             self._bound = arrays
         return arrays
 
@@ -175,13 +183,18 @@ class CompiledTables:
         return (self._started and type(actions) is np.ndarray and actions.dtype == np.int64
                 and actions.shape == (self.num_envs,) and actions.flags.c_contiguous)
 
-    def step(self, a: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        """Step every table with the actions ``a`` (:meth:`takes` them, or :meth:`check` made them)."""
-        obs, mask, player, rows, rewards, terminated, final = self._outputs()
-        top = self._t.step(a)
+    def step(self, a: np.ndarray, wait: np.ndarray | None = None
+             ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Step every table with the actions ``a`` (:meth:`takes` them, or :meth:`check`
+        made them) but those ``wait`` (bool) holds."""
+        obs, mask, player, rows, rewards, terminated, final, final_obs = self._outputs()
+        top = self._t.step(a, None if wait is None else wait.view(np.uint8))
         self._t.raise_error()
         truncated = self._out.zeros("truncated", (self.num_envs,), np.bool_)
-        return self._observe(obs, mask, player, rows, top), rewards, terminated, truncated, {"final_returns": final}
+        info: dict[str, Any] = {"final_returns": final}
+        if final_obs is not None:
+            info["final_observation"] = final_obs
+        return self._observe(obs, mask, player, rows, top), rewards, terminated, truncated, info
 
     def _observe(self, obs: np.ndarray, mask: np.ndarray, player: np.ndarray, rows: np.ndarray,
                  top: int) -> dict[str, np.ndarray]:

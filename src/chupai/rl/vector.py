@@ -33,7 +33,12 @@ Conventions (Gymnasium's vector API):
 * ``terminated``: the deal of that table ended in this step; ``truncated`` is always
   False (deals always end).  **Auto-reset, same step**: a table whose deal ended starts
   a new deal at once and the returned observation is the new deal's;
-  ``info["final_returns"]`` holds the finished deal's returns (NaN rows elsewhere).
+  ``info["final_returns"]`` holds the finished deal's returns (NaN rows elsewhere), and
+  with ``final_observation=seat`` ``info["final_observation"]`` the finished deal seen
+  by that seat (zero rows elsewhere).  ``step(actions, wait)``: the tables where the
+  bool array ``wait`` is True do not move (their action unread, their observation
+  returned again, reward 0): what Gymnasium's next-step auto-reset needs
+  (:mod:`chupai.rl.gymnasium`).
 * ``opponents``: seats played by bots: a spec of :func:`chupai.players.search.make_bot`
   (``"random"``, ``"greedy"``, ``"heuristic"``, ``"mc:50"``, ...) or any bot with
   ``choose(state, rng)``; ``None`` is self-play (every seat is the caller's).
@@ -208,12 +213,16 @@ class VectorEnv:
         first_table: the number of table 0 in the seeds (module doc, determinism): the
             tables of ``VectorEnv(..., n, first_table=k)`` deal what tables ``k ..
             k + n - 1`` of one larger env of the same seed deal.
+        final_observation: a seat: ``step``'s ``info["final_observation"]`` holds, for
+            each table whose deal ended in the call, the finished deal seen by that seat
+            (:func:`chupai.rl.observation_tensor`; zero rows elsewhere); the default
+            observation only.
     """
 
     def __init__(self, game: str, num_envs: int, seed: int | None = None, rules: Any = None, threads: int = 1,
                  opponents: Any = None, *, players: int | None = None, features: bool | str = False,
                  action_mode: str = "id", observation: str = "default", backend: str = "auto",
-                 copy: bool = True, first_table: int = 0) -> None:
+                 copy: bool = True, first_table: int = 0, final_observation: int | None = None) -> None:
         entry = registry_entry(game)
         self._out = Outputs(copy)
         check_int(num_envs, "num_envs", 1)
@@ -244,6 +253,11 @@ class VectorEnv:
             raise ValueError(f"backend must be one of {_BACKENDS}, not {backend!r}")
         self.observation = observation
         self._opponents = _opponents(opponents, self.players)
+        if final_observation is not None:
+            check_int(final_observation, "final_observation", 0, self.players - 1)
+            if observation != "default":
+                raise ValueError(f"final_observation needs the default observation, not {observation!r}")
+        self.final_observation = final_observation
         space = action_space(self.game)
         self.num_actions = space.size
         layout = observation_layout(self.game, self.players) if self._encoding is None else self._encoding.LAYOUT
@@ -265,7 +279,8 @@ class VectorEnv:
             policies = [None if o is None else str(o) for o in opponents_specs(opponents, self.players)]
             self._compiled = tables(self.num_envs, first.rules, self.threads, policies,
                                     observation=observation, features=self.features,
-                                    action_mode=action_mode, space=space, layout=layout, outputs=self._out)
+                                    action_mode=action_mode, space=space, layout=layout, outputs=self._out,
+                                    final_seat=final_observation)
             self._compiled.seed(self._seed, self.first_table)
             return
         self._pool = ThreadPoolExecutor(self.threads) if self.threads > 1 else None
@@ -333,7 +348,15 @@ class VectorEnv:
             if not self._advance(table, np.zeros(self.players)):
                 return
 
-    def _check(self, actions: Any) -> np.ndarray:
+    def _check_wait(self, wait: Any) -> np.ndarray | None:
+        if wait is None:
+            return None
+        arr = np.asarray(wait)
+        if arr.shape != (self.num_envs,) or arr.dtype != np.bool_:
+            raise ValueError(f"wait must be a bool array of shape ({self.num_envs},), not {arr.dtype} {arr.shape}")
+        return np.ascontiguousarray(arr)
+
+    def _check(self, actions: Any, wait: np.ndarray | None = None) -> np.ndarray:
         arr = np.asarray(actions)
         if arr.shape != (self.num_envs,):
             raise ValueError(f"actions must have shape ({self.num_envs},), not {arr.shape}")
@@ -344,6 +367,8 @@ class VectorEnv:
         for i, (t, a) in enumerate(zip(self._tables, arr.tolist())):
             if t.deal is None:
                 raise ValueError("call reset() before step()")
+            if wait is not None and wait[i]:
+                continue
             if self.action_mode == "index":
                 if not 0 <= a < len(t.rows):
                     raise ValueError(f"table {i}: action index {a} is outside 0..{len(t.rows) - 1}")
@@ -353,17 +378,27 @@ class VectorEnv:
                 raise ValueError(f"table {i}: action id {a} is not legal now")
         return arr.astype(np.int64)
 
-    def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        """Apply one action per table (module doc); every table is checked first."""
-        if self._compiled is not None:
+    def step(self, actions: Any, wait: Any = None
+             ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Apply one action per table (module doc); every table is checked first.  The
+        tables where ``wait`` (a bool array, one per table) is True do not move: their
+        action is not read and their observation is returned again, reward 0."""
+        if wait is None and self._compiled is not None:
             return self._compiled.step(actions if self._compiled.takes(actions) else self._check(actions))
-        arr = self._check(actions)
+        hold = self._check_wait(wait)
+        arr = self._check(actions, hold)
+        if self._compiled is not None:
+            return self._compiled.step(arr, hold)
         n, out = self.num_envs, self._out
         rewards = out.zeros("rewards", (n, self.players), np.float64)
         terminated = out.zeros("terminated", (n,), np.bool_)
         final = out.full("final_returns", (n, self.players), np.nan, np.float64)
+        seat = self.final_observation
+        final_obs = None if seat is None else out.zeros("final_observation", (n, self.observation_size), np.float32)
 
         def one(i: int) -> None:
+            if hold is not None and hold[i]:
+                return
             t = self._tables[i]
             a = int(arr[i])
             k = int(t.rows[a]) if self.action_mode == "index" else _concrete_index(t.ids, t.rec, a)
@@ -371,11 +406,16 @@ class VectorEnv:
             if self._advance(t, rewards[i]):
                 terminated[i] = True
                 final[i] = rewards[i]
+                if final_obs is not None and seat is not None:
+                    final_obs[i] = observation_tensor(t.deal, seat)
                 self._reset_table(t)
 
         self._run(one, range(self.num_envs))
         truncated = out.zeros("truncated", (n,), np.bool_)
-        return self._observe(), rewards, terminated, truncated, {"final_returns": final}
+        info: dict[str, Any] = {"final_returns": final}
+        if final_obs is not None:
+            info["final_observation"] = final_obs
+        return self._observe(), rewards, terminated, truncated, info
 
     def _observe(self) -> dict[str, np.ndarray]:
         n, out = self.num_envs, self._out

@@ -36,11 +36,11 @@ cdef class ZhengShangyouTables(Tables):
             if d.out[k] >= 0:
                 place[d.out[k]] = k
 
-    cdef void h_encode(self, const table_t *t, float *obs) noexcept nogil:
-        """chupai.zhengshangyou._rl.ZhengShangyou.encode (a first deal in its card play)."""
+    cdef void h_encode(self, const table_t *t, float *obs, int observer) noexcept nogil:
+        """chupai.zhengshangyou._rl.ZhengShangyou.encode (a first deal in its card play, or over)."""
         cdef const zs_deal_t *d = <const zs_deal_t *>t.st
-        cdef int n = self.seats, p = d.t.current, k
-        self.climbing_fields(t, obs)
+        cdef int n = self.seats, p = observer, k
+        self.climbing_fields(t, obs, observer)
         # points: the first out 2, the second 1 (unless they are the last holder)
         for k in range(d.nout if d.nout < 2 else 2):
             if k < n - 1:

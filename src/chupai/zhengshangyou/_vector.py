@@ -33,10 +33,10 @@ class ZhengShangyouCompiledTables(CompiledTables):
         mean = sum(points) / players
         return [p - mean for p in points]
 
-    def play_phase(self, observation: str) -> int:
+    def phases(self) -> tuple[str, ...]:
         from chupai.zhengshangyou._rl import ZhengShangyou
 
-        return ZhengShangyou.phases.index("play")
+        return ZhengShangyou.phases
 
     def deal(self, seed: int) -> Any:
         from chupai.zhengshangyou import Deal
