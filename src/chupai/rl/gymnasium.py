@@ -41,13 +41,15 @@ from typing import Any
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
 
 from chupai.core.validate import check_int
 from chupai.registry import GAMES
 from chupai.registry import game as registry_entry
 from chupai.rl.vector import VectorEnv
 
-__all__ = ["ChupaiEnv", "env_id", "register_envs"]
+__all__ = ["ChupaiEnv", "ChupaiVectorEnv", "env_id", "register_envs"]
 
 
 def env_id(game: str) -> str:
@@ -77,29 +79,17 @@ class ChupaiEnv(gymnasium.Env[dict[str, Any], Any]):
     def __init__(self, game: str, opponents: Any = "random", seat: int = 0, *, players: int | None = None,
                  rules: Any = None, illegal_reward: float | None = None) -> None:
         entry = registry_entry(game)
-        check_int(seat, "seat")
         if illegal_reward is not None and (isinstance(illegal_reward, bool)
                                            or not isinstance(illegal_reward, (int, float))):
             raise TypeError(f"illegal_reward must be a number or None, not {type(illegal_reward).__name__}")
-        probe = VectorEnv(entry.name, 1, 0, rules, players=players, backend="python")  # checks players, rules
-        seat = check_int(seat, "seat", 0, probe.players - 1)
-        if isinstance(opponents, dict):
-            if set(opponents) != set(range(probe.players)) - {seat}:
-                raise ValueError(f"opponents must map every seat but {seat} to a bot spec, not {opponents!r}")
-            specs = dict(opponents)
-        else:
-            specs = {s: opponents for s in range(probe.players) if s != seat}
+        self._vec = _agent_tables(entry.name, 1, opponents, seat, players, rules)
         self.game = entry.name
         self.seat = seat
-        self.players = probe.players
+        self.players = self._vec.players
         self.illegal_reward = float(entry.utility[0] if illegal_reward is None else illegal_reward)
-        self.observation_space = spaces.Dict({
-            "observation": spaces.Box(low=-np.inf, high=np.inf, shape=(probe.observation_size,), dtype=np.float32),
-            "action_mask": spaces.Box(low=0, high=1, shape=(probe.num_actions,), dtype=np.int8),
-        })
-        self.num_actions = probe.num_actions
-        self.action_space = spaces.Discrete(probe.num_actions)
-        self._vec = VectorEnv(entry.name, 1, None, rules, players=players, opponents=specs)
+        self.observation_space = _observation_space(self._vec)
+        self.num_actions = self._vec.num_actions
+        self.action_space = spaces.Discrete(self._vec.num_actions)
         self._obs: dict[str, np.ndarray] | None = None  # the agent's decision now
         self._next: dict[str, np.ndarray] | None = None  # the next deal's first, dealt as one ended
 
@@ -135,12 +125,129 @@ class ChupaiEnv(gymnasium.Env[dict[str, Any], Any]):
         obs, rewards, terminated, truncated, info = self._vec.step(np.array([a], dtype=np.int64))
         row = self._row(obs)
         done = bool(terminated[0])
-        if done:
+        if done:  # the finished deal as the agent sees it; the next deal's start kept for reset
             self._obs, self._next = None, row
+            row = {"observation": info["final_observation"][0], "action_mask": np.zeros_like(row["action_mask"])}
         return row, float(rewards[0, self.seat]), done, bool(truncated[0]), {"action_mask": row["action_mask"]}
 
     def close(self) -> None:
         """Release the table (the env still works)."""
+        self._vec.close()
+
+
+def _agent_tables(game: str, num_envs: int, opponents: Any, seat: Any, players: int | None, rules: Any,
+                  threads: int = 1) -> VectorEnv:
+    """The VectorEnv of an agent at ``seat`` against ``opponents`` (a spec, or a dict of
+    every other seat's), the finished deals seen by the agent."""
+    check_int(seat, "seat")
+    probe = VectorEnv(game, 1, 0, rules, players=players, backend="python")  # checks players, rules
+    seat = check_int(seat, "seat", 0, probe.players - 1)
+    if isinstance(opponents, dict):
+        if set(opponents) != set(range(probe.players)) - {seat}:
+            raise ValueError(f"opponents must map every seat but {seat} to a bot spec, not {opponents!r}")
+        specs = dict(opponents)
+    else:
+        specs = {s: opponents for s in range(probe.players) if s != seat}
+    return VectorEnv(game, num_envs, None, rules, threads, players=players, opponents=specs,
+                     final_observation=seat)
+
+
+def _observation_space(vec: VectorEnv) -> spaces.Dict:
+    """One table's observation: the agent's tensor and the mask of its legal ids."""
+    return spaces.Dict({
+        "observation": spaces.Box(low=-np.inf, high=np.inf, shape=(vec.observation_size,), dtype=np.float32),
+        "action_mask": spaces.Box(low=0, high=1, shape=(vec.num_actions,), dtype=np.int8),
+    })
+
+
+class ChupaiVectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
+    """``num_envs`` tables of one chupai game, an agent at ``seat`` of each against bots,
+    as a Gymnasium vector env (``gymnasium.make_vec(env_id(game), num_envs=...)``).
+
+    Each table is :class:`ChupaiEnv`'s episode stream; the tables run on a
+    :class:`~chupai.rl.VectorEnv` (compiled where the opponents are built-in policies;
+    ``threads`` worker threads).  Observations are batched dicts ``{"observation":
+    (num_envs, size) float32, "action_mask": (num_envs, ids) int8}``; actions one id per
+    table (``MultiDiscrete``); rewards the agent's.  An id that is not legal raises
+    ``ValueError`` (no table moves).
+
+    ``autoreset_mode`` (``metadata["autoreset_mode"]``), Gymnasium's two:
+
+    * ``AutoresetMode.NEXT_STEP`` (default, Gymnasium's): the step a deal ends returns the
+      finished deal as the agent sees it (its mask all zeros); the next step ignores
+      that table's action and returns the new deal's first decision, reward 0,
+      ``terminated`` False.
+    * ``AutoresetMode.SAME_STEP``: the step a deal ends returns the new deal's first
+      decision; ``info["final_obs"]`` (an object array, ``None`` but where
+      ``info["_final_obs"]``) holds the finished deal's observation and
+      ``info["final_info"]`` its info.
+
+    >>> import gymnasium
+    >>> envs = gymnasium.make_vec("chupai/GuanDan-v0", num_envs=4, opponents="greedy")
+    >>> obs, info = envs.reset(seed=1)
+    >>> obs["observation"].shape, envs.action_space
+    ((4, 616), MultiDiscrete([360 360 360 360]))
+    >>> obs, rewards, terminated, truncated, info = envs.step(obs["action_mask"].argmax(axis=1))
+    >>> envs.metadata["autoreset_mode"]
+    <AutoresetMode.NEXT_STEP: 'NextStep'>
+    """
+
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP}
+
+    def __init__(self, game: str, num_envs: int = 1, opponents: Any = "random", seat: int = 0, *,
+                 players: int | None = None, rules: Any = None,
+                 autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP, threads: int = 1) -> None:
+        try:
+            mode = AutoresetMode(autoreset_mode)
+        except ValueError:
+            raise ValueError(f"autoreset_mode must be NEXT_STEP or SAME_STEP, not {autoreset_mode!r}") from None
+        if mode not in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP):
+            raise ValueError(f"autoreset_mode must be NEXT_STEP or SAME_STEP, not {mode}")
+        entry = registry_entry(game)
+        self._vec = _agent_tables(entry.name, num_envs, opponents, seat, players, rules, threads)
+        self.game = entry.name
+        self.seat = seat
+        self.num_envs = self._vec.num_envs
+        self.metadata = {"autoreset_mode": mode}
+        self.single_observation_space = _observation_space(self._vec)
+        self.single_action_space = spaces.Discrete(self._vec.num_actions)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._waiting = np.zeros(self.num_envs, dtype=bool)  # NEXT_STEP: ended last step
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """A new deal at every table, up to the agent's first decision (``seed``: restart
+        the streams, table ``i`` dealing as :class:`~chupai.rl.VectorEnv`'s)."""
+        obs, _ = self._vec.reset(seed=seed)
+        self._waiting[:] = False
+        return {"observation": obs["observation"], "action_mask": obs["action_mask"]}, {}
+
+    def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """One id per table (module doc; the tables that ended last step, in
+        ``NEXT_STEP``, start their next deal instead)."""
+        wait = self._waiting if self._waiting.any() else None
+        obs, rewards, terminated, truncated, info = self._vec.step(actions, wait)
+        out = {"observation": obs["observation"], "action_mask": obs["action_mask"]}
+        infos: dict[str, Any] = {}
+        ended = np.flatnonzero(terminated)
+        final = info["final_observation"]
+        if self.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP:
+            out["observation"][ended] = final[ended]
+            out["action_mask"][ended] = 0
+            self._waiting = terminated.copy()
+        elif len(ended):
+            infos["final_obs"] = np.full(self.num_envs, None, dtype=object)
+            infos["final_info"] = np.full(self.num_envs, None, dtype=object)
+            for i in ended:
+                infos["final_obs"][i] = {"observation": final[i].copy(),
+                                         "action_mask": np.zeros(self._vec.num_actions, dtype=np.int8)}
+                infos["final_info"][i] = {}
+            infos["_final_obs"] = infos["_final_info"] = terminated.copy()
+        return out, rewards[:, self.seat].copy(), terminated, truncated, infos
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Stop the tables' worker threads."""
         self._vec.close()
 
 
@@ -150,7 +257,8 @@ def register_envs() -> list[str]:
     for name in GAMES:
         ident = env_id(name)
         if ident not in gymnasium.registry:
-            gymnasium.register(id=ident, entry_point=f"{__name__}:ChupaiEnv", kwargs={"game": name})
+            gymnasium.register(id=ident, entry_point=f"{__name__}:ChupaiEnv",
+                               vector_entry_point=f"{__name__}:ChupaiVectorEnv", kwargs={"game": name})
         ids.append(ident)
     return ids
 
