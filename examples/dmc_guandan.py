@@ -2,20 +2,25 @@
 
     python examples/dmc_guandan.py --minutes 20 --out runs/dmc
 
-The agent plays one team (seats 0 and 2) against built-in opponents (``--opponent``,
-default RandomBot) at many tables at once.  Every decision of a deal is trained
-towards that deal's final return for the team (Monte-Carlo target, no bootstrapping),
-as in DouZero; exploration is epsilon-greedy.  As in DouZero the network scores a
+Self-play by default (``--opponent self``: the network plays every seat, and every
+seat's decisions are trained), or the network's team (seats 0 and 2) against built-in
+opponents (``--opponent random|greedy|heuristic``), at many tables at once (the
+compiled tables).  Every decision of a deal is trained towards that deal's final
+return for the decider's team (Monte-Carlo target, no bootstrapping), as in DouZero;
+exploration is epsilon-greedy.  As in DouZero the network scores a
 (state, action) pair, the action given by its cards; the candidates are the legal
 ids of ``chupai.rl`` (suit-collapsed patterns, each with its concrete choice:
 ``VectorEnv(features="ids")``), and the state is encoded once per table.
 
 Every ``--eval-every`` seconds the greedy policy plays ``--eval-deals`` deals against
-RandomBot; the win rates over training time go to ``<out>/winrate.png`` and
-``<out>/log.csv``; ``<out>/checkpoint.pt`` holds the network, the optimizer and the
-counters (``--resume`` continues from it).  At the end the agent plays
-``--final-deals`` deals against RandomBot and against GreedyBot and prints both win
-rates.  ``--export model.onnx`` writes the trained network as an ONNX file of
+RandomBot, GreedyBot and HeuristicBot; the win rates over training time go to
+``<out>/winrate.png`` and ``<out>/log.csv``, with the training decisions a second and
+where the CPU time went (``env``: stepping the tables and encoding the observations
+and action features; ``act``: the network choosing; ``learn``: the gradient steps;
+``eval``: the evaluations); ``<out>/checkpoint.pt`` holds the network, the optimizer
+and the counters (``--resume`` continues from it).  At the end the agent plays
+``--final-deals`` deals against RandomBot, GreedyBot and HeuristicBot and prints the
+win rates.  ``--export model.onnx`` writes the trained network as an ONNX file of
 :class:`chupai.players.network.NetworkBot`'s ``rows`` layout (the observation joined to the
 action's cards, one row per legal action; the input scaling is part of the graph), so
 ``chupai arena guandan --bots net:model.onnx:layout=rows,greedy`` plays it.  Requires
@@ -113,8 +118,14 @@ def choose(model: QNet, obs: dict[str, np.ndarray], epsilon: float, rng: np.rand
     return rows.astype(np.int64)
 
 
+OPPONENTS = ("random", "greedy", "heuristic")
+
+
 def _env(tables: int, seed: int, opponent: str) -> VectorEnv:
-    return VectorEnv(GAME, num_envs=tables, seed=seed, opponents={1: opponent, 3: opponent},
+    """Tables of the network's team (seats 0 and 2) against ``opponent``, or (``"self"``)
+    of the network at every seat."""
+    return VectorEnv(GAME, num_envs=tables, seed=seed,
+                     opponents=None if opponent == "self" else {1: opponent, 3: opponent},
                      features="ids", action_mode="index")
 
 
@@ -141,10 +152,12 @@ def plot(log: list[dict[str, float]], path: Path) -> None:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(6, 4))
-    ax.plot([r["minutes"] for r in log], [r["winrate_random"] for r in log], marker="o")
+    for name in OPPONENTS:
+        ax.plot([r["minutes"] for r in log], [r[f"winrate_{name}"] for r in log], marker="o", label=name)
     ax.axhline(0.5, color="grey", lw=0.8, ls="--")
     ax.set_xlabel("CPU minutes (training and evaluations)")
-    ax.set_ylabel("win rate vs RandomBot")
+    ax.set_ylabel("win rate of the network's team")
+    ax.legend(title="against")
     ax.set_ylim(0, 1)
     ax.set_title("DMC on chupai VectorEnv (Guan Dan)")
     fig.tight_layout()
@@ -167,7 +180,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     help="training budget in CPU minutes of this process (training and evaluations; not wall time)")
     ap.add_argument("--max-steps", type=int, default=0, help="stop after this many env steps (0: no limit)")
     ap.add_argument("--envs", type=int, default=64)
-    ap.add_argument("--opponent", default="random", choices=["random", "greedy"])
+    ap.add_argument("--opponent", default="self", choices=("self",) + OPPONENTS,
+                    help="self-play (default), or the seats 1 and 3 played by this bot")
     ap.add_argument("--hidden", type=int, default=256)
     ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--batch", type=int, default=1024)
@@ -190,8 +204,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     out.mkdir(parents=True, exist_ok=True)
     model = QNet(observation_size(GAME), args.hidden)
     opt = torch.optim.Adam(model.parameters(), lr=args.lr)
-    steps = deals = 0
+    steps = deals = decisions = 0
     trained = 0.0  # seconds of training before this run
+    spent = {"env": 0.0, "act": 0.0, "learn": 0.0, "eval": 0.0}  # CPU seconds by part
     log: list[dict[str, float]] = []
     ckpt = out / "checkpoint.pt"
     if args.resume and ckpt.exists():
@@ -199,11 +214,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         model.load_state_dict(saved["model"])
         opt.load_state_dict(saved["optimizer"])
         steps, deals, trained, log = saved["steps"], saved["deals"], saved["seconds"], saved["log"]
+        decisions, spent = saved.get("decisions", steps), saved.get("spent", spent)
 
     env = _env(args.envs, args.seed + steps, args.opponent)
     obs, _ = env.reset()
     rng = np.random.default_rng(args.seed)
-    episode: list[list[tuple[np.ndarray, np.ndarray]]] = [[] for _ in range(args.envs)]
+    episode: list[list[tuple[int, np.ndarray, np.ndarray]]] = [[] for _ in range(args.envs)]
     buf_obs: list[np.ndarray] = []
     buf_act: list[np.ndarray] = []
     buf_ret: list[float] = []
@@ -217,34 +233,50 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
     def checkpoint() -> None:
         torch.save({"model": model.state_dict(), "optimizer": opt.state_dict(), "steps": steps, "deals": deals,
-                    "seconds": elapsed(), "log": log}, ckpt)
+                    "decisions": decisions, "seconds": elapsed(), "spent": spent, "log": log}, ckpt)
+
+    def evaluation() -> None:
+        t0 = time.process_time()
+        row: dict[str, float] = {"minutes": elapsed() / 60, "steps": steps, "deals": deals}
+        for name in OPPONENTS:
+            row[f"winrate_{name}"] = evaluate(model, name, args.eval_deals, seed=10_000 + len(log))
+        spent["eval"] += time.process_time() - t0
+        train = elapsed() - spent["eval"]
+        row["decisions_per_s"] = decisions / train if train > 0 else 0.0
+        row.update({f"cpu_{k}": v for k, v in spent.items()})
+        log.append(row)
+        plot(log, out / "winrate.png")
+        write_log(log, out / "log.csv")
+        checkpoint()
+        bar.set_postfix(greedy=f"{row['winrate_greedy']:.2f}", heuristic=f"{row['winrate_heuristic']:.2f}",
+                        deals=deals)
 
     while elapsed() < budget and not (args.max_steps and steps >= args.max_steps):
         if elapsed() >= next_eval:
-            rate = evaluate(model, "random", args.eval_deals, seed=10_000 + len(log))
-            log.append({"minutes": elapsed() / 60, "steps": steps, "deals": deals, "winrate_random": rate})
-            plot(log, out / "winrate.png")
-            write_log(log, out / "log.csv")
-            checkpoint()
-            bar.set_postfix(win_vs_random=f"{rate:.2f}", deals=deals)
+            evaluation()
             next_eval = elapsed() + args.eval_every
+        t0 = time.process_time()
         rows = choose(model, obs, args.epsilon, rng)
+        t1 = time.process_time()
         for i in range(args.envs):
-            episode[i].append((obs["observation"][i], obs["action_features"][i, rows[i]]))
+            episode[i].append((int(obs["player"][i]), obs["observation"][i], obs["action_features"][i, rows[i]]))
         obs, rewards, terminated, _, _ = env.step(rows)
+        spent["act"] += t1 - t0
+        spent["env"] += time.process_time() - t1
         steps += args.envs
+        decisions += args.envs
         for i in np.flatnonzero(terminated):
-            # the Monte-Carlo target: +1 won, -1 lost (the value is 2 P(win) - 1), or the
-            # levels won or lost scaled to [-1, 1]
-            r = float(rewards[i, 0])
-            ret = float(np.sign(r)) if args.target == "win" else r / 4.0
-            for o, a in episode[i]:
+            # the Monte-Carlo target of each decision, by its seat: +1 won, -1 lost (the
+            # value is 2 P(win) - 1), or the levels won or lost scaled to [-1, 1]
+            for seat, o, a in episode[i]:
+                r = float(rewards[i, seat])
                 buf_obs.append(o)
                 buf_act.append(a)
-                buf_ret.append(ret)
+                buf_ret.append(float(np.sign(r)) if args.target == "win" else r / 4.0)
             episode[i] = []
             deals += 1
         if len(buf_ret) >= args.batch:
+            t0 = time.process_time()
             x = _scale(np.stack(buf_obs))
             a = torch.from_numpy(np.stack(buf_act))
             g = torch.tensor(buf_ret, dtype=torch.float32)
@@ -257,28 +289,24 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 loss.backward()
                 opt.step()
             buf_obs, buf_act, buf_ret = [], [], []
+            spent["learn"] += time.process_time() - t0
         now = min(int(elapsed()), int(budget))
         if now > bar.n:
             bar.update(now - bar.n)
     bar.close()
     env.close()
-    rate = evaluate(model, "random", args.eval_deals, seed=10_000 + len(log))
-    log.append({"minutes": elapsed() / 60, "steps": steps, "deals": deals, "winrate_random": rate})
-    plot(log, out / "winrate.png")
-    write_log(log, out / "log.csv")
-    checkpoint()
-    final = {
-        "steps": steps,
-        "deals": deals,
-        "minutes": elapsed() / 60,
-        "winrate_random": evaluate(model, "random", args.final_deals, seed=99_991),
-        "winrate_greedy": evaluate(model, "greedy", args.final_deals, seed=99_992),
-    }
+    evaluation()
+    final: dict[str, Any] = {"steps": steps, "deals": deals, "minutes": elapsed() / 60,
+                             "decisions_per_s": log[-1]["decisions_per_s"], "spent": dict(spent)}
+    for k, name in enumerate(OPPONENTS):
+        final[f"winrate_{name}"] = evaluate(model, name, args.final_deals, seed=99_991 + k)
     if args.export:
         export(model, Path(args.export))
-    print(f"after {final['minutes']:.1f} CPU minutes, {steps} steps, {deals} training deals: "
-          f"wins {final['winrate_random']:.1%} of {args.final_deals} deals vs RandomBot, "
-          f"{final['winrate_greedy']:.1%} vs GreedyBot")
+    parts = ", ".join(f"{k} {v / 60:.1f}" for k, v in spent.items())
+    print(f"after {final['minutes']:.1f} CPU minutes ({parts}), {steps} steps, {deals} training deals, "
+          f"{final['decisions_per_s']:.0f} training decisions/s: the network's team wins "
+          + ", ".join(f"{final[f'winrate_{n}']:.1%} vs {n}" for n in OPPONENTS)
+          + f" ({args.final_deals} deals each)")
     return final
 
 
