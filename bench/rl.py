@@ -3,7 +3,7 @@
     python bench/rl.py [--envs 256] [--steps 100] [--repeats 5] [--threads 1 2]
                        [--features {concrete,ids}] [--observation default|danzero]
                        [--backend compiled python] [--game guandan [--game ...]] [--phases]
-                       [--actions first|random] [--no-copy] [--pool B]
+                       [--actions first|random] [--no-copy] [--int8-features] [--pool B]
 
 A step is one decision of one table (self-play), the acting player's observation
 tensor and the legal mask (and with ``--features`` the padded legal-action card
@@ -20,7 +20,8 @@ share the cores).  ``compiled`` is the C tables (every game that has them, its r
 ``vector_tables``); a game without them runs the Python path and says so.  The last lines compare 2 threads with 1 (wall).  Every
 configuration prints the load average (``os.getloadavg``) before and after it.
 ``--no-copy`` makes the envs with ``copy=False`` (each call writes the env's own arrays
-instead of new ones: ``chupai.rl.buffers``).
+instead of new ones: ``chupai.rl.buffers``); ``--int8-features`` with
+``feature_dtype=np.int8`` (the action features' card counts in a quarter of the bytes).
 
 ``--pool B`` measures the learner's loop instead, whole, in wall time: ``step()`` of one
 VectorEnv (pick every table's action with numpy, then step them all) against a
@@ -95,13 +96,14 @@ def pick(mask, rng):
 
 
 def run(game, backend, envs, steps, repeats, threads_list, features, observation, phases, actions="first",
-        copy=True):
+        copy=True, feature_dtype=np.float32):
     """Per thread count, the medians of ``repeats`` runs: (CPU s per step, steps/s CPU,
     steps/s wall) and with ``phases`` the per-call (wall, serial, chunks CPU, max chunk,
     dispatch, serial CPU) in seconds; the thread counts take turns run by run, so they share whatever
     load the machine has."""
     made = {t: VectorEnv(game, num_envs=envs, seed=1, threads=t, features=features or False,
-                         observation=observation, backend=backend, copy=copy) for t in threads_list}
+                         observation=observation, backend=backend, copy=copy, feature_dtype=feature_dtype)
+            for t in threads_list}
     clocks = {t: Phases(env._compiled) for t, env in made.items()} if phases else {}
     obs = {t: env.reset()[0] for t, env in made.items()}
     rngs = {t: np.random.default_rng(7) if actions == "random" else None for t in threads_list}
@@ -197,6 +199,7 @@ def main() -> None:
     ap.add_argument("--actions", choices=["first", "random"], default="first",
                     help="the first legal id of each table, or one drawn uniformly")
     ap.add_argument("--no-copy", dest="copy", action="store_false", help="envs with copy=False (reused outputs)")
+    ap.add_argument("--int8-features", action="store_true", help="action features as int8 counts (feature_dtype)")
     ap.add_argument("--pool", type=int, metavar="B", default=None,
                     help="instead: the learner's loop with step() against TablePool send/recv in batches of B")
     args = ap.parse_args()
@@ -215,7 +218,8 @@ def main() -> None:
             print(f"{'':14s} {load()}")
         return
     print(f"envs={args.envs} steps={args.steps} repeats={args.repeats} (medians) features={args.features} "
-          f"observation={args.observation} actions={args.actions} copy={args.copy}; {load()}")
+          f"observation={args.observation} actions={args.actions} copy={args.copy} "
+          f"feature_dtype={'int8' if args.int8_features else 'float32'}; {load()}")
     for game in args.game or GAMES:
         wall = {}
         for backend in args.backend:
@@ -227,7 +231,8 @@ def main() -> None:
             # the Python path is ~100x slower: fewer steps keep its runs short
             steps = args.steps if backend == "compiled" else max(1, args.steps // 10)
             results = run(game, backend, args.envs, steps, args.repeats, args.threads, args.features,
-                          args.observation, args.phases and backend == "compiled", args.actions, args.copy)
+                          args.observation, args.phases and backend == "compiled", args.actions, args.copy,
+                          np.int8 if args.int8_features else np.float32)
             for threads, (cpu_step, cpu_rate, wall_rate, med) in results.items():
                 wall[backend, threads] = wall_rate
                 print(f"{game:14s} {backend:9s} threads={threads}: {cpu_step * 1e6:8.2f} µs CPU per step, "

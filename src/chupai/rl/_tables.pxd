@@ -134,7 +134,8 @@ cdef class Tables:
     cdef double *j_final
     cdef float *j_final_obs      # NULL: no final observations
     cdef const uint8_t *j_wait   # NULL: every table moves
-    cdef float *j_feats
+    cdef char *j_feats           # float32 rows, or int8 (j_feat_size 1)
+    cdef int j_feat_size
     cdef int64_t *j_ids
     cdef Py_ssize_t j_k
 
@@ -221,4 +222,5 @@ cdef class Tables:
     @cython.final
     cdef void _write(self, Py_ssize_t i, float *obs, int8_t *mask, int64_t *player) noexcept nogil
     @cython.final
-    cdef void _features(self, Py_ssize_t i, int worker, Py_ssize_t k_rows, float *feats, int64_t *ids) noexcept nogil
+    cdef void _put_row(self, char *feats, Py_ssize_t row, const play_t *p) noexcept nogil
+    cdef void _features(self, Py_ssize_t i, int worker, Py_ssize_t k_rows, char *feats, int64_t *ids) noexcept nogil

@@ -131,6 +131,19 @@ cdef void put_cards(float *out, const int *perm, mask_t lo, mask_t hi) noexcept 
         hi &= hi - 1
 
 
+cdef inline void put_counts8(int8_t *out, const int *perm, mask_t lo, mask_t hi) noexcept nogil:
+    """put_cards into int8 counts."""
+    cdef int f
+    while lo:
+        f = __builtin_ctzll(lo)
+        out[perm[f]] = 1
+        lo &= lo - 1
+    while hi:
+        f = __builtin_ctzll(hi)
+        out[perm[f]] = 2
+        hi &= hi - 1
+
+
 cdef void one_winner(int seats, int winner, int *place) noexcept nogil:
     cdef int k
     for k in range(seats):
@@ -509,23 +522,36 @@ cdef class Tables:
             self.busy = 0
         return top
 
-    def features(self, float[:, :, ::1] feats, int64_t[:, ::1] ids):
+    def features(self, feats, int64_t[:, ::1] ids):
         """Write the action-feature rows of every table, all K of them (zeros and id -1 after
-        a table's last row; K >= every table's rows)."""
+        a table's last row; K >= every table's rows); ``feats`` float32 or int8 (the card
+        counts, 0..2)."""
         cdef Py_ssize_t i
-        if feats.shape[0] != self.n or feats.shape[2] != N_CARDS or ids.shape[0] != self.n \
-                or ids.shape[1] != feats.shape[1]:
+        cdef float[:, :, ::1] f32
+        cdef int8_t[:, :, ::1] f8
+        cdef char *start
+        cdef int size
+        if getattr(getattr(feats, "dtype", None), "char", None) == "b":
+            f8 = feats
+            shape, size = (f8.shape[0], f8.shape[1], f8.shape[2]), 1
+            start = NULL if f8.shape[1] == 0 else <char *>&f8[0, 0, 0]
+        else:
+            f32 = feats
+            shape, size = (f32.shape[0], f32.shape[1], f32.shape[2]), sizeof(float)
+            start = NULL if f32.shape[1] == 0 else <char *>&f32[0, 0, 0]
+        if shape[0] != self.n or shape[2] != N_CARDS or ids.shape[0] != self.n or ids.shape[1] != shape[1]:
             raise ValueError(f"feats must have shape ({self.n}, K, {N_CARDS}) and ids ({self.n}, K)")
         for i in range(self.n):
-            if self.tabs[i].nrows > feats.shape[1]:
-                raise ValueError(f"table {i} has {self.tabs[i].nrows} rows, more than K = {feats.shape[1]}")
-        if feats.shape[1] == 0:
+            if self.tabs[i].nrows > shape[1]:
+                raise ValueError(f"table {i} has {self.tabs[i].nrows} rows, more than K = {shape[1]}")
+        if shape[1] == 0:
             return
         self._enter()
         try:
-            self.j_feats = &feats[0, 0, 0]
+            self.j_feats = start
+            self.j_feat_size = size
             self.j_ids = &ids[0, 0]
-            self.j_k = feats.shape[1]
+            self.j_k = shape[1]
             with nogil:
                 self._run(features_job)
         finally:
@@ -582,7 +608,8 @@ cdef class Tables:
     cdef void _features_block(self, Py_ssize_t lo, Py_ssize_t hi, int worker) noexcept nogil:
         cdef Py_ssize_t i
         for i in range(lo, hi):
-            self._features(i, worker, self.j_k, self.j_feats + i * self.j_k * N_CARDS, self.j_ids + i * self.j_k)
+            self._features(i, worker, self.j_k, self.j_feats + i * self.j_k * N_CARDS * self.j_feat_size,
+                           self.j_ids + i * self.j_k)
 
     # -- the per-table kernels ---------------------------------------------------------------
     cdef void _prefetch(self, Py_ssize_t i) noexcept nogil:
@@ -853,7 +880,14 @@ cdef class Tables:
         else:
             obs[off[F_PHASE] + self.over_phase] = 1.0
 
-    cdef void _features(self, Py_ssize_t i, int worker, Py_ssize_t k_rows, float *feats, int64_t *ids) noexcept nogil:
+    cdef inline void _put_row(self, char *feats, Py_ssize_t row, const play_t *p) noexcept nogil:
+        """The card counts of the play p into row `row` of a table's feature rows."""
+        if self.j_feat_size == 1:
+            put_counts8(<int8_t *>feats + row * N_CARDS, self.perm, p.lo | p.taken, p.hi)
+        else:
+            put_cards(<float *>feats + row * N_CARDS, self.perm, p.lo | p.taken, p.hi)
+
+    cdef void _features(self, Py_ssize_t i, int worker, Py_ssize_t k_rows, char *feats, int64_t *ids) noexcept nogil:
         """All k_rows card vectors and ids of table i: its rows (every concrete play in
         generator order then PASS, or (by_id) the concrete choice of each legal id in id
         order), then zero vectors with id -1."""
@@ -866,7 +900,7 @@ cdef class Tables:
         cdef Py_ssize_t k
         cdef int aid, w, r, row = 0
         cdef uint64_t word
-        memset(feats, 0, k_rows * N_CARDS * sizeof(float))
+        memset(feats, 0, k_rows * N_CARDS * self.j_feat_size)
         for k in range(k_rows):
             ids[k] = -1
         if (<const trick_t *>t.st).current < 0:  # (an engine failure left no deal: raise_error reports it)
@@ -881,8 +915,7 @@ cdef class Tables:
                     word &= word - 1
                     r = recs[slot[aid]]
                     if r >= 0:
-                        put_cards(feats + row * N_CARDS, self.perm, buf.data[r].lo | buf.data[r].taken,
-                                  buf.data[r].hi)
+                        self._put_row(feats, row, &buf.data[r])
                     ids[row] = aid
                     row += 1
             for k in range(t.nids):
@@ -893,7 +926,7 @@ cdef class Tables:
                 ids[k] = mine[k]
             return
         for k in range(buf.len):
-            put_cards(feats + k * N_CARDS, self.perm, buf.data[k].lo | buf.data[k].taken, buf.data[k].hi)
+            self._put_row(feats, k, &buf.data[k])
             ids[k] = lookup_id(&self.lk, &buf.data[k])
         if t.can_pass:
             ids[buf.len] = self.pass_id

@@ -105,10 +105,12 @@ class CompiledTables:
     # -- written once --------------------------------------------------------------------------
     def __init__(self, num_envs: int, rules: Any, threads: int, policies: list[str | None], *,
                  observation: str, features: str | bool, action_mode: str, space: ActionSpace,
-                 layout: Layout, outputs: Outputs, final_seat: int | None = None) -> None:
+                 layout: Layout, outputs: Outputs, final_seat: int | None = None,
+                 feature_dtype: Any = np.float32) -> None:
         self.num_envs = num_envs
         self._out = outputs
         self.features = features
+        self.feature_dtype = feature_dtype
         self.num_actions = space.size
         self.observation_size = layout.size
         self.players = len(policies)
@@ -200,7 +202,7 @@ class CompiledTables:
                  top: int) -> dict[str, np.ndarray]:
         out = {"observation": obs, "action_mask": mask, "player": player}
         if self.features:
-            feats = self._out.empty("action_features", (self.num_envs, top, NUM_FACES), np.float32)
+            feats = self._out.empty("action_features", (self.num_envs, top, NUM_FACES), self.feature_dtype)
             ids = self._out.empty("action_ids", (self.num_envs, top), np.int64)
             self._t.features(feats, ids)
             out.update(action_features=feats, action_ids=ids, num_actions=rows)

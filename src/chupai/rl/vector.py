@@ -114,6 +114,7 @@ __all__ = ["VectorEnv"]
 _MODES = ("id", "index")
 _FEATURES = (False, True, "concrete", "ids")
 _BACKENDS = ("auto", "compiled", "python")
+_FEATURE_DTYPES = (np.dtype(np.float32), np.dtype(np.int8))
 #: why a VectorEnv of backend "auto" ran on the Python path, each said once a process
 _SAID: set[str] = set()
 
@@ -213,6 +214,8 @@ class VectorEnv:
         first_table: the number of table 0 in the seeds (module doc, determinism): the
             tables of ``VectorEnv(..., n, first_table=k)`` deal what tables ``k ..
             k + n - 1`` of one larger env of the same seed deal.
+        feature_dtype: the type of ``action_features``: ``np.float32`` (default) or
+            ``np.int8`` (the same card counts, 0..2, in a quarter of the bytes).
         final_observation: a seat: ``step``'s ``info["final_observation"]`` holds, for
             each table whose deal ended in the call, the finished deal seen by that seat
             (:func:`chupai.rl.observation_tensor`; zero rows elsewhere); the default
@@ -222,7 +225,8 @@ class VectorEnv:
     def __init__(self, game: str, num_envs: int, seed: int | None = None, rules: Any = None, threads: int = 1,
                  opponents: Any = None, *, players: int | None = None, features: bool | str = False,
                  action_mode: str = "id", observation: str = "default", backend: str = "auto",
-                 copy: bool = True, first_table: int = 0, final_observation: int | None = None) -> None:
+                 copy: bool = True, first_table: int = 0, final_observation: int | None = None,
+                 feature_dtype: Any = np.float32) -> None:
         entry = registry_entry(game)
         self._out = Outputs(copy)
         check_int(num_envs, "num_envs", 1)
@@ -241,6 +245,9 @@ class VectorEnv:
         if not any(features is f or (isinstance(f, str) and features == f) for f in _FEATURES):
             raise ValueError(f"features must be False, True, 'concrete' or 'ids', not {features!r}")
         self.features = "concrete" if features is True else features
+        self.feature_dtype = np.dtype(feature_dtype)
+        if self.feature_dtype not in _FEATURE_DTYPES:
+            raise ValueError(f"feature_dtype must be float32 or int8, not {self.feature_dtype}")
         self.action_mode = action_mode
         self._deal_cls = entry.module().Deal
         self._kwargs: dict[str, Any] = {} if entry.fixed_players else {"players": self.players}
@@ -280,7 +287,7 @@ class VectorEnv:
             self._compiled = tables(self.num_envs, first.rules, self.threads, policies,
                                     observation=observation, features=self.features,
                                     action_mode=action_mode, space=space, layout=layout, outputs=self._out,
-                                    final_seat=final_observation)
+                                    final_seat=final_observation, feature_dtype=self.feature_dtype)
             self._compiled.seed(self._seed, self.first_table)
             return
         self._pool = ThreadPoolExecutor(self.threads) if self.threads > 1 else None
@@ -432,14 +439,14 @@ class VectorEnv:
             counts = out.empty("num_actions", (n,), np.int64)
             counts[:] = [len(t.rows) for t in self._tables]
             k = int(counts.max())
-            feats = out.zeros("action_features", (n, k, NUM_FACES), np.float32)
+            feats = out.zeros("action_features", (n, k, NUM_FACES), self.feature_dtype)
             ids = out.full("action_ids", (n, k), -1, np.int64)
             for i, t in enumerate(self._tables):
                 rows = t.rows
                 feats[i, : len(rows)] = _features(t.legal, t.rec)[rows]
                 ids[i, : len(rows)] = t.ids[rows]
             if self._encoding is not None:
-                feats = self._encoding.card_vector(feats)
+                feats = self._encoding.card_vector(feats).astype(self.feature_dtype, copy=False)
             result.update(action_features=feats, action_ids=ids, num_actions=counts)
         return result
 
