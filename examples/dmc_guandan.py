@@ -58,11 +58,12 @@ class QNet(Module):
     """Q(observation, action cards): the state and the action are encoded apart, added,
     and scored, so one state encoding serves all of a table's candidate actions."""
 
-    def __init__(self, obs_size: int, hidden: int) -> None:
+    def __init__(self, obs_size: int, hidden: int, head: int | None = None) -> None:
         super().__init__()
-        self.state = nn.Sequential(nn.Linear(obs_size, hidden), nn.ReLU(), nn.Linear(hidden, hidden))
-        self.action = nn.Linear(ACTION_SIZE, hidden)
-        self.head = nn.Sequential(nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU(), nn.Linear(hidden, 1))
+        head = hidden if head is None else head  # the width of the per-action layers
+        self.state = nn.Sequential(nn.Linear(obs_size, hidden), nn.ReLU(), nn.Linear(hidden, head))
+        self.action = nn.Linear(ACTION_SIZE, head)
+        self.head = nn.Sequential(nn.ReLU(), nn.Linear(head, head), nn.ReLU(), nn.Linear(head, 1))
 
     def forward(self, obs: torch.Tensor, actions: torch.Tensor) -> torch.Tensor:
         """``obs`` (B, obs_size), ``actions`` (B, K, 54) -> Q values (B, K)."""
@@ -182,7 +183,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--envs", type=int, default=64)
     ap.add_argument("--opponent", default="self", choices=("self",) + OPPONENTS,
                     help="self-play (default), or the seats 1 and 3 played by this bot")
-    ap.add_argument("--hidden", type=int, default=256)
+    ap.add_argument("--hidden", type=int, default=256, help="the width of the state's layers")
+    ap.add_argument("--head", type=int, default=64,
+                    help="the width of the per-action layers (their cost grows with the legal actions)")
     ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--batch", type=int, default=1024)
     ap.add_argument("--epsilon", type=float, default=0.1)
@@ -202,7 +205,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     torch.manual_seed(args.seed)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    model = QNet(observation_size(GAME), args.hidden)
+    model = QNet(observation_size(GAME), args.hidden, args.head)
     opt = torch.optim.Adam(model.parameters(), lr=args.lr)
     steps = deals = decisions = 0
     trained = 0.0  # seconds of training before this run
