@@ -119,20 +119,13 @@ cdef inline int lookup_id(const lookup_t *lk, const play_t *p) noexcept nogil:
     return lk.ids[((p.type * lk.keys + p.key) * lk.thirds + third) * lk.classes + cls]
 
 
-cdef void put_cards(float *out, const int *perm, mask_t lo, mask_t hi) noexcept nogil:
-    cdef int f
-    while lo:
-        f = __builtin_ctzll(lo)
-        out[perm[f]] = 1.0
-        lo &= lo - 1
-    while hi:
-        f = __builtin_ctzll(hi)
-        out[perm[f]] = 2.0
-        hi &= hi - 1
+ctypedef fused count_t:
+    float
+    int8_t
 
 
-cdef inline void put_counts8(int8_t *out, const int *perm, mask_t lo, mask_t hi) noexcept nogil:
-    """put_cards into int8 counts."""
+cdef inline void put_counts(count_t *out, const int *perm, mask_t lo, mask_t hi) noexcept nogil:
+    """The copy counts of the multiset (lo, hi) into out (float32 or int8), which is zero."""
     cdef int f
     while lo:
         f = __builtin_ctzll(lo)
@@ -142,6 +135,10 @@ cdef inline void put_counts8(int8_t *out, const int *perm, mask_t lo, mask_t hi)
         f = __builtin_ctzll(hi)
         out[perm[f]] = 2
         hi &= hi - 1
+
+
+cdef void put_cards(float *out, const int *perm, mask_t lo, mask_t hi) noexcept nogil:
+    put_counts(out, perm, lo, hi)
 
 
 cdef void one_winner(int seats, int winner, int *place) noexcept nogil:
@@ -883,7 +880,7 @@ cdef class Tables:
     cdef inline void _put_row(self, char *feats, Py_ssize_t row, const play_t *p) noexcept nogil:
         """The card counts of the play p into row `row` of a table's feature rows."""
         if self.j_feat_size == 1:
-            put_counts8(<int8_t *>feats + row * N_CARDS, self.perm, p.lo | p.taken, p.hi)
+            put_counts(<int8_t *>feats + row * N_CARDS, self.perm, p.lo | p.taken, p.hi)
         else:
             put_cards(<float *>feats + row * N_CARDS, self.perm, p.lo | p.taken, p.hi)
 
