@@ -82,7 +82,6 @@ class TablePool:
         self._ids = [np.arange(b * size, (b + 1) * size, dtype=np.int64) for b in range(len(self._batches))]
         self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="chupai-pool")
         self._sent: deque[tuple[int, Future[_Result]]] = deque()
-        self._busy: set[int] = set()
 
     def _batch(self, env_ids: Any) -> int:
         """The batch whose ids ``env_ids`` are (``ValueError`` otherwise)."""
@@ -98,12 +97,11 @@ class TablePool:
 
     def _idle(self, b: int) -> VectorEnv:
         """Batch ``b``'s env (``ValueError`` while it is sent and not received)."""
-        if b in self._busy:
+        if any(sent == b for sent, _ in self._sent):
             raise ValueError(f"batch {b} (tables {self._ids[b][0]}..{self._ids[b][-1]}) was sent and not received yet")
         return self._batches[b]
 
     def _submit(self, b: int, job: Any) -> None:
-        self._busy.add(b)
         self._sent.append((b, self._pool.submit(job)))
 
     def async_reset(self, seed: int | None = None) -> None:
@@ -134,7 +132,6 @@ class TablePool:
         if not self._sent:
             raise ValueError("recv: no batch was sent (call async_reset or send first)")
         b, future = self._sent.popleft()
-        self._busy.discard(b)
         obs, rewards, terminated, truncated, info = future.result()
         return obs, rewards, terminated, truncated, dict(info, env_id=self._ids[b])
 
