@@ -315,5 +315,5 @@ def test_int8_features_hold_the_float_features_counts(game):
 def test_feature_dtype_is_checked():
     with pytest.raises(ValueError, match="feature_dtype"):
         VectorEnv("guandan", 2, features="ids", feature_dtype=np.float64)
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="feature_dtype"):
         VectorEnv("guandan", 2, features="ids", feature_dtype="no such type")

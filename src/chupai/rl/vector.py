@@ -245,7 +245,10 @@ class VectorEnv:
         if not any(features is f or (isinstance(f, str) and features == f) for f in _FEATURES):
             raise ValueError(f"features must be False, True, 'concrete' or 'ids', not {features!r}")
         self.features = "concrete" if features is True else features
-        self.feature_dtype = np.dtype(feature_dtype)
+        try:
+            self.feature_dtype = np.dtype(feature_dtype)
+        except TypeError:
+            raise TypeError(f"feature_dtype must be a numpy dtype (float32 or int8), not {feature_dtype!r}") from None
         if self.feature_dtype not in _FEATURE_DTYPES:
             raise ValueError(f"feature_dtype must be float32 or int8, not {self.feature_dtype}")
         self.action_mode = action_mode
