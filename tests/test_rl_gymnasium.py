@@ -191,6 +191,8 @@ def test_the_vector_env_refuses_bad_input():
         ChupaiVectorEnv("guandan", 2, autoreset_mode="Disabled")
     with pytest.raises(ValueError, match="autoreset_mode"):
         ChupaiVectorEnv("guandan", 2, autoreset_mode="sometimes")
+    with pytest.raises(TypeError, match="autoreset_mode"):
+        ChupaiVectorEnv("guandan", 2, autoreset_mode=[1])
     with pytest.raises(ValueError, match="seat"):
         ChupaiVectorEnv("guandan", 2, seat=4)
     envs = ChupaiVectorEnv("guandan", 2)

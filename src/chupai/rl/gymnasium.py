@@ -197,6 +197,8 @@ class ChupaiVectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
     def __init__(self, game: str, num_envs: int = 1, opponents: Any = "random", seat: int = 0, *,
                  players: int | None = None, rules: Any = None,
                  autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP, threads: int = 1) -> None:
+        if not isinstance(autoreset_mode, (AutoresetMode, str)):
+            raise TypeError(f"autoreset_mode must be an AutoresetMode or its value, not {type(autoreset_mode).__name__}")
         try:
             mode = AutoresetMode(autoreset_mode)
         except ValueError:
