@@ -17,7 +17,9 @@ warm-up run); the figures are medians: CPU time per step and steps/s by CPU time
 threads' CPU), and steps/s by wall time (what threads speed up); "cores busy" is CPU
 time over wall time (below 1 for one thread, or below 2 for two, when other processes
 share the cores).  ``compiled`` is the C tables (every game that has them, its registry entry's
-``vector_tables``); a game without them runs the Python path and says so.  The last lines compare 2 threads with 1 (wall).  Every
+``vector_tables``); a game without them runs the Python path and says so.  Every
+compiled configuration runs before the first Python one (the Python path's runs slow
+the compiled runs measured after them in the same process).  The last lines compare 2 threads with 1 (wall).  Every
 configuration prints the load average (``os.getloadavg``) before and after it.
 ``--no-copy`` makes the envs with ``copy=False`` (each call writes the env's own arrays
 instead of new ones: ``chupai.rl.buffers``); ``--int8-features`` with
@@ -220,9 +222,12 @@ def main() -> None:
     print(f"envs={args.envs} steps={args.steps} repeats={args.repeats} (medians) features={args.features} "
           f"observation={args.observation} actions={args.actions} copy={args.copy} "
           f"feature_dtype={'int8' if args.int8_features else 'float32'}; {load()}")
-    for game in args.game or GAMES:
-        wall = {}
-        for backend in args.backend:
+    # every compiled configuration runs before any Python one: the Python path's runs leave
+    # the process's heap and caches in a state that slows the compiled runs after them
+    backends = sorted(args.backend, key=["compiled", "python"].index)
+    wall = {}
+    for backend in backends:
+        for game in args.game or GAMES:
             if backend == "compiled" and REGISTRY[game].vector_tables is None:
                 print(f"{game:14s} compiled  (no compiled tables: the Python path below)")
                 continue
@@ -234,7 +239,7 @@ def main() -> None:
                           args.observation, args.phases and backend == "compiled", args.actions, args.copy,
                           np.int8 if args.int8_features else np.float32)
             for threads, (cpu_step, cpu_rate, wall_rate, med) in results.items():
-                wall[backend, threads] = wall_rate
+                wall[game, backend, threads] = wall_rate
                 print(f"{game:14s} {backend:9s} threads={threads}: {cpu_step * 1e6:8.2f} µs CPU per step, "
                       f"{cpu_rate:10.0f} steps/s CPU, {wall_rate:10.0f} steps/s wall, "
                       f"{wall_rate / cpu_rate:4.2f} cores busy")
@@ -255,12 +260,14 @@ def main() -> None:
                              f"with the dispatch measured now {t1 / (t2 + dispatch2):.2f}x")
                 print(line)
             print(f"{'':14s} {load()}")
-        for backend in args.backend:
-            if (backend, 1) in wall and (backend, 2) in wall:
-                print(f"{game:14s} {backend:9s} 2 threads / 1 thread (wall): {wall[backend, 2] / wall[backend, 1]:.2f}x")
-        if ("compiled", 1) in wall and ("python", 1) in wall:
-            print(f"{game:14s} compiled / python (1 thread, wall): {wall['compiled', 1] / wall['python', 1]:.0f}x")
-
+    for game in args.game or GAMES:
+        for backend in backends:
+            if (game, backend, 1) in wall and (game, backend, 2) in wall:
+                print(f"{game:14s} {backend:9s} 2 threads / 1 thread (wall): "
+                      f"{wall[game, backend, 2] / wall[game, backend, 1]:.2f}x")
+        if (game, "compiled", 1) in wall and (game, "python", 1) in wall:
+            print(f"{game:14s} compiled / python (1 thread, wall): "
+                  f"{wall[game, 'compiled', 1] / wall[game, 'python', 1]:.0f}x")
 
 if __name__ == "__main__":
     main()
