@@ -1,4 +1,7 @@
 """chupai.rl.TablePool: send/recv over batches of a VectorEnv's tables."""
+import gc
+import multiprocessing
+
 import numpy as np
 import pytest
 
@@ -11,7 +14,7 @@ def pick(mask, rng):
 
 
 @pytest.mark.parametrize("game", list(GAMES))
-@pytest.mark.parametrize("backend,threads", [("compiled", 1), ("compiled", 2), ("python", 2)])
+@pytest.mark.parametrize("backend,threads", [("compiled", 1), ("compiled", 2), ("python", 1), ("python", 2)])
 def test_the_batches_play_the_tables_of_one_env(game, backend, threads):
     """Every batch's results are the rows of one VectorEnv of the same seed stepped
     with the same actions: observations, masks, rewards, terminations, final returns."""
@@ -101,3 +104,60 @@ def test_first_table_is_checked():
         VectorEnv("guandan", 2, first_table=-1)
     with pytest.raises(TypeError, match="first_table"):
         VectorEnv("guandan", 2, first_table=1.0)
+
+
+def test_action_features_of_a_batch_are_the_env_rows():
+    """With action features (computed when a batch is received), each table's rows are
+    the ones one VectorEnv gives it."""
+    whole = VectorEnv("guandan", 8, seed=2, features=True)
+    pool = TablePool("guandan", 8, batch_size=4, seed=2, threads=2, features=True)
+    obs, _ = whole.reset()
+    pool.async_reset()
+    for rounds in range(30):
+        got = [pool.recv()[0] for _ in range(2)]
+        for i in range(8):
+            mine, k = got[i // 4], obs["num_actions"][i]
+            assert mine["num_actions"][i % 4] == k
+            assert np.array_equal(mine["action_ids"][i % 4, :k], obs["action_ids"][i, :k])
+            assert np.array_equal(mine["action_features"][i % 4, :k], obs["action_features"][i, :k])
+        actions = obs["action_mask"].argmax(axis=1)
+        for b in range(2):
+            pool.send(actions[4 * b: 4 * b + 4], np.arange(4 * b, 4 * b + 4))
+        obs, *_ = whole.step(actions)
+    pool.close()
+
+
+def test_a_pool_dropped_with_batches_stepping():
+    """The batches sent are received before the pool goes (their tables are in use)."""
+    pool = TablePool("guandan", 64, batch_size=16, seed=1, threads=2)
+    pool.async_reset()
+    for _ in range(4):
+        obs, *_, info = pool.recv()
+        pool.send(obs["action_mask"].argmax(axis=1), info["env_id"])
+    del pool
+    gc.collect()
+
+
+def _child(conn, pool) -> None:  # runs in a forked process
+    for _ in range(8):
+        obs, *_, info = pool.recv()
+        pool.send(obs["action_mask"].argmax(axis=1), info["env_id"])
+    conn.send(sorted((info["env_id"][0], pool.recv()[0]["observation"].sum()) for _ in range(4)))
+
+
+def test_a_forked_child_steps_its_copy_of_the_pool():
+    """A process forked with no batch stepping starts the pool's threads of its own and
+    steps what the parent steps."""
+    pool = TablePool("guandan", 64, batch_size=16, seed=1, threads=2)
+    pool.async_reset()  # the compiled batches are dealt at once: none steps at the fork
+    ctx = multiprocessing.get_context("fork")
+    parent, child = ctx.Pipe()
+    proc = ctx.Process(target=_child, args=(child, pool))
+    proc.start()
+    assert parent.poll(120), "the forked child did not answer (a task queue hang)"
+    got = parent.recv()
+    proc.join(30)
+    assert proc.exitcode == 0
+    _child(child, pool)
+    assert parent.recv() == got
+    pool.close()

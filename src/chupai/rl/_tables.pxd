@@ -8,12 +8,13 @@ from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
 from chupai.core.records cimport mask_t, play_t, playbuf_t, rng_t
 from chupai.engine.base cimport ENGINE_MAX_SEATS, Engine, GameSpec
-from chupai.rl._workers cimport Workers, work_fn
+from chupai.rl._workers cimport TaskQueue, Workers, task_t, work_fn
 
 cdef enum:
     TB_MAX_FIELDS = 32           # offsets of the observation layout's fields
     TB_MAX_MOVES = 1024          # a deal's plays and passes (a record longer than this is refused)
     TB_TOP_STRIDE = 16           # ints between two workers' slots of `top` (a cache line: no false sharing)
+    TB_PARTS = 4                 # the tasks a step handed to a TaskQueue is cut into (Tables.start)
     TB_MAX_WEIGHTS = 16          # outcome weights (chupai.engine.base.ENGINE_MAX_WEIGHTS)
     TB_STATE_WORDS = 64          # the room for a game's struct in each table (512 bytes)
     TB_DECISION_WORDS = 32       # the most decisions a seat has at a time (h_decisions)
@@ -138,6 +139,13 @@ cdef class Tables:
     cdef int j_feat_size
     cdef int64_t *j_ids
     cdef Py_ssize_t j_k
+    # a step handed to a TaskQueue (start .. finish): its tasks, its queue and actions held,
+    # the first refused table (n if none)
+    cdef task_t parts[TB_PARTS]
+    cdef TaskQueue t_queue
+    cdef object t_actions
+    cdef Py_ssize_t t_first
+    cdef int participants        # the per-participant scratch sets (top, refused, slots)
 
     # --- hooks: a game's tables implement these (nogil, table t of any worker) ---------
     # table t seen by seat `observer` in layout `self.layout` (0: the default) into obs,
@@ -187,6 +195,7 @@ cdef class Tables:
     cdef Py_ssize_t _first_refused(self) noexcept nogil
     @cython.final
     cdef int _run(self, work_fn job) noexcept nogil
+    cdef void _step_part(self, int k) noexcept nogil
     @cython.final
     cdef void _reset_block(self, Py_ssize_t lo, Py_ssize_t hi, int worker) noexcept nogil
     @cython.final

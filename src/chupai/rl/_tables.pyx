@@ -60,7 +60,9 @@ from chupai.engine.base cimport (
     GameSpec,
     trick_t,
 )
-from chupai.rl._workers cimport Workers, work_fn
+from cpython.ref cimport Py_DECREF, Py_INCREF
+
+from chupai.rl._workers cimport TASK_IDLE, TaskQueue, Workers, work_fn
 
 cdef enum:
     N_CARDS = 54
@@ -103,6 +105,12 @@ cdef void step_job(void *ctx, Py_ssize_t lo, Py_ssize_t hi, int worker) noexcept
 
 cdef void features_job(void *ctx, Py_ssize_t lo, Py_ssize_t hi, int worker) noexcept nogil:
     (<Tables>ctx)._features_block(lo, hi, worker)
+
+
+# the tasks a TaskQueue runs (Tables.start): ctx is the Tables, which holds itself until
+# finish; task k steps the k-th of its TB_PARTS runs of tables, as participant k
+cdef void part_task(void *ctx, int k) noexcept nogil:
+    (<Tables>ctx)._step_part(k)
 
 
 # --- card vectors -------------------------------------------------------------------------
@@ -196,8 +204,10 @@ cdef class Tables:
             raise ValueError(f"Tables: a {self.spec.name} struct of {self.spec.state_size} bytes is larger than "
                              f"a table's room ({TB_STATE_WORDS * sizeof(uint64_t)})")
         self.workers = Workers(min(<Py_ssize_t>threads, n))
-        self.top = <int *>calloc(self.workers.threads * TB_TOP_STRIDE, sizeof(int))
-        self.refused = <Py_ssize_t *>calloc(self.workers.threads * TB_TOP_STRIDE, sizeof(Py_ssize_t))
+        # per participant: the workers' jobs, or the parts of a step handed to a TaskQueue
+        self.participants = self.workers.threads if self.workers.threads > TB_PARTS else TB_PARTS
+        self.top = <int *>calloc(self.participants * TB_TOP_STRIDE, sizeof(int))
+        self.refused = <Py_ssize_t *>calloc(self.participants * TB_TOP_STRIDE, sizeof(Py_ssize_t))
         if self.top == NULL or self.refused == NULL:
             raise MemoryError()
         self.tabs = <table_t *>calloc(n, sizeof(table_t))
@@ -207,12 +217,12 @@ cdef class Tables:
         self.ids = <int32_t *>calloc(n * num_actions, sizeof(int32_t))
         self.recs = <int32_t *>calloc(n * num_actions, sizeof(int32_t))
         self.bits = <uint64_t *>calloc(n * self.words, sizeof(uint64_t))
-        self.slots = <int32_t *>calloc(self.workers.threads * num_actions, sizeof(int32_t))
+        self.slots = <int32_t *>calloc(self.participants * num_actions, sizeof(int32_t))
         self.moves = <uint32_t *>calloc(n * TB_MAX_MOVES, sizeof(uint32_t))
         if self.tabs == NULL or self.legal == NULL or self.scratch == NULL or self.ids == NULL \
                 or self.recs == NULL or self.bits == NULL or self.slots == NULL or self.moves == NULL:
             raise MemoryError()
-        memset(self.slots, 0xFF, self.workers.threads * num_actions * sizeof(int32_t))  # every slot -1
+        memset(self.slots, 0xFF, self.participants * num_actions * sizeof(int32_t))  # every slot -1
         for i in range(n):
             if playbuf_init(&self.legal[i], PLAYBUF_CAP) != 0 or playbuf_init(&self.scratch[i], PLAYBUF_CAP) != 0:
                 raise MemoryError()
@@ -517,6 +527,61 @@ cdef class Tables:
         finally:
             self.j_wait = NULL
             self.busy = 0
+        return top
+
+    cdef void _step_part(self, int k) noexcept nogil:
+        self._step_block(k * self.n // TB_PARTS, (k + 1) * self.n // TB_PARTS, k)
+
+    def start(self, TaskQueue queue not None, const int64_t[::1] actions):
+        """``step(actions)`` handed to ``queue``: the actions checked here and now, then the
+        tables stepped in TB_PARTS runs, each a task (the first a queue's thread takes,
+        the last most likely the thread that calls ``finish``); returns at once, the
+        tables busy until ``finish`` (``actions`` held meanwhile, not to be changed)."""
+        cdef int k
+        self._enter_bound()
+        if actions.shape[0] != self.n:
+            self.busy = 0
+            raise ValueError(f"actions must have shape ({self.n},), not ({actions.shape[0]},)")
+        self.j_actions = &actions[0]
+        self.j_wait = NULL
+        with nogil:
+            self.t_first = self._first_refused()
+        self.t_actions = actions
+        self.t_queue = queue
+        Py_INCREF(self)         # alive while a thread steps it, whoever drops it
+        if self.t_first < self.n:
+            return              # refused: nothing steps, finish says why
+        for k in range(TB_PARTS):
+            self.top[k * TB_TOP_STRIDE] = 0
+            self.parts[k].fn = part_task
+            self.parts[k].ctx = <void *>self
+            self.parts[k].index = k
+            with nogil:
+                queue.submit(&self.parts[k])
+
+    def finish(self):
+        """Wait for the step ``start`` handed out and return what ``step`` returns (its
+        ``ValueError`` for a refused action, no table advanced)."""
+        cdef int k, lost = 0, top = 0
+        cdef TaskQueue queue = self.t_queue
+        if queue is None:
+            raise RuntimeError("Tables.finish: no step was started")
+        with nogil:
+            for k in range(TB_PARTS - 1, -1, -1):   # the last queued first: this thread may run it
+                lost |= queue.wait(&self.parts[k])
+        for k in range(TB_PARTS):
+            self.parts[k].state = TASK_IDLE
+            if self.top[k * TB_TOP_STRIDE] > top:
+                top = self.top[k * TB_TOP_STRIDE]
+        self.t_queue = None
+        actions, self.t_actions = self.t_actions, None
+        self.busy = 0
+        Py_DECREF(self)
+        if lost:
+            raise RuntimeError("Tables.finish: the tables were stepping when this process forked; "
+                               "their state here is lost")
+        if self.t_first < self.n:
+            self._raise_refused(self.t_first, actions[self.t_first])
         return top
 
     def features(self, feats, int64_t[:, ::1] ids):

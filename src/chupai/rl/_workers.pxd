@@ -1,4 +1,5 @@
-# A small pool of POSIX threads that run one nogil job over the tables of a VectorEnv
+# A small pool of POSIX threads that run one nogil job over the tables of a VectorEnv,
+# and a queue of whole tasks run on POSIX threads of their own (a TablePool's batches)
 # (see _workers.pyx for why not a ThreadPoolExecutor or OpenMP).
 from libc.stdint cimport int64_t, uint64_t
 
@@ -53,4 +54,46 @@ cdef class Workers:
     # are done.  Call it with the GIL released; one job at a time (the owner ensures it).
     cdef void run(self, work_fn fn, void *ctx, Py_ssize_t n) noexcept nogil
     cdef void _run(self, work_fn fn, void *ctx, Py_ssize_t n) noexcept nogil
+    cdef void _stop(self)
+
+
+# fn(ctx, index): one whole task (a part of a batch's step), run on one of a TaskQueue's
+# threads or on the thread that waits for it.
+ctypedef void (*task_fn)(void *ctx, int index) noexcept nogil
+
+cdef enum:
+    TASK_IDLE = 0                # not submitted (or received)
+    TASK_QUEUED = 1
+    TASK_RUNNING = 2
+    TASK_DONE = 3
+
+ctypedef struct task_t:
+    task_fn fn
+    void *ctx
+    int index
+    task_t *next                 # the queue's next task
+    int state                    # TASK_* (atomic; changed under the queue's mutex but by
+                                 # the thread that stole it)
+    long runner                  # the process whose thread runs it (TASK_RUNNING)
+
+ctypedef struct queue_t:
+    int threads                  # the threads to run (0 after close)
+    int started
+    long pid                     # the process that started them
+    pthread_t *tids
+    pthread_mutex_t mu
+    pthread_cond_t ready         # a task queued, or stop
+    pthread_cond_t done          # a task finished
+    task_t *head                 # first in, first out
+    task_t *tail
+    int stop
+
+
+cdef class TaskQueue:
+    cdef queue_t *q
+    cdef readonly int threads
+    # queue t (its fn and ctx set; the owner keeps it and its ctx alive until wait returns)
+    cdef void submit(self, task_t *t) noexcept nogil
+    # wait until t is done: 0, or -1 if it was running in the parent when this process forked
+    cdef int wait(self, task_t *t) noexcept nogil
     cdef void _stop(self)

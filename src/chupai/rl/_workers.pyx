@@ -1,4 +1,5 @@
-"""The worker threads of ``chupai.rl.VectorEnv``'s compiled tables.
+"""The worker threads of ``chupai.rl.VectorEnv``'s compiled tables, and the task queue
+of ``chupai.rl.TablePool``'s.
 
 ``Workers(threads)`` starts ``threads - 1`` POSIX threads that never touch Python; its
 ``run(fn, ctx, n)`` (``nogil``) runs one job over tables ``0 .. n - 1`` on them and on
@@ -35,6 +36,16 @@ an idle core; on a core it shares with the thread it waits for, that thread runs
 On a machine whose other core is busy, Linux wakes the worker on the caller's core
 (where it waits for the caller's share to end), so two threads then run at one
 thread's speed, not slower: ``bench/rl.py --phases`` tells the two cases apart.
+
+``TaskQueue(threads)`` runs whole tasks (``fn(ctx, index)``, a part of a batch's step) on ``threads``
+POSIX threads of its own, first in first out, while the thread that submitted them
+goes on (``submit`` returns at once; ``wait`` blocks, the GIL released, until the task
+is done; a task not started yet, the waiting thread runs itself instead of sitting
+idle, so with no threads every task runs in ``wait``): a ``TablePool``'s hand-off of a batch without a Python thread (which would need
+the GIL to return, held meanwhile by the caller's own work).  Its threads start
+with the queue (again at the first task in a forked child), wait on a condition
+variable between tasks, and empty the queue before they stop; a task that was running when the process forked is
+lost in the child (``wait`` says so).
 """
 cimport cython
 
@@ -365,3 +376,158 @@ cdef class Workers:
                 while chupai_load_int(&p.finished) != joined:
                     pthread_cond_wait(&p.done, &p.mu)
                 pthread_mutex_unlock(&p.mu)
+
+
+# --- whole tasks, first in first out ----------------------------------------------------
+
+cdef void *queue_main(void *raw) noexcept nogil:
+    """Run the queue's tasks until stopped with none left."""
+    cdef queue_t *q = <queue_t *>raw
+    cdef task_t *t
+    pthread_mutex_lock(&q.mu)
+    while True:
+        while q.head == NULL and not q.stop:
+            pthread_cond_wait(&q.ready, &q.mu)
+        if q.head == NULL:
+            break
+        t = q.head
+        q.head = t.next
+        if q.head == NULL:
+            q.tail = NULL
+        t.runner = q.pid
+        chupai_store_int(&t.state, TASK_RUNNING)
+        pthread_mutex_unlock(&q.mu)
+        t.fn(t.ctx, t.index)
+        pthread_mutex_lock(&q.mu)
+        chupai_store_int(&t.state, TASK_DONE)
+        pthread_cond_broadcast(&q.done)
+    pthread_mutex_unlock(&q.mu)
+    return NULL
+
+
+cdef void start_queue(queue_t *q) noexcept nogil:
+    """(Re)initialise the synchronisation and start the threads in this process (fewer if
+    the system refuses some). The tasks queued stay."""
+    cdef int k
+    pthread_mutex_init(&q.mu, NULL)
+    pthread_cond_init(&q.ready, NULL)
+    pthread_cond_init(&q.done, NULL)
+    q.stop = 0
+    q.started = 0
+    q.pid = getpid()
+    for k in range(q.threads):
+        if pthread_create(&q.tids[k], NULL, queue_main, <void *>q) != 0:
+            break
+        q.started += 1
+
+
+@cython.final
+cdef class TaskQueue:
+    """``threads`` POSIX threads (0 or more) running whole tasks, first in first out, and
+    the threads that wait for one not started yet (module doc)."""
+
+    def __init__(self, int threads):
+        if self.q != NULL:
+            raise RuntimeError("TaskQueue is initialized once")
+        if threads < 0:
+            raise ValueError(f"threads must be >= 0, not {threads}")
+        self.threads = threads
+        self.q = <queue_t *>calloc(1, sizeof(queue_t))
+        if self.q == NULL:
+            raise MemoryError()
+        self.q.threads = threads
+        self.q.tids = <pthread_t *>calloc(threads + 1, sizeof(pthread_t))
+        if self.q.tids == NULL:
+            raise MemoryError()
+        with nogil:
+            start_queue(self.q)
+
+    def __dealloc__(self):
+        if self.q == NULL:
+            return
+        self._stop()
+        if self.q.pid == getpid():
+            pthread_mutex_destroy(&self.q.mu)
+            pthread_cond_destroy(&self.q.ready)
+            pthread_cond_destroy(&self.q.done)
+        free(self.q.tids)
+        free(self.q)
+
+    cdef void _stop(self):
+        cdef int k
+        if self.q.started and self.q.pid == getpid():
+            with nogil:
+                pthread_mutex_lock(&self.q.mu)
+                self.q.stop = 1
+                pthread_cond_broadcast(&self.q.ready)
+                pthread_mutex_unlock(&self.q.mu)
+                for k in range(self.q.started):
+                    pthread_join(self.q.tids[k], NULL)
+        self.q.started = 0
+        self.q.threads = 0      # no restart (after a fork) either
+
+    def close(self):
+        """Run the tasks queued, then stop the threads: a task submitted later runs on the
+        thread that waits for it."""
+        if self.q != NULL:
+            self._stop()
+
+    @property
+    def running(self):
+        """The threads running in this process (0 after close, and in a forked child
+        until its first task)."""
+        return self.q.started if self.q.pid == getpid() else 0
+
+    cdef void submit(self, task_t *t) noexcept nogil:
+        cdef queue_t *q = self.q
+        if q.pid != getpid():
+            start_queue(q)      # a forked child: its parent's threads are not here
+        pthread_mutex_lock(&q.mu)
+        t.next = NULL
+        chupai_store_int(&t.state, TASK_QUEUED)
+        if q.tail == NULL:
+            q.head = t
+        else:
+            q.tail.next = t
+        q.tail = t
+        pthread_cond_signal(&q.ready)
+        pthread_mutex_unlock(&q.mu)
+
+    cdef int wait(self, task_t *t) noexcept nogil:
+        cdef queue_t *q = self.q
+        if chupai_load_int(&t.state) == TASK_IDLE:
+            return 0
+        if q.pid != getpid():
+            if chupai_load_int(&t.state) == TASK_RUNNING:
+                return -1       # stepping in the parent when this process forked
+            start_queue(q)      # its tasks queued in the parent run here
+        pthread_mutex_lock(&q.mu)
+        if t.state == TASK_QUEUED and unlink(q, t):
+            # not started yet: the waiting thread runs it itself rather than sit idle
+            chupai_store_int(&t.state, TASK_RUNNING)
+            pthread_mutex_unlock(&q.mu)
+            t.fn(t.ctx, t.index)
+            chupai_store_int(&t.state, TASK_DONE)
+            return 0
+        while t.state != TASK_DONE:
+            pthread_cond_wait(&q.done, &q.mu)
+        pthread_mutex_unlock(&q.mu)
+        return 0
+
+
+cdef bint unlink(queue_t *q, task_t *t) noexcept nogil:
+    """Take t out of the queue (under its mutex); False if it is not in it."""
+    cdef task_t *prev = NULL
+    cdef task_t *cur = q.head
+    while cur != NULL and cur != t:
+        prev = cur
+        cur = cur.next
+    if cur == NULL:
+        return False
+    if prev == NULL:
+        q.head = t.next
+    else:
+        prev.next = t.next
+    if q.tail == t:
+        q.tail = prev
+    return True

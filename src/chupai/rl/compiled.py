@@ -133,6 +133,7 @@ class CompiledTables:
             self._t.terminal(final_seat, self.phases().index("over"))
         self._started = False
         self._bound: tuple[Any, ...] | None = None  # (the last is None without final observations)
+        self._started_arrays: tuple[Any, ...] | None = None  # the arrays of the step start handed out
 
     def seed(self, seed: int, first: int = 0) -> None:
         """Restart every table's deals and policy stream from ``(seed, first + table)``."""
@@ -189,8 +190,26 @@ class CompiledTables:
              ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Step every table with the actions ``a`` (:meth:`takes` them, or :meth:`check`
         made them) but those ``wait`` (bool) holds."""
-        obs, mask, player, rows, rewards, terminated, final, final_obs = self._outputs()
-        top = self._t.step(a, None if wait is None else wait.view(np.uint8))
+        arrays = self._outputs()
+        return self._results(arrays, self._t.step(a, None if wait is None else wait.view(np.uint8)))
+
+    def start(self, queue: Any, a: np.ndarray) -> None:
+        """:meth:`step` handed to one of ``queue``'s threads (a ``chupai.rl._workers.
+        TaskQueue``); returns at once, the tables busy until :meth:`finish`."""
+        arrays = self._outputs()
+        self._t.start(queue, a)
+        self._started_arrays = arrays
+
+    def finish(self) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Wait for the step :meth:`start` handed out; what :meth:`step` returns."""
+        arrays, self._started_arrays = self._started_arrays, None
+        if arrays is None:
+            raise RuntimeError("finish: no step was started")
+        return self._results(arrays, self._t.finish())
+
+    def _results(self, arrays: tuple[Any, ...], top: int
+                 ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        obs, mask, player, rows, rewards, terminated, final, final_obs = arrays
         self._t.raise_error()
         truncated = self._out.zeros("truncated", (self.num_envs,), np.bool_)
         info: dict[str, Any] = {"final_returns": final}

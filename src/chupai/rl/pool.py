@@ -6,7 +6,9 @@ neighbouring tables (batch ``b`` holds ids ``b * batch_size ..``); each batch is
 ``VectorEnv`` of its own (``first_table``: the pool's table ``i`` deals what table
 ``i`` of one ``VectorEnv(game, num_envs, seed)`` deals).  ``send(actions, env_ids)``
 hands one batch's actions to ``threads`` threads and returns at once; the batch steps
-with the GIL released while the caller picks the actions of another; ``recv()`` waits
+with the GIL released while the caller picks the actions of another (compiled batches
+go to a ``chupai.rl._workers.TaskQueue``, POSIX threads that never take the GIL; the
+Python path's to a ``ThreadPoolExecutor``); ``recv()`` waits
 for the batch sent first of those not yet received and returns its
 ``(obs, rewards, terminated, truncated, info)``, ``info["env_id"]`` naming its tables:
 
@@ -25,22 +27,31 @@ A batch sent is received before it is sent again (``ValueError`` otherwise).  Th
 arrays of every call are fresh (``copy=True``).  An action the batch refuses (an id
 not legal now) raises its ``ValueError`` at the ``recv`` of that batch, no table of it
 advanced; send the batch again.  With one thread the batches step one after another
-(what the caller's work overlaps); with two, two batches step at once.
+(on the caller's thread, at ``recv``: nothing overlaps); with two, a thread steps
+the batches sent while the caller works, and a ``recv`` whose batch it has not
+started yet steps that batch itself.
 """
 from __future__ import annotations
 
 from collections import deque
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
 
 from chupai.core.validate import check_int
+from chupai.rl._workers import TaskQueue
 from chupai.rl.vector import VectorEnv
 
 __all__ = ["TablePool"]
 
 _Result = tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]
+
+
+def _ready(result: _Result) -> Callable[[], _Result]:
+    """What returns ``result``, already there."""
+    return lambda: result
 
 
 class TablePool:
@@ -51,7 +62,9 @@ class TablePool:
         num_envs: the number of tables (a multiple of ``batch_size``).
         batch_size: the tables a ``recv`` returns (default ``num_envs``).
         seed: the seed of every table's stream of deals (``None``: a random one).
-        threads: the threads stepping batches (at least 1).
+        threads: the threads stepping batches, the caller's included (as
+            :class:`~chupai.rl.VectorEnv`'s): ``threads - 1`` threads step the batches
+            sent, and a ``recv`` whose batch none has started steps it itself.
         **kwargs: the other arguments of :class:`~chupai.rl.VectorEnv` (``rules``,
             ``opponents``, ``players``, ``features``, ``action_mode``, ``observation``,
             ``backend``).
@@ -80,8 +93,12 @@ class TablePool:
         self.observation_size = first.observation_size
         self.backend = first.backend
         self._ids = [np.arange(b * size, (b + 1) * size, dtype=np.int64) for b in range(len(self._batches))]
-        self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="chupai-pool")
-        self._sent: deque[tuple[int, Future[_Result]]] = deque()
+        # the threads beside the caller's (which steps a batch it waits for if none has)
+        self._queue = TaskQueue(self.threads - 1) if first._compiled is not None else None
+        self._pool = (ThreadPoolExecutor(self.threads - 1, thread_name_prefix="chupai-pool")
+                      if self._queue is None and self.threads > 1 else None)
+        # per batch sent, oldest first: (its number, what returns its results)
+        self._sent: deque[tuple[int, Callable[[], _Result]]] = deque()
 
     def _batch(self, env_ids: Any) -> int:
         """The batch whose ids ``env_ids`` are (``ValueError`` otherwise)."""
@@ -101,16 +118,16 @@ class TablePool:
             raise ValueError(f"batch {b} (tables {self._ids[b][0]}..{self._ids[b][-1]}) was sent and not received yet")
         return self._batches[b]
 
-    def _submit(self, b: int, job: Any) -> None:
-        self._sent.append((b, self._pool.submit(job)))
-
     def async_reset(self, seed: int | None = None) -> None:
         """Start a new deal at every table (``seed``: reseed first); every batch is then
         sent (``recv`` returns each, its ``rewards`` zero)."""
         if self._sent:
             raise ValueError("async_reset: receive every batch sent first")
         for b, env in enumerate(self._batches):
-            self._submit(b, lambda env=env: self._reset(env, seed))  # (none busy: none sent)
+            if self._pool is None:  # dealing is quick: here and now
+                self._sent.append((b, _ready(self._reset(env, seed))))
+            else:
+                self._sent.append((b, self._pool.submit(self._reset, env, seed).result))
 
     def _reset(self, env: VectorEnv, seed: int | None) -> _Result:
         obs, info = env.reset(seed=seed)
@@ -124,20 +141,39 @@ class TablePool:
         b = self._batch(env_ids)
         env = self._idle(b)
         arr = np.array(env._check(actions))  # checked now, and the caller's array free to change
-        self._submit(b, lambda: env.step(arr))
+        if env._compiled is not None and self._queue is not None:
+            env._compiled.start(self._queue, arr)
+            self._sent.append((b, env._compiled.finish))
+        elif self._pool is not None:
+            self._sent.append((b, self._pool.submit(env.step, arr).result))
+        else:  # one thread: the batch steps when it is received
+            self._sent.append((b, lambda: env.step(arr)))
 
     def recv(self) -> _Result:
         """The batch sent first of those not received: its step's (or reset's) results,
         ``info["env_id"]`` its tables' ids."""
         if not self._sent:
             raise ValueError("recv: no batch was sent (call async_reset or send first)")
-        b, future = self._sent.popleft()
-        obs, rewards, terminated, truncated, info = future.result()
+        b, receive = self._sent.popleft()
+        obs, rewards, terminated, truncated, info = receive()
         return obs, rewards, terminated, truncated, dict(info, env_id=self._ids[b])
+
+    def __del__(self) -> None:
+        # a batch still stepping holds its tables until received: receive it
+        if getattr(self, "_sent", None):
+            self.close()
 
     def close(self) -> None:
         """Wait for the batches sent, then stop the threads and the batches' tables (the
         pool takes no more calls)."""
-        self._pool.shutdown(wait=True)
+        while self._sent:
+            try:
+                self._sent.popleft()[1]()
+            except ValueError:  # a refused action: that batch did not step
+                pass
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+        if self._queue is not None:
+            self._queue.close()
         for env in self._batches:
             env.close()
