@@ -74,7 +74,6 @@ ctypedef struct task_t:
     task_t *next                 # the queue's next task
     int state                    # TASK_* (atomic; changed under the queue's mutex but by
                                  # the thread that stole it)
-    long runner                  # the process whose thread runs it (TASK_RUNNING)
 
 ctypedef struct queue_t:
     int threads                  # the threads to run (0 after close)

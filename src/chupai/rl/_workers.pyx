@@ -394,7 +394,6 @@ cdef void *queue_main(void *raw) noexcept nogil:
         q.head = t.next
         if q.head == NULL:
             q.tail = NULL
-        t.runner = q.pid
         chupai_store_int(&t.state, TASK_RUNNING)
         pthread_mutex_unlock(&q.mu)
         t.fn(t.ctx, t.index)
