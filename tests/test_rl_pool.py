@@ -1,6 +1,7 @@
 """chupai.rl.TablePool: send/recv over batches of a VectorEnv's tables."""
 import gc
 import multiprocessing
+import sys
 
 import numpy as np
 import pytest
@@ -128,14 +129,17 @@ def test_action_features_of_a_batch_are_the_env_rows():
 
 
 def test_a_pool_dropped_with_batches_stepping():
-    """The batches sent are received before the pool goes (their tables are in use)."""
+    """The batches sent are received before the pool goes (their tables are in use), and
+    then the tables go too."""
     pool = TablePool("guandan", 64, batch_size=16, seed=1, threads=2)
     pool.async_reset()
     for _ in range(4):
         obs, *_, info = pool.recv()
         pool.send(obs["action_mask"].argmax(axis=1), info["env_id"])
+    tables = [env._compiled._t for env in pool._batches]
     del pool
     gc.collect()
+    assert [sys.getrefcount(t) for t in tables] == [3] * 4  # the list's, the loop's, the argument's
 
 
 def _child(conn, pool) -> None:  # runs in a forked process
