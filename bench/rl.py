@@ -31,7 +31,7 @@ instead of new ones: ``chupai.rl.buffers``); ``--int8-features`` with
 VectorEnv (pick every table's action with numpy, then step them all) against a
 ``chupai.rl.TablePool`` in batches of ``B`` (``recv`` a batch, pick its actions, ``send``
 them, while the batches sent step on the pool's threads), per thread count (the
-caller's included, both), compiled.
+caller's included, both), compiled; with ``--no-copy`` both with ``copy=False``.
 
 ``--phases`` (compiled backend) splits each ``env.step()`` into the part that runs in
 the calling thread (the action check, the allocation of the arrays, the Python glue:
@@ -165,7 +165,7 @@ def run(game, backend, envs, steps, repeats, threads_list, features, observation
     return out
 
 
-def run_pool(game, envs, batch, steps, repeats, threads_list, actions="random"):
+def run_pool(game, envs, batch, steps, repeats, threads_list, actions="random", copy=True):
     """The learner's loop, wall time, whole: per thread count, ``step()`` of one VectorEnv
     (pick every table's action, then step them all) and ``send``/``recv`` of a TablePool
     in batches of ``batch`` (receive a batch, pick its actions, send them: the other
@@ -193,8 +193,9 @@ def run_pool(game, envs, batch, steps, repeats, threads_list, actions="random"):
 
     made = {}
     for t in threads_list:
-        made["step()", t] = VectorEnv(game, num_envs=envs, seed=1, threads=t, backend="compiled")
-        made["send/recv", t] = TablePool(game, envs, batch_size=batch, seed=1, threads=t, backend="compiled")
+        made["step()", t] = VectorEnv(game, num_envs=envs, seed=1, threads=t, backend="compiled", copy=copy)
+        made["send/recv", t] = TablePool(game, envs, batch_size=batch, seed=1, threads=t, backend="compiled",
+                                         copy=copy)
     walls = {k: [] for k in made}
     for r in range(repeats + 1):
         for (kind, t), env in made.items():
@@ -229,9 +230,10 @@ def main() -> None:
     args = ap.parse_args()
     if args.pool is not None:
         print(f"envs={args.envs} batch={args.pool} steps={args.steps} repeats={args.repeats} (medians, wall, "
-              f"the loop with its picks) actions={args.actions}; {load()}")
+              f"the loop with its picks) actions={args.actions} copy={args.copy}; {load()}")
         for game in args.game or GAMES:
-            rates = run_pool(game, args.envs, args.pool, args.steps, args.repeats, args.threads, args.actions)
+            rates = run_pool(game, args.envs, args.pool, args.steps, args.repeats, args.threads, args.actions,
+                             args.copy)
             for (kind, t), rate in rates.items():
                 print(f"{game:14s} {kind:9s} threads={t}: {rate:10.0f} steps/s wall")
             base = rates["step()", min(args.threads)]

@@ -15,12 +15,15 @@ def pick(mask, rng):
 
 
 @pytest.mark.parametrize("game", list(GAMES))
-@pytest.mark.parametrize("backend,threads", [("compiled", 1), ("compiled", 2), ("python", 1), ("python", 2)])
-def test_the_batches_play_the_tables_of_one_env(game, backend, threads):
+@pytest.mark.parametrize("backend,threads,copy", [("compiled", 1, True), ("compiled", 2, True), ("python", 1, True),
+                                                 ("python", 2, True), ("compiled", 2, False), ("python", 2, False)])
+def test_the_batches_play_the_tables_of_one_env(game, backend, threads, copy):
     """Every batch's results are the rows of one VectorEnv of the same seed stepped
-    with the same actions: observations, masks, rewards, terminations, final returns."""
+    with the same actions: observations, masks, rewards, terminations, final returns
+    (with ``copy=False`` each read before its batch is sent again)."""
     whole = VectorEnv(game, 6, seed=3, opponents={1: "random"}, backend=backend)
-    pool = TablePool(game, 6, batch_size=2, seed=3, threads=threads, opponents={1: "random"}, backend=backend)
+    pool = TablePool(game, 6, batch_size=2, seed=3, threads=threads, opponents={1: "random"}, backend=backend,
+                     copy=copy)
     assert pool.backend == backend
     rng = np.random.default_rng(0)
     obs, _ = whole.reset()
@@ -69,7 +72,9 @@ def test_bad_input():
     with pytest.raises(TypeError, match="batch_size"):
         TablePool("guandan", 4, batch_size=2.0)
     with pytest.raises(TypeError, match="copy"):
-        TablePool("guandan", 4, batch_size=2, copy=False)
+        TablePool("guandan", 4, batch_size=2, copy=0)
+    with pytest.raises(TypeError, match="first_table"):
+        TablePool("guandan", 4, batch_size=2, first_table=2)
     pool = TablePool("guandan", 4, batch_size=2, seed=1)
     with pytest.raises(ValueError, match="no batch was sent"):
         pool.recv()
@@ -98,6 +103,26 @@ def test_bad_input():
     ref, *_ = whole.step(np.concatenate([good, ref["action_mask"][2:].argmax(axis=1)]))
     assert np.array_equal(again["observation"], ref["observation"][:2])
     pool.close()
+
+
+@pytest.mark.parametrize("backend", ["compiled", "python"])
+def test_copy_false_reuses_each_batch_s_arrays(backend):
+    """``copy=False``: a batch's arrays are the same memory at every ``recv`` of it, the
+    other batch's apart; ``copy=True``: new at every ``recv``."""
+    for copy in (False, True):
+        pool = TablePool("guandan", 4, batch_size=2, seed=1, threads=2, copy=copy, backend=backend)
+        pool.async_reset()
+        seen = {0: [], 2: []}
+        for _ in range(6):
+            obs, rewards, terminated, _, info = pool.recv()
+            seen[int(info["env_id"][0])].append((obs["observation"], obs["action_mask"], rewards))
+            pool.send(obs["action_mask"].argmax(axis=1), info["env_id"])
+        pool.close()
+        for arrays in seen.values():  # the reset's arrays, then the steps' (where reuse begins)
+            for k in range(3):
+                same = [np.shares_memory(a[k], arrays[1][k]) for a in arrays[2:]]
+                assert same == [not copy] * len(same)
+        assert not np.shares_memory(seen[0][-1][0], seen[2][-1][0])
 
 
 def test_first_table_is_checked():

@@ -24,8 +24,10 @@ for the batch sent first of those not yet received and returns its
 >>> pool.close()
 
 A batch sent is received before it is sent again (``ValueError`` otherwise).  The
-arrays of every call are fresh (``copy=True``).  An action the batch refuses (an id
-not legal now) raises its ``ValueError`` at the ``recv`` of that batch, no table of it
+arrays ``recv`` returns are fresh (``copy=True``, the default), or (``copy=False``)
+the batch's own memory, reused: valid until that batch is sent again, whose step
+writes them while it runs (copy what you keep before ``send``).  An action the batch
+refuses (an id not legal now) raises its ``ValueError`` at the ``recv`` of that batch, no table of it
 advanced; send the batch again.  With one thread the batches step one after another
 (on the caller's thread, at ``recv``: nothing overlaps); with two, a thread steps
 the batches sent while the caller works, and a ``recv`` whose batch it has not
@@ -65,29 +67,32 @@ class TablePool:
         threads: the threads stepping batches, the caller's included (as
             :class:`~chupai.rl.VectorEnv`'s): ``threads - 1`` threads step the batches
             sent, and a ``recv`` whose batch none has started steps it itself.
+        copy: ``True`` (new arrays at every ``recv``) or ``False`` (each batch's own,
+            overwritten once the batch is sent again; module doc).
         **kwargs: the other arguments of :class:`~chupai.rl.VectorEnv` (``rules``,
             ``opponents``, ``players``, ``features``, ``action_mode``, ``observation``,
             ``backend``).
     """
 
     def __init__(self, game: str, num_envs: int, batch_size: int | None = None, seed: int | None = None,
-                 threads: int = 1, **kwargs: Any) -> None:
+                 threads: int = 1, copy: bool = True, **kwargs: Any) -> None:
         n = check_int(num_envs, "num_envs", 1)
         size = n if batch_size is None else check_int(batch_size, "batch_size", 1, n)
         if n % size:
             raise ValueError(f"num_envs ({n}) must be a multiple of batch_size ({size})")
         check_int(threads, "threads", 1)
-        for key in ("threads", "copy", "first_table", "num_envs"):
+        for key in ("first_table", "num_envs"):
             if key in kwargs:
                 raise TypeError(f"TablePool sets {key} of its batches itself")
-        first = VectorEnv(game, size, seed, threads=1, copy=True, first_table=0, **kwargs)
+        first = VectorEnv(game, size, seed, threads=1, copy=copy, first_table=0, **kwargs)
         seed = first._seed  # the batches share one seed (a random one drawn once)
-        self._batches = [first] + [VectorEnv(game, size, seed, threads=1, copy=True, first_table=b * size, **kwargs)
+        self._batches = [first] + [VectorEnv(game, size, seed, threads=1, copy=copy, first_table=b * size, **kwargs)
                                    for b in range(1, n // size)]
         self.game = first.game
         self.num_envs = n
         self.batch_size = size
         self.threads = int(threads)
+        self.copy = copy
         self.players = first.players
         self.num_actions = first.num_actions
         self.observation_size = first.observation_size
