@@ -3,13 +3,18 @@ the peer engines that play a game of ours, measured in one run and written as
 ``docs/benchmarks.md``.
 
     python bench/enumeration.py [--out docs/benchmarks.md] [--deals 1000] [--repeat 5]
-                                [--peer-positions 1000] [--no-peers]
+                                [--surface-deals 200] [--peer-positions 1000] [--no-peers]
 
 Per registered game (its registry entry's runner, ``chupai bench GAME --json
---no-surface``): plays per call, CPU µs per lead and per follow call (the mean over
-the seeded positions of the median of ``--repeat`` timed loops, and the median single
-call), plays a second, the bare kernel, and whole random deals a second played in C
-(one thread; two threads in wall time).  Per game, perft: the action sequences of its
+--calls``): plays per call, CPU µs per lead and per follow call (the mean over the
+seeded positions of the median of ``--repeat`` timed loops; the median and the 99th
+percentile of the single calls, wall clock), plays a second, the bare kernel, and
+whole random deals a second played in C (one thread; two threads in wall time) and
+driven from Python (the runner's Python surface section over ``--surface-deals``
+seeded deals: the dealing plus the deal's actions through ``legal_actions()`` and
+``apply()``, or ``apply_index()``; its other rows are on the page too).  The single
+calls of every game are plotted, µs against the plays the call returned
+(``docs/benchmarks_calls.png``, where matplotlib is installed).  Per game, perft: the action sequences of its
 seeded deal to its registry depth (``perft.full``) and the sequences a second.  Per
 game with peer benches of its own (``bench/GAME/plays.py``: legal plays per call on
 each peer engine's own positions against chupai's on the same positions;
@@ -55,9 +60,13 @@ def captured(main: Any, argv: list[str]) -> str:
     return out.getvalue()
 
 
-def game_report(name: str, deals: int, repeat: int) -> dict[str, Any]:
-    """The game's benchmark runner's report (JSON), without the Python surface sections."""
-    argv = ["--deals", str(deals), "--repeat", str(repeat), "--no-surface", "--json"]
+def runner_argv(deals: int, repeat: int, surface_deals: int) -> list[str]:
+    """The options of every game's runner (``chupai bench GAME ...``)."""
+    return ["--deals", str(deals), "--repeat", str(repeat), "--surface-deals", str(surface_deals), "--json", "--calls"]
+
+
+def game_report(name: str, argv: list[str]) -> dict[str, Any]:
+    """The game's benchmark runner's report (JSON), with its single calls."""
     report: dict[str, Any] = json.loads(captured(GAMES[name].bench_module().main, argv))
     return report
 
@@ -128,24 +137,78 @@ def fmt(x: float | None, digits: int = 2) -> str:
     return "" if x is None else f"{x:,.{digits}f}"
 
 
+#: the Python surface's rows (``chupai.evaluation.speed``, the same in every game) that
+#: make a whole deal driven from Python: its actions, by either path, and the dealing
+PY_ACTIONS = ("random deal, legal_actions() + apply()", "random deal, apply_index()")
+PY_DEALING = "Deal(seed=...), the dealing"
+
+
+def python_deals(report: dict[str, Any]) -> list[tuple[str, float]]:
+    """Whole random deals a second driven from Python, per path: one over (the deal's
+    actions times µs an action, plus the dealing)."""
+    rows = {row["case"]: row for row in report["rows"] if row["section"] == "surface"}
+    actions = report["info"].get("actions_per_deal")
+    if actions is None or PY_DEALING not in rows:
+        return []
+    return [(f"Python, {case.split(', ', 1)[1]} ({actions:.0f} actions a deal, dealing included)",
+             1e6 / (rows[case]["us"] * actions + rows[PY_DEALING]["us"])) for case in PY_ACTIONS if case in rows]
+
+
 def game_section(report: dict[str, Any], perft_figures: tuple[int, int, float]) -> list[str]:
     name = report["game"]
     lines = [f"## {GAMES[name].title}", ""]
     lines += [f"{note}." for note in report["info"].get("notes", [])]
-    lines += ["", "| call | plays a call | µs a call (mean) | median single call µs | plays/s |",
-              "|---|---|---|---|---|"]
+    lines += ["", "| call | plays a call | µs a call (mean) | single call µs: median | p99 | plays/s |",
+              "|---|---|---|---|---|---|"]
     for row in report["rows"]:
         if row["section"] == "generator" and row["unit"] == "plays" and row["us"] is not None:
             plays = row["per_second"] * row["us"] / 1e6
             lines.append(f"| {row['case']} | {fmt(plays, 1)} | {fmt(row['us'])} | {fmt(row['median_call_us'])} "
-                         f"| {fmt(row['per_second'], 0)} |")
+                         f"| {fmt(row['p99_call_us'])} | {fmt(row['per_second'], 0)} |")
     lines += ["", "| whole random deals | deals/s |", "|---|---|"]
     lines += [f"| {row['case']} | {fmt(row['per_second'], 0)} |" for row in report["rows"]
-              if row["unit"] == "deals" and row["per_second"] is not None]
+              if row["section"] == "engine" and row["unit"] == "deals" and row["per_second"] is not None]
+    lines += [f"| {case} | {fmt(rate, 0)} |" for case, rate in python_deals(report)]
+    surface = [row for row in report["rows"] if row["section"] in ("surface", "reference") and row["us"] is not None]
+    if surface:
+        lines += ["", f"Python surface ({report['info'].get('surface_deals')} seeded deals; the runner's section):", "",
+                  "| case | µs | per second | note |", "|---|---|---|---|"]
+        lines += [f"| {row['case']} | {fmt(row['us'])} | {fmt(row['per_second'], 0)} {row['unit']} | {row['note']} |"
+                  for row in surface]
     depth, n, cpu = perft_figures
     lines += ["", f"perft (`chupai perft {name} --seed {PERFT_SEED} --depth {depth}`): {n:,} action sequences, "
               f"{cpu:.2f} s CPU, {n / cpu if cpu else 0:,.0f} sequences/s.", ""]
     return lines
+
+
+def plot_calls(reports: list[dict[str, Any]], path: Path) -> bool:
+    """Every game's single calls, µs against the plays each returned, one panel a game
+    and a colour a row; ``False`` (nothing written) without matplotlib."""
+    try:
+        import matplotlib
+    except ModuleNotFoundError:
+        return False
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    cols = min(3, len(reports))
+    rows = -(-len(reports) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(5.2 * cols, 4.4 * rows), squeeze=False)
+    for ax in axes.flat[len(reports):]:
+        ax.set_visible(False)
+    for ax, report in zip(axes.flat, reports):
+        for row in report["rows"]:
+            calls = [(size, us) for size, us in row.get("calls") or [] if size]
+            if row["section"] != "generator" or not calls:
+                continue
+            ax.scatter([c[0] for c in calls], [c[1] for c in calls], s=3, alpha=0.4, label=row["case"])
+        ax.set(xscale="log", yscale="log", xlabel="plays the call returned", title=GAMES[report["game"]].title)
+        ax.set_ylabel("µs a call (wall clock, timed alone)")
+        ax.legend(fontsize=7, markerscale=3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return True
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -153,23 +216,31 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=HERE.parent / "docs" / "benchmarks.md")
     ap.add_argument("--deals", type=int, default=1000, help="seeded positions per game")
     ap.add_argument("--repeat", type=int, default=5, help="timed loops per figure (the median)")
+    ap.add_argument("--surface-deals", type=int, default=200, help="seeded deals of each game's Python surface section")
     ap.add_argument("--peer-positions", type=int, default=1000,
                     help="positions (or random deals) of each peer bench")
     ap.add_argument("--no-peers", action="store_true", help="skip the peer engines")
     args = ap.parse_args(argv)
-    if args.deals < 1 or args.repeat < 1 or args.peer_positions < 1:
-        ap.error("--deals, --repeat and --peer-positions must be at least 1")
-    command = (f"python bench/enumeration.py --deals {args.deals} --repeat {args.repeat} "
-               f"--peer-positions {args.peer_positions}" + (" --no-peers" if args.no_peers else ""))
+    if min(args.deals, args.repeat, args.surface_deals, args.peer_positions) < 1:
+        ap.error("--deals, --repeat, --surface-deals and --peer-positions must be at least 1")
+    command = (f"python bench/enumeration.py --deals {args.deals} --repeat {args.repeat} --surface-deals "
+               f"{args.surface_deals} --peer-positions {args.peer_positions}" + (" --no-peers" if args.no_peers else ""))
+    runner = runner_argv(args.deals, args.repeat, args.surface_deals)
     lines = ["# Benchmarks", "",
              f"Generated by `{command}` on {time.strftime('%Y-%m-%d')}; every figure below is from that one "
              "run, CPU time (`time.process_time`) unless it says wall.", ""]
     lines += machine() + [""]
-    lines += [f"Per game: `chupai bench GAME --deals {args.deals} --repeat {args.repeat} --no-surface --json` "
-              "(its seeded positions; the median of the timed loops) and perft.", ""]
+    lines += [f"Per game: `chupai bench GAME {' '.join(runner)}` (its seeded positions; the median of the "
+              "timed loops; each call also timed alone) and perft.", ""]
+    intro = len(lines)
+    plot = args.out.with_name(args.out.stem + "_calls.png")
+    reports = []
     for name in GAMES:
         print(f"[enumeration] {name}", file=sys.stderr)
-        lines += game_section(game_report(name, args.deals, args.repeat), perft_row(name))
+        reports.append(game_report(name, runner))
+        lines += game_section(reports[-1], perft_row(name))
+    if plot_calls(reports, plot):
+        lines[intro:intro] = [f"![µs a call against the plays it returned, every game's single calls]({plot.name})", ""]
     for name in [] if args.no_peers else GAMES:
         for script, options in PEER_BENCHES:
             if not (HERE / name / script).is_file():

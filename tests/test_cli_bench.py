@@ -84,6 +84,20 @@ def test_bench_json_same_shape_and_every_surface_path_in_every_game(capsys):
     assert len(shapes) == 1
 
 
+def test_bench_calls_keeps_every_single_call_with_its_plays(capsys):
+    """``--calls``: each row timed one call at a time holds every call's ``[plays, µs]``,
+    the plays those of the game's generator on that position; without it, none."""
+    from chupai.guandan import legal_plays
+    from chupai.guandan._bench import positions
+
+    out = bench_json(capsys, "guandan", *TINY, "--no-engine", "--no-surface", "--calls")
+    lead = next(r for r in out["rows"] if r["case"] == "lead (concrete)")
+    assert [c[0] for c in lead["calls"]] == [len(legal_plays(p.hand, p.level)) for p in positions(2)]
+    assert all(us > 0 for _, us in lead["calls"]) and 0 < lead["median_call_us"] <= lead["p99_call_us"]
+    plain = bench_json(capsys, "guandan", *TINY, "--no-engine", "--no-surface")
+    assert all(r["calls"] is None for r in plain["rows"]) and plain["rows"][0]["p99_call_us"] > 0
+
+
 def test_determinize_timer_counts_only_determinize():
     surface = Surface("guandan", 1)
     state = surface.deal(seed=1)

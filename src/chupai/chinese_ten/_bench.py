@@ -57,12 +57,6 @@ def kernel_arrays(pos: Sequence[Position]) -> tuple[np.ndarray, np.ndarray]:
             np.array([p.layout.lo for p in pos], dtype=np.uint64))
 
 
-def _api_game(seed: int) -> None:
-    deal = Deal(seed)
-    while not deal.is_terminal():
-        deal.apply(deal.legal_actions()[0])
-
-
 def lead_calls(n: int, seed: int) -> list[partial[Any]]:
     """``n`` seeded calls of ``legal_plays``, each making a fresh list: a 12-card hand on a
     4-card layout of one 52-card deck (``bench/surface.py``'s Chinese Ten positions)."""
@@ -77,7 +71,7 @@ def lead_calls(n: int, seed: int) -> list[partial[Any]]:
 
 
 def generator(report: Report, args: argparse.Namespace) -> None:
-    """The generator rows, the kernel, and a whole deal through the Python ``Deal``."""
+    """The generator rows and the kernel."""
     pos = positions(args.deals)
     n_conc = sum(len(legal_plays(p.hand, p.layout)) for p in pos)
     n_coll = sum(len(legal_plays(p.hand, p.layout, collapse_suits=True)) for p in pos)
@@ -89,15 +83,12 @@ def generator(report: Report, args: argparse.Namespace) -> None:
         ("legal_plays + every Play", lambda p: list(legal_plays(p.hand, p.layout)), n_conc),
     ]
     for name, fn, nplays in rows:
-        mean, median = per_item(fn, pos, args.repeat)
-        report.add(name, mean, items=nplays / len(pos), unit="plays", median=median)
+        mean, calls = per_item(fn, pos, args.repeat)
+        report.add(name, mean, items=nplays / len(pos), unit="plays", calls=calls)
     hands, layouts = kernel_arrays(pos)
     for name, coll in (("kernel only (concrete)", False), ("kernel only (collapsed)", True)):
         dt, total = median_run(partial(kernel_count, hands, layouts, collapse_suits=coll, repeat=10), args.repeat)
         report.add(name, dt / (10 * len(pos)) * 1e6, items=total / (10 * len(pos)), unit="plays")
-    games = max(1, args.deals // 5)
-    mean, _ = per_item(_api_game, list(range(games)), args.repeat)
-    report.add("Python Deal API, whole deal (first action)", mean, unit="deals")
 
 
 def engine(report: Report, args: argparse.Namespace) -> None:

@@ -4,7 +4,7 @@
     chupai playout GAME [--deals 100000] [--seed 1] [--players N] [--policy random|greedy|heuristic] [--threads 1] [--json]
     chupai arena GAME [--bots mc,random] [--deals 200] [--seed 1] [--workers 1] [--players N] [--json]
     chupai bench GAME [--deals N] [--repeat 5] [--playouts N] [--surface-deals 200] [--no-engine] [--no-surface]
-                      [--json]
+                      [--json [--calls]]
 
 GAME is one of the registered games (:mod:`chupai.registry`).  The options only some
 games take (``--level``, ``--layout``, ``--decks``, ``--players``, ...) are declared by
@@ -85,7 +85,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     # the options given, passed on; the game's runner has its own defaults
     argv = [word for name in ("deals", "repeat", "playouts", "surface_deals") if getattr(args, name) is not None
             for word in (f"--{name.replace('_', '-')}", str(getattr(args, name)))]
-    argv += [f"--{name.replace('_', '-')}" for name in ("no_engine", "no_surface", "json") if getattr(args, name)]
+    argv += [f"--{name.replace('_', '-')}" for name in ("no_engine", "no_surface", "json", "calls") if getattr(args, name)]
     result: int = game(args.game).bench_module().main(argv)
     return result
 
@@ -174,6 +174,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     b.add_argument("--no-engine", action="store_true", help="skip the engine section")
     b.add_argument("--no-surface", action="store_true", help="skip the Python surface and OpenSpiel sections")
     b.add_argument("--json", action="store_true", help=json_help)
+    b.add_argument("--calls", action="store_true",
+                   help="with --json: each generator row's single calls too ([plays, µs] per position)")
     b.set_defaults(run=_cmd_bench)
     return ap, {"plays": p, "playout": po, "arena": ar, "ladder": ld, "bench": b}
 

@@ -4,7 +4,9 @@ chupai.<game>._bench``): the options, the sections and the report.
 A runner supplies its generator section (and its engine section); the Python surface
 section (:mod:`chupai.evaluation.speed`) and the OpenSpiel reference follow for every
 game.  ``--json`` writes the whole report as one JSON object (:meth:`Report.to_json`,
-the same keys for every game) instead of the table.
+the same keys for every game) instead of the table; ``--calls`` keeps every single
+call of the rows timed one by one (its plays and µs: what ``bench/enumeration.py``
+plots).
 """
 from __future__ import annotations
 
@@ -39,8 +41,10 @@ def run(
     ap.add_argument("--no-engine", action="store_true", help="skip the engine section")
     ap.add_argument("--no-surface", action="store_true", help="skip the Python surface and OpenSpiel sections")
     ap.add_argument("--json", action="store_true", help="write the report as one JSON object")
+    ap.add_argument("--calls", action="store_true",
+                    help="with --json: each generator row's single calls too ([plays, µs] per position)")
     args = ap.parse_args(argv)
-    report = Report(game, echo=not args.json)
+    report = Report(game, echo=not args.json, keep_calls=args.calls)
     report.info.update(deals=args.deals, repeat=args.repeat, playouts=args.playouts)
     report.section("generator")
     generator(report, args)

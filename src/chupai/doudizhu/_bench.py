@@ -86,8 +86,8 @@ def generator(report: Report, args: argparse.Namespace) -> None:
         ("follow", follows, lambda p: legal_plays(p.hand, p.previous), n_follow),
     ]
     for name, sample, fn, nplays in rows:
-        mean, median = per_item(fn, sample, args.repeat)
-        report.add(name, mean, items=nplays / len(sample), unit="plays", median=median)
+        mean, calls = per_item(fn, sample, args.repeat)
+        report.add(name, mean, items=nplays / len(sample), unit="plays", calls=calls)
     lead_hands, _ = kernel_arrays(leads)
     follow_hands, follow_prev = kernel_arrays(follows)
     kernels: list[tuple[str, int, partial[int]]] = [

@@ -203,6 +203,7 @@ def surface_report(report: Report, name: str, deals: int, repeat: int) -> None:
                note=f"{actions / deals:.1f} actions a deal, {per_decision:.1f} legal actions a decision; "
                "dealing excluded")
     report.info["actions_per_decision"] = per_decision
+    report.info["actions_per_deal"] = actions / deals
     us = _median_us(lambda: _random_deals(surface, by_index=True), repeat)
     report.add("random deal, apply_index()", us, unit="actions", note="the same deals, by index (no Play objects)")
     us = _median_us(lambda: _loop(lambda seed: surface.deal(seed=seed), list(range(deals))), repeat)

@@ -2,8 +2,9 @@
 
 Every figure is CPU time of this process (:data:`CLOCK`, ``time.process_time``: what
 other programs on a shared machine do does not count) and a median over repeats; only
-the runs on several threads (their point is the elapsed time) and the median single
-call (:func:`median_single_call`) are timed by the wall clock (:data:`WALL`).
+the runs on several threads (their point is the elapsed time) and the single calls
+(:func:`single_calls`: their median and 99th percentile) are timed by the wall clock
+(:data:`WALL`).
 
 >>> mean_us = mean_per_item(lambda x: x + 1, list(range(100)), repeat=3)
 >>> mean_us > 0
@@ -12,6 +13,9 @@ True
 >>> report.add("a case", 2.0, items=10, unit="plays")
 >>> report.rows[0].per_second
 5000000.0
+>>> calls = single_calls(lambda n: range(n), [1, 2, 3])
+>>> calls.sizes, len(calls.us), calls.p99 >= calls.median
+((1, 2, 3), 3, True)
 """
 from __future__ import annotations
 
@@ -27,6 +31,7 @@ from typing import Any
 __all__ = [
     "CLOCK",
     "WALL",
+    "Calls",
     "Report",
     "Row",
     "dealt_counts",
@@ -34,8 +39,8 @@ __all__ = [
     "mean_per_call",
     "mean_per_item",
     "median_run",
-    "median_single_call",
     "per_item",
+    "single_calls",
     "target_rows",
 ]
 
@@ -80,23 +85,52 @@ def mean_per_item(fn: Callable[[Any], Any], items: Sequence[Any], repeat: int) -
     return statistics.median(means)
 
 
-def median_single_call(fn: Callable[[Any], Any], items: Sequence[Any]) -> float:
-    """The median µs of one ``fn(item)`` call, each call timed alone.
+@dataclass(frozen=True)
+class Calls:
+    """Single calls, each timed alone (:func:`single_calls`).
+
+    Attributes:
+        us: the µs of each call (wall clock).
+        sizes: the length of each call's result (``None`` where it has none): the
+            plays of a generator call.
+    """
+
+    us: tuple[float, ...]
+    sizes: tuple[int | None, ...]
+
+    @property
+    def median(self) -> float:
+        """The median µs of one call."""
+        return statistics.median(self.us)
+
+    @property
+    def p99(self) -> float:
+        """The 99th percentile µs of one call (the largest below 100 calls' worth)."""
+        if len(self.us) < 100:
+            return max(self.us)
+        return statistics.quantiles(self.us, n=100, method="inclusive")[98]
+
+
+def single_calls(fn: Callable[[Any], Any], items: Sequence[Any]) -> Calls:
+    """Each ``fn(item)`` call timed alone, with the length of its result.
 
     By the wall clock (:data:`WALL`): reading the CPU clock costs about as much as a
-    sub-µs call, and the median leaves out the calls the scheduler interrupted.
+    sub-µs call; the median leaves out the calls the scheduler interrupted, the 99th
+    percentile keeps the slow hands in (and, on a busy machine, some interruptions).
     """
-    singles = []
+    us = []
+    sizes: list[int | None] = []
     for it in items:
         t0 = WALL()
-        fn(it)
-        singles.append((WALL() - t0) * 1e6)
-    return statistics.median(singles)
+        result = fn(it)
+        us.append((WALL() - t0) * 1e6)
+        sizes.append(len(result) if hasattr(result, "__len__") else None)
+    return Calls(tuple(us), tuple(sizes))
 
 
-def per_item(fn: Callable[[Any], Any], items: Sequence[Any], repeat: int) -> tuple[float, float]:
-    """:func:`mean_per_item` and, for contrast, :func:`median_single_call` (both µs)."""
-    return mean_per_item(fn, items, repeat), median_single_call(fn, items)
+def per_item(fn: Callable[[Any], Any], items: Sequence[Any], repeat: int) -> tuple[float, Calls]:
+    """:func:`mean_per_item` and the single calls (:func:`single_calls`)."""
+    return mean_per_item(fn, items, repeat), single_calls(fn, items)
 
 
 def median_run(fn: Callable[[], Any], repeat: int, clock: Callable[[], float] = CLOCK) -> tuple[float, Any]:
@@ -140,7 +174,10 @@ class Row:
         per_second: ``unit`` per second (``items`` per call / ``us``).
         unit: what ``per_second`` counts (``plays``, ``deals``, ``calls``, ...).
         median_call_us: the median of single calls (wall clock), where measured.
+        p99_call_us: their 99th percentile, where measured.
         note: a remark (e.g. the share of a decision spent in ``determinize``).
+        calls: each single call's ``[size, µs]`` (its result's length, ``None`` where
+            it has none), kept when the report asks (``Report.keep_calls``).
     """
 
     section: str
@@ -149,16 +186,20 @@ class Row:
     per_second: float | None
     unit: str
     median_call_us: float | None = None
+    p99_call_us: float | None = None
     note: str = ""
+    calls: list[list[Any]] | None = None
 
 
 @dataclass
 class Report:
     """The rows of one benchmark run, printed as they come (``echo``) and as JSON
-    (:meth:`to_json`, the same keys for every game)."""
+    (:meth:`to_json`, the same keys for every game); ``keep_calls``: each row's single
+    calls too (:attr:`Row.calls`)."""
 
     game: str
     echo: bool = True
+    keep_calls: bool = False
     rows: list[Row] = field(default_factory=list)
     info: dict[str, Any] = field(default_factory=dict)
     _section: str = "generator"
@@ -182,20 +223,27 @@ class Report:
         *,
         items: float = 1.0,
         unit: str = "calls",
-        median: float | None = None,
+        calls: Calls | None = None,
         note: str = "",
         per_second: float | None = None,
     ) -> None:
         """Add a figure: ``us`` CPU µs per call of ``items`` ``unit`` (or ``per_second``
-        given directly, e.g. for a run on several threads)."""
+        given directly, e.g. for a run on several threads); ``calls``: the same calls
+        timed one by one (their median and 99th percentile)."""
         if per_second is None and us:
             per_second = items / us * 1e6
-        row = Row(self._section, case, us, per_second, unit, median, note)
+        median = p99 = None
+        kept = None
+        if calls is not None:
+            median, p99 = calls.median, calls.p99
+            if self.keep_calls:
+                kept = [[size, t] for size, t in zip(calls.sizes, calls.us)]
+        row = Row(self._section, case, us, per_second, unit, median, p99, note, kept)
         self.rows.append(row)
         if self.echo:
             us_text = "-" if us is None else f"{us:.3f}"
             rate = "" if per_second is None else f"{_number(per_second)} {unit}"
-            extra = f"  median call {median:.3f} µs" if median is not None else ""
+            extra = f"  median call {median:.3f} µs, p99 {p99:.3f}" if median is not None and p99 is not None else ""
             print(f"{case:<46}{us_text:>12}{rate:>22}{extra}{'  ' + note if note else ''}")
             sys.stdout.flush()
 

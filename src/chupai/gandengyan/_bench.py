@@ -101,8 +101,8 @@ def generator(report: Report, args: argparse.Namespace) -> None:
         ("legal_plays + materialise every Play", lambda p: list(legal_plays(p.hand, p.previous)), pos, n_plays),
     ]
     for name, fn, items, nplays in rows:
-        mean, median = per_item(fn, items, args.repeat)
-        report.add(name, mean, items=nplays / max(len(items), 1), unit="plays", median=median)
+        mean, calls = per_item(fn, items, args.repeat)
+        report.add(name, mean, items=nplays / max(len(items), 1), unit="plays", calls=calls)
     los, his, targets = kernel_arrays(pos)
     dt, total = median_run(lambda: kernel_count(los, his, targets, repeat=10), args.repeat)
     report.add("kernel only, every position", dt / (10 * len(pos)) * 1e6, items=total / (10 * len(pos)),

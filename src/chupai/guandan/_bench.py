@@ -82,8 +82,8 @@ def generator(report: Report, args: argparse.Namespace) -> None:
         ("lead + len() only", lambda p: len(legal_plays(p.hand, p.level)), n_lead),
     ]
     for name, fn, nplays in rows:
-        mean, median = per_item(fn, pos, args.repeat)
-        report.add(name, mean, items=nplays / len(pos), unit="plays", median=median)
+        mean, calls = per_item(fn, pos, args.repeat)
+        report.add(name, mean, items=nplays / len(pos), unit="plays", calls=calls)
     los, his, levels = kernel_arrays(pos)
     for name, coll in (("kernel only, lead", False), ("kernel only, collapsed lead", True)):
         dt, total = median_run(partial(kernel_count, los, his, levels, collapse_suits=coll, repeat=10), args.repeat)

@@ -85,8 +85,8 @@ def generator(report: Report, args: argparse.Namespace) -> None:
         ("lead + materialise every Play", lambda p: list(legal_plays(p.hand)), n_lead),
     ]
     for name, fn, nplays in rows:
-        mean, median = per_item(fn, pos, args.repeat)
-        report.add(name, mean, items=nplays / len(pos), unit="plays", median=median)
+        mean, calls = per_item(fn, pos, args.repeat)
+        report.add(name, mean, items=nplays / len(pos), unit="plays", calls=calls)
     hands, prev = kernel_arrays(pos)
     kernels: list[tuple[str, dict[str, Any]]] = [
         ("kernel only, lead", {}),
