@@ -214,6 +214,19 @@ cdef void start_threads(pool_t *p, worker_arg_t *args) noexcept nogil:
 
 
 @cython.final
+cdef void stop_threads(pthread_mutex_t *mu, pthread_cond_t *wake, int *stop, const pthread_t *tids,
+                       int n) noexcept nogil:
+    """Set the flag ``stop`` under ``mu``, wake every thread waiting on ``wake`` and join
+    the ``n`` threads ``tids`` (which end once they see the flag)."""
+    cdef int k
+    pthread_mutex_lock(mu)
+    chupai_store_int(stop, 1)
+    pthread_cond_broadcast(wake)
+    pthread_mutex_unlock(mu)
+    for k in range(n):
+        pthread_join(tids[k], NULL)
+
+
 cdef class Workers:
     """``threads`` participants: the calling thread and ``threads - 1`` POSIX threads
     (module doc)."""
@@ -252,15 +265,9 @@ cdef class Workers:
         free(self.args)
 
     cdef void _stop(self):
-        cdef int k
         if self.p.started and self.p.pid == getpid():
             with nogil:
-                pthread_mutex_lock(&self.p.mu)
-                chupai_store_int(&self.p.stop, 1)
-                pthread_cond_broadcast(&self.p.start)
-                pthread_mutex_unlock(&self.p.mu)
-                for k in range(self.p.started):
-                    pthread_join(self.p.tids[k], NULL)
+                stop_threads(&self.p.mu, &self.p.start, &self.p.stop, self.p.tids, self.p.started)
             pthread_mutex_destroy(&self.p.mu)
             pthread_cond_destroy(&self.p.start)
             pthread_cond_destroy(&self.p.done)
@@ -453,15 +460,9 @@ cdef class TaskQueue:
         free(self.q)
 
     cdef void _stop(self):
-        cdef int k
         if self.q.started and self.q.pid == getpid():
             with nogil:
-                pthread_mutex_lock(&self.q.mu)
-                self.q.stop = 1
-                pthread_cond_broadcast(&self.q.ready)
-                pthread_mutex_unlock(&self.q.mu)
-                for k in range(self.q.started):
-                    pthread_join(self.q.tids[k], NULL)
+                stop_threads(&self.q.mu, &self.q.ready, &self.q.stop, self.q.tids, self.q.started)
         self.q.started = 0
         self.q.threads = 0      # no restart (after a fork) either
 
