@@ -35,10 +35,31 @@ def _play(game: str, bot: Any, seed: int, decisions: int = 40) -> list[Any]:
 
 
 @pytest.mark.parametrize("game", GAME_NAMES)
-def test_best_is_legal_and_deterministic(game: str) -> None:
-    first = _play(game, BestBot(worlds=6, min_worlds=3, z=0.5), 11)
-    again = _play(game, BestBot(worlds=6, min_worlds=3, z=0.5), 11)
+@pytest.mark.parametrize("candidates", ["lowest", "types"])
+def test_best_is_legal_and_deterministic(game: str, candidates: str) -> None:
+    first = _play(game, BestBot(worlds=6, min_worlds=3, z=0.5, candidates=candidates), 11)
+    again = _play(game, BestBot(worlds=6, min_worlds=3, z=0.5, candidates=candidates), 11)
     assert first == again
+
+
+def test_candidates_types_takes_each_type_s_lowest_first() -> None:
+    """``candidates="types"``: the plays compared are the policy's and each type's lowest
+    in the greedy order (as many types as fit); ``"lowest"``: the lowest plays."""
+    from chupai.guandan import Deal
+
+    engine = Deal(seed=4).card_play()
+    plays = engine.legal_plays(collapse_suits=True)
+    rec = plays.to_numpy()
+    order = np.lexsort((-rec["length"].astype(int), rec["key"], rec["nwild"], rec["cls"])).tolist()
+    lowest_of_type: dict[int, int] = {}
+    for i in order:
+        lowest_of_type.setdefault(int(rec["type"][i]), i)
+    heads = sorted(lowest_of_type.values(), key=order.index)
+    assert len(heads) >= 7 and heads != order[:7]  # the two ways differ on this hand
+    for candidates, expected in (("lowest", order[:7]), ("types", heads[:7])):
+        # no proposal (the policy would pass): the seven plays beside it are the candidates
+        chosen, include_pass, _ = BestBot(worlds=2, candidates=candidates)._candidates(engine, None)
+        assert not include_pass and list(chosen) == [plays[i] for i in expected]
 
 
 def test_best_overrules_the_heuristic_somewhere() -> None:
@@ -61,21 +82,23 @@ def test_best_overrules_the_heuristic_somewhere() -> None:
 def test_best_spec_and_input_checks() -> None:
     bot = make_bot("best")
     assert isinstance(bot, BestBot) and bot.seconds == 0.06 and bot.worlds == 384
-    bot = make_bot("best:20ms:z=1.5:max_candidates=5:min_worlds=4:policy=greedy")
-    assert (bot.seconds, bot.worlds, bot.z, bot.max_candidates, bot.min_worlds, bot.policy) == (
-        0.02, None, 1.5, 5, 4, "greedy")
+    bot = make_bot("best:20ms:z=1.5:max_candidates=5:min_worlds=4:policy=greedy:candidates=types")
+    assert (bot.seconds, bot.worlds, bot.z, bot.max_candidates, bot.min_worlds, bot.policy, bot.candidates) == (
+        0.02, None, 1.5, 5, 4, "greedy", "types")
     assert make_bot("best:30").worlds == 30 and make_bot("best:30").seconds is None
-    for spec in ("best:depth=3", "best:z=x", "best:policy=clever"):
+    for spec in ("best:depth=3", "best:z=x", "best:policy=clever", "best:candidates=highest"):
         with pytest.raises(ValueError):
             make_bot(spec)
     for kwargs, error in (({"seconds": "1"}, TypeError), ({"seconds": 0.0}, ValueError),
                           ({"worlds": 0}, ValueError), ({"worlds": 2.5}, TypeError),
                           ({"z": -1.0}, ValueError), ({"z": "2"}, TypeError),
                           ({"policy": "clever"}, ValueError), ({"max_candidates": 0}, ValueError),
-                          ({"min_worlds": 0}, ValueError)):
+                          ({"min_worlds": 0}, ValueError), ({"candidates": "highest"}, ValueError),
+                          ({"candidates": 1}, TypeError)):
         with pytest.raises(error):
             BestBot(**kwargs)
     assert repr(BestBot(worlds=9)) == "BestBot(worlds=9, policy='heuristic')"
+    assert repr(BestBot(worlds=9, candidates="types")) == "BestBot(worlds=9, policy='heuristic', candidates='types')"
 
 
 def _rulebots(monkeypatch: pytest.MonkeyPatch) -> Any:

@@ -8,7 +8,8 @@ test says another one is better:
 * it draws worlds consistent with what the player knows
   (``state.determinize_card_play``), and in each world plays every candidate out with
   the same ``policy`` (the candidates: the heuristic's play, passing when allowed, and
-  the lowest suit-collapsed plays in the greedy order, at most ``max_candidates``), so
+  the lowest suit-collapsed plays in the greedy order, at most ``max_candidates``; with
+  ``candidates="types"`` the lowest play of each type first, then the next lowest), so
   the candidates' outcomes are compared on the same hidden hands;
 * it stops after ``seconds`` of process CPU (or ``worlds`` worlds, whichever first);
 * it plays the candidate with the best mean outcome only if its per-world difference
@@ -38,7 +39,11 @@ from chupai.registry import game_of
 from chupai.core.validate import as_rng, check_choice, check_positive_int
 from chupai.actions import PASS
 
-__all__ = ["BestBot"]
+__all__ = ["CANDIDATES", "BestBot"]
+
+#: how the plays compared beside the policy's are chosen: the lowest in the greedy order,
+#: or the lowest of each type first (then the next lowest)
+CANDIDATES = ("lowest", "types")
 
 
 def _as_action(actions: list[Any], play: Any) -> Any:
@@ -63,6 +68,8 @@ class BestBot:
         max_candidates: the most plays compared (the policy's play among them).
         z: the t statistic a candidate's mean gain over the policy's play must exceed.
         min_worlds: no play overrules the policy's on fewer worlds.
+        candidates: ``"lowest"`` (the lowest plays in the greedy order) or ``"types"``
+            (the lowest of each type first), see :data:`CANDIDATES`.
 
     Deterministic for a given ``rng`` when held to ``worlds`` (a time budget depends on
     the machine).
@@ -71,7 +78,7 @@ class BestBot:
     name = "best"
 
     def __init__(self, seconds: float | None = None, *, worlds: int | None = None, policy: str = "heuristic",
-                 max_candidates: int = 8, z: float = 2.0, min_worlds: int = 8) -> None:
+                 max_candidates: int = 8, z: float = 2.0, min_worlds: int = 8, candidates: str = "lowest") -> None:
         if seconds is None and worlds is None:
             worlds = 64
         if seconds is not None:
@@ -89,6 +96,7 @@ class BestBot:
             raise ValueError(f"z must be >= 0 and finite, not {z!r}")
         self.z = float(z)
         self.min_worlds = check_positive_int(min_worlds, "min_worlds")
+        self.candidates = check_choice(candidates, "candidates", CANDIDATES)
 
     def __repr__(self) -> str:
         budget = []
@@ -96,7 +104,8 @@ class BestBot:
             budget.append(f"seconds={self.seconds:g}")
         if self.worlds is not None:
             budget.append(f"worlds={self.worlds}")
-        extra = changed_options(self, {"max_candidates": self.max_candidates, "z": self.z, "min_worlds": self.min_worlds})
+        extra = changed_options(self, {"max_candidates": self.max_candidates, "z": self.z, "min_worlds": self.min_worlds,
+                                       "candidates": self.candidates})
         return f"BestBot({', '.join(budget)}, policy={self.policy!r}{extra})"
 
     def _candidates(self, engine: Any, proposal: Any) -> tuple[Any, bool, int]:
@@ -112,6 +121,9 @@ class BestBot:
         if len(plays) > keep:
             rec = plays.to_numpy()
             order = np.lexsort((-rec["length"].astype(int), rec["key"], rec["nwild"], rec["cls"])).tolist()
+            if self.candidates == "types":  # each type's lowest first, in the greedy order
+                heads = set(np.unique(rec["type"][order], return_index=True)[1].tolist())
+                order = [order[k] for k in sorted(heads)] + [i for k, i in enumerate(order) if k not in heads]
             chosen = order[:keep]
             if index >= 0 and index not in chosen:
                 chosen[-1] = index

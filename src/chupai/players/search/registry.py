@@ -86,7 +86,8 @@ _ISMCTS_OPTIONS: dict[str, Callable[[str], Any]] = {
 _MC_OPTIONS: dict[str, Callable[[str], Any]] = {"policy": str}
 
 #: the BestBot options a spec may set
-_BEST_OPTIONS: dict[str, Callable[[str], Any]] = {"policy": str, "max_candidates": int, "z": float, "min_worlds": int}
+_BEST_OPTIONS: dict[str, Callable[[str], Any]] = {"policy": str, "max_candidates": int, "z": float, "min_worlds": int,
+                                                  "candidates": str}
 
 #: the NetworkBot options a spec may set (``fallback`` is a bot spec, made by make_bot)
 _NET_OPTIONS: dict[str, Callable[[str], Any]] = {
