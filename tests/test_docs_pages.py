@@ -98,7 +98,9 @@ def test_license_is_mit_as_pyproject_says():
     text = ROOT.joinpath("LICENSE").read_text()
     assert text.startswith("MIT License") and "Copyright (c) 2026 chupai developers" in text
     pyproject = ROOT.joinpath("pyproject.toml").read_text()
-    assert re.search(r'^license = \{ text = "MIT" \}$', pyproject, re.M)
+    # PEP 639: an SPDX expression and the file that holds the text
+    assert re.search(r'^license = "MIT"$', pyproject, re.M)
+    assert re.search(r'^license-files = \["LICENSE"\]$', pyproject, re.M)
 
 
 def test_readme_points_to_the_docs():
