@@ -209,8 +209,13 @@ def test_view_renders_peer_strings_as_text_and_the_handshake_refuses_html_names(
         page = asyncio.create_task(browse_live(
             f"http://127.0.0.1:{server.port}/", tmp_path / "profile", updates=1,
             until="(document.querySelector('.state') || {}).textContent?.startsWith('ended')"))
-        while not server.view._watchers or server.stats.decisions < 3:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + TIMEOUT
+        while (not server.view._watchers or server.stats.decisions < 3) and not page.done():
+            assert loop.time() < deadline, "the browser never watched the table"
             await asyncio.sleep(0.02)
+        if page.done():  # the browser failed before watching: its error, not a wait
+            page.result()
         player.cancel()  # it leaves mid-game: its table ends, the reason names the seat
         dom = await asyncio.wait_for(page, TIMEOUT)
         await asyncio.wait_for(task, TIMEOUT)
