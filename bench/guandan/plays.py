@@ -75,11 +75,8 @@ def openguandan(checkout: Path, java: str, pos: list, repeat: int, warmup: int) 
     lists may hold a play twice, its cards in two orders, and a follow's lists the pass
     entry, which chupai's do not list)."""
     jar = checkout / JAR
-    if not jar.is_file():
-        raise SystemExit(f"plays.py: error: {checkout} has no {JAR}: expected a checkout of OpenGuanDan")
     javac = shutil.which("javac")
-    if javac is None or shutil.which(java) is None:
-        raise SystemExit("plays.py: error: the OpenGuanDan side needs a JDK (java and javac) on the PATH")
+    assert javac is not None  # checked by main before any work
     out: dict[str, tuple[float, ...]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run([javac, "-cp", str(jar), "-d", tmp, str(HARNESS)], check=True)
@@ -118,6 +115,11 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if min(args.positions, args.repeat) < 1 or args.warmup < 0:
         ap.error("--positions and --repeat must be at least 1, --warmup at least 0")
+    if args.checkout is not None:
+        if not (args.checkout / JAR).is_file():
+            ap.error(f"--checkout: {args.checkout} has no {JAR}: expected a checkout of OpenGuanDan")
+        if shutil.which("javac") is None or shutil.which(args.java) is None:
+            ap.error(f"--checkout: the OpenGuanDan side needs a JDK on the PATH (javac and {args.java})")
     pos = positions(args.positions)
     sides = {"chupai": chupai_side(pos, args.repeat, False),
              "chupai, collapsed": chupai_side(pos, args.repeat, True)}

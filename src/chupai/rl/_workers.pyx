@@ -213,7 +213,6 @@ cdef void start_threads(pool_t *p, worker_arg_t *args) noexcept nogil:
         p.started += 1
 
 
-@cython.final
 cdef void stop_threads(pthread_mutex_t *mu, pthread_cond_t *wake, int *stop, const pthread_t *tids,
                        int n) noexcept nogil:
     """Set the flag ``stop`` under ``mu``, wake every thread waiting on ``wake`` and join
@@ -227,6 +226,7 @@ cdef void stop_threads(pthread_mutex_t *mu, pthread_cond_t *wake, int *stop, con
         pthread_join(tids[k], NULL)
 
 
+@cython.final
 cdef class Workers:
     """``threads`` participants: the calling thread and ``threads - 1`` POSIX threads
     (module doc)."""
