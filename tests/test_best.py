@@ -62,6 +62,35 @@ def test_candidates_types_takes_each_type_s_lowest_first() -> None:
         assert not include_pass and list(chosen) == [plays[i] for i in expected]
 
 
+def test_objective_win_scores_who_won_alone() -> None:
+    """``objective="win"`` (Guan Dan, which declares ``evaluate_win``): each playout
+    counts +1 or -1 for the player's side whatever the levels, where the game's own
+    score counts the levels won; the bot stays legal and deterministic."""
+    from chupai.guandan import Deal
+
+    entry = GAMES["guandan"]
+    deal = Deal(seed=5)
+    engine = deal.card_play()
+    plays = engine.legal_plays(collapse_suits=True).take([0, 1, 2])
+    score = engine.evaluate(plays, False, 40, 1, "heuristic", *entry.evaluate_args(deal.rules))
+    win = engine.evaluate(plays, False, 40, 1, "heuristic", *entry.evaluate_args(deal.rules, "win"))
+    assert entry.evaluate_args(deal.rules, "win") == ((1, 1, 1),)
+    # the same playouts (same seed): every won one counts 1 instead of its 1, 2 or 4 levels
+    assert np.all(np.abs(win) <= 40) and np.all(np.abs(score) >= np.abs(win))
+    assert np.all(np.sign(score) * np.sign(win) >= 0) and not np.array_equal(score, win)
+    first = _play("guandan", BestBot(worlds=6, min_worlds=3, z=0.5, objective="win"), 12)
+    assert first == _play("guandan", BestBot(worlds=6, min_worlds=3, z=0.5, objective="win"), 12)
+
+
+@pytest.mark.parametrize("game", [g for g in GAME_NAMES if GAMES[g].evaluate_win is None])
+def test_objective_win_is_refused_where_the_game_has_no_win_measure(game: str) -> None:
+    state = GAMES[game].new(3, match=False, rules=None, players=None)
+    before = state.legal_actions()
+    with pytest.raises(ValueError, match="objective"):
+        BestBot(worlds=4, objective="win").choose(state, np.random.default_rng(0))
+    assert state.legal_actions() == before and not state.is_terminal()
+
+
 def test_best_overrules_the_heuristic_somewhere() -> None:
     """With a loose threshold the playouts change some choice of the heuristic (the
     search is not dead code); with an infinite budget of evidence it never would."""
@@ -82,11 +111,12 @@ def test_best_overrules_the_heuristic_somewhere() -> None:
 def test_best_spec_and_input_checks() -> None:
     bot = make_bot("best")
     assert isinstance(bot, BestBot) and bot.seconds == 0.06 and bot.worlds == 384
-    bot = make_bot("best:20ms:z=1.5:max_candidates=5:min_worlds=4:policy=greedy:candidates=types")
-    assert (bot.seconds, bot.worlds, bot.z, bot.max_candidates, bot.min_worlds, bot.policy, bot.candidates) == (
-        0.02, None, 1.5, 5, 4, "greedy", "types")
+    bot = make_bot("best:20ms:z=1.5:max_candidates=5:min_worlds=4:policy=greedy:candidates=types:objective=win")
+    assert (bot.seconds, bot.worlds, bot.z, bot.max_candidates, bot.min_worlds, bot.policy, bot.candidates,
+            bot.objective) == (0.02, None, 1.5, 5, 4, "greedy", "types", "win")
     assert make_bot("best:30").worlds == 30 and make_bot("best:30").seconds is None
-    for spec in ("best:depth=3", "best:z=x", "best:policy=clever", "best:candidates=highest"):
+    for spec in ("best:depth=3", "best:z=x", "best:policy=clever", "best:candidates=highest",
+                 "best:objective=levels"):
         with pytest.raises(ValueError):
             make_bot(spec)
     for kwargs, error in (({"seconds": "1"}, TypeError), ({"seconds": 0.0}, ValueError),
@@ -94,11 +124,13 @@ def test_best_spec_and_input_checks() -> None:
                           ({"z": -1.0}, ValueError), ({"z": "2"}, TypeError),
                           ({"policy": "clever"}, ValueError), ({"max_candidates": 0}, ValueError),
                           ({"min_worlds": 0}, ValueError), ({"candidates": "highest"}, ValueError),
-                          ({"candidates": 1}, TypeError)):
+                          ({"candidates": 1}, TypeError), ({"objective": "levels"}, ValueError),
+                          ({"objective": None}, TypeError)):
         with pytest.raises(error):
             BestBot(**kwargs)
     assert repr(BestBot(worlds=9)) == "BestBot(worlds=9, policy='heuristic')"
     assert repr(BestBot(worlds=9, candidates="types")) == "BestBot(worlds=9, policy='heuristic', candidates='types')"
+    assert repr(BestBot(worlds=9, objective="win")) == "BestBot(worlds=9, policy='heuristic', objective='win')"
 
 
 def _rulebots(monkeypatch: pytest.MonkeyPatch) -> Any:

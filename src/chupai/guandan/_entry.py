@@ -33,6 +33,7 @@ GAME = Game(
     name="guandan", title="Guan Dan", package="chupai.guandan", players=(4, 4), default_players=4,
     teams=True, rule_presets=PRESETS,
     decision_policy="chupai.guandan.tribute:decision_choice", evaluate_rules=("promotion",),
+    evaluate_win=((1, 1, 1),),
     outcome=outcome, utility=(-4.0, 4.0), max_length=max_length, encoder="chupai.guandan._rl:GuanDan",
     cli="chupai.guandan._cli",
     options=(Option("--level", "the level rank, 2..A", metavar="RANK", required=True),

@@ -140,6 +140,10 @@ class Game:
             (``f(state, actions) -> action``); ``None``: the game has no such step.
         evaluate_rules: the ``Rules`` fields that ``DealEngine.evaluate`` takes after its
             common arguments.
+        evaluate_win: the arguments after them under which ``DealEngine.evaluate``
+            scores a deal by who won it alone, every won deal alike (Guan Dan: promotion
+            ``(1, 1, 1)``); ``None``: the game's outcome is its only measure (search bots
+            offer no ``objective="win"`` there).
         outcome: ``f(rules, engine.playout(...)) -> returns``: each seat's return (as the
             game's ``Deal.returns()``) from the outcome a compiled playout reports (a
             terminal engine's playout reports the final outcome).
@@ -210,6 +214,7 @@ class Game:
     roles: str | None = None
     networks: tuple[tuple[str, str], ...] = ()
     side_role: str | None = None
+    evaluate_win: tuple[Any, ...] | None = None
 
     # -- derived ------------------------------------------------------------------------
     @property
@@ -284,8 +289,17 @@ class Game:
         policy: Callable[[Any, Sequence[Any]], Any] = resolve(self.decision_policy)
         return policy(state, actions)
 
-    def evaluate_args(self, rules: Any) -> tuple[Any, ...]:
-        """The game's extra arguments of ``DealEngine.evaluate`` under ``rules``."""
+    def evaluate_args(self, rules: Any, objective: str = "score") -> tuple[Any, ...]:
+        """The game's extra arguments of ``DealEngine.evaluate`` under ``rules``: its
+        outcome as the rules score it (``objective="score"``), or, ``"win"``, who won
+        alone (:attr:`evaluate_win`; ``ValueError`` in a game without it)."""
+        if objective == "win":
+            if self.evaluate_win is None:
+                raise ValueError(f"objective 'win' is not available in {self.name}: its outcome is its only "
+                                 "measure; expected objective='score'")
+            return self.evaluate_win
+        if objective != "score":
+            raise ValueError(f"objective must be 'score' or 'win', not {objective!r}")
         return tuple(getattr(rules, field) for field in self.evaluate_rules)
 
     def new(self, seed: int | None = None, *, match: bool = False, rules: Any = None,

@@ -14,7 +14,9 @@ test says another one is better:
 * it stops after ``seconds`` of process CPU (or ``worlds`` worlds, whichever first);
 * it plays the candidate with the best mean outcome only if its per-world difference
   to the heuristic's play has a t statistic above ``z`` (over at least ``min_worlds``
-  worlds), else the heuristic's play.
+  worlds), else the heuristic's play.  The outcome is the deal's as the game scores it
+  (``objective="score"``: Guan Dan's levels won) or, in a game that declares it
+  (``evaluate_win`` of its registry entry), whether the deal was won (``"win"``).
 
 Decisions with one choice cost nothing; outside the card play (tribute, exchange) it
 makes the game's decision policy's choice, as the other bots.
@@ -39,11 +41,15 @@ from chupai.registry import game_of
 from chupai.core.validate import as_rng, check_choice, check_positive_int
 from chupai.actions import PASS
 
-__all__ = ["CANDIDATES", "BestBot"]
+__all__ = ["CANDIDATES", "OBJECTIVES", "BestBot"]
 
 #: how the plays compared beside the policy's are chosen: the lowest in the greedy order,
 #: or the lowest of each type first (then the next lowest)
 CANDIDATES = ("lowest", "types")
+
+#: what a playout's outcome measures: the deal's score as the rules give it, or whether
+#: it was won (every won deal alike; a game's registry entry says if it can)
+OBJECTIVES = ("score", "win")
 
 
 def _as_action(actions: list[Any], play: Any) -> Any:
@@ -70,6 +76,9 @@ class BestBot:
         min_worlds: no play overrules the policy's on fewer worlds.
         candidates: ``"lowest"`` (the lowest plays in the greedy order) or ``"types"``
             (the lowest of each type first), see :data:`CANDIDATES`.
+        objective: ``"score"`` (the deal's outcome as the rules score it) or ``"win"``
+            (whether it was won; ``ValueError`` at the first decision in a game whose
+            registry entry has no ``evaluate_win``), see :data:`OBJECTIVES`.
 
     Deterministic for a given ``rng`` when held to ``worlds`` (a time budget depends on
     the machine).
@@ -78,7 +87,8 @@ class BestBot:
     name = "best"
 
     def __init__(self, seconds: float | None = None, *, worlds: int | None = None, policy: str = "heuristic",
-                 max_candidates: int = 8, z: float = 2.0, min_worlds: int = 8, candidates: str = "lowest") -> None:
+                 max_candidates: int = 8, z: float = 2.0, min_worlds: int = 8, candidates: str = "lowest",
+                 objective: str = "score") -> None:
         if seconds is None and worlds is None:
             worlds = 64
         if seconds is not None:
@@ -97,6 +107,7 @@ class BestBot:
         self.z = float(z)
         self.min_worlds = check_positive_int(min_worlds, "min_worlds")
         self.candidates = check_choice(candidates, "candidates", CANDIDATES)
+        self.objective = check_choice(objective, "objective", OBJECTIVES)
 
     def __repr__(self) -> str:
         budget = []
@@ -105,7 +116,7 @@ class BestBot:
         if self.worlds is not None:
             budget.append(f"worlds={self.worlds}")
         extra = changed_options(self, {"max_candidates": self.max_candidates, "z": self.z, "min_worlds": self.min_worlds,
-                                       "candidates": self.candidates})
+                                       "candidates": self.candidates, "objective": self.objective})
         return f"BestBot({', '.join(budget)}, policy={self.policy!r}{extra})"
 
     def _candidates(self, engine: Any, proposal: Any) -> tuple[Any, bool, int]:
@@ -136,6 +147,7 @@ class BestBot:
     def choose(self, state: Any, rng: Any) -> Any:
         """The action to make in ``state`` (an item of ``state.legal_actions()``)."""
         g = as_rng(rng)
+        extra = game_of(state).evaluate_args(state.rules, self.objective)  # checked in every decision
         actions = state.legal_actions()
         if len(actions) == 1:
             return actions[0]
@@ -148,7 +160,6 @@ class BestBot:
         if n == 1:
             return _as_action(actions, proposal)
         player = state.current_player
-        extra = game_of(state).evaluate_args(state.rules)
         start = time.process_time()
         rows: list[np.ndarray] = []
         while self.worlds is None or len(rows) < self.worlds:
