@@ -536,12 +536,60 @@ cdef void window_dfs(ctx_t *c, const window_t *w, int j, mask_t lo, mask_t hi, i
         wj += 1
 
 
+cdef void gen_windows_natural(ctx_t *c, int type_, int per_rank, int nranks, int npos,
+                              int kmin) noexcept nogil:
+    """Tubes and plates of a hand without wild cards: the windows whose every rank has
+    `per_rank` natural cards (found as runs of bits), each choice of the first ranks
+    written with every choice of the last."""
+    cdef unsigned full = 0, starts
+    cdef int r, p, j, k0, k1, total
+    cdef slot_t sl[3]
+    cdef mask_t lo, hi
+    cdef uint64_t tail
+    cdef play_t *q
+    for r in range(N_RANKS):
+        if c.cnt[r] >= per_rank:
+            full |= 1u << r
+    full = low_ace(full)         # bit i: the rank at window step i
+    starts = full & (full >> 1)
+    if nranks == 3:
+        starts &= full >> 2
+    starts &= ((1u << npos) - 1) & ~((1u << (kmin + 1)) - 1)
+    while starts:
+        p = lowest_bit(starts)
+        starts &= starts - 1
+        total = 1
+        for j in range(nranks):
+            sub_range(c, WINDOW_RANK[p + j], per_rank, &sl[j])
+            total *= sl[j].end - sl[j].begin
+        q = reserve(c.out, total)
+        if q == NULL:
+            return
+        c.out.len += total
+        tail = tail_of(type_, p, nranks * per_rank, 0, 0, 0, 0)
+        for k0 in range(sl[0].begin, sl[0].end):
+            if nranks == 2:
+                for k1 in range(sl[1].begin, sl[1].end):
+                    put(q, slot_lo(&sl[0], k0) | slot_lo(&sl[1], k1), slot_hi(&sl[0], k0) | slot_hi(&sl[1], k1), tail)
+                    q += 1
+                continue
+            for k1 in range(sl[1].begin, sl[1].end):
+                lo = slot_lo(&sl[0], k0) | slot_lo(&sl[1], k1)
+                hi = slot_hi(&sl[0], k0) | slot_hi(&sl[1], k1)
+                for j in range(sl[2].begin, sl[2].end):
+                    put(q, lo | slot_lo(&sl[2], j), hi | slot_hi(&sl[2], j), tail)
+                    q += 1
+
+
 cdef void gen_windows(ctx_t *c, int type_, int per_rank, int nranks, int npos) noexcept nogil:
     """Tubes (per_rank 2) and plates (3): consecutive ranks, ace low or high."""
     cdef int kmin, p, j, deficit
     cdef window_t w
     kmin = ordinary_min(c, type_)
     if kmin == NOT_WANTED:
+        return
+    if c.nw == 0:
+        gen_windows_natural(c, type_, per_rank, nranks, npos, kmin)
         return
     w.type = type_
     w.per_rank = per_rank
