@@ -118,6 +118,7 @@ ctypedef struct ctx_t:
     uint8_t lv[N_RANKS]  # level-order value of each rank
     int pat[N_RANKS]     # natural-card pattern of each rank
     int cnt[N_RANKS]     # natural cards of each rank
+    unsigned atleast[4]  # bit r: rank r has at least m natural cards (m = 0..3)
 
 # the pair of a full house: natural cards (and a wild standing for `rank`)
 ctypedef struct pair_part_t:
@@ -317,9 +318,20 @@ cdef inline int bomb_min(const ctx_t *c, int cls) noexcept nogil:
     return NOT_WANTED
 
 
+cdef inline unsigned ranks_above(const ctx_t *c, int kmin) noexcept nogil:
+    """Bit r: rank r's key is above kmin."""
+    cdef unsigned bits = 0
+    cdef int r
+    for r in range(N_RANKS):
+        bits |= <unsigned>(c.lv[r] > kmin) << r
+    return bits
+
+
 cdef void gen_same_rank(ctx_t *c, int type_, int n, int cls, int kmin) noexcept nogil:
-    """n cards declared as one rank with at least one natural card (singles .. bombs)."""
+    """n (1..3) cards declared as one rank with at least one natural card (singles,
+    pairs, triples)."""
     cdef int r, w, wmax, m, k, nr, total
+    cdef unsigned above = ranks_above(c, kmin), ranks
     cdef slot_t sl[N_RANKS]
     cdef int rk[N_RANKS]
     cdef uint64_t head = head_of(type_, 0, n, cls), tail
@@ -329,14 +341,13 @@ cdef void gen_same_rank(ctx_t *c, int type_, int n, int cls, int kmin) noexcept 
     wmax = c.nw if c.nw < n - 1 else n - 1
     for w in range(wmax + 1):
         m = n - w
-        if m > MAX_PER_RANK:
-            continue
         # the ranks' choices, then all of them under one reserve
         nr = 0
         total = 0
-        for r in range(N_RANKS):
-            if c.cnt[r] < m or c.lv[r] <= kmin:
-                continue
+        ranks = c.atleast[m] & above
+        while ranks:
+            r = lowest_bit(ranks)
+            ranks &= ranks - 1
             sub_range(c, r, m, &sl[nr])
             rk[nr] = r
             total += sl[nr].end - sl[nr].begin
@@ -901,10 +912,15 @@ cdef int gd_generate(mask_t lo, mask_t hi, int level, int flags, int collapse,
     c.jhi = hi & (bit(BJ_BIT) | bit(RJ_BIT))
     nlo = lo & ~c.wbit
     nhi = hi & ~c.wbit
+    c.atleast[0] = (1u << N_RANKS) - 1
+    c.atleast[1] = c.atleast[2] = c.atleast[3] = 0
     for r in range(N_RANKS):
         c.lv[r] = GD_LEVEL_VALUE if r == level else (r if r < level else r - 1)
         c.pat[r] = rank_pattern(nlo, nhi, r)
         c.cnt[r] = SUBS.count[c.pat[r]]
+        c.atleast[1] |= <unsigned>(c.cnt[r] >= 1) << r
+        c.atleast[2] |= <unsigned>(c.cnt[r] >= 2) << r
+        c.atleast[3] |= <unsigned>(c.cnt[r] >= 3) << r
     c.lead = target == NULL or target.type == 0
     if not c.lead:
         c.tg = target[0]
