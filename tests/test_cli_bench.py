@@ -117,3 +117,43 @@ def test_surface_positions_reach_later_deals():
         states = Surface(g, 2).decision_states(1)
         assert len(states) > 10
         assert len({id(s) for s in states}) == len(states)
+
+
+def _kernel_ab():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "bench" / "kernel_ab.py"
+    spec = importlib.util.spec_from_file_location("kernel_ab", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_kernel_ab_checks_its_arguments_and_compares_trees(tmp_path, capsys):
+    """``bench/kernel_ab.py``: usage errors before any run; two trees (here the installed
+    package twice) give one row per runner row with both medians and their ratio."""
+    from pathlib import Path
+
+    import chupai
+
+    kernel_ab = _kernel_ab()
+    tree = tmp_path / "tree"
+    (tree / "src").mkdir(parents=True)
+    (tree / "src" / "chupai").symlink_to(Path(chupai.__file__).resolve().parent)
+    good = ["--tree", f"a={tree}", "--tree", f"b={tree}"]
+    for bad in (["guandan"], ["guandan", "--tree", f"a={tree}"], ["guandan", "--tree", f"a={tmp_path}", *good[2:]],
+                ["guandan", "--tree", str(tree), *good[2:]], ["guandan", "--tree", f"b={tree}", *good[2:]],
+                ["guandan", *good, "--rounds", "0"], ["guandan", *good, "--deals", "0"], ["chess", *good]):
+        with pytest.raises(SystemExit) as e:
+            kernel_ab.parse_args(bad)
+        assert e.value.code == 2
+    capsys.readouterr()
+    assert kernel_ab.main(["guandan", *good, "--rounds", "2", "--repeat", "1", "--deals", "5", "--no-callgrind"]) == 0
+    out = capsys.readouterr().out
+    assert "| row | a | b | b / a |" in out
+    rows = [line for line in out.splitlines() if line.startswith("| ") and not line.startswith("| row")]
+    assert any(line.startswith("| lead (concrete) |") for line in rows) and any("follow" in line for line in rows)
+    for line in rows:
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        assert len(cells) == 4 and float(cells[1]) > 0 and float(cells[2]) > 0 and float(cells[3]) > 0
