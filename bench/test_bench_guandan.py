@@ -40,6 +40,6 @@ def test_lead_materialised(benchmark):
 @pytest.mark.benchmark(group="guandan-kernel")
 @pytest.mark.parametrize("collapse", [False, True], ids=["concrete", "collapsed"])
 def test_kernel(benchmark, collapse):
-    los, his, levels = kernel_arrays(POS)
+    los, his, levels, _ = kernel_arrays(POS)
     total = benchmark(kernel_count, los, his, levels, collapse_suits=collapse)
     benchmark.extra_info["plays_per_round"] = total

@@ -232,3 +232,32 @@ def test_hand_forms():
     c = legal_plays(["7S", "8S", "9S"], "2")
     assert list(a) == list(b) == list(c)
     assert list(legal_plays("TS", "10")) == list(legal_plays("TS", "T"))
+
+
+def test_kernel_count_matches_the_lists():
+    """The bare kernel (``bench/``'s rows) counts what ``legal_plays`` lists: leads,
+    collapsed leads and follows of the benchmark's seeded positions, under both rule sets."""
+    import numpy as np
+
+    from chupai.guandan._bench import kernel_arrays, positions
+    from chupai.guandan._movegen import kernel_count
+
+    pos = positions(40, seed=5)
+    los, his, levels, prev = kernel_arrays(pos)
+    for rules in (None, Rules(straight_flush_as_straight=True, joker_pair_in_full_house=True)):
+        assert kernel_count(los, his, levels, rules=rules) == sum(
+            len(legal_plays(p.hand, p.level, rules=rules)) for p in pos)
+        assert kernel_count(los, his, levels, rules=rules, collapse_suits=True, repeat=2) == 2 * sum(
+            len(legal_plays(p.hand, p.level, rules=rules, collapse_suits=True)) for p in pos)
+        assert kernel_count(los, his, levels, prev, rules=rules) == sum(
+            len(legal_plays(p.hand, p.level, p.previous, rules=rules)) for p in pos)
+    leading = np.zeros_like(prev)  # type 0: a lead
+    assert kernel_count(los, his, levels, leading) == kernel_count(los, his, levels)
+    with pytest.raises(ValueError, match="one row"):
+        kernel_count(los, his, levels, prev[:3])
+    bad = prev.copy()
+    bad[2, 0] = 200
+    with pytest.raises(ValueError, match="previous row 2 is not a Guan Dan play"):
+        kernel_count(los, his, levels, bad)
+    with pytest.raises(ValueError, match="same length"):
+        kernel_count(los, his[:3], levels)

@@ -50,12 +50,15 @@ def positions(n: int = N_DEALS, seed: int = SEED) -> list[Position]:
     return out
 
 
-def kernel_arrays(pos: Sequence[Position]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The hands as mask arrays and level indexes, for ``kernel_count``."""
+def kernel_arrays(pos: Sequence[Position]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The hands as mask arrays, level indexes and the previous plays as (type, length,
+    cls, key) rows, for ``kernel_count``."""
     los = np.array([p.hand.lo for p in pos], dtype=np.uint64)
     his = np.array([p.hand.hi for p in pos], dtype=np.uint64)
     levels = np.array([RANKS.index(p.level) for p in pos], dtype=np.uint8)
-    return los, his, levels
+    prev = np.array([[p.previous.type, p.previous.length, p.previous.bomb_class, p.previous.key] for p in pos],
+                    dtype=np.uint8).reshape(len(pos), 4)
+    return los, his, levels, prev
 
 
 def lead_calls(n: int, seed: int) -> list[partial[Any]]:
@@ -84,9 +87,14 @@ def generator(report: Report, args: argparse.Namespace) -> None:
     for name, fn, nplays in rows:
         mean, calls = per_item(fn, pos, args.repeat)
         report.add(name, mean, items=nplays / len(pos), unit="plays", calls=calls)
-    los, his, levels = kernel_arrays(pos)
-    for name, coll in (("kernel only, lead", False), ("kernel only, collapsed lead", True)):
-        dt, total = median_run(partial(kernel_count, los, his, levels, collapse_suits=coll, repeat=10), args.repeat)
+    los, his, levels, prev = kernel_arrays(pos)
+    kernels: list[tuple[str, dict[str, Any]]] = [
+        ("kernel only, lead", {}),
+        ("kernel only, collapsed lead", {"collapse_suits": True}),
+        ("kernel only, follow", {"previous": prev}),
+    ]
+    for name, kw in kernels:
+        dt, total = median_run(partial(kernel_count, los, his, levels, repeat=10, **kw), args.repeat)
         report.add(name, dt / (10 * len(pos)) * 1e6, items=total / (10 * len(pos)), unit="plays")
 
 

@@ -31,6 +31,7 @@ def kernel_count(
     los: np.ndarray,
     his: np.ndarray,
     levels: np.ndarray,
+    previous: np.ndarray | None = None,
     *,
     rules: Rules | None = None,
     collapse_suits: bool = False,

@@ -12,7 +12,15 @@ from libc.stdint cimport uint8_t, uint16_t, uint64_t
 
 from chupai.core.cardset cimport hand_masks
 from chupai.core.play cimport PlayRecord
-from chupai.core.wrappers cimport bad_record, check_flag, check_generated, check_previous, check_run, count_plays
+from chupai.core.wrappers cimport (
+    bad_record,
+    check_flag,
+    check_generated,
+    check_previous,
+    check_run,
+    count_plays,
+    target_of_row,
+)
 from chupai.core.records import RANKS as _RANK_NAMES
 from chupai.core.records cimport (
     target_set,
@@ -1032,33 +1040,48 @@ def legal_plays(hand, level, previous=None, *, rules=None, collapse_suits=False)
 
 
 ctypedef struct gd_batch_t:      # a kernel_count batch: the hands' masks, levels, options
-    const unsigned long long *lo, *hi
+    const unsigned long long *lo
+    const unsigned long long *hi
     const unsigned char *levels
-    int flags, collapse
+    const unsigned char *rows    # the plays to beat, n rows (type, length, cls, key), or NULL
+    int flags
+    int collapse
 
 
 cdef int gd_count_one(const void *batch, Py_ssize_t i, playbuf_t *out) noexcept nogil:
     cdef const gd_batch_t *b = <const gd_batch_t *>batch
-    return gd_generate(b.lo[i], b.hi[i], b.levels[i], b.flags, b.collapse, NULL, out)
+    cdef gd_target tg
+    tg.type = 0
+    if b.rows != NULL:
+        target_of_row(&b.rows[4 * i], &tg)
+    return gd_generate(b.lo[i], b.hi[i], b.levels[i], b.flags, b.collapse, &tg, out)
 
 
 def kernel_count(const unsigned long long[::1] los, const unsigned long long[::1] his,
-                 const unsigned char[::1] levels, *, rules=None, bint collapse_suits=False,
-                 int repeat=1):
+                 const unsigned char[::1] levels, const unsigned char[:, ::1] previous=None, *, rules=None,
+                 bint collapse_suits=False, int repeat=1):
     """Run the bare kernel on many hands, reusing one buffer; the total number of plays.
 
     For throughput measurements (``bench/``): no Python object is created per hand or
-    per play.  ``los``/``his`` are the hands' masks, ``levels`` rank indexes 0..12.
+    per play.  ``los``/``his`` are the hands' masks, ``levels`` rank indexes 0..12;
+    ``previous``, if given, holds one row ``(type, length, cls, key)`` per hand, the play
+    to beat formed at that hand's level (type 0: leading).
     """
     cdef Py_ssize_t i, n = los.shape[0]
     cdef gd_batch_t b
+    cdef bint follow = previous is not None
     if his.shape[0] != n or levels.shape[0] != n:
         raise ValueError("los, his and levels must have the same length")
+    if follow and (previous.shape[0] != n or previous.shape[1] != 4):
+        raise ValueError("previous must have one row (type, length, cls, key) per hand")
     for i in range(n):
         if levels[i] > RANK_A or not multiset_valid(los[i], his[i]):
             raise ValueError(f"hand {i} is not a valid two-deck hand at a valid level")
+        if follow and (previous[i, 0] > GD_FOUR_JOKERS or previous[i, 2] > GD_CLASS_FOUR_JOKERS):
+            raise ValueError(f"previous row {i} is not a Guan Dan play's (type, length, cls, key)")
     if n == 0:
         return 0
     b.lo, b.hi, b.levels = &los[0], &his[0], &levels[0]
+    b.rows = &previous[0, 0] if follow else NULL
     b.flags, b.collapse = CLASSES.rules_of(rules)._flags, collapse_suits
     return count_plays(gd_count_one, &b, n, repeat, 4096)
