@@ -82,6 +82,17 @@ def test_objective_win_scores_who_won_alone() -> None:
     assert first == _play("guandan", BestBot(worlds=6, min_worlds=3, z=0.5, objective="win"), 12)
 
 
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_the_default_objective_is_the_game_s(game: str) -> None:
+    """``objective=None`` (the default) is the game's: ``"win"`` where its entry declares
+    ``evaluate_win`` (Guan Dan), else ``"score"``; the bot then plays as with it named."""
+    entry = GAMES[game]
+    assert entry.objective == ("score" if entry.evaluate_win is None else "win")
+    assert BestBot().objective is None
+    made = _play(game, BestBot(worlds=6, min_worlds=3, z=0.5), 13, decisions=25)
+    assert made == _play(game, BestBot(worlds=6, min_worlds=3, z=0.5, objective=entry.objective), 13, decisions=25)
+
+
 @pytest.mark.parametrize("game", [g for g in GAME_NAMES if GAMES[g].evaluate_win is None])
 def test_objective_win_is_refused_where_the_game_has_no_win_measure(game: str) -> None:
     state = GAMES[game].new(3, match=False, rules=None, players=None)
@@ -125,7 +136,7 @@ def test_best_spec_and_input_checks() -> None:
                           ({"policy": "clever"}, ValueError), ({"max_candidates": 0}, ValueError),
                           ({"min_worlds": 0}, ValueError), ({"candidates": "highest"}, ValueError),
                           ({"candidates": 1}, TypeError), ({"objective": "levels"}, ValueError),
-                          ({"objective": None}, TypeError)):
+                          ({"objective": 1}, TypeError)):
         with pytest.raises(error):
             BestBot(**kwargs)
     assert repr(BestBot(worlds=9)) == "BestBot(worlds=9, policy='heuristic')"

@@ -143,7 +143,8 @@ class Game:
         evaluate_win: the arguments after them under which ``DealEngine.evaluate``
             scores a deal by who won it alone, every won deal alike (Guan Dan: promotion
             ``(1, 1, 1)``); ``None``: the game's outcome is its only measure (search bots
-            offer no ``objective="win"`` there).
+            offer no ``objective="win"`` there).  Where it is given, ``best``'s playouts
+            measure wins by default (:attr:`objective`).
         outcome: ``f(rules, engine.playout(...)) -> returns``: each seat's return (as the
             game's ``Deal.returns()``) from the outcome a compiled playout reports (a
             terminal engine's playout reports the final outcome).
@@ -288,6 +289,13 @@ class Game:
             return actions[0]
         policy: Callable[[Any, Sequence[Any]], Any] = resolve(self.decision_policy)
         return policy(state, actions)
+
+    @property
+    def objective(self) -> str:
+        """What ``best``'s playouts measure unless told: ``"win"`` where the game declares
+        :attr:`evaluate_win` (the deal's winners, as the ladder and the published
+        single-deal figures count them), else ``"score"``."""
+        return "score" if self.evaluate_win is None else "win"
 
     def evaluate_args(self, rules: Any, objective: str = "score") -> tuple[Any, ...]:
         """The game's extra arguments of ``DealEngine.evaluate`` under ``rules``: its

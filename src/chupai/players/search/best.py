@@ -14,9 +14,10 @@ test says another one is better:
 * it stops after ``seconds`` of process CPU (or ``worlds`` worlds, whichever first);
 * it plays the candidate with the best mean outcome only if its per-world difference
   to the heuristic's play has a t statistic above ``z`` (over at least ``min_worlds``
-  worlds), else the heuristic's play.  The outcome is the deal's as the game scores it
-  (``objective="score"``: Guan Dan's levels won) or, in a game that declares it
-  (``evaluate_win`` of its registry entry), whether the deal was won (``"win"``).
+  worlds), else the heuristic's play.  The outcome is whether the deal was won
+  (``objective="win"``, the default in a game whose registry entry declares
+  ``evaluate_win``: Guan Dan) or the deal's score as the rules give it (``"score"``,
+  the default elsewhere; Guan Dan's levels won).
 
 Decisions with one choice cost nothing; outside the card play (tribute, exchange) it
 makes the game's decision policy's choice, as the other bots.
@@ -76,9 +77,10 @@ class BestBot:
         min_worlds: no play overrules the policy's on fewer worlds.
         candidates: ``"lowest"`` (the lowest plays in the greedy order) or ``"types"``
             (the lowest of each type first), see :data:`CANDIDATES`.
-        objective: ``"score"`` (the deal's outcome as the rules score it) or ``"win"``
-            (whether it was won; ``ValueError`` at the first decision in a game whose
-            registry entry has no ``evaluate_win``), see :data:`OBJECTIVES`.
+        objective: ``"score"`` (the deal's outcome as the rules score it), ``"win"``
+            (whether it was won; ``ValueError`` at a decision in a game whose registry
+            entry has no ``evaluate_win``), or ``None``: the game's own default (its
+            registry entry's ``objective``), see :data:`OBJECTIVES`.
 
     Deterministic for a given ``rng`` when held to ``worlds`` (a time budget depends on
     the machine).
@@ -88,7 +90,7 @@ class BestBot:
 
     def __init__(self, seconds: float | None = None, *, worlds: int | None = None, policy: str = "heuristic",
                  max_candidates: int = 8, z: float = 2.0, min_worlds: int = 8, candidates: str = "lowest",
-                 objective: str = "score") -> None:
+                 objective: str | None = None) -> None:
         if seconds is None and worlds is None:
             worlds = 64
         if seconds is not None:
@@ -107,7 +109,7 @@ class BestBot:
         self.z = float(z)
         self.min_worlds = check_positive_int(min_worlds, "min_worlds")
         self.candidates = check_choice(candidates, "candidates", CANDIDATES)
-        self.objective = check_choice(objective, "objective", OBJECTIVES)
+        self.objective = None if objective is None else check_choice(objective, "objective", OBJECTIVES)
 
     def __repr__(self) -> str:
         budget = []
@@ -147,13 +149,14 @@ class BestBot:
     def choose(self, state: Any, rng: Any) -> Any:
         """The action to make in ``state`` (an item of ``state.legal_actions()``)."""
         g = as_rng(rng)
-        extra = game_of(state).evaluate_args(state.rules, self.objective)  # checked in every decision
+        entry = game_of(state)
+        extra = entry.evaluate_args(state.rules, self.objective or entry.objective)  # checked in every decision
         actions = state.legal_actions()
         if len(actions) == 1:
             return actions[0]
         engine = state.card_play()
         if engine is None:
-            return game_of(state).choose_decision(state, actions)
+            return entry.choose_decision(state, actions)
         proposal = engine.policy_choice(self.policy, int(g.integers(0, 2**63)))
         plays, include_pass, base = self._candidates(engine, proposal)
         n = len(plays) + include_pass
