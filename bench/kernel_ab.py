@@ -11,11 +11,12 @@ build_ext --inplace)``).  A round runs ``chupai bench GAME --json --no-engine
 turn, the first tree of each round the next one, so that a drift of the machine reaches
 every tree alike; each row's figure is the median over the rounds of the runner's CPU µs
 per call (itself the median of ``--repeat`` timed loops over the game's seeded
-positions).  Then, where valgrind is installed, one more run per tree under callgrind
-with ``--repeat 1``, collecting only inside the game's ``kernel_count`` (the runner's
-"kernel only" rows: the same hands in every tree): the instructions executed there,
-machine-independent, so a change's effect is seen apart from the noise of a shared
-machine.  Run it alone on the machine.
+positions).  Then, where valgrind is installed, the instructions executed inside the
+game's ``kernel_count`` in each tree under callgrind, over the runner's positions
+(``_bench.positions``, ``_bench.kernel_arrays``: the same hands in every tree), once
+leading and once following where the tree's ``kernel_arrays`` gives the plays to beat
+(a 2-D array): machine-independent, so a change's effect is seen apart from the noise of
+a shared machine.  Run it alone on the machine.
 """
 from __future__ import annotations
 
@@ -94,17 +95,36 @@ def run_rows(args: argparse.Namespace, folder: Path, scratch: str) -> dict[str, 
     return {row["case"]: float(row["us"]) for row in report["rows"]}
 
 
-def kernel_instructions(args: argparse.Namespace, folder: Path, scratch: str) -> int:
-    """The instructions callgrind counts inside the game's ``kernel_count`` in one run."""
+# One kernel_count call over the runner's positions: its arguments are kernel_arrays'
+# (the hands, 1-D; the plays to beat, 2-D, passed only when following).
+KERNEL_CALL = """
+import importlib, sys
+game, deals, mode = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+runner = importlib.import_module(f"chupai.{game}._bench")
+movegen = importlib.import_module(f"chupai.{game}._movegen")
+arrays = runner.kernel_arrays(runner.positions(deals) if deals else runner.positions())
+hands = [a for a in arrays if a.ndim == 1]
+rows = [a for a in arrays if a.ndim == 2]
+if mode == "follow" and not rows:
+    print("no follows")
+else:
+    movegen.kernel_count(*hands, *(rows[:1] if mode == "follow" else []))
+"""
+
+
+def kernel_instructions(args: argparse.Namespace, folder: Path, scratch: str, mode: str) -> int | None:
+    """The instructions callgrind counts inside the game's ``kernel_count`` over the
+    runner's positions, leading or following (``None``: the tree has no follow rows)."""
     out = Path(scratch) / "callgrind.out"
     python = os.path.realpath(sys.executable)
     cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
-           f"--toggle-collect=*{args.game}*_movegen*kernel_count*", python, *bench_argv(args, 1)]
+           f"--toggle-collect=*{args.game}*_movegen*kernel_count*", python, "-c", KERNEL_CALL, args.game,
+           str(args.deals or 0), mode]
     done = subprocess.run(cmd, env=tree_env(folder), cwd=scratch, capture_output=True, text=True, check=False)
     found = re.search(r"Collected : (\d+)", done.stderr)
     if done.returncode != 0 or found is None:
         raise SystemExit(f"kernel_ab.py: error: callgrind failed in {folder}: {done.stderr.strip()[-400:]}")
-    return int(found.group(1))
+    return None if "no follows" in done.stdout else int(found.group(1))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -115,9 +135,10 @@ def main(argv: list[str] | None = None) -> int:
         for r in range(args.rounds):
             for name in names[r % len(names):] + names[: r % len(names)]:
                 times[name].append(run_rows(args, args.trees[name], scratch))
-        counts: dict[str, int] = {}
+        counts: dict[str, dict[str, int | None]] = {}
         if not args.no_callgrind and shutil.which("valgrind"):
-            counts = {name: kernel_instructions(args, args.trees[name], scratch) for name in names}
+            counts = {mode: {name: kernel_instructions(args, args.trees[name], scratch, mode) for name in names}
+                      for mode in ("lead", "follow")}
     cases = [case for case in times[names[0]][0] if all(case in run for n in names for run in times[n])]
     median: dict[str, dict[str, Any]] = {
         n: {case: statistics.median(run[case] for run in times[n]) for case in cases} for n in names}
@@ -133,9 +154,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"| {case} | " + " | ".join(cells + ratios) + " |")
     if counts:
         print()
-        print("Instructions inside kernel_count in one run (callgrind, --repeat 1; the runner's kernel rows):")
-        for n in names:
-            print(f"  {n}: {counts[n]:,} ({counts[n] / counts[first]:.4f} of {first})")
+        print("Instructions inside kernel_count over the runner's positions (callgrind):")
+        for mode, by_tree in counts.items():
+            base = by_tree[first]
+            cells = [f"{n} {c:,}" + ("" if base is None or n == first else f" ({c / base:.4f} of {first})")
+                     if c is not None else f"{n} -" for n, c in by_tree.items()]
+            print(f"  {'leading' if mode == 'lead' else 'following'}: " + ", ".join(cells))
     elif not args.no_callgrind:
         print()
         print("(valgrind is not installed: no instruction counts)")

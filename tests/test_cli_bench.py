@@ -157,3 +157,9 @@ def test_kernel_ab_checks_its_arguments_and_compares_trees(tmp_path, capsys):
     for line in rows:
         cells = [c.strip() for c in line.strip("|").split("|")]
         assert len(cells) == 4 and float(cells[1]) > 0 and float(cells[2]) > 0 and float(cells[3]) > 0
+    # the call callgrind counts in: leads in every game, follows where kernel_arrays has
+    # the plays to beat
+    for game, mode, says in (("guandan", "lead", ""), ("guandan", "follow", ""), ("chinese_ten", "follow", "no follows")):
+        done = subprocess.run([sys.executable, "-c", kernel_ab.KERNEL_CALL, game, "5", mode], env=kernel_ab.tree_env(tree),
+                              capture_output=True, text=True, check=False)
+        assert done.returncode == 0 and done.stdout.strip() == says, done.stderr
