@@ -443,13 +443,12 @@ cdef void gen_full_houses(ctx_t *c) noexcept nogil:
     cdef mask_t jb, tlo, thi, wlo, whi
     cdef play_t *out
     cdef play_t *q
+    cdef unsigned triples        # bit T: a triple of rank T can be made and is high enough
     kmin = ordinary_min(c, GD_FULL_HOUSE)
     if kmin == NOT_WANTED:
         return
-    for T in range(N_RANKS):
-        if c.lv[T] > kmin and c.cnt[T] + c.nw >= 3:
-            break
-    else:
+    triples = c.atleast[3 - c.nw] & ranks_above(c, kmin)
+    if not triples:
         return  # no triple to build on
     for j in range(2):
         k = 0
@@ -473,9 +472,9 @@ cdef void gen_full_houses(ctx_t *c) noexcept nogil:
                     parts[0][k].rank = -1
                     k += 1
         first[j][N_RANKS + 1] = k
-    for T in range(N_RANKS):
-        if c.lv[T] <= kmin or c.cnt[T] + c.nw < 3:
-            continue
+    while triples:
+        T = lowest_bit(triples)
+        triples &= triples - 1
         # both wilds as the pair: one play whatever rank they declare
         pcanon = c.level if T != c.level else (0 if T != 0 else 1)
         dt = heart(T)
