@@ -19,7 +19,6 @@ from chupai.core.records import RANKS as _RANK_NAMES
 from chupai.core.records cimport (
     target_set,
     BJ_BIT,
-    MAX_PER_RANK,
     MAX_WILDS,
     N_RANKS,
     N_SUITS,
@@ -38,10 +37,7 @@ from chupai.core.records cimport (
     multiset_valid,
     new_playlist,
     play_t,
-    playbuf_grow,
     playbuf_trim,
-    playbuf_close,
-    playbuf_open,
     playbuf_t,
     lowest_bit,
     popcount,
