@@ -461,16 +461,13 @@ cdef void gen_windows_natural(ctx_t *c, int type_, int per_rank, int nranks, int
     """Tubes and plates of a hand without wild cards: the windows whose every rank has
     `per_rank` natural cards (found as runs of bits), each choice of the first ranks
     written with every choice of the last."""
-    cdef unsigned full = 0, starts
-    cdef int r, p, j, k0, k1, total
+    cdef unsigned full, starts
+    cdef int p, j, k0, k1, total
     cdef slot_t sl[3]
     cdef mask_t lo, hi
     cdef uint64_t tail
     cdef play_t *q
-    for r in range(N_RANKS):
-        if c.cnt[r] >= per_rank:
-            full |= 1u << r
-    full = low_ace(full)         # bit i: the rank at window step i
+    full = low_ace(c.atleast[per_rank])   # bit i: the rank at window step i
     starts = full & (full >> 1)
     if nranks == 3:
         starts &= full >> 2
