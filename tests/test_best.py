@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import math
 import sys
 from pathlib import Path
 from typing import Any
@@ -36,10 +37,33 @@ def _play(game: str, bot: Any, seed: int, decisions: int = 40) -> list[Any]:
 
 @pytest.mark.parametrize("game", GAME_NAMES)
 @pytest.mark.parametrize("candidates", ["lowest", "types"])
-def test_best_is_legal_and_deterministic(game: str, candidates: str) -> None:
-    first = _play(game, BestBot(worlds=6, min_worlds=3, z=0.5, candidates=candidates), 11)
-    again = _play(game, BestBot(worlds=6, min_worlds=3, z=0.5, candidates=candidates), 11)
+@pytest.mark.parametrize("drop", [None, 0.5])
+def test_best_is_legal_and_deterministic(game: str, candidates: str, drop: float | None) -> None:
+    first = _play(game, BestBot(worlds=6, min_worlds=3, z=0.5, candidates=candidates, drop=drop), 11)
+    again = _play(game, BestBot(worlds=6, min_worlds=3, z=0.5, candidates=candidates, drop=drop), 11)
     assert first == again
+
+
+def test_drop_keeps_the_proposal_and_the_candidates_not_shown_worse() -> None:
+    """``drop``: a candidate whose mean gain over the proposal is below zero by more than
+    ``drop`` standard errors stops being played out; the proposal and candidates level
+    with it or better stay."""
+    base = np.random.default_rng(0).normal(0.0, 1.0, 32)
+    swing = np.tile([0.9, -1.1], 16)  # mean -0.1, standard error 0.18 over the 32 worlds
+    values = np.stack([base, base - 0.5 + swing / 10, base + swing, base + 0.3, base], axis=1)
+    assert BestBot(drop=1.0)._kept(values, 0) == [0, 2, 3, 4]
+    assert BestBot(drop=0.0)._kept(values, 0) == [0, 3, 4]
+    # the proposal in another column, every other worse than it
+    assert BestBot(drop=1.0)._kept(values[:, [1, 3]], 1) == [1]
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_drop_without_effect_plays_as_without_dropping(game: str) -> None:
+    """With a huge ``drop`` (only a candidate worse than the proposal in every world so far
+    can go, and it could not have been chosen) the bot plays as with none: the
+    bookkeeping of the candidates still played out loses nothing."""
+    made = _play(game, BestBot(worlds=24, min_worlds=8, z=0.5), 17, decisions=20)
+    assert made == _play(game, BestBot(worlds=24, min_worlds=8, z=0.5, drop=1e9), 17, decisions=20)
 
 
 def test_candidates_types_takes_each_type_s_lowest_first() -> None:
@@ -122,12 +146,12 @@ def test_best_overrules_the_heuristic_somewhere() -> None:
 def test_best_spec_and_input_checks() -> None:
     bot = make_bot("best")
     assert isinstance(bot, BestBot) and bot.seconds == 0.06 and bot.worlds == 384
-    bot = make_bot("best:20ms:z=1.5:max_candidates=5:min_worlds=4:policy=greedy:candidates=types:objective=win")
+    bot = make_bot("best:20ms:z=1.5:max_candidates=5:min_worlds=4:policy=greedy:candidates=types:objective=win:drop=1")
     assert (bot.seconds, bot.worlds, bot.z, bot.max_candidates, bot.min_worlds, bot.policy, bot.candidates,
-            bot.objective) == (0.02, None, 1.5, 5, 4, "greedy", "types", "win")
+            bot.objective, bot.drop) == (0.02, None, 1.5, 5, 4, "greedy", "types", "win", 1.0)
     assert make_bot("best:30").worlds == 30 and make_bot("best:30").seconds is None
     for spec in ("best:depth=3", "best:z=x", "best:policy=clever", "best:candidates=highest",
-                 "best:objective=levels"):
+                 "best:objective=levels", "best:drop=x"):
         with pytest.raises(ValueError):
             make_bot(spec)
     for kwargs, error in (({"seconds": "1"}, TypeError), ({"seconds": 0.0}, ValueError),
@@ -136,7 +160,8 @@ def test_best_spec_and_input_checks() -> None:
                           ({"policy": "clever"}, ValueError), ({"max_candidates": 0}, ValueError),
                           ({"min_worlds": 0}, ValueError), ({"candidates": "highest"}, ValueError),
                           ({"candidates": 1}, TypeError), ({"objective": "levels"}, ValueError),
-                          ({"objective": 1}, TypeError)):
+                          ({"objective": 1}, TypeError), ({"drop": -0.5}, ValueError),
+                          ({"drop": "1"}, TypeError), ({"drop": math.inf}, ValueError)):
         with pytest.raises(error):
             BestBot(**kwargs)
     assert repr(BestBot(worlds=9)) == "BestBot(worlds=9, policy='heuristic')"

@@ -52,6 +52,9 @@ CANDIDATES = ("lowest", "types")
 #: it was won (every won deal alike; a game's registry entry says if it can)
 OBJECTIVES = ("score", "win")
 
+#: how many worlds apart the candidates are looked at for dropping (``drop``)
+_LOOK = 8
+
 
 def _as_action(actions: list[Any], play: Any) -> Any:
     """The item of ``actions`` equal to ``play`` (``PASS`` for ``None``)."""
@@ -81,6 +84,11 @@ class BestBot:
             (whether it was won; ``ValueError`` at a decision in a game whose registry
             entry has no ``evaluate_win``), or ``None``: the game's own default (its
             registry entry's ``objective``), see :data:`OBJECTIVES`.
+        drop: after ``min_worlds`` worlds and every 8 worlds after, a candidate whose
+            mean gain over the policy's play is below zero by more than ``drop``
+            standard errors is no longer played out (the worlds left go to the others;
+            with none left the policy's play is made at once); ``None``: every
+            candidate is played out in every world.
 
     Deterministic for a given ``rng`` when held to ``worlds`` (a time budget depends on
     the machine).
@@ -90,7 +98,7 @@ class BestBot:
 
     def __init__(self, seconds: float | None = None, *, worlds: int | None = None, policy: str = "heuristic",
                  max_candidates: int = 8, z: float = 2.0, min_worlds: int = 8, candidates: str = "lowest",
-                 objective: str | None = None) -> None:
+                 objective: str | None = None, drop: float | None = None) -> None:
         if seconds is None and worlds is None:
             worlds = 64
         if seconds is not None:
@@ -110,6 +118,13 @@ class BestBot:
         self.min_worlds = check_positive_int(min_worlds, "min_worlds")
         self.candidates = check_choice(candidates, "candidates", CANDIDATES)
         self.objective = None if objective is None else check_choice(objective, "objective", OBJECTIVES)
+        if drop is not None:
+            if isinstance(drop, bool) or not isinstance(drop, (int, float)):
+                raise TypeError(f"drop must be a number or None, not {type(drop).__name__}")
+            if not drop >= 0 or math.isinf(drop):
+                raise ValueError(f"drop must be >= 0 and finite, not {drop!r}")
+            drop = float(drop)
+        self.drop = drop
 
     def __repr__(self) -> str:
         budget = []
@@ -118,7 +133,8 @@ class BestBot:
         if self.worlds is not None:
             budget.append(f"worlds={self.worlds}")
         extra = changed_options(self, {"max_candidates": self.max_candidates, "z": self.z, "min_worlds": self.min_worlds,
-                                       "candidates": self.candidates, "objective": self.objective})
+                                       "candidates": self.candidates, "objective": self.objective,
+                                       "drop": self.drop})
         return f"BestBot({', '.join(budget)}, policy={self.policy!r}{extra})"
 
     def _candidates(self, engine: Any, proposal: Any) -> tuple[Any, bool, int]:
@@ -165,21 +181,43 @@ class BestBot:
         player = state.current_player
         start = time.process_time()
         rows: list[np.ndarray] = []
+        live = list(range(n))  # the candidates still played out (indices of the n)
+        live_plays, live_pass = plays, include_pass
         while self.worlds is None or len(rows) < self.worlds:
             world = state.determinize_card_play(player, g)
-            rows.append(world.evaluate(plays, include_pass, 1, int(g.integers(0, 2**63)), self.policy, *extra))
+            row = np.full(n, np.nan)
+            row[live] = world.evaluate(live_plays, live_pass, 1, int(g.integers(0, 2**63)), self.policy, *extra)
+            rows.append(row)
             if self.seconds is not None and time.process_time() - start >= self.seconds:
                 break
-        if len(rows) < max(2, self.min_worlds):
+            if self.drop is not None and len(rows) >= self.min_worlds and len(rows) % _LOOK == 0:
+                kept = self._kept(np.array(rows)[:, live], live.index(base))
+                if len(kept) < len(live):
+                    live = [live[k] for k in kept]
+                    if len(live) == 1:
+                        break  # none left that could overrule the proposal
+                    live_pass = include_pass and live[-1] == n - 1
+                    live_plays = plays.take([i for i in live if i < len(plays)])
+        if len(rows) < max(2, self.min_worlds) or len(live) == 1:
             return _as_action(actions, proposal)
-        values = np.array(rows, dtype=float)
-        gains = values - values[:, base : base + 1]
+        values = np.array(rows)[:, live]
+        gains = values - values[:, live.index(base)][:, None]
         mean = gains.mean(axis=0)
-        best = int(np.argmax(mean))
-        if best == base or mean[best] <= 0:
+        best = live[int(np.argmax(mean))]
+        top = float(mean.max())
+        if best == base or top <= 0:
             return _as_action(actions, proposal)
-        spread = gains[:, best].std(ddof=1)
-        t = mean[best] / (spread / math.sqrt(len(rows))) if spread > 0 else math.inf
+        spread = gains[:, live.index(best)].std(ddof=1)
+        t = top / (spread / math.sqrt(len(rows))) if spread > 0 else math.inf
         if t <= self.z:
             return _as_action(actions, proposal)
         return _as_action(actions, None if best == len(plays) else plays[best])
+
+    def _kept(self, values: np.ndarray, base: int) -> list[int]:
+        """The columns of ``values`` (worlds x candidates still played out) kept: the
+        proposal's (``base``) and each whose mean gain over it is not below zero by more
+        than ``drop`` standard errors."""
+        gains = values - values[:, base : base + 1]
+        mean = gains.mean(axis=0)
+        error = gains.std(axis=0, ddof=1) / math.sqrt(len(values))
+        return [k for k in range(values.shape[1]) if k == base or mean[k] + self.drop * error[k] >= 0]
