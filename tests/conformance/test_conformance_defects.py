@@ -173,6 +173,37 @@ def test_the_bench_module_gives_seeded_lead_calls(name):
 
 
 @pytest.mark.parametrize("name", list(GAMES))
+def test_kernel_count_names_the_argument_it_refuses(name):
+    """Each game's bare-kernel counter (``kernel_count``, for ``bench/``) takes the arrays
+    of its bench module's ``kernel_arrays`` as they are; an array of another dtype, a
+    list, a strided view, a non-bool ``collapse_suits`` or a ``repeat`` below 1 is
+    refused with the argument's name (TypeError or ValueError), before any work."""
+    import importlib
+    import inspect
+
+    runner = GAMES[name].bench_module()
+    kernel_count = importlib.import_module(f"{GAMES[name].package}._movegen").kernel_count
+    arrays = runner.kernel_arrays(runner.positions(4))
+    names = list(inspect.signature(kernel_count).parameters)[: len(arrays)]
+    assert kernel_count(*arrays) >= 0
+    for k, (arg, array) in enumerate(zip(names, arrays)):
+        wrong = {np.dtype(np.uint64): np.int64, np.dtype(np.uint8): np.int16}[array.dtype]
+        for bad in (array.astype(wrong), array.tolist(), np.repeat(array, 2, axis=0)[::2]):
+            given = list(arrays)
+            given[k] = bad
+            with pytest.raises(TypeError, match=f"^{arg} must be a C-contiguous {array.ndim}-D numpy array of "
+                                                f"{array.dtype}"):
+                kernel_count(*given)
+    with pytest.raises(TypeError, match="^collapse_suits must be True or False"):
+        kernel_count(*arrays, collapse_suits=1)
+    with pytest.raises(TypeError, match="^repeat must be an int"):
+        kernel_count(*arrays, repeat="2")
+    with pytest.raises(ValueError, match="^repeat must be from 1"):
+        kernel_count(*arrays, repeat=0)
+    assert kernel_count(*arrays, repeat=np.int64(2)) == 2 * kernel_count(*arrays)
+
+
+@pytest.mark.parametrize("name", list(GAMES))
 def test_numpy_int_seeds_in_deal_and_playouts(name):
     """A numpy integer seed is taken alike by states and playouts."""
     module = GAMES[name].module()

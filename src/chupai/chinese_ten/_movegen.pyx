@@ -23,7 +23,7 @@ from chupai.core.records cimport (
     popcount,
 )
 
-from chupai.core.wrappers cimport check_flag, check_generated, count_plays
+from chupai.core.wrappers cimport check_flag, check_generated, check_repeat, count_plays, kernel_array
 
 from chupai.core.cardset import Cards, face_name, parse_face
 
@@ -190,22 +190,25 @@ cdef int ct_count_one(const void *batch, Py_ssize_t i, playbuf_t *out) noexcept 
     return ct_generate(b.hands[i], b.layouts[i], b.flags, b.collapse, out)
 
 
-def kernel_count(const unsigned long long[::1] hands, const unsigned long long[::1] layouts,
-                 *, rules=None, bint collapse_suits=False, int repeat=1):
+def kernel_count(hands, layouts, *, rules=None, collapse_suits=False, repeat=1):
     """Run the bare kernel on many positions, reusing one buffer; the total number of plays.
 
     For throughput measurements (``bench/``): no Python object is created per position
     or per play.  ``hands``/``layouts`` are disjoint masks of the 52 cards.
     """
-    cdef Py_ssize_t i, n = hands.shape[0]
+    cdef const unsigned long long[::1] hand = kernel_array(hands, "hands", "uint64", 1)
+    cdef const unsigned long long[::1] layout = kernel_array(layouts, "layouts", "uint64", 1)
+    cdef bint collapse = check_flag(collapse_suits, "collapse_suits")
+    cdef int times = check_repeat(repeat)
+    cdef Py_ssize_t i, n = hand.shape[0]
     cdef ct_batch_t b
-    if layouts.shape[0] != n:
+    if layout.shape[0] != n:
         raise ValueError("hands and layouts must have the same length")
     for i in range(n):
-        if (hands[i] >> CT_DECK) or (layouts[i] >> CT_DECK) or (hands[i] & layouts[i]):
+        if (hand[i] >> CT_DECK) or (layout[i] >> CT_DECK) or (hand[i] & layout[i]):
             raise ValueError(f"position {i}: hand and layout must be disjoint sets of the 52 cards")
     if n == 0:
         return 0
-    b.hands, b.layouts = &hands[0], &layouts[0]
-    b.flags, b.collapse = flags_of(rules), collapse_suits
-    return count_plays(ct_count_one, &b, n, repeat, 64)
+    b.hands, b.layouts = &hand[0], &layout[0]
+    b.flags, b.collapse = flags_of(rules), collapse
+    return count_plays(ct_count_one, &b, n, times, 64)

@@ -35,6 +35,32 @@ cdef inline bint check_flag(object value, str name) except -1:
     raise TypeError(f"{name} must be True or False, not {value!r}")
 
 
+cdef inline object kernel_array(object value, str name, str dtype, int ndim):
+    """``value`` itself when a kernel_count can read it in place: a C-contiguous numpy
+    array of ``dtype`` (``"uint64"``, ``"uint8"``) with ``ndim`` dimensions; TypeError
+    naming the argument and what it must be otherwise (nothing is cast or copied)."""
+    import numpy as np
+    if (isinstance(value, np.ndarray) and value.dtype == np.dtype(dtype) and value.ndim == ndim
+            and value.flags.c_contiguous):
+        return value
+    if isinstance(value, np.ndarray):
+        got = f"a {value.ndim}-D {'' if value.flags.c_contiguous else 'non-contiguous '}array of {value.dtype}"
+    else:
+        got = type(value).__name__
+    raise TypeError(f"{name} must be a C-contiguous {ndim}-D numpy array of {dtype}, not {got}")
+
+
+cdef inline int check_repeat(object value) except -1:
+    """kernel_count's ``repeat``: an int from 1 to 2**31 - 1; TypeError or ValueError
+    naming it otherwise."""
+    if isinstance(value, bool) or not hasattr(type(value), "__index__"):
+        raise TypeError(f"repeat must be an int, not {type(value).__name__}")
+    cdef object n = value.__index__()
+    if not 1 <= n <= 2147483647:
+        raise ValueError(f"repeat must be from 1 to 2**31 - 1, not {n}")
+    return n
+
+
 cdef inline PlayRecord check_previous(object previous, type cls) :
     """``previous`` as the record of a Play of the game whose class is ``cls``; TypeError
     naming the game and the class expected otherwise."""
@@ -139,13 +165,18 @@ cdef inline int onedeck_count_one(const void *batch, Py_ssize_t i, playbuf_t *ou
     return b.generate(b.hands[i], b.flags, b.collapse, &tg, out)
 
 
-cdef inline long long onedeck_kernel_count(onedeck_generate_t generate, const unsigned long long[::1] hands,
-                                           const unsigned char[:, ::1] previous, int flags, bint collapse,
-                                           int repeat, int max_type, int max_cls, str game) except -1:
+cdef inline long long onedeck_kernel_count(onedeck_generate_t generate, object hands_given, object previous_given,
+                                           int flags, object collapse_suits, object repeat, int max_type,
+                                           int max_cls, str game) except -1:
     """A one-deck game's kernel_count: ``hands`` (one-deck masks) and ``previous`` (None,
     or one row ``(type, length, cls, key)`` per hand, type 0 to lead; a type above
     ``max_type`` or a cls above ``max_cls`` is no play of ``game``) checked, then
     count_plays over them."""
+    cdef const unsigned long long[::1] hands = kernel_array(hands_given, "hands", "uint64", 1)
+    cdef const unsigned char[:, ::1] previous = (
+        None if previous_given is None else kernel_array(previous_given, "previous", "uint8", 2))
+    cdef bint collapse = check_flag(collapse_suits, "collapse_suits")
+    cdef int times = check_repeat(repeat)
     cdef Py_ssize_t i, n = hands.shape[0]
     cdef onedeck_batch_t b
     cdef bint follow = previous is not None
@@ -163,4 +194,4 @@ cdef inline long long onedeck_kernel_count(onedeck_generate_t generate, const un
     b.rows = &previous[0, 0] if follow else NULL
     b.flags = flags
     b.collapse = collapse
-    return count_plays(onedeck_count_one, &b, n, repeat, 4096)
+    return count_plays(onedeck_count_one, &b, n, times, 4096)

@@ -713,8 +713,7 @@ def legal_plays_batch(hands, previous=None, *, rules=None, collapse_suits=False)
     return playlist_from_scratch(CLASSES.factory, None, &SCRATCH), offsets
 
 
-def kernel_count(const unsigned long long[::1] hands, const unsigned char[:, ::1] previous=None, *,
-                 rules=None, bint collapse_suits=False, int repeat=1):
+def kernel_count(hands, previous=None, *, rules=None, collapse_suits=False, repeat=1):
     """Run the bare kernel on many hands, reusing one buffer; the total number of plays.
 
     For throughput measurements (``bench/``): no Python object is created per hand or

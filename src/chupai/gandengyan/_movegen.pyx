@@ -51,7 +51,8 @@ from chupai.core.records cimport (
 from chupai.core.cardset cimport hand_masks
 from chupai.core.play cimport PlayRecord
 from chupai.core.wrappers cimport (
-    PLAY_LIMIT, bad_record, check_flag, check_generated, check_previous, check_run, count_plays, target_of_row,
+    PLAY_LIMIT, bad_record, check_flag, check_generated, check_previous, check_repeat, check_run, count_plays,
+    kernel_array, target_of_row,
 )
 
 #: the Python classes this generator makes and reads (Play, Rules), bound by
@@ -483,29 +484,32 @@ cdef int gdy_count_one(const void *batch, Py_ssize_t i, playbuf_t *out) noexcept
     return gdy_generate(b.lo[i], b.hi[i], b.flags, b.max_ranks, b.collapse, &tg, out)
 
 
-def kernel_count(const unsigned long long[::1] los, const unsigned long long[::1] his,
-                 const unsigned char[:, ::1] targets=None, *, rules=None,
-                 bint collapse_suits=False, int repeat=1):
+def kernel_count(los, his, targets=None, *, rules=None, collapse_suits=False, repeat=1):
     """Run the bare kernel on many hands, reusing one buffer; the total number of plays.
 
     For throughput measurements (``bench/``): no Python object is created per hand or
     per play.  ``los``/``his`` are the hands' masks; ``targets`` (optional, one row per
     hand) the play to follow as ``(type, length, cls, key)``, type 0 to lead.
     """
-    cdef Py_ssize_t i, n = los.shape[0]
+    cdef const unsigned long long[::1] lo = kernel_array(los, "los", "uint64", 1)
+    cdef const unsigned long long[::1] hi = kernel_array(his, "his", "uint64", 1)
+    cdef const unsigned char[:, ::1] rows = None if targets is None else kernel_array(targets, "targets", "uint8", 2)
+    cdef bint collapse = check_flag(collapse_suits, "collapse_suits")
+    cdef int times = check_repeat(repeat)
+    cdef Py_ssize_t i, n = lo.shape[0]
     cdef object checked = CLASSES.rules_of(rules)
     cdef gdy_batch_t b
-    if his.shape[0] != n or (targets is not None and (targets.shape[0] != n or targets.shape[1] != 4)):
+    if hi.shape[0] != n or (targets is not None and (rows.shape[0] != n or rows.shape[1] != 4)):
         raise ValueError("los, his and targets must have one entry per hand (targets: n x 4)")
     for i in range(n):
-        if not multiset_valid(los[i], his[i]):
+        if not multiset_valid(lo[i], hi[i]):
             raise ValueError(f"hand {i} is not a valid hand (faces 0..53, hi a subset of lo)")
     if n == 0:
         return 0
-    b.lo = &los[0]
-    b.hi = &his[0]
-    b.rows = NULL if targets is None else &targets[0, 0]
+    b.lo = &lo[0]
+    b.hi = &hi[0]
+    b.rows = NULL if targets is None else &rows[0, 0]
     b.flags = checked._flags
     b.max_ranks = checked._max_ranks
-    b.collapse = collapse_suits
-    return count_plays(gdy_count_one, &b, n, repeat, 4096)
+    b.collapse = collapse
+    return count_plays(gdy_count_one, &b, n, times, 4096)

@@ -12,8 +12,8 @@ from libc.stdint cimport uint8_t, uint16_t, uint64_t
 
 from chupai.core.cardset cimport hand_masks
 from chupai.core.play cimport PlayRecord
-from chupai.core.wrappers cimport (bad_record, check_flag, check_generated, check_previous, check_run,
-                                   count_plays, target_of_row)
+from chupai.core.wrappers cimport (bad_record, check_flag, check_generated, check_previous, check_repeat, check_run,
+                                   count_plays, kernel_array, target_of_row)
 from chupai.guandan._writer cimport RECORD_WORDS, head_of, put, reserve, tail_of, wilds_of
 from chupai.core.records import RANKS as _RANK_NAMES
 from chupai.core.records cimport (
@@ -955,9 +955,7 @@ cdef int gd_count_one(const void *batch, Py_ssize_t i, playbuf_t *out) noexcept 
     return gd_generate(b.lo[i], b.hi[i], b.levels[i], b.flags, b.collapse, &tg, out)
 
 
-def kernel_count(const unsigned long long[::1] los, const unsigned long long[::1] his,
-                 const unsigned char[::1] levels, const unsigned char[:, ::1] previous=None, *, rules=None,
-                 bint collapse_suits=False, int repeat=1):
+def kernel_count(los, his, levels, previous=None, *, rules=None, collapse_suits=False, repeat=1):
     """Run the bare kernel on many hands, reusing one buffer; the total number of plays.
 
     For throughput measurements (``bench/``): no Python object is created per hand or
@@ -965,21 +963,27 @@ def kernel_count(const unsigned long long[::1] los, const unsigned long long[::1
     ``previous``, if given, holds one row ``(type, length, cls, key)`` per hand, the play
     to beat formed at that hand's level (type 0: leading).
     """
-    cdef Py_ssize_t i, n = los.shape[0]
+    cdef const unsigned long long[::1] lo = kernel_array(los, "los", "uint64", 1)
+    cdef const unsigned long long[::1] hi = kernel_array(his, "his", "uint64", 1)
+    cdef const unsigned char[::1] lv = kernel_array(levels, "levels", "uint8", 1)
+    cdef const unsigned char[:, ::1] rows = None if previous is None else kernel_array(previous, "previous", "uint8", 2)
+    cdef bint collapse = check_flag(collapse_suits, "collapse_suits")
+    cdef int times = check_repeat(repeat)
+    cdef Py_ssize_t i, n = lo.shape[0]
     cdef gd_batch_t b
     cdef bint follow = previous is not None
-    if his.shape[0] != n or levels.shape[0] != n:
+    if hi.shape[0] != n or lv.shape[0] != n:
         raise ValueError("los, his and levels must have the same length")
-    if follow and (previous.shape[0] != n or previous.shape[1] != 4):
+    if follow and (rows.shape[0] != n or rows.shape[1] != 4):
         raise ValueError("previous must have one row (type, length, cls, key) per hand")
     for i in range(n):
-        if levels[i] > RANK_A or not multiset_valid(los[i], his[i]):
+        if lv[i] > RANK_A or not multiset_valid(lo[i], hi[i]):
             raise ValueError(f"hand {i} is not a valid two-deck hand at a valid level")
-        if follow and (previous[i, 0] > GD_FOUR_JOKERS or previous[i, 2] > GD_CLASS_FOUR_JOKERS):
+        if follow and (rows[i, 0] > GD_FOUR_JOKERS or rows[i, 2] > GD_CLASS_FOUR_JOKERS):
             raise ValueError(f"previous row {i} is not a Guan Dan play's (type, length, cls, key)")
     if n == 0:
         return 0
-    b.lo, b.hi, b.levels = &los[0], &his[0], &levels[0]
-    b.rows = &previous[0, 0] if follow else NULL
-    b.flags, b.collapse = CLASSES.rules_of(rules)._flags, collapse_suits
-    return count_plays(gd_count_one, &b, n, repeat, 4096)
+    b.lo, b.hi, b.levels = &lo[0], &hi[0], &lv[0]
+    b.rows = &rows[0, 0] if follow else NULL
+    b.flags, b.collapse = CLASSES.rules_of(rules)._flags, collapse
+    return count_plays(gd_count_one, &b, n, times, 4096)
