@@ -62,7 +62,7 @@ def test_drop_without_effect_plays_as_without_dropping(game: str) -> None:
     """With a huge ``drop`` (only a candidate worse than the proposal in every world so far
     can go, and it could not have been chosen) the bot plays as with none: the
     bookkeeping of the candidates still played out loses nothing."""
-    made = _play(game, BestBot(worlds=24, min_worlds=8, z=0.5), 17, decisions=20)
+    made = _play(game, BestBot(worlds=24, min_worlds=8, z=0.5, drop=None), 17, decisions=20)
     assert made == _play(game, BestBot(worlds=24, min_worlds=8, z=0.5, drop=1e9), 17, decisions=20)
 
 
@@ -82,7 +82,7 @@ def test_candidates_types_takes_each_type_s_lowest_first() -> None:
     assert len(heads) >= 7 and heads != order[:7]  # the two ways differ on this hand
     for candidates, expected in (("lowest", order[:7]), ("types", heads[:7])):
         # no proposal (the policy would pass): the seven plays beside it are the candidates
-        chosen, include_pass, _ = BestBot(worlds=2, candidates=candidates)._candidates(engine, None)
+        chosen, include_pass, _ = BestBot(worlds=2, max_candidates=8, candidates=candidates)._candidates(engine, None)
         assert not include_pass and list(chosen) == [plays[i] for i in expected]
 
 
@@ -145,7 +145,8 @@ def test_best_overrules_the_heuristic_somewhere() -> None:
 
 def test_best_spec_and_input_checks() -> None:
     bot = make_bot("best")
-    assert isinstance(bot, BestBot) and bot.seconds == 0.06 and bot.worlds == 384
+    assert isinstance(bot, BestBot) and (bot.seconds, bot.worlds, bot.max_candidates, bot.drop) == (0.12, 1536, 12, 1.0)
+    assert make_bot("best:drop=none").drop is None
     bot = make_bot("best:20ms:z=1.5:max_candidates=5:min_worlds=4:policy=greedy:candidates=types:objective=win:drop=1")
     assert (bot.seconds, bot.worlds, bot.z, bot.max_candidates, bot.min_worlds, bot.policy, bot.candidates,
             bot.objective, bot.drop) == (0.02, None, 1.5, 5, 4, "greedy", "types", "win", 1.0)

@@ -11,6 +11,10 @@ test says another one is better:
   the lowest suit-collapsed plays in the greedy order, at most ``max_candidates``; with
   ``candidates="types"`` the lowest play of each type first, then the next lowest), so
   the candidates' outcomes are compared on the same hidden hands;
+* every 8 worlds it stops playing out the candidates whose mean gain over the policy's
+  play is below zero by more than ``drop`` standard errors (none of them could be made),
+  so the worlds left go to the plays that may still overrule it; with none left it
+  makes the policy's play at once;
 * it stops after ``seconds`` of process CPU (or ``worlds`` worlds, whichever first);
 * it plays the candidate with the best mean outcome only if its per-world difference
   to the heuristic's play has a t statistic above ``z`` (over at least ``min_worlds``
@@ -97,8 +101,8 @@ class BestBot:
     name = "best"
 
     def __init__(self, seconds: float | None = None, *, worlds: int | None = None, policy: str = "heuristic",
-                 max_candidates: int = 8, z: float = 2.0, min_worlds: int = 8, candidates: str = "lowest",
-                 objective: str | None = None, drop: float | None = None) -> None:
+                 max_candidates: int = 12, z: float = 2.0, min_worlds: int = 8, candidates: str = "lowest",
+                 objective: str | None = None, drop: float | None = 1.0) -> None:
         if seconds is None and worlds is None:
             worlds = 64
         if seconds is not None:

@@ -17,7 +17,7 @@ A bot spec is a name with an optional budget after a colon:
 * ``best`` / ``best:N`` / ``best:40ms``: :class:`chupai.players.search.best.BestBot`, the
   strongest bot of the library within 50 ms of CPU per decision (``docs/search.md``):
   the heuristic policy, overruled by paired playouts over at most N worlds or that much
-  process CPU time per decision (default 60 ms, at most 384 worlds), followed by any
+  process CPU time per decision (default 120 ms, at most 1536 worlds), followed by any
   ``:option=value`` of ``BestBot`` (``policy``, ``max_candidates``, ``z``, ``min_worlds``,
   ``candidates``, ``objective``, ``drop``).
 * ``net:PATH``: :class:`chupai.players.network.NetworkBot` playing the ONNX network at PATH
@@ -40,7 +40,7 @@ MonteCarloBot(playouts=50, policy='heuristic')
 >>> make_bot("heuristic")
 HeuristicBot()
 >>> make_bot("best")
-BestBot(seconds=0.06, worlds=384, policy='heuristic')
+BestBot(seconds=0.12, worlds=1536, policy='heuristic')
 >>> make_bot("best:32:z=1.5")
 BestBot(worlds=32, policy='heuristic', z=1.5)
 >>> make_bot("alpha")
@@ -71,6 +71,10 @@ def _bool(text: str) -> bool:
     return text == "true"
 
 
+def _float_or_none(text: str) -> float | None:
+    return None if text == "none" else float(text)
+
+
 #: the ISMCTSBot options a spec may set, with their parsers
 _ISMCTS_OPTIONS: dict[str, Callable[[str], Any]] = {
     "policy": str,
@@ -88,7 +92,7 @@ _MC_OPTIONS: dict[str, Callable[[str], Any]] = {"policy": str}
 
 #: the BestBot options a spec may set
 _BEST_OPTIONS: dict[str, Callable[[str], Any]] = {"policy": str, "max_candidates": int, "z": float, "min_worlds": int,
-                                                  "candidates": str, "objective": str, "drop": float}
+                                                  "candidates": str, "objective": str, "drop": _float_or_none}
 
 #: the NetworkBot options a spec may set (``fallback`` is a bot spec, made by make_bot)
 _NET_OPTIONS: dict[str, Callable[[str], Any]] = {
@@ -101,7 +105,7 @@ _OPTIONS: dict[str, dict[str, Callable[[str], Any]]] = {
 }
 
 #: ``best``'s budget when the spec gives none: CPU seconds and the most worlds per decision
-BEST_SECONDS, BEST_WORLDS = 0.06, 384
+BEST_SECONDS, BEST_WORLDS = 0.12, 1536
 
 
 def _options(words: list[str], bot: str = "ismcts") -> dict[str, Any]:
