@@ -59,6 +59,9 @@ OBJECTIVES = ("score", "win")
 #: how many worlds apart the candidates are looked at for dropping (``drop``)
 _LOOK = 8
 
+#: the worlds' first room when only a time budget bounds them (it doubles as needed)
+_ROOM = 256
+
 
 def _as_action(actions: list[Any], play: Any) -> Any:
     """The item of ``actions`` equal to ``play`` (``PASS`` for ``None``)."""
@@ -184,35 +187,39 @@ class BestBot:
             return _as_action(actions, proposal)
         player = state.current_player
         start = time.process_time()
-        rows: list[np.ndarray] = []
+        # one row a world, a column a candidate (NaN once dropped); room grows by doubling
+        values = np.full((self.worlds or _ROOM, n), np.nan)
+        count = 0
         live = list(range(n))  # the candidates still played out (indices of the n)
         live_plays, live_pass = plays, include_pass
-        while self.worlds is None or len(rows) < self.worlds:
+        while self.worlds is None or count < self.worlds:
+            if count == len(values):
+                values = np.vstack((values, np.full_like(values, np.nan)))
             world = state.determinize_card_play(player, g)
-            row = np.full(n, np.nan)
-            row[live] = world.evaluate(live_plays, live_pass, 1, int(g.integers(0, 2**63)), self.policy, *extra)
-            rows.append(row)
+            values[count, live] = world.evaluate(live_plays, live_pass, 1, int(g.integers(0, 2**63)), self.policy,
+                                                 *extra)
+            count += 1
             if self.seconds is not None and time.process_time() - start >= self.seconds:
                 break
-            if self.drop is not None and len(rows) >= self.min_worlds and len(rows) % _LOOK == 0:
-                kept = self._kept(np.array(rows)[:, live], live.index(base))
+            if self.drop is not None and count >= self.min_worlds and count % _LOOK == 0:
+                kept = self._kept(values[:count, live], live.index(base))
                 if len(kept) < len(live):
                     live = [live[k] for k in kept]
                     if len(live) == 1:
                         break  # none left that could overrule the proposal
                     live_pass = include_pass and live[-1] == n - 1
                     live_plays = plays.take([i for i in live if i < len(plays)])
-        if len(rows) < max(2, self.min_worlds) or len(live) == 1:
+        if count < max(2, self.min_worlds) or len(live) == 1:
             return _as_action(actions, proposal)
-        values = np.array(rows)[:, live]
-        gains = values - values[:, live.index(base)][:, None]
+        kept_values = values[:count, live]
+        gains = kept_values - kept_values[:, live.index(base)][:, None]
         mean = gains.mean(axis=0)
         best = live[int(np.argmax(mean))]
         top = float(mean.max())
         if best == base or top <= 0:
             return _as_action(actions, proposal)
         spread = gains[:, live.index(best)].std(ddof=1)
-        t = top / (spread / math.sqrt(len(rows))) if spread > 0 else math.inf
+        t = top / (spread / math.sqrt(count)) if spread > 0 else math.inf
         if t <= self.z:
             return _as_action(actions, proposal)
         return _as_action(actions, None if best == len(plays) else plays[best])
