@@ -25,6 +25,7 @@ ValueError: player must be a seat 0-3, not 4
 """
 from __future__ import annotations
 
+import math
 import operator
 from collections.abc import Collection, Mapping, Sequence
 from typing import TypeVar
@@ -39,7 +40,9 @@ __all__ = [
     "check_bool",
     "check_choice",
     "check_int",
+    "check_number",
     "check_optional_int",
+    "check_optional_number",
     "check_players",
     "check_positive_int",
     "check_rules",
@@ -94,6 +97,39 @@ def check_optional_int(x: object, name: str, low: int | None = None, high: int |
     if not is_int(x):
         raise TypeError(f"{name} must be an int or None, not {x!r}")
     return check_int(x, name, low, high)
+
+
+def check_number(x: object, name: str, low: float, *, above: bool = False) -> float:
+    """``x`` as a float if it is a finite real number (an int, a float or a numpy number,
+    not a bool) at least ``low`` (greater than ``low`` with ``above``).
+
+    ``TypeError`` for a non-number, ``ValueError`` for NaN, an infinity or one out of range.
+
+    >>> check_number(0.0, "seconds", 0, above=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: seconds must be a finite number > 0, not 0.0
+    >>> check_number("1", "z", 0)
+    Traceback (most recent call last):
+    ...
+    TypeError: z must be a number, not '1'
+    """
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a number, not {x!r}")
+    v = float(x)
+    if not (v > low if above else v >= low) or math.isinf(v):
+        raise ValueError(f"{name} must be a finite number {'>' if above else '>='} {low:g}, not {x!r}")
+    return v
+
+
+def check_optional_number(x: object, name: str, low: float, *, above: bool = False) -> float | None:
+    """``None``, or ``x`` as :func:`check_number` takes it, its ``TypeError`` saying ``None``
+    is allowed."""
+    if x is None:
+        return None
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a number or None, not {x!r}")
+    return check_number(x, name, low, above=above)
 
 
 def check_positive_int(x: object, name: str) -> int:

@@ -51,14 +51,9 @@ cdef inline object kernel_array(object value, str name, str dtype, int ndim):
 
 
 cdef inline int check_repeat(object value) except -1:
-    """kernel_count's ``repeat``: an int from 1 to 2**31 - 1; TypeError or ValueError
-    naming it otherwise."""
-    if isinstance(value, bool) or not hasattr(type(value), "__index__"):
-        raise TypeError(f"repeat must be an int, not {type(value).__name__}")
-    cdef object n = value.__index__()
-    if not 1 <= n <= 2147483647:
-        raise ValueError(f"repeat must be from 1 to 2**31 - 1, not {n}")
-    return n
+    """kernel_count's ``repeat``: an int from 1 to 2**31 - 1, by the library's one int check."""
+    from chupai.core.validate import check_int
+    return check_int(value, "repeat", 1, 2147483647)
 
 
 cdef inline PlayRecord check_previous(object previous, type cls) :

@@ -36,6 +36,8 @@ compiled tables where the opponents are built-in policies).
 """
 from __future__ import annotations
 
+import math
+
 from typing import Any
 
 import gymnasium
@@ -44,7 +46,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from chupai.core.validate import check_int
+from chupai.core.validate import check_int, check_optional_number
 from chupai.registry import GAMES
 from chupai.registry import game as registry_entry
 from chupai.rl.vector import VectorEnv
@@ -79,9 +81,7 @@ class ChupaiEnv(gymnasium.Env[dict[str, Any], Any]):
     def __init__(self, game: str, opponents: Any = "random", seat: int = 0, *, players: int | None = None,
                  rules: Any = None, illegal_reward: float | None = None) -> None:
         entry = registry_entry(game)
-        if illegal_reward is not None and (isinstance(illegal_reward, bool)
-                                           or not isinstance(illegal_reward, (int, float))):
-            raise TypeError(f"illegal_reward must be a number or None, not {type(illegal_reward).__name__}")
+        illegal_reward = check_optional_number(illegal_reward, "illegal_reward", -math.inf)
         self._vec = _agent_tables(entry.name, 1, opponents, seat, players, rules)
         self.game = entry.name
         self.seat = seat

@@ -44,7 +44,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from chupai.guandan.protocol._adapter import SEATS, action_key, lowest_return, rebuild_deal
 from chupai.guandan.protocol.shapes import MESSAGES, check_message
-from chupai.core.validate import check_positive_int
+from chupai.core.validate import check_number, check_positive_int
 from chupai.players.search.registry import as_bot
 
 __all__ = ["MAX_RETRY_DELAY", "MAX_SERVER_MESSAGE", "RECONNECT", "RETRY_DELAY", "SERVER_TIMEOUT", "Client",
@@ -223,12 +223,8 @@ class Client:
                  strict: bool = False, timeout: float = SERVER_TIMEOUT, reconnect: float = RECONNECT) -> None:
         if not isinstance(url, str) or not url.startswith(("ws://", "wss://")):
             raise ValueError(f"url must be a ws:// or wss:// address, not {url!r}")
-        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
-            raise ValueError(f"timeout must be > 0 seconds, not {timeout!r}")
-        if isinstance(reconnect, bool) or not isinstance(reconnect, (int, float)) or not 0 <= reconnect < float("inf"):
-            raise ValueError(f"reconnect must be >= 0 seconds, not {reconnect!r}")
-        self.timeout = float(timeout)
-        self.reconnect = float(reconnect)
+        self.timeout = check_number(timeout, "timeout", 0, above=True)
+        self.reconnect = check_number(reconnect, "reconnect", 0)
         #: the seat token of the latest ``beginning`` (``None`` before one)
         self.seat_token: str | None = None
         #: every message received (the ``received`` count of a reconnection)

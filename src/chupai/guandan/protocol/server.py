@@ -60,7 +60,9 @@ from websockets.exceptions import ConnectionClosed
 from websockets.frames import CloseCode
 from websockets.http11 import Request, Response
 
-from chupai.core.seeds import fresh, match_deal, stream
+from chupai.core.seeds import match_deal, stream
+from chupai.core.validate import (check_int, check_number, check_optional_number, check_positive_int,
+                                  check_seed)
 from chupai.guandan.protocol._adapter import SEATS, Ask, Notify, ProtocolGame, Recorded
 from chupai.players.search.registry import make_bot
 from chupai.guandan.protocol.records import header_line
@@ -184,29 +186,16 @@ class ServerConfig:
 
     def __post_init__(self) -> None:
         for name in ("games", "tables", "playouts", "max_refused", "replay_limit"):
-            v = getattr(self, name)
-            if not is_int(v):
-                raise TypeError(f"{name} must be an int, not {v!r}")
-            if v < 1:
-                raise ValueError(f"{name} must be a positive int, not {v!r}")
+            check_positive_int(getattr(self, name), name)
         if self.tables > MAX_TABLES:
             raise ValueError(f"tables must be at most {MAX_TABLES:,}, not {self.tables:,}")
-        if not is_int(self.port) or not 0 <= self.port < 65536:
-            raise ValueError(f"port must be 0..65535, not {self.port!r}")
-        if self.seed is None:
-            self.seed = fresh()
-        elif not is_int(self.seed):
-            raise TypeError(f"seed must be an int, not {self.seed!r}")
+        check_int(self.port, "port", 0, 65535)
+        self.seed = check_seed(self.seed)
         self.seats = parse_seats(",".join(self.seats))
-        if self.pace < 0:
-            raise ValueError(f"pace must be >= 0 seconds, not {self.pace!r}")
-        if self.move_timeout is not None and not self.move_timeout > 0:
-            raise ValueError(f"move_timeout must be > 0 seconds or None, not {self.move_timeout!r}")
-        if not self.send_timeout > 0:
-            raise ValueError(f"send_timeout must be > 0 seconds, not {self.send_timeout!r}")
-        if isinstance(self.reconnect_grace, bool) or not isinstance(self.reconnect_grace, (int, float)) \
-                or not 0 <= self.reconnect_grace < float("inf"):
-            raise ValueError(f"reconnect_grace must be >= 0 seconds, not {self.reconnect_grace!r}")
+        check_number(self.pace, "pace", 0)
+        check_optional_number(self.move_timeout, "move_timeout", 0, above=True)
+        check_number(self.send_timeout, "send_timeout", 0, above=True)
+        check_number(self.reconnect_grace, "reconnect_grace", 0)
         if self.token is not None and (not isinstance(self.token, str) or not self.token):
             raise ValueError(f"token must be a non-empty str or None, not {self.token!r}")
 

@@ -43,7 +43,7 @@ import numpy as np
 from chupai.engine.base import POLICIES
 from chupai.players.options import changed_options
 from chupai.registry import game_of
-from chupai.core.validate import as_rng, check_choice, check_positive_int
+from chupai.core.validate import as_rng, check_choice, check_number, check_optional_number, check_positive_int
 from chupai.actions import PASS
 
 __all__ = ["CANDIDATES", "OBJECTIVES", "BestBot"]
@@ -108,30 +108,15 @@ class BestBot:
                  objective: str | None = None, drop: float | None = 1.0) -> None:
         if seconds is None and worlds is None:
             worlds = 64
-        if seconds is not None:
-            if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
-                raise TypeError(f"seconds must be a number, not {type(seconds).__name__}")
-            if not seconds > 0 or math.isinf(seconds):
-                raise ValueError(f"seconds must be positive and finite, not {seconds!r}")
-        self.seconds = None if seconds is None else float(seconds)
+        self.seconds = check_optional_number(seconds, "seconds", 0, above=True)
         self.worlds = None if worlds is None else check_positive_int(worlds, "worlds")
         self.policy = check_choice(policy, "policy", tuple(POLICIES))
         self.max_candidates = check_positive_int(max_candidates, "max_candidates")
-        if isinstance(z, bool) or not isinstance(z, (int, float)):
-            raise TypeError(f"z must be a number, not {type(z).__name__}")
-        if not z >= 0 or math.isinf(z):
-            raise ValueError(f"z must be >= 0 and finite, not {z!r}")
-        self.z = float(z)
+        self.z = check_number(z, "z", 0)
         self.min_worlds = check_positive_int(min_worlds, "min_worlds")
         self.candidates = check_choice(candidates, "candidates", CANDIDATES)
         self.objective = None if objective is None else check_choice(objective, "objective", OBJECTIVES)
-        if drop is not None:
-            if isinstance(drop, bool) or not isinstance(drop, (int, float)):
-                raise TypeError(f"drop must be a number or None, not {type(drop).__name__}")
-            if not drop >= 0 or math.isinf(drop):
-                raise ValueError(f"drop must be >= 0 and finite, not {drop!r}")
-            drop = float(drop)
-        self.drop = drop
+        self.drop = check_optional_number(drop, "drop", 0)
 
     def __repr__(self) -> str:
         budget = []

@@ -17,8 +17,8 @@ import numpy as np
 from chupai.players.options import changed_options
 from chupai.registry import game_of
 from chupai.core.seeds import draw, spawn
-from chupai.core.validate import as_rng
-from chupai.players.search.ismcts import ISMCTS, SearchResult, Tree, _check_count, _check_seconds, root_actions
+from chupai.core.validate import as_rng, check_optional_int, check_optional_number
+from chupai.players.search.ismcts import ISMCTS, SearchResult, Tree, root_actions
 
 __all__ = ["ISMCTSBot"]
 
@@ -85,13 +85,13 @@ class ISMCTSBot:
             iterations_per_world=iterations_per_world,
             max_candidates=max_candidates,
         )
-        self.iterations = _check_count(iterations, "iterations")
-        self.seconds = _check_seconds(seconds)
+        self.iterations = check_optional_int(iterations, "iterations", 1)
+        self.seconds = check_optional_number(seconds, "seconds", 0, above=True)
         if not isinstance(reuse, bool):
             raise TypeError(f"reuse must be a bool, not {type(reuse).__name__}")
         if decisions not in ("search", "greedy"):
             raise ValueError(f"decisions must be 'search' or 'greedy', not {decisions!r}")
-        workers_ = _check_count(workers, "workers")
+        workers_ = check_optional_int(workers, "workers", 1)
         assert workers_ is not None
         self.reuse = reuse
         self.decisions = decisions

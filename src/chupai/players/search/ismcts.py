@@ -62,6 +62,7 @@ from chupai.core.records import PLAY_DTYPE
 from chupai.engine.base import POLICIES
 from chupai.registry import game_of
 from chupai.actions import PASS
+from chupai.core.validate import check_number, check_optional_int, check_optional_number, check_positive_int
 
 __all__ = ["ActionStats", "ISMCTS", "Node", "SearchResult", "Tree", "engine_actions", "root_actions", "root_order"]
 
@@ -204,26 +205,6 @@ def root_order(state: Any, actions: list[Any], collapse_suits: bool = True) -> l
     return list(dict.fromkeys(first + passing + order))
 
 
-def _check_count(value: Any, name: str) -> int | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an int or None, not {type(value).__name__}")
-    if value < 1:
-        raise ValueError(f"{name} must be positive, not {value!r}")
-    return int(value)
-
-
-def _check_seconds(value: Any) -> float | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeError(f"seconds must be a number or None, not {type(value).__name__}")
-    if not value > 0 or math.isinf(value):
-        raise ValueError(f"seconds must be positive and finite, not {value!r}")
-    return float(value)
-
-
 class ISMCTS:
     """The search (see the module doc); holds its options, no state between searches.
 
@@ -253,19 +234,13 @@ class ISMCTS:
             raise TypeError(f"policy must be a str, not {type(policy).__name__}")
         if policy not in _POLICIES:
             raise ValueError(f"unknown policy {policy!r}; expected one of {_POLICIES}")
-        if isinstance(exploration, bool) or not isinstance(exploration, (int, float)):
-            raise TypeError(f"exploration must be a number, not {type(exploration).__name__}")
-        if not 0 <= exploration < math.inf:
-            raise ValueError(f"exploration must be >= 0 and finite, not {exploration!r}")
         if not isinstance(collapse_suits, bool):
             raise TypeError(f"collapse_suits must be a bool, not {type(collapse_suits).__name__}")
-        per_world = _check_count(iterations_per_world, "iterations_per_world")
-        assert per_world is not None
         self.policy = policy
-        self.exploration = float(exploration)
+        self.exploration = check_number(exploration, "exploration", 0)
         self.collapse_suits = collapse_suits
-        self.iterations_per_world = per_world
-        self.max_candidates = _check_count(max_candidates, "max_candidates")
+        self.iterations_per_world = check_positive_int(iterations_per_world, "iterations_per_world")
+        self.max_candidates = check_optional_int(max_candidates, "max_candidates", 1)
 
     def __repr__(self) -> str:
         return (
@@ -295,8 +270,8 @@ class ISMCTS:
         this information set (see :class:`ISMCTSBot` for reuse between moves); it is
         updated in place.
         """
-        iterations = _check_count(iterations, "iterations")
-        seconds = _check_seconds(seconds)
+        iterations = check_optional_int(iterations, "iterations", 1)
+        seconds = check_optional_number(seconds, "seconds", 0, above=True)
         if iterations is None and seconds is None:
             raise ValueError("give iterations or seconds (or both)")
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):

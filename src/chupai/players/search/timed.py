@@ -14,10 +14,10 @@ TimedMonteCarloBot(seconds=0.005, policy='greedy')
 """
 from __future__ import annotations
 
-import math
 import time
 from typing import Any
 
+from chupai.core.validate import check_number
 from chupai.players.bots import MonteCarloBot
 
 __all__ = ["TimedMonteCarloBot"]
@@ -34,11 +34,7 @@ class TimedMonteCarloBot:
     name = "mc"
 
     def __init__(self, seconds: float, *, policy: str = "greedy", start: int = 200) -> None:
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
-            raise TypeError(f"seconds must be a number, not {type(seconds).__name__}")
-        if not 0 < seconds < math.inf:
-            raise ValueError(f"seconds must be positive and finite, not {seconds!r}")
-        self.seconds = float(seconds)
+        self.seconds = check_number(seconds, "seconds", 0, above=True)
         self.bot = MonteCarloBot(start, policy=policy)
         self._cost: float | None = None  # CPU seconds per playout, averaged
 
