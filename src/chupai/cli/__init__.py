@@ -82,11 +82,9 @@ def _cmd_arena(args: argparse.Namespace) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    # the options given, passed on; the game's runner has its own defaults
-    argv = [word for name in ("deals", "repeat", "playouts", "surface_deals") if getattr(args, name) is not None
-            for word in (f"--{name.replace('_', '-')}", str(getattr(args, name)))]
-    argv += [f"--{name.replace('_', '-')}" for name in ("no_engine", "no_surface", "json", "calls") if getattr(args, name)]
-    result: int = game(args.game).bench_module().main(argv)
+    from chupai.cli.bench import passed_on  # the options given; the game's runner has its own defaults
+
+    result: int = game(args.game).bench_module().main(passed_on(args))
     return result
 
 
@@ -165,17 +163,9 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
 
     b = sub.add_parser("bench", help="time the generator, the engine and the Python surface of a game")
     b.add_argument("game", nargs="?", choices=games, help=f"the game (default {games[0]})")
-    b.add_argument("--deals", type=positive_int, help="seeded deals the generator positions come from "
-                   "(default: the game's)")
-    b.add_argument("--repeat", type=positive_int, help="timed loops per figure, the median reported (default 5)")
-    b.add_argument("--playouts", type=positive_int, help="deals per C playout measurement (default: the game's)")
-    b.add_argument("--surface-deals", type=positive_int, help="seeded deals of the Python surface section "
-                   "(default 200, at most --deals)")
-    b.add_argument("--no-engine", action="store_true", help="skip the engine section")
-    b.add_argument("--no-surface", action="store_true", help="skip the Python surface and OpenSpiel sections")
-    b.add_argument("--json", action="store_true", help=json_help)
-    b.add_argument("--calls", action="store_true",
-                   help="with --json: each generator row's single calls too ([plays, µs] per position)")
+    from chupai.cli.bench import add_options as add_bench_options  # what every runner takes
+
+    add_bench_options(b)
     b.set_defaults(run=_cmd_bench)
     return ap, {"plays": p, "playout": po, "arena": ar, "ladder": ld, "bench": b}
 
