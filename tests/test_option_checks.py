@@ -1,12 +1,16 @@
 """One check of a real-valued option (``chupai.core.validate.check_number``) serves every
-bot, search, client and server option that takes seconds or a constant."""
+bot, search, client and server option that takes seconds or a constant; the int options
+beside them go through ``check_int`` (a negative seed is refused, not wrapped)."""
 import math
 
 import numpy as np
 import pytest
 
 from chupai.core.validate import check_number, check_optional_number
+from chupai.evaluation.perft import perft
+from chupai.guandan import Deal
 from chupai.guandan.protocol.client import Client
+from chupai.guandan.protocol.openguandan import OpenGuanDanClient
 from chupai.guandan.protocol.server import ServerConfig
 from chupai.players.search.best import BestBot
 from chupai.players.search.ismcts import ISMCTS
@@ -41,7 +45,10 @@ def test_check_number_takes_finite_reals_and_names_what_it_refuses():
     (lambda v: ServerConfig(pace=v), "pace", "0", TypeError),
     (lambda v: ServerConfig(reconnect_grace=v), "reconnect_grace", math.nan, ValueError),
     (lambda v: ServerConfig(port=v), "port", "80", TypeError),
+    (lambda v: ISMCTS().search(Deal(seed=1), iterations=1, seed=v), "seed", -1, ValueError),
+    (lambda v: perft(Deal(seed=1), v), "depth", -1, ValueError),
+    (lambda v: OpenGuanDanClient("ws://127.0.0.1:1/", seat=v), "seat", "1", TypeError),
 ])
-def test_real_valued_options_are_refused_by_name(make, name, bad, error):
+def test_options_are_refused_by_name(make, name, bad, error):
     with pytest.raises(error, match=f"^{name} must be"):
         make(bad)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from chupai.core.validate import check_bool
+from chupai.core.validate import check_bool, check_int
 from chupai.engine.backends import progress_bar
 from chupai.registry import game
 
@@ -62,14 +62,6 @@ def _decisions(state: Any) -> list[tuple[str, Any]]:
     return out
 
 
-def _check_depth(depth: Any) -> int:
-    if isinstance(depth, bool) or not isinstance(depth, int):
-        raise TypeError(f"depth must be an int, not {type(depth).__name__}")
-    if depth < 0:
-        raise ValueError(f"depth must be >= 0, not {depth}")
-    return depth
-
-
 def _can_pass(engine: Any) -> bool:
     return hasattr(engine, "pass_turn") and bool(engine.can_pass())
 
@@ -96,7 +88,7 @@ def _count(engine: Any, depth: int) -> int:
 def perft(state: Any, depth: int, *, progress: bool = False) -> int:
     """The number of action sequences of length ``depth`` from ``state`` (see the module
     doc); ``progress``: a bar over the first actions (on a terminal only), for a deep count."""
-    depth = _check_depth(depth)
+    depth = check_int(depth, "depth", 0)
     progress = check_bool(progress, "progress")
     if depth == 0:
         return 1
@@ -114,7 +106,7 @@ def divide(state: Any, depth: int, *, progress: bool = False) -> dict[str, int]:
     """``perft(state, depth)`` split by the first action (its ``str``; ``"PASS"``): the
     tool to find where two counts differ.  ``progress``: a bar over the first actions (on
     a terminal only)."""
-    depth = _check_depth(depth)
+    depth = check_int(depth, "depth", 0)
     progress = check_bool(progress, "progress")
     if depth == 0:
         raise ValueError("divide needs depth >= 1")
@@ -149,7 +141,7 @@ def divide(state: Any, depth: int, *, progress: bool = False) -> dict[str, int]:
 def perft_slow(state: Any, depth: int) -> int:
     """:func:`perft` through the Python state machine only (``legal_actions`` / ``clone``
     / ``apply``), for checking; much slower."""
-    depth = _check_depth(depth)
+    depth = check_int(depth, "depth", 0)
     if depth == 0:
         return 1
     if state.is_terminal():

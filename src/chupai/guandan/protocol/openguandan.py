@@ -43,7 +43,7 @@ from typing import Any
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from chupai.core.validate import check_positive_int
+from chupai.core.validate import check_optional_int, check_positive_int
 from chupai.guandan.protocol.client import MAX_SERVER_MESSAGE, SERVER_TIMEOUT, Client, ClientState
 from chupai.guandan.protocol.shapes import MESSAGES, check_message
 
@@ -121,8 +121,7 @@ class OpenGuanDanClient(Client):
         super().__init__(url, bot, seed=seed, playouts=playouts, strict=strict, timeout=timeout)
         if room is not None:
             room = check_positive_int(room, "room")
-        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3):
-            raise ValueError(f"seat must be 0..3 or None, not {seat!r}")
+        seat = check_optional_int(seat, "seat", 0, 3)
         if user is not None and (not isinstance(user, str) or not user):
             raise ValueError(f"user must be a non-empty str or None, not {user!r}")
         self.room = room

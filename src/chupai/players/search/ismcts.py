@@ -62,7 +62,8 @@ from chupai.core.records import PLAY_DTYPE
 from chupai.engine.base import POLICIES
 from chupai.registry import game_of
 from chupai.actions import PASS
-from chupai.core.validate import check_number, check_optional_int, check_optional_number, check_positive_int
+from chupai.core.validate import (check_number, check_optional_int, check_optional_number, check_positive_int,
+                                  check_seed)
 
 __all__ = ["ActionStats", "ISMCTS", "Node", "SearchResult", "Tree", "engine_actions", "root_actions", "root_order"]
 
@@ -274,8 +275,7 @@ class ISMCTS:
         seconds = check_optional_number(seconds, "seconds", 0, above=True)
         if iterations is None and seconds is None:
             raise ValueError("give iterations or seconds (or both)")
-        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-            raise TypeError(f"seed must be an int, not {type(seed).__name__}")
+        seed = check_seed(seed, allow_none=False)
         if state.is_terminal():
             raise ValueError("the state is terminal: there is nothing to search")
         if tree is None:
@@ -333,7 +333,7 @@ class ISMCTS:
         world, its listings (raw record keys, no Play objects) and the new node.
         """
         rnd = random.Random(seed)
-        gen = np.random.default_rng(seed & ((1 << 64) - 1))
+        gen = np.random.default_rng(seed)
         outcome = game_of(state).outcome
         rules = state.rules
         policy = self.policy
