@@ -202,3 +202,44 @@ def test_rulebots_checks_its_arguments(tmp_path: Path, capsys: pytest.CaptureFix
     assert rulebots.wilson(0, 0) == (0.0, 1.0)
     lo, hi = rulebots.wilson(50, 100)
     assert lo < 0.5 < hi and abs((lo + hi) / 2 - 0.5) < 1e-12
+
+
+CEILING = Path(__file__).resolve().parent.parent / "bench" / "best_ceiling.py"
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_every_world_comes_through_the_hook(game: str) -> None:
+    """``_world`` draws every world (a subclass that knows more replaces the drawing):
+    with ``drop=None`` and a world budget, one call a world at a decision with choices."""
+
+    class Counting(BestBot):
+        calls = 0
+
+        def _world(self, state: Any, player: int, rng: np.random.Generator) -> Any:
+            self.calls += 1
+            return super()._world(state, player, rng)
+
+    state = GAMES[game].new(5, match=True, rules=None, players=None)
+    rng = np.random.default_rng(5)
+    for _ in range(60):
+        engine = state.card_play()
+        if engine is not None and len(engine.legal_plays(collapse_suits=True)) + engine.can_pass() > 1:
+            break
+        state.apply(HeuristicBot().choose(state, rng))
+    bot = Counting(worlds=12, drop=None)
+    assert bot.choose(state, rng) in state.legal_actions()
+    assert bot.calls == 12, game
+
+
+def test_the_ceiling_bench_sees_the_true_hands(capsys: pytest.CaptureFixture[str]) -> None:
+    spec = importlib.util.spec_from_file_location("best_ceiling", CEILING)
+    assert spec is not None and spec.loader is not None
+    ceiling = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ceiling)
+    state = GAMES["guandan"].new(2, match=False, rules=None, players=None)
+    world = ceiling.SeeingBestBot(worlds=8)._world(state, state.current_player, np.random.default_rng(0))
+    assert [str(world.hand(s)) for s in range(4)] == [str(state.hand(s)) for s in range(4)]
+    assert ceiling.main(["--deals", "1", "--seed", "1"]) == 0
+    assert "SeeingBestBot(worlds=8, policy='heuristic')" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        ceiling.main(["--worlds", "0"])

@@ -127,7 +127,7 @@ class BestBot:
         extra = changed_options(self, {"max_candidates": self.max_candidates, "z": self.z, "min_worlds": self.min_worlds,
                                        "candidates": self.candidates, "objective": self.objective,
                                        "drop": self.drop})
-        return f"BestBot({', '.join(budget)}, policy={self.policy!r}{extra})"
+        return f"{type(self).__name__}({', '.join(budget)}, policy={self.policy!r}{extra})"
 
     def _candidates(self, engine: Any, proposal: Any) -> tuple[Any, bool, int]:
         """The plays compared, whether passing is one (the last), and the proposal's index."""
@@ -180,7 +180,7 @@ class BestBot:
         while self.worlds is None or count < self.worlds:
             if count == len(values):
                 values = np.vstack((values, np.full_like(values, np.nan)))
-            world = state.determinize_card_play(player, g)
+            world = self._world(state, player, g)
             values[count, live] = world.evaluate(live_plays, live_pass, 1, int(g.integers(0, 2**63)), self.policy,
                                                  *extra)
             count += 1
@@ -208,6 +208,12 @@ class BestBot:
         if t <= self.z:
             return _as_action(actions, proposal)
         return _as_action(actions, None if best == len(plays) else plays[best])
+
+    def _world(self, state: Any, player: int, rng: np.random.Generator) -> Any:
+        """The card-play engine of one world the candidates are played out in: one of
+        ``state.determinize_card_play``'s, drawn from ``rng`` (a subclass that knows more
+        about the hidden hands draws otherwise)."""
+        return state.determinize_card_play(player, rng)
 
     def _kept(self, values: np.ndarray, base: int) -> list[int]:
         """The columns of ``values`` (worlds x candidates still played out) kept: the
