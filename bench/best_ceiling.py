@@ -6,7 +6,7 @@ same deals.
                                  [--compare] [--workers 1]
 
 The seeing player is :class:`~chupai.players.search.best.BestBot` with its default
-options whose ``_world`` is the true card play (``state.card_play()``); the playout
+options whose ``draw_world`` gives the true card play (``state.card_play()``); the playout
 policy is deterministic, so a few worlds give the exact outcome of every candidate.
 Its win rate against the heuristic, beside the same figure of ``best`` drawing its
 worlds from what it knows (``--compare``: the default ``best``, as long as ``chupai
@@ -36,7 +36,7 @@ class SeeingBestBot(BestBot):
 
     name = "best-seeing"
 
-    def _world(self, state: Any, player: int, rng: np.random.Generator) -> Any:
+    def draw_world(self, state: Any, player: int, rng: np.random.Generator) -> Any:
         return state.card_play()
 
 

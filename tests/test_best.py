@@ -209,15 +209,15 @@ CEILING = Path(__file__).resolve().parent.parent / "bench" / "best_ceiling.py"
 
 @pytest.mark.parametrize("game", GAME_NAMES)
 def test_every_world_comes_through_the_hook(game: str) -> None:
-    """``_world`` draws every world (a subclass that knows more replaces the drawing):
+    """``draw_world`` draws every world (a subclass that knows more replaces the drawing):
     with ``drop=None`` and a world budget, one call a world at a decision with choices."""
 
     class Counting(BestBot):
         calls = 0
 
-        def _world(self, state: Any, player: int, rng: np.random.Generator) -> Any:
+        def draw_world(self, state: Any, player: int, rng: np.random.Generator) -> Any:
             self.calls += 1
-            return super()._world(state, player, rng)
+            return super().draw_world(state, player, rng)
 
     state = GAMES[game].new(5, match=True, rules=None, players=None)
     rng = np.random.default_rng(5)
@@ -237,7 +237,7 @@ def test_the_ceiling_bench_sees_the_true_hands(capsys: pytest.CaptureFixture[str
     ceiling = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(ceiling)
     state = GAMES["guandan"].new(2, match=False, rules=None, players=None)
-    world = ceiling.SeeingBestBot(worlds=8)._world(state, state.current_player, np.random.default_rng(0))
+    world = ceiling.SeeingBestBot(worlds=8).draw_world(state, state.current_player, np.random.default_rng(0))
     assert [str(world.hand(s)) for s in range(4)] == [str(state.hand(s)) for s in range(4)]
     assert ceiling.main(["--deals", "1", "--seed", "1"]) == 0
     assert "SeeingBestBot(worlds=8, policy='heuristic')" in capsys.readouterr().out

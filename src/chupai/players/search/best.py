@@ -6,7 +6,8 @@ tens of milliseconds a move.  ``BestBot`` keeps the heuristic's play unless a pa
 test says another one is better:
 
 * it draws worlds consistent with what the player knows
-  (``state.determinize_card_play``), and in each world plays every candidate out with
+  (``state.determinize_card_play``, through :meth:`BestBot.draw_world`, which a
+  subclass that knows more about the hidden hands overrides), and in each world plays every candidate out with
   the same ``policy`` (the candidates: the heuristic's play, passing when allowed, and
   the lowest suit-collapsed plays in the greedy order, at most ``max_candidates``; with
   ``candidates="types"`` the lowest play of each type first, then the next lowest), so
@@ -180,7 +181,7 @@ class BestBot:
         while self.worlds is None or count < self.worlds:
             if count == len(values):
                 values = np.vstack((values, np.full_like(values, np.nan)))
-            world = self._world(state, player, g)
+            world = self.draw_world(state, player, g)
             values[count, live] = world.evaluate(live_plays, live_pass, 1, int(g.integers(0, 2**63)), self.policy,
                                                  *extra)
             count += 1
@@ -209,10 +210,15 @@ class BestBot:
             return _as_action(actions, proposal)
         return _as_action(actions, None if best == len(plays) else plays[best])
 
-    def _world(self, state: Any, player: int, rng: np.random.Generator) -> Any:
-        """The card-play engine of one world the candidates are played out in: one of
-        ``state.determinize_card_play``'s, drawn from ``rng`` (a subclass that knows more
-        about the hidden hands draws otherwise)."""
+    def draw_world(self, state: Any, player: int, rng: np.random.Generator) -> Any:
+        """The card-play engine of one world the candidates are played out in, its
+        current player ``player``: here ``state.determinize_card_play(player, rng)``, the
+        cards hidden from ``player`` dealt uniformly among the deals the public history
+        allows.
+
+        The place for a bot that knows more about the hidden hands (an inference from
+        the play so far, a learned belief) to draw from what it knows, the search
+        unchanged; to stay deterministic it draws only from ``rng``."""
         return state.determinize_card_play(player, rng)
 
     def _kept(self, values: np.ndarray, base: int) -> list[int]:
