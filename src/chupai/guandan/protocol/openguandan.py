@@ -31,7 +31,7 @@ and logs it (``refused``), and a refused room request ends the client with a
 >>> OpenGuanDanClient("ws://127.0.0.1:8181", bot="greedy", room=1, seat=4)
 Traceback (most recent call last):
 ...
-ValueError: seat must be 0..3 or None, not 4
+ValueError: seat must be an int 0..3, not 4
 """
 from __future__ import annotations
 
