@@ -243,3 +243,27 @@ def test_the_ceiling_bench_sees_the_true_hands(capsys: pytest.CaptureFixture[str
     assert "SeeingBestBot(worlds=8, policy='heuristic')" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         ceiling.main(["--worlds", "0"])
+    with pytest.raises(SystemExit):
+        ceiling.main(["--decisions", "1", "--bots", "heuristic,nope"])
+
+
+def test_the_decision_screen_scores_every_bot_on_the_same_positions() -> None:
+    """``--decisions``: the same positions for every bot; a bot's score is the true deal's
+    outcome after its choice (the heuristic scores as the heuristic's own play out)."""
+    spec = importlib.util.spec_from_file_location("best_ceiling", CEILING)
+    assert spec is not None and spec.loader is not None
+    ceiling = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ceiling)
+    states = ceiling.positions("guandan", 1, 7)
+    assert states and all(len(s.legal_actions()) > 1 and s.card_play() is not None for s in states)
+    rows = ceiling.decisions("guandan", [make_bot("heuristic"), make_bot("heuristic"), make_bot("best:16")], 1, 7)
+    assert [len(scores) for _, scores in rows] == [len(states)] * 3
+    assert (rows[0][1] == rows[1][1]).all()  # the same positions, the same choices, the same outcomes
+    final = states[-1].clone()  # the deal's last choice: the heuristic plays it out to the end
+    mover = final.current_player
+    heuristic = make_bot("heuristic")
+    final.apply(heuristic.choose(final, np.random.default_rng(7 + len(states) - 1)))
+    while not final.is_terminal():
+        final.apply(heuristic.choose(final, np.random.default_rng(0)))
+    assert rows[0][1][-1] == final.returns()[mover]
+    assert "difference to the first bot" in ceiling.report(rows)
