@@ -54,7 +54,8 @@ class SeeingBestBot(BestBot):
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(prog="best_ceiling.py", description=__doc__.split("\n\n")[0])
-    ap.add_argument("game", nargs="?", default="guandan", choices=sorted(GAMES), help="the game (default guandan)")
+    first = next(iter(GAMES))  # the first registered game
+    ap.add_argument("game", nargs="?", default=first, choices=sorted(GAMES), help=f"the game (default {first})")
     ap.add_argument("--deals", type=int, default=500, help="deals, each played in both seatings (default 500)")
     ap.add_argument("--seed", type=int, default=3001, help="the deals' seed (default 3001)")
     ap.add_argument("--worlds", type=int, default=8, help="the seeing player's worlds a decision (default 8)")
