@@ -170,13 +170,19 @@ def test_best_spec_and_input_checks() -> None:
     assert repr(BestBot(worlds=9, objective="win")) == "BestBot(worlds=9, policy='heuristic', objective='win')"
 
 
-def _rulebots(monkeypatch: pytest.MonkeyPatch) -> Any:
-    spec = importlib.util.spec_from_file_location("rulebots", RULEBOTS)
+def _bench_script(path: Path, name: str, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """A script of ``bench/`` loaded as the module ``name`` (registered: dataclasses look
+    their module up)."""
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, "rulebots", module)  # its dataclasses look it up
+    monkeypatch.setitem(sys.modules, name, module)
     spec.loader.exec_module(module)
     return module
+
+
+def _rulebots(monkeypatch: pytest.MonkeyPatch) -> Any:
+    return _bench_script(RULEBOTS, "rulebots", monkeypatch)
 
 
 def test_rulebots_checks_its_arguments(tmp_path: Path, capsys: pytest.CaptureFixture[str],
@@ -231,11 +237,9 @@ def test_every_world_comes_through_the_hook(game: str) -> None:
     assert bot.calls == 12, game
 
 
-def test_the_ceiling_bench_sees_the_true_hands(capsys: pytest.CaptureFixture[str]) -> None:
-    spec = importlib.util.spec_from_file_location("best_ceiling", CEILING)
-    assert spec is not None and spec.loader is not None
-    ceiling = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(ceiling)
+def test_the_ceiling_bench_sees_the_true_hands(capsys: pytest.CaptureFixture[str],
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    ceiling = _bench_script(CEILING, "best_ceiling", monkeypatch)
     state = GAMES["guandan"].new(2, match=False, rules=None, players=None)
     world = ceiling.SeeingBestBot(worlds=8).draw_world(state, state.current_player, np.random.default_rng(0))
     assert [str(world.hand(s)) for s in range(4)] == [str(state.hand(s)) for s in range(4)]
@@ -247,13 +251,10 @@ def test_the_ceiling_bench_sees_the_true_hands(capsys: pytest.CaptureFixture[str
         ceiling.main(["--decisions", "1", "--bots", "heuristic,nope"])
 
 
-def test_the_decision_screen_scores_every_bot_on_the_same_positions() -> None:
+def test_the_decision_screen_scores_every_bot_on_the_same_positions(monkeypatch: pytest.MonkeyPatch) -> None:
     """``--decisions``: the same positions for every bot; a bot's score is the true deal's
     outcome after its choice (the heuristic scores as the heuristic's own play out)."""
-    spec = importlib.util.spec_from_file_location("best_ceiling", CEILING)
-    assert spec is not None and spec.loader is not None
-    ceiling = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(ceiling)
+    ceiling = _bench_script(CEILING, "best_ceiling", monkeypatch)
     states = ceiling.positions("guandan", 1, 7)
     assert states and all(len(s.legal_actions()) > 1 and s.card_play() is not None for s in states)
     rows = ceiling.decisions("guandan", [make_bot("heuristic"), make_bot("heuristic"), make_bot("best:16")], 1, 7)

@@ -49,6 +49,7 @@ __all__ = [
     "check_seat",
     "check_seed",
     "is_int",
+    "is_number",
     "players_error",
     "set_flags",
 ]
@@ -99,6 +100,11 @@ def check_optional_int(x: object, name: str, low: int | None = None, high: int |
     return check_int(x, name, low, high)
 
 
+def is_number(x: object) -> bool:
+    """An int, a float or a numpy number, not a bool."""
+    return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, (bool, np.bool_))
+
+
 def check_number(x: object, name: str, low: float, *, above: bool = False) -> float:
     """``x`` as a float if it is a finite real number (an int, a float or a numpy number,
     not a bool) at least ``low`` (greater than ``low`` with ``above``).
@@ -114,9 +120,9 @@ def check_number(x: object, name: str, low: float, *, above: bool = False) -> fl
     ...
     TypeError: z must be a number, not '1'
     """
-    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.integer, np.floating)):
+    if not is_number(x):
         raise TypeError(f"{name} must be a number, not {x!r}")
-    v = float(x)
+    v = float(x)  # type: ignore[arg-type]
     if not (v > low if above else v >= low) or math.isinf(v):
         raise ValueError(f"{name} must be a finite number {'>' if above else '>='} {low:g}, not {x!r}")
     return v
@@ -127,7 +133,7 @@ def check_optional_number(x: object, name: str, low: float, *, above: bool = Fal
     is allowed."""
     if x is None:
         return None
-    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.integer, np.floating)):
+    if not is_number(x):
         raise TypeError(f"{name} must be a number or None, not {x!r}")
     return check_number(x, name, low, above=above)
 
