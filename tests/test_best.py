@@ -162,9 +162,14 @@ def test_best_spec_and_input_checks() -> None:
                           ({"min_worlds": 0}, ValueError), ({"candidates": "highest"}, ValueError),
                           ({"candidates": 1}, TypeError), ({"objective": "levels"}, ValueError),
                           ({"objective": 1}, TypeError), ({"drop": -0.5}, ValueError),
-                          ({"drop": "1"}, TypeError), ({"drop": math.inf}, ValueError)):
+                          ({"drop": "1"}, TypeError), ({"drop": math.inf}, ValueError),
+                          ({"belief": 0.0}, ValueError), ({"belief": 1.5}, ValueError),
+                          ({"belief": "0.3"}, TypeError), ({"pool": 0}, ValueError), ({"pool": 2.0}, TypeError)):
         with pytest.raises(error):
             BestBot(**kwargs)
+    bot = make_bot("best:30:belief=0.25:pool=64")
+    assert (bot.belief, bot.pool) == (0.25, 64) and make_bot("best:belief=none").belief is None
+    assert repr(bot) == "BestBot(worlds=30, policy='heuristic', belief=0.25, pool=64)"
     assert repr(BestBot(worlds=9)) == "BestBot(worlds=9, policy='heuristic')"
     assert repr(BestBot(worlds=9, candidates="types")) == "BestBot(worlds=9, policy='heuristic', candidates='types')"
     assert repr(BestBot(worlds=9, objective="win")) == "BestBot(worlds=9, policy='heuristic', objective='win')"
@@ -268,3 +273,49 @@ def test_the_decision_screen_scores_every_bot_on_the_same_positions(monkeypatch:
         final.apply(heuristic.choose(final, np.random.default_rng(0)))
     assert rows[0][1][-1] == final.returns()[mover]
     assert "difference to the first bot" in ceiling.report(rows)
+
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_belief_is_legal_and_deterministic_where_the_card_play_replays(game: str) -> None:
+    bot = BestBot(worlds=6, min_worlds=3, z=0.5, belief=0.3, pool=8)
+    state = GAMES[game].new(21, match=False, rules=None, players=None)
+    rng = np.random.default_rng(21)
+    while state.card_play() is None or len(state.legal_actions()) < 2:
+        state.apply(HeuristicBot().choose(state, rng))
+    if state.card_play_replay(()) is None:
+        with pytest.raises(ValueError, match="belief"):
+            bot.choose(state, rng)
+        return
+    first = _play(game, bot, 11)
+    assert first == _play(game, BestBot(worlds=6, min_worlds=3, z=0.5, belief=0.3, pool=8), 11)
+
+
+def test_belief_draws_the_worlds_the_opponents_decisions_allow_best() -> None:
+    """With a belief near 0 every world drawn is one of the pool's with the fewest
+    misses (so all miss alike, no more than uniform worlds do on average); the true
+    deal's hands miss none of the opponents' heuristic decisions."""
+    game = GAME_NAMES[0]
+    state = GAMES[game].new(8, match=False, rules=None, players=None)
+    rng = np.random.default_rng(8)
+    for _ in range(40):
+        state.apply(HeuristicBot().choose(state, rng))
+    while state.card_play() is None or len(state.legal_actions()) < 2:
+        state.apply(HeuristicBot().choose(state, rng))
+    player = state.current_player
+    seen: list[Any] = []
+
+    class Watching(BestBot):
+        def draw_world(self, state: Any, player: int, rng: np.random.Generator) -> Any:
+            world = super().draw_world(state, player, rng)
+            seen.append(world)
+            return world
+
+    Watching(worlds=16, drop=None, belief=1e-9, pool=32).choose(state, np.random.default_rng(3))
+    replay = state.card_play_replay(BestBot._opponents(state, player))
+    assert replay is not None and replay.checked > 0
+    assert replay.misses(state.card_play()) == 0
+    misses = {replay.misses(w) for w in seen}
+    uniform = [replay.misses(state.determinize_card_play(player, rng)) for _ in range(32)]
+    assert len(seen) == 16 and len(misses) == 1 and misses.pop() <= np.mean(uniform)
+    assert len(set(uniform)) > 1

@@ -150,12 +150,19 @@ class Deal(DealSurface):
         else:
             self._phase = _OVER
 
+    def _play_engine(self, hands: Sequence[Cards]) -> DealEngine:
+        """The card play's engine at its start, the seats holding ``hands`` (the landlord's
+        with the kitty)."""
+        landlord = self._auction.landlord
+        assert landlord is not None  # the auction is over
+        return DealEngine.from_hands(hands, landlord=landlord, base=self._auction.base,
+                                     kitty=Cards.from_masks(self._kitty), rules=self._rules)
+
     def _start_play(self) -> None:
         landlord = self._auction.landlord
         assert landlord is not None
         hands = [Cards.from_masks(m | (self._kitty if s == landlord else 0)) for s, m in enumerate(self._held)]
-        self._engine = DealEngine.from_hands(hands, landlord=landlord, base=self._auction.base,
-                                             kitty=Cards.from_masks(self._kitty), rules=self._rules)
+        self._engine = self._play_engine(hands)
         self._held = []
         self._phase = _PLAY
         self._trick_start = self._history_len

@@ -1,4 +1,5 @@
 """Type stubs for the compiled engine base shared by every game's ``DealEngine``."""
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -73,6 +74,9 @@ class Engine:
     def pass_turn(self) -> None: ...
     def playout(self, seed: int, policy: str = "random") -> Any: ...
     def policy_choice(self, policy: str = "random", seed: int = 0) -> Any: ...
+    def policy_misses(
+        self, actions: Sequence[Any], checked: Sequence[bool], policy: str = "heuristic", seed: int = 0
+    ) -> int: ...
     def evaluate(
         self,
         candidates: PlayList[Any],

@@ -662,6 +662,44 @@ cdef class Engine:
         playbuf_close(&buf, GEN_OOM if k == CHOICE_OOM else 0)
         return play
 
+    def policy_misses(self, actions, checked, policy="heuristic", seed=0):
+        """Replay ``actions`` (this game's Plays, ``None`` for a pass) from here on a copy
+        (``self`` is unchanged), and count those at the positions ``checked`` marks (a
+        sequence of bools as long) that the C policy (``policy_choice(policy, seed)``
+        there) would not have made: another type, key or number of cards, or a play
+        where the action passed, or a pass where it played.  ``IllegalActionError`` if an
+        action is not legal where it comes."""
+        cdef Engine c = self.clone()
+        cdef int pol = policy_code(POLICIES, policy), k = CHOICE_PASS, misses = 0
+        cdef rng_t rng
+        cdef playbuf_t buf
+        cdef play_t p
+        cdef Py_ssize_t i, n = len(actions)
+        if len(checked) != n:
+            raise ValueError(f"checked must be as long as actions ({n}), not {len(checked)}")
+        rng_seed(&rng, seed64(seed), 0)
+        playbuf_open(&buf, self.h_spec().buf_cap)
+        try:
+            for i in range(n):
+                action = actions[i]
+                if checked[i]:
+                    k = c.h_choose(c.h_state(), &rng, pol, &buf)
+                    if k == CHOICE_OOM:
+                        raise MemoryError("cannot allocate the play buffer")
+                if action is None:
+                    if checked[i] and k != CHOICE_PASS:
+                        misses += 1
+                    c.pass_turn()
+                    continue
+                c.checked_record(action, &p)
+                if checked[i] and (k < 0 or buf.data[k].type != p.type or buf.data[k].key != p.key
+                                   or buf.data[k].length != p.length):
+                    misses += 1
+                c.h_play(c.h_state(), &p)
+        finally:
+            playbuf_free(&buf)
+        return misses
+
     def evaluate(self, PlayList candidates, include_pass, n, seed, policy="random", values=None):
         """The current player's total outcome over ``n`` playouts after each candidate.
 

@@ -301,10 +301,15 @@ class Deal(DealSurface):
             self._phase = tribute.pending.step.phase
 
     def _start_play(self, hands: list[Cards], leader: int) -> None:
-        self._engine = DealEngine.from_hands(hands, current=leader, level=self._level, rules=self._rules)
         self._leader = leader
+        self._engine = self._play_engine(hands)
         self._phase = _PLAY
         self._trick_start = self._history_len
+
+    def _play_engine(self, hands: Sequence[Cards]) -> DealEngine:
+        """The card play's engine at its start, the seats holding ``hands`` (the leader chosen)."""
+        assert self._leader is not None  # the leader is chosen
+        return DealEngine.from_hands(hands, current=self._leader, level=self._level, rules=self._rules)
 
     # -- state ---------------------------------------------------------------------------
     @property

@@ -5,13 +5,14 @@ seeds are :func:`chupai.core.seeds.match_deal`'s).
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from enum import Enum
 from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
 from chupai.state.compiled import ActionList, CompiledState
+from chupai.state.replay import CardPlayReplay
 from chupai.core.validate import (
     as_rng,
     check_players,
@@ -254,6 +255,31 @@ class DealSurface(StateBase):
         says which."""
         raise NotImplementedError
 
+    def card_play(self) -> Any:
+        """A copy of the compiled engine of the card play, ``None`` outside it: each
+        game's ``Deal`` says how."""
+        raise NotImplementedError
+
+    def _play_engine(self, hands: Sequence[Any]) -> Any:
+        """The engine of this deal's card play at its start, the seats holding ``hands``
+        (what the start of the card play builds), or ``None`` in a game whose card play
+        cannot be replayed from the hands it starts with (cards come into the hands
+        during it): here ``None``."""
+        return None
+
+    def card_play_replay(self, seats: Iterable[int]) -> CardPlayReplay | None:
+        """This deal's card play so far, to be replayed on other hands, the decisions of
+        ``seats`` checked (:class:`~chupai.state.replay.CardPlayReplay`); ``None``
+        before the card play or in a game whose card play cannot be replayed (Gan Deng
+        Yan's draws, Chinese Ten's captures)."""
+        if not isinstance(seats, Iterable) or isinstance(seats, str):
+            raise TypeError(f"seats must be an iterable of seats (ints), not {seats!r}")
+        seats = [check_seat(s, self.players, "seats") for s in seats]
+        if type(self)._play_engine is DealSurface._play_engine or self.card_play() is None:
+            return None
+        events = [e for e in self._history if e.phase == "play"]
+        return CardPlayReplay(self._play_engine, events, seats, self.players)
+
     def _replayed(self: D, setup: Callable[[D], None]) -> D | None:
         """A copy of this deal set up anew by ``setup`` (the game's ``_setup`` called on
         the copy, for a determinized deal) with this deal's decisions replayed on it, or
@@ -398,6 +424,12 @@ class MatchSurface(StateBase):
     def clone(self: M) -> M:
         """An independent copy: the current deal cloned, the standing's lists copied."""
         return shallow_clone(self, cloned=("_deal",), copied=self._COPIED)
+
+    def card_play_replay(self, seats: Iterable[int]) -> CardPlayReplay | None:
+        """The current deal's card play so far, to be replayed on other hands (see the
+        deal's ``card_play_replay``); ``None`` once the match is over."""
+        replay: CardPlayReplay | None = self._deal.card_play_replay(seats)
+        return None if self.is_terminal() else replay
 
     def _world_card_play(self, player: int, seed: int) -> Any:
         engine = self._deal._world_card_play(player, seed)  # checks player

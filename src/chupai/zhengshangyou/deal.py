@@ -258,8 +258,12 @@ class Deal(DealSurface):
         self._held[seat] |= 1 << face
         self._known[seat] |= 1 << face
 
+    def _play_engine(self, hands: Sequence[Cards]) -> DealEngine:
+        """The card play's engine at its start (after any exchange), the seats holding ``hands``."""
+        return DealEngine.from_hands(hands, current=self._dealer, rules=self._rules)
+
     def _start_play(self) -> None:
-        self._engine = DealEngine.from_hands([Cards.from_masks(m) for m in self._held], current=self._dealer, rules=self._rules)
+        self._engine = self._play_engine([Cards.from_masks(m) for m in self._held])
         self._hands = None
         self._phase = _PLAY
         self._trick_start = self._history_len

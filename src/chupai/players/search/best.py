@@ -97,6 +97,15 @@ class BestBot:
             standard errors is no longer played out (the worlds left go to the others;
             with none left the policy's play is made at once); ``None``: every
             candidate is played out in every world.
+        belief: ``None`` (the default): the worlds are drawn uniformly among the deals
+            the public history allows.  A number in (0, 1]: each decision draws ``pool``
+            such worlds, weighs each by ``belief ** m`` (``m``: how many of the
+            opponents' card-play decisions so far ``policy`` would not have made holding
+            the world's cards, :meth:`~chupai.state.base.DealSurface.card_play_replay`),
+            and draws the worlds played out from them by weight: a model of the
+            opponents as ``policy``.  ``ValueError`` at a decision in a game whose card
+            play cannot be replayed (Gan Deng Yan, Chinese Ten).
+        pool: with ``belief``, the worlds weighed per decision.
 
     Deterministic for a given ``rng`` when held to ``worlds`` (a time budget depends on
     the machine).
@@ -106,7 +115,8 @@ class BestBot:
 
     def __init__(self, seconds: float | None = None, *, worlds: int | None = None, policy: str = "heuristic",
                  max_candidates: int = 12, z: float = 2.0, min_worlds: int = 8, candidates: str = "lowest",
-                 objective: str | None = None, drop: float | None = 1.0) -> None:
+                 objective: str | None = None, drop: float | None = 1.0, belief: float | None = None,
+                 pool: int = 256) -> None:
         if seconds is None and worlds is None:
             worlds = 64
         self.seconds = check_optional_number(seconds, "seconds", 0, above=True)
@@ -118,6 +128,11 @@ class BestBot:
         self.candidates = check_choice(candidates, "candidates", CANDIDATES)
         self.objective = None if objective is None else check_choice(objective, "objective", OBJECTIVES)
         self.drop = check_optional_number(drop, "drop", 0)
+        self.belief = check_optional_number(belief, "belief", 0, above=True)
+        if self.belief is not None and self.belief > 1:
+            raise ValueError(f"belief must be a number in (0, 1] or None, not {belief!r}")
+        self.pool = check_positive_int(pool, "pool")
+        self._drawn: tuple[list[Any], np.ndarray] | None = None  # this decision's weighed worlds
 
     def __repr__(self) -> str:
         budget = []
@@ -127,7 +142,7 @@ class BestBot:
             budget.append(f"worlds={self.worlds}")
         extra = changed_options(self, {"max_candidates": self.max_candidates, "z": self.z, "min_worlds": self.min_worlds,
                                        "candidates": self.candidates, "objective": self.objective,
-                                       "drop": self.drop})
+                                       "drop": self.drop, "belief": self.belief, "pool": self.pool})
         return f"{type(self).__name__}({', '.join(budget)}, policy={self.policy!r}{extra})"
 
     def _candidates(self, engine: Any, proposal: Any) -> tuple[Any, bool, int]:
@@ -166,11 +181,23 @@ class BestBot:
         engine = state.card_play()
         if engine is None:
             return entry.choose_decision(state, actions)
+        if self.belief is not None and state.card_play_replay(()) is None:
+            raise ValueError(f"belief: the card play of {entry.title} cannot be replayed; use belief=None")
         proposal = engine.policy_choice(self.policy, int(g.integers(0, 2**63)))
         plays, include_pass, base = self._candidates(engine, proposal)
         n = len(plays) + include_pass
         if n == 1:
             return _as_action(actions, proposal)
+        self._drawn = None
+        try:
+            return self._search(state, actions, proposal, plays, include_pass, base, g, extra)
+        finally:
+            self._drawn = None
+
+    def _search(self, state: Any, actions: list[Any], proposal: Any, plays: Any, include_pass: bool, base: int,
+                g: np.random.Generator, extra: tuple[Any, ...]) -> Any:
+        """:meth:`choose`'s paired test of the candidates (``base``: the proposal's index)."""
+        n = len(plays) + include_pass
         player = state.current_player
         start = time.process_time()
         # one row a world, a column a candidate (NaN once dropped); room grows by doubling
@@ -214,12 +241,37 @@ class BestBot:
         """The card-play engine of one world the candidates are played out in, its
         current player ``player``: here ``state.determinize_card_play(player, rng)``, the
         cards hidden from ``player`` dealt uniformly among the deals the public history
-        allows.
+        allows, or with ``belief`` one of the decision's weighed pool by weight (a call
+        outside :meth:`choose` weighs a pool of its own).
 
         The place for a bot that knows more about the hidden hands (an inference from
         the play so far, a learned belief) to draw from what it knows, the search
         unchanged; to stay deterministic it draws only from ``rng``."""
-        return state.determinize_card_play(player, rng)
+        if self.belief is None:
+            return state.determinize_card_play(player, rng)
+        if self._drawn is None:
+            self._drawn = self._weighed_worlds(state, player, rng)
+        worlds, cumulative = self._drawn
+        return worlds[int(np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right"))]
+
+    def _weighed_worlds(self, state: Any, player: int, rng: np.random.Generator) -> tuple[list[Any], np.ndarray]:
+        """``pool`` worlds drawn uniformly, each with its weight ``belief ** m`` (``m``: the
+        decisions of the player's opponents so far that ``policy`` would not have made
+        in that world), as cumulative sums."""
+        worlds = [state.determinize_card_play(player, rng) for _ in range(self.pool)]
+        replay = state.card_play_replay(self._opponents(state, player))
+        if replay is None:
+            raise ValueError(f"belief: the card play of {game_of(state).title} cannot be replayed; use belief=None")
+        misses = np.array([replay.misses(w, self.policy) for w in worlds], dtype=float)
+        return worlds, np.cumsum(self.belief ** (misses - misses.min()))
+
+    @staticmethod
+    def _opponents(state: Any, player: int) -> list[int]:
+        """The seats whose decisions tell of the hidden hands: the other partnership's
+        in a game of partnerships, else every other seat."""
+        if game_of(state).teams:
+            return [s for s in range(state.players) if s % 2 != player % 2]
+        return [s for s in range(state.players) if s != player]
 
     def _kept(self, values: np.ndarray, base: int) -> list[int]:
         """The columns of ``values`` (worlds x candidates still played out) kept: the

@@ -19,7 +19,7 @@ A bot spec is a name with an optional budget after a colon:
   the heuristic policy, overruled by paired playouts over at most N worlds or that much
   process CPU time per decision (default 120 ms, at most 1536 worlds), followed by any
   ``:option=value`` of ``BestBot`` (``policy``, ``max_candidates``, ``z``, ``min_worlds``,
-  ``candidates``, ``objective``, ``drop``).
+  ``candidates``, ``objective``, ``drop``, ``belief``, ``pool``).
 * ``net:PATH``: :class:`chupai.players.network.NetworkBot` playing the ONNX network at PATH
   (extra ``chupai[onnx]``), followed by any ``:option=value`` of ``layout``
   (``danzero``, ``rows``, ``observation``), ``card_order`` (``rank_major``, ``suit_major``),
@@ -92,7 +92,8 @@ _MC_OPTIONS: dict[str, Callable[[str], Any]] = {"policy": str}
 
 #: the BestBot options a spec may set
 _BEST_OPTIONS: dict[str, Callable[[str], Any]] = {"policy": str, "max_candidates": int, "z": float, "min_worlds": int,
-                                                  "candidates": str, "objective": str, "drop": _float_or_none}
+                                                  "candidates": str, "objective": str, "drop": _float_or_none,
+                                                  "belief": _float_or_none, "pool": int}
 
 #: the NetworkBot options a spec may set (``fallback`` is a bot spec, made by make_bot)
 _NET_OPTIONS: dict[str, Callable[[str], Any]] = {
