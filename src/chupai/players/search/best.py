@@ -63,6 +63,9 @@ _LOOK = 8
 #: the worlds' first room when only a time budget bounds them (it doubles as needed)
 _ROOM = 256
 
+#: ``BestBot._drawn`` in a decision with a belief before its pool is weighed
+_UNWEIGHED: Any = ([], np.zeros(0))
+
 
 def _as_action(actions: list[Any], play: Any) -> Any:
     """The item of ``actions`` equal to ``play`` (``PASS`` for ``None``)."""
@@ -132,7 +135,8 @@ class BestBot:
         if self.belief is not None and self.belief > 1:
             raise ValueError(f"belief must be a number in (0, 1] or None, not {belief!r}")
         self.pool = check_positive_int(pool, "pool")
-        self._drawn: tuple[list[Any], np.ndarray] | None = None  # this decision's weighed worlds
+        # in a decision with belief: its weighed worlds, _UNWEIGHED until the first is drawn
+        self._drawn: tuple[list[Any], np.ndarray] | None = None
 
     def __repr__(self) -> str:
         budget = []
@@ -181,14 +185,14 @@ class BestBot:
         engine = state.card_play()
         if engine is None:
             return entry.choose_decision(state, actions)
-        if self.belief is not None and state.card_play_replay(()) is None:
-            raise ValueError(f"belief: the card play of {entry.title} cannot be replayed; use belief=None")
+        if self.belief is not None:
+            self._replay(state, ())  # refused here, before any work, where it cannot be had
         proposal = engine.policy_choice(self.policy, int(g.integers(0, 2**63)))
         plays, include_pass, base = self._candidates(engine, proposal)
         n = len(plays) + include_pass
         if n == 1:
             return _as_action(actions, proposal)
-        self._drawn = None
+        self._drawn = _UNWEIGHED
         try:
             return self._search(state, actions, proposal, plays, include_pass, base, g, extra)
         finally:
@@ -249,21 +253,31 @@ class BestBot:
         unchanged; to stay deterministic it draws only from ``rng``."""
         if self.belief is None:
             return state.determinize_card_play(player, rng)
-        if self._drawn is None:
-            self._drawn = self._weighed_worlds(state, player, rng)
-        worlds, cumulative = self._drawn
+        drawn = self._drawn
+        if drawn is None or drawn is _UNWEIGHED:
+            drawn = self._weighed_worlds(state, player, rng)
+            if self._drawn is _UNWEIGHED:  # kept for the rest of the decision
+                self._drawn = drawn
+        worlds, cumulative = drawn
         return worlds[int(np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right"))]
 
     def _weighed_worlds(self, state: Any, player: int, rng: np.random.Generator) -> tuple[list[Any], np.ndarray]:
         """``pool`` worlds drawn uniformly, each with its weight ``belief ** m`` (``m``: the
         decisions of the player's opponents so far that ``policy`` would not have made
         in that world), as cumulative sums."""
+        replay = self._replay(state, self._opponents(state, player))
         worlds = [state.determinize_card_play(player, rng) for _ in range(self.pool)]
-        replay = state.card_play_replay(self._opponents(state, player))
-        if replay is None:
-            raise ValueError(f"belief: the card play of {game_of(state).title} cannot be replayed; use belief=None")
         misses = np.array([replay.misses(w, self.policy) for w in worlds], dtype=float)
         return worlds, np.cumsum(self.belief ** (misses - misses.min()))
+
+    @staticmethod
+    def _replay(state: Any, seats: Any) -> Any:
+        """``state.card_play_replay(seats)``; ``ValueError`` for ``belief`` where the game's
+        card play cannot be replayed."""
+        replay = state.card_play_replay(seats)
+        if replay is None:
+            raise ValueError(f"belief: the card play of {game_of(state).title} cannot be replayed; use belief=None")
+        return replay
 
     @staticmethod
     def _opponents(state: Any, player: int) -> list[int]:
