@@ -39,6 +39,17 @@ def test_huge_counts_are_refused_before_any_work(argv: list[str], capsys: pytest
     fails(argv, "must be at most 100,000,000", capsys)
 
 
+@pytest.mark.parametrize(("argv", "words"), [
+    (["serve", "guandan", "--pace", "nan"], "argument --pace: must be a finite number >= 0, not nan"),
+    (["serve", "guandan", "--move-timeout", "inf"], "argument --move-timeout: must be a finite number >= 0"),
+    (["serve", "guandan", "--reconnect-grace=-1"], "argument --reconnect-grace: must be a finite number >= 0"),
+    (["join", "ws://127.0.0.1:1/game/me", "--timeout", "0"], "argument --timeout: must be a finite number > 0"),
+    (["join", "ws://127.0.0.1:1/game/me", "--reconnect", "soon"], "argument --reconnect: invalid number of seconds"),
+])
+def test_seconds_options_name_the_option(argv: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    fails(argv, words, capsys)
+
+
 def test_threads_are_bounded_by_the_cores(capsys: pytest.CaptureFixture[str]) -> None:
     fails(["playout", "guandan", "--threads", "1000", "--deals", "5"], "per core", capsys)
 

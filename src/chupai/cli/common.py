@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -343,6 +344,22 @@ def int_in(low: int, high: int) -> Callable[[str], int]:
         value = at_least(text)
         if value > high:
             raise argparse.ArgumentTypeError(f"must be at most {high:,}, not {value:,}")
+        return value
+
+    return parse
+
+
+def seconds(positive: bool = False) -> Callable[[str], float]:
+    """An argparse type: a finite number of seconds, at least 0 (above 0 with
+    ``positive``), as the library's ``check_number`` takes it."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"invalid number of seconds: {text!r}") from None
+        if not math.isfinite(value) or value < 0 or (positive and value == 0):
+            raise argparse.ArgumentTypeError(f"must be a finite number {'>' if positive else '>='} 0, not {text}")
         return value
 
     return parse

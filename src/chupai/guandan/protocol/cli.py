@@ -161,7 +161,7 @@ async def _serve_replay(args: argparse.Namespace) -> int:
 
 def register(sub: Any) -> None:
     """Add ``serve``, ``join`` and ``replay`` to the ``chupai`` subparsers ``sub``."""
-    from chupai.cli.common import BOT_SPECS, DefaultsShown, add_seed, count, int_in, non_negative_int, port
+    from chupai.cli.common import BOT_SPECS, DefaultsShown, add_seed, count, int_in, non_negative_int, port, seconds
 
     shown = DefaultsShown  # every option's default in its help line, as the docs give them
     s = sub.add_parser("serve", help="run a Guan Dan competition-protocol server", formatter_class=shown)
@@ -174,12 +174,12 @@ def register(sub: Any) -> None:
     s.add_argument("--seats", help="the four seats, each remote or a bot spec: remote,best,remote,greedy")
     s.add_argument("--record", help="write a JSON-lines record of every deal to this file")
     s.add_argument("--view-hands", action="store_true", help="the table view shows every hand")
-    s.add_argument("--pace", type=float, default=0.0, help="seconds to wait after each decision")
+    s.add_argument("--pace", type=seconds(), default=0.0, help="seconds to wait after each decision")
     s.add_argument("--playouts", type=count, default=200, help="playouts per decision of mc seats")
-    s.add_argument("--move-timeout", type=float, default=MOVE_TIMEOUT, dest="move_timeout",
+    s.add_argument("--move-timeout", type=seconds(), default=MOVE_TIMEOUT, dest="move_timeout",
                    help="seconds a seat has to answer a request; a seat that does not is disconnected "
                         "and its table ends (0: wait forever)")
-    s.add_argument("--reconnect-grace", type=float, default=RECONNECT, dest="reconnect_grace",
+    s.add_argument("--reconnect-grace", type=seconds(), default=RECONNECT, dest="reconnect_grace",
                    help="seconds a client that lost its connection has to take its seat back with its "
                         "seat token (0: its table ends at once)")
     s.add_argument("--token", help="a shared secret: seats and viewers must add ?token=TOKEN to their URL")
@@ -198,9 +198,9 @@ def register(sub: Any) -> None:
     add_seed(j, "the bot's choices")
     j.add_argument("--playouts", type=count, default=200, help="playouts per decision of an mc bot")
     j.add_argument("--strict", action="store_true", help="check every message against the protocol")
-    j.add_argument("--timeout", type=float, default=SERVER_TIMEOUT,
+    j.add_argument("--timeout", type=seconds(positive=True), default=SERVER_TIMEOUT,
                    help="seconds without a message from the server before giving up")
-    j.add_argument("--reconnect", type=float, default=RECONNECT,
+    j.add_argument("--reconnect", type=seconds(), default=RECONNECT,
                    help="seconds the bot may spend in all, per game, taking its seat back after lost "
                         "connections (0: give up at once)")
     j.add_argument("--quiet", action="store_true", help="log warnings and errors only")
