@@ -1,6 +1,7 @@
 """One check of a real-valued option (``chupai.core.validate.check_number``) serves every
 bot, search, client and server option that takes seconds or a constant; the int options
-beside them go through ``check_int`` (a negative seed is refused, not wrapped)."""
+beside them go through ``check_int`` (a negative seed is refused, not wrapped), in every
+game where the option is the game's state's."""
 import math
 
 import numpy as np
@@ -8,7 +9,7 @@ import pytest
 
 from chupai.core.validate import check_number, check_optional_number
 from chupai.evaluation.perft import perft
-from chupai.guandan import Deal
+from chupai.registry import GAMES
 from chupai.guandan.protocol.client import Client
 from chupai.guandan.protocol.openguandan import OpenGuanDanClient
 from chupai.guandan.protocol.server import ServerConfig
@@ -45,10 +46,22 @@ def test_check_number_takes_finite_reals_and_names_what_it_refuses():
     (lambda v: ServerConfig(pace=v), "pace", "0", TypeError),
     (lambda v: ServerConfig(reconnect_grace=v), "reconnect_grace", math.nan, ValueError),
     (lambda v: ServerConfig(port=v), "port", "80", TypeError),
-    (lambda v: ISMCTS().search(Deal(seed=1), iterations=1, seed=v), "seed", -1, ValueError),
-    (lambda v: perft(Deal(seed=1), v), "depth", -1, ValueError),
     (lambda v: OpenGuanDanClient("ws://127.0.0.1:1/", seat=v), "seat", "1", TypeError),
 ])
 def test_options_are_refused_by_name(make, name, bad, error):
     with pytest.raises(error, match=f"^{name} must be"):
         make(bad)
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_search_seed_and_perft_depth_are_refused_by_name_in_every_game(game):
+    state = GAMES[game].new(1)
+    before = state.history
+    for make, name, bad, error in ((lambda v: ISMCTS().search(state, iterations=1, seed=v), "seed", -1, ValueError),
+                                   (lambda v: ISMCTS().search(state, iterations=1, seed=v), "seed", 2**64, ValueError),
+                                   (lambda v: ISMCTS().search(state, iterations=1, seed=v), "seed", 1.5, TypeError),
+                                   (lambda v: perft(state, v), "depth", -1, ValueError),
+                                   (lambda v: perft(state, v), "depth", "2", TypeError)):
+        with pytest.raises(error, match=f"^{name} must be"):
+            make(bad)
+    assert state.history == before
