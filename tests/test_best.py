@@ -275,7 +275,6 @@ def test_the_decision_screen_scores_every_bot_on_the_same_positions(monkeypatch:
     assert "difference to the first bot" in ceiling.report(rows)
 
 
-
 @pytest.mark.parametrize("game", GAME_NAMES)
 def test_belief_is_legal_and_deterministic_where_the_card_play_replays(game: str) -> None:
     bot = BestBot(worlds=6, min_worlds=3, z=0.5, belief=0.3, pool=8)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -351,16 +350,19 @@ def int_in(low: int, high: int) -> Callable[[str], int]:
 
 def seconds(positive: bool = False) -> Callable[[str], float]:
     """An argparse type: a finite number of seconds, at least 0 (above 0 with
-    ``positive``), as the library's ``check_number`` takes it."""
+    ``positive``): :func:`chupai.core.validate.check_number`'s rule, the library's check
+    of the same options."""
+    from chupai.core.validate import check_number
 
     def parse(text: str) -> float:
         try:
             value = float(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"invalid number of seconds: {text!r}") from None
-        if not math.isfinite(value) or value < 0 or (positive and value == 0):
-            raise argparse.ArgumentTypeError(f"must be a finite number {'>' if positive else '>='} 0, not {text}")
-        return value
+        try:
+            return check_number(value, "seconds", 0, above=positive)
+        except ValueError as e:
+            raise argparse.ArgumentTypeError(str(e).removeprefix("seconds ")) from None
 
     return parse
 

@@ -63,9 +63,6 @@ _LOOK = 8
 #: the worlds' first room when only a time budget bounds them (it doubles as needed)
 _ROOM = 256
 
-#: ``BestBot._drawn`` in a decision with a belief before its pool is weighed
-_UNWEIGHED: Any = ([], np.zeros(0))
-
 
 def _as_action(actions: list[Any], play: Any) -> Any:
     """The item of ``actions`` equal to ``play`` (``PASS`` for ``None``)."""
@@ -135,7 +132,7 @@ class BestBot:
         if self.belief is not None and self.belief > 1:
             raise ValueError(f"belief must be a number in (0, 1] or None, not {belief!r}")
         self.pool = check_positive_int(pool, "pool")
-        # in a decision with belief: its weighed worlds, _UNWEIGHED until the first is drawn
+        # within a decision with belief: its weighed worlds (draw_world draws from them)
         self._drawn: tuple[list[Any], np.ndarray] | None = None
 
     def __repr__(self) -> str:
@@ -185,25 +182,27 @@ class BestBot:
         engine = state.card_play()
         if engine is None:
             return entry.choose_decision(state, actions)
-        if self.belief is not None:
-            self._replay(state, ())  # refused here, before any work, where it cannot be had
+        # refused here, before any work, where the card play cannot be replayed
+        replay = None if self.belief is None else self._replay(state, self._opponents(state, state.current_player))
         proposal = engine.policy_choice(self.policy, int(g.integers(0, 2**63)))
         plays, include_pass, base = self._candidates(engine, proposal)
         n = len(plays) + include_pass
         if n == 1:
             return _as_action(actions, proposal)
-        self._drawn = _UNWEIGHED
         try:
-            return self._search(state, actions, proposal, plays, include_pass, base, g, extra)
+            return self._search(state, actions, proposal, plays, include_pass, base, g, extra, replay)
         finally:
             self._drawn = None
 
     def _search(self, state: Any, actions: list[Any], proposal: Any, plays: Any, include_pass: bool, base: int,
-                g: np.random.Generator, extra: tuple[Any, ...]) -> Any:
-        """:meth:`choose`'s paired test of the candidates (``base``: the proposal's index)."""
+                g: np.random.Generator, extra: tuple[Any, ...], replay: Any) -> Any:
+        """:meth:`choose`'s paired test of the candidates (``base``: the proposal's index;
+        ``replay``: the opponents' card play, with ``belief``)."""
         n = len(plays) + include_pass
         player = state.current_player
         start = time.process_time()
+        if replay is not None:
+            self._drawn = self._weighed_worlds(state, player, replay, g)
         # one row a world, a column a candidate (NaN once dropped); room grows by doubling
         values = np.full((self.worlds or _ROOM, n), np.nan)
         count = 0
@@ -254,18 +253,17 @@ class BestBot:
         if self.belief is None:
             return state.determinize_card_play(player, rng)
         drawn = self._drawn
-        if drawn is None or drawn is _UNWEIGHED:
-            drawn = self._weighed_worlds(state, player, rng)
-            if self._drawn is _UNWEIGHED:  # kept for the rest of the decision
-                self._drawn = drawn
+        if drawn is None:  # a call outside choose
+            drawn = self._weighed_worlds(state, player, self._replay(state, self._opponents(state, player)), rng)
         worlds, cumulative = drawn
         return worlds[int(np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right"))]
 
-    def _weighed_worlds(self, state: Any, player: int, rng: np.random.Generator) -> tuple[list[Any], np.ndarray]:
+    def _weighed_worlds(self, state: Any, player: int, replay: Any,
+                        rng: np.random.Generator) -> tuple[list[Any], np.ndarray]:
         """``pool`` worlds drawn uniformly, each with its weight ``belief ** m`` (``m``: the
-        decisions of the player's opponents so far that ``policy`` would not have made
-        in that world), as cumulative sums."""
-        replay = self._replay(state, self._opponents(state, player))
+        decisions of the player's opponents so far, ``replay``, that ``policy`` would not
+        have made in that world), as cumulative sums."""
+        assert self.belief is not None
         worlds = [state.determinize_card_play(player, rng) for _ in range(self.pool)]
         misses = np.array([replay.misses(w, self.policy) for w in worlds], dtype=float)
         return worlds, np.cumsum(self.belief ** (misses - misses.min()))
