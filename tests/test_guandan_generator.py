@@ -261,3 +261,46 @@ def test_kernel_count_matches_the_lists():
         kernel_count(los, his, levels, bad)
     with pytest.raises(ValueError, match="same length"):
         kernel_count(los, his[:3], levels)
+
+
+def test_level_forms():
+    """A level is a rank character in either case, ``'10'`` or an int 2..14."""
+    for index, rank in enumerate("23456789TJQKA"):
+        for level in (rank, rank.lower(), index + 2):
+            assert legal_plays("7S", level)[0].level == rank
+    assert legal_plays("7S", "10")[0].level == "T"
+    for bad in ("é", "TT", "1", "0"):
+        with pytest.raises(ValueError, match="level"):
+            legal_plays("7S", bad)
+
+
+def test_lists_kept_or_dropped_hold_their_own_plays():
+    """A list gives its spare room back when the next list is made while it lives, and a
+    dropped list leaves its buffer to the next: lists kept across later calls keep their
+    plays, and a list made in a dropped one's buffer holds its own plays alone.  The calls
+    mix leads (some past the first room, 3,072 plays), collapsed leads and follows, some
+    of them empty."""
+    import numpy as np
+
+    from chupai.guandan._bench import positions
+
+    pos = positions(200, seed=5)
+    calls = []
+    for p in pos:
+        calls += [(p.hand, p.level, None, False), (p.hand, p.level, p.previous, False),
+                  (p.hand, p.level, None, True)]
+    sizes = [len(legal_plays(h, lv, prev, collapse_suits=c)) for h, lv, prev, c in calls]
+    assert max(sizes) > 3072 and min(sizes) == 0
+    every = [legal_plays(h, lv, prev, collapse_suits=c) for h, lv, prev, c in calls]  # none dropped
+    expected = [plays.to_numpy() for plays in every]
+    del every
+    kept = {}
+    for i, (h, lv, prev, c) in enumerate(calls):
+        plays = legal_plays(h, lv, prev, collapse_suits=c)
+        assert np.array_equal(plays.to_numpy(), expected[i])
+        if i % 7 == 0:
+            kept[i] = plays
+    for i, plays in kept.items():
+        assert np.array_equal(plays.to_numpy(), expected[i])
+        hand, level, previous, collapse = calls[i]
+        assert list(plays) == list(legal_plays(hand, level, previous, collapse_suits=collapse))

@@ -305,14 +305,32 @@ cdef inline int playbuf_close(playbuf_t *buf, int rc) except -1:
     playbuf_free(buf)
     return check_grown(rc)
 
-cdef inline PlayList new_playlist(object factory, object context, Py_ssize_t cap):
-    """An empty PlayList of the game's `factory` and `context`, room for `cap` records."""
+cdef inline PlayList empty_playlist(object factory, object context):
+    """An empty PlayList of the game's `factory` and `context`, holding no buffer."""
     cdef PlayList out = PlayList.__new__(PlayList)
     out.factory = factory
     out.maker = factory if isinstance(factory, PlayMaker) else None
     out.context = context
+    return out
+
+cdef inline PlayList new_playlist(object factory, object context, Py_ssize_t cap):
+    """An empty PlayList of the game's `factory` and `context`, room for `cap` records."""
+    cdef PlayList out = empty_playlist(factory, context)
     playbuf_open(&out.buf, cap)
     return out
+
+# A generator's Python wrapper (the GIL held from start to end) may start its list in a
+# roomy buffer, room for nearly every hand's plays, and leave the spare room to the list
+# until it is needed: the next roomy list gives the room of the one before back if that
+# list still lives, and a list that dies leaves its buffer (if of SPARE_MIN..SPARE_MAX
+# records) to the next roomy list.  So a list made and dropped before the next costs no
+# allocation, at most one list holds spare room, and at most one buffer waits.  (No C code
+# holds a pointer into a list's records while Python code runs; a list's records never
+# move while it lives except when its spare room is given back.)
+cdef PlayList roomy_playlist(object factory, object context, Py_ssize_t cap)
+# After the generator filled `out` (from roomy_playlist): it keeps its spare room until
+# the next roomy list if more than `slack` records are spare.
+cdef void roomy_filled(PlayList out, Py_ssize_t slack) noexcept
 
 # A generator called with the GIL held may build its list in one scratch buffer kept
 # between calls, then hand it to a PlayList of the exact size: no allocation grows, and a
@@ -331,11 +349,8 @@ cdef inline PlayList playlist_from_scratch(object factory, object context, playb
     """A PlayList of the game's `factory` and `context` holding the records of `scratch`,
     which is left empty: a list of up to SCRATCH_KEEP records is copied into a buffer of
     its size; a longer one takes the scratch's buffer, and the scratch starts anew."""
-    cdef PlayList out = PlayList.__new__(PlayList)
+    cdef PlayList out = empty_playlist(factory, context)
     cdef Py_ssize_t n = scratch.len
-    out.factory = factory
-    out.maker = factory if isinstance(factory, PlayMaker) else None
-    out.context = context
     scratch.len = 0
     if n > SCRATCH_KEEP:
         out.buf = scratch[0]

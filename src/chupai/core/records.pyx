@@ -141,6 +141,39 @@ cdef class PlayMaker:
         raise NotImplementedError
 
 
+# The roomy lists (see roomy_playlist in records.pxd): the one list that still holds spare
+# room (a borrowed reference, cleared when it dies), and the buffer a dead list left for
+# the next roomy list.
+cdef enum:
+    SPARE_MIN = 1024             # the fewest records of a buffer kept for the next roomy list
+    SPARE_MAX = 8192             # the most (320 KiB)
+cdef void *_roomy = NULL
+cdef playbuf_t _spare
+
+
+cdef PlayList roomy_playlist(object factory, object context, Py_ssize_t cap):
+    global _roomy, _spare
+    cdef PlayList out = empty_playlist(factory, context)
+    if _roomy != NULL:
+        playbuf_trim(&(<PlayList>_roomy).buf, 0)
+        _roomy = NULL
+    if _spare.cap >= cap:
+        out.buf = _spare
+        out.buf.len = 0
+        out.buf.oom = 0
+        _spare.data = NULL
+        _spare.cap = 0
+    else:
+        playbuf_open(&out.buf, cap)
+    return out
+
+
+cdef void roomy_filled(PlayList out, Py_ssize_t slack) noexcept:
+    global _roomy
+    if out.buf.cap - out.buf.len > slack:
+        _roomy = <void *>out
+
+
 @cython.no_gc
 cdef class PlayList:
     """An immutable sequence of plays backed by a C array of records.
@@ -156,6 +189,14 @@ cdef class PlayList:
         self.buf.oom = 0
 
     def __dealloc__(self):
+        global _roomy, _spare
+        if <void *>self == _roomy:
+            _roomy = NULL
+        if SPARE_MIN <= self.buf.cap <= SPARE_MAX and self.buf.cap > _spare.cap:
+            playbuf_free(&_spare)
+            _spare = self.buf
+            self.buf.data = NULL
+            return
         playbuf_free(&self.buf)
 
     def __len__(self):

@@ -35,9 +35,9 @@ from chupai.core.records cimport (
     face_of,
     mask_t,
     multiset_valid,
-    new_playlist,
+    roomy_filled,
+    roomy_playlist,
     play_t,
-    playbuf_trim,
     playbuf_t,
     lowest_bit,
     popcount,
@@ -841,15 +841,25 @@ cdef int gd_generate(mask_t lo, mask_t hi, int level, int flags, int collapse,
 
 
 # --- the Python entry point ---------------------------------------------------------
-cdef dict _LEVELS = {ch: r for r, rank in enumerate(_RANKS) for ch in (rank, rank.lower())} | {"10": 8}
+# LEVEL_OF[c]: the rank index of the level named by the one character c (a rank
+# character in either case), -1 for a character that names none
+cdef enum:
+    N_ASCII = 128
+cdef int LEVEL_OF[N_ASCII]
+for _c in range(N_ASCII):
+    LEVEL_OF[_c] = -1
+for _r, _rank in enumerate(_RANKS):
+    LEVEL_OF[ord(_rank)] = LEVEL_OF[ord(_rank.lower())] = _r
 
 cdef int level_index(object level) except -1:
-    """The rank index of a level (a rank character, ``'10'`` or an index 0..12);
+    """The rank index of a level (a rank character, ``'10'`` or an int 2..14);
     ``ValueError`` naming ``level`` otherwise."""
-    cdef object r = _LEVELS.get(level) if isinstance(level, str) else None
-    if r is None:
-        return parse_rank(level, "level")
-    return r
+    cdef Py_UCS4 ch
+    if type(level) is str and len(<str>level) == 1:
+        ch = (<str>level)[0]
+        if ch < N_ASCII and LEVEL_OF[ch] >= 0:
+            return LEVEL_OF[ch]
+    return parse_rank(level, "level")
 
 
 # a PlayList's first room (records): a few 27-card hands have more plays (buffers grow);
@@ -929,11 +939,12 @@ def legal_plays(hand, level, previous=None, *, rules=None, collapse_suits=False)
                 f"previous play {previous} was formed at level {previous.level}, not {level!r}"
             )
         target_set(&tg, &prev.rec)
-    # room for nearly every hand's plays (growing copies every record), the rest given back
-    out = new_playlist(CLASSES.factory, lv, ROOMY_FOLLOW if tg.type else (ROOMY_COLLAPSED if collapse else ROOMY_LEAD))
+    # room for nearly every hand's plays (growing copies every record), the rest given
+    # back when the next list is made while this one lives (roomy_playlist)
+    out = roomy_playlist(CLASSES.factory, lv, ROOMY_FOLLOW if tg.type else (ROOMY_COLLAPSED if collapse else ROOMY_LEAD))
     # a few microseconds of work: releasing the GIL would cost more than it frees
     check_generated(gd_generate(lo, hi, lv, flags, collapse, &tg, &out.buf))
-    playbuf_trim(&out.buf, TRIM_SLACK)
+    roomy_filled(out, TRIM_SLACK)
     return out
 
 
