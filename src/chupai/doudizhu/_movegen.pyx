@@ -215,27 +215,60 @@ cdef inline bint wants(const ctx_t *c, int type_) noexcept nogil:
     return c.lead or (c.tg.cls == 0 and c.tg.type == type_)
 
 
-cdef void expand(ctx_t *c, int v, mask_t lo, int type_, int key, int length, int cls) noexcept nogil:
-    """Every choice of suits for the cards of values v.. of ``take``, each pushed as one
-    play with the cards ``lo`` chosen so far."""
-    cdef slot_t s
-    cdef int k
-    while v < DDZ_N_VALUES and c.take[v] == 0:
-        v += 1
-    if v == DDZ_N_VALUES:
-        if c.out.len >= PLAY_LIMIT:
-            c.full = 1
-        elif play_push(c.out, lo, 0, type_, key, length, cls) == NULL:
-            c.full = 1
+cdef inline void push_cards(ctx_t *c, mask_t cards, int type_, int key, int length, int cls) noexcept nogil:
+    """Push one play of these cards (or, past PLAY_LIMIT or out of memory, stop: `full`)."""
+    if c.out.len >= PLAY_LIMIT or play_push(c.out, cards, 0, type_, key, length, cls) == NULL:
+        c.full = 1
+
+
+cdef inline mask_t by_value(mask_t hand) noexcept nogil:
+    """A one-deck hand as a word in the order of values: the 3..A nibbles moved down one
+    rank, the 2s' nibble above them, the black joker at bit 0 of nibble 13 and the red
+    joker at bit 0 of nibble 14."""
+    return (((hand >> RANK_BITS) & (value_bit(DDZ_TWO_VALUE) - 1))
+            | ((hand & NIBBLE) << (RANK_BITS * DDZ_TWO_VALUE))
+            | (((hand >> BJ_BIT) & 1) << (RANK_BITS * DDZ_BJ_VALUE))
+            | (((hand >> RJ_BIT) & 1) << (RANK_BITS * DDZ_RJ_VALUE)))
+
+
+cdef void expand(ctx_t *c, int type_, int key, int length, int cls) noexcept nogil:
+    """Every choice of suits for the cards ``take`` holds, each pushed as one play: the
+    choices of the lowest value taken vary slowest (an odometer over the values' slots
+    of the sub-multiset table; a joker is its one card)."""
+    cdef slot_t s[DDZ_N_VALUES]
+    cdef mask_t part[DDZ_N_VALUES]   # part[i]: the jokers and the cards chosen below level i
+    cdef int at[DDZ_N_VALUES]        # at[i]: the entry of slot i chosen
+    cdef int n = 0, i, k, v
+    cdef mask_t values = by_value(c.low), jokers = 0
+    values = (values | (values >> 1) | (values >> 2) | (values >> 3)) & VALUE_ONES  # the values taken
+    while values:
+        v = value_at(values)
+        values &= values - 1
+        if v >= DDZ_BJ_VALUE:
+            jokers |= bit(SHIFT[v])
+        else:
+            subset_slot(SUBS, suits_of(c, v), RANK_OF[v], c.take[v], 0, &s[n])
+            n += 1
+    if n == 0:
+        push_cards(c, jokers, type_, key, length, cls)
         return
-    if v >= DDZ_BJ_VALUE:
-        expand(c, v + 1, lo | bit(SHIFT[v]), type_, key, length, cls)
-        return
-    subset_slot(SUBS, suits_of(c, v), RANK_OF[v], c.take[v], 0, &s)
-    for k in range(s.begin, s.end):
-        if c.full:
-            return
-        expand(c, v + 1, lo | slot_lo(&s, k), type_, key, length, cls)
+    part[0] = jokers
+    at[0] = s[0].begin
+    i = 0
+    while i >= 0:
+        if i == n - 1:  # the last value: one play per choice
+            for k in range(s[i].begin, s[i].end):
+                push_cards(c, part[i] | slot_lo(&s[i], k), type_, key, length, cls)
+                if c.full:
+                    return
+        elif at[i] < s[i].end:
+            part[i + 1] = part[i] | slot_lo(&s[i], at[i])
+            i += 1
+            at[i] = s[i].begin
+            continue
+        i -= 1
+        if i >= 0:
+            at[i] += 1
 
 
 cdef inline void take_add(ctx_t *c, int v, int t) noexcept nogil:
@@ -247,20 +280,15 @@ cdef inline void take_add(ctx_t *c, int v, int t) noexcept nogil:
     c.low ^= <mask_t>(LOWEST[nib][was] ^ LOWEST[nib][was + t]) << SHIFT[v]
 
 
-cdef inline void push_low(ctx_t *c, mask_t low, int type_, int key, int length, int cls) noexcept nogil:
-    if c.out.len >= PLAY_LIMIT or play_push(c.out, low, 0, type_, key, length, cls) == NULL:
-        c.full = 1
-
-
 cdef inline void emit(ctx_t *c, int type_, int key, int length, int cls) noexcept nogil:
     """Push the play ``take`` holds: every choice of suits, or (collapsing) its lowest
     suits, ``low``."""
     if c.full:
         return
     if c.collapse:
-        push_low(c, c.low, type_, key, length, cls)
+        push_cards(c, c.low, type_, key, length, cls)
     else:
-        expand(c, 0, 0, type_, key, length, cls)
+        expand(c, type_, key, length, cls)
 
 
 cdef void gen_sets(ctx_t *c, int type_, int width, int top) noexcept nogil:
@@ -274,7 +302,7 @@ cdef void gen_sets(ctx_t *c, int type_, int width, int top) noexcept nogil:
         v = value_at(values)
         values &= values - 1
         if c.collapse:
-            push_low(c, <mask_t>LOWEST[suits_of(c, v)][width] << SHIFT[v], type_, v, width, 0)
+            push_cards(c, <mask_t>LOWEST[suits_of(c, v)][width] << SHIFT[v], type_, v, width, 0)
         else:
             take_add(c, v, width)
             emit(c, type_, v, width, 0)
@@ -488,16 +516,6 @@ cdef void gen_ordinary(ctx_t *c) noexcept nogil:
         gen_chains(c, DDZ_AIRPLANE, 3, MIN_AIRPLANE)
     if c.flags & DDZ_FLAG_FOUR_WITH_TWO and (c.lead or t == DDZ_FOUR_TWO_SINGLES or t == DDZ_FOUR_TWO_PAIRS):
         gen_four_two(c)
-
-
-cdef inline mask_t by_value(mask_t hand) noexcept nogil:
-    """A one-deck hand as a word in the order of values: the 3..A nibbles moved down one
-    rank, the 2s' nibble above them, the black joker at bit 0 of nibble 13 and the red
-    joker at bit 0 of nibble 14."""
-    return (((hand >> RANK_BITS) & (value_bit(DDZ_TWO_VALUE) - 1))
-            | ((hand & NIBBLE) << (RANK_BITS * DDZ_TWO_VALUE))
-            | (((hand >> BJ_BIT) & 1) << (RANK_BITS * DDZ_BJ_VALUE))
-            | (((hand >> RJ_BIT) & 1) << (RANK_BITS * DDZ_RJ_VALUE)))
 
 
 cdef int ddz_generate(mask_t hand, int flags, int collapse, const ddz_target *target,
