@@ -460,6 +460,10 @@ cdef void multi_walk(ctx_t *c, multi_t *s, int r, int depth, mask_t lo, int shor
         # a rank takes at most one 2 besides the jokers
         if d > 1 + c.nj or short + d > c.n2 + c.nj:
             break
+        # the ranks still needed to reach the shortest sequence must be fillable with what is left
+        if depth + 1 < s.nmin and not fillable_ahead(c, s.m, r + 1, s.nmin - depth - 1, short + d,
+                                                     nshort + (1 if d else 0)):
+            break
         sub_range(c, r, k, &sl)
         for i in range(sl.begin, sl.end):
             s.nat[depth] = sl.sub[i]
@@ -477,6 +481,21 @@ cdef inline unsigned fillable(const ctx_t *c, int m) noexcept nogil:
     return out
 
 
+cdef inline bint fillable_ahead(const ctx_t *c, int m, int r, int n, int short, int nshort) noexcept nogil:
+    """Whether a multiple sequence `short` cards short at `nshort` ranks can take the n
+    ranks r .. r + n - 1 next: 2s (one a rank) and jokers making up together what they all
+    lack of m cards each (fillable says it of each rank alone)."""
+    cdef int j, d
+    if r + n > N_RANKS:
+        return 0
+    for j in range(n):
+        d = m - c.cnt[r + j]
+        if d > 0:
+            short += d
+            nshort += 1
+    return short <= (c.n2 if c.n2 < nshort else nshort) + c.nj
+
+
 cdef void gen_multi(ctx_t *c) noexcept nogil:
     cdef multi_t s
     cdef int m, start, n
@@ -491,7 +510,7 @@ cdef void gen_multi(ctx_t *c) noexcept nogil:
             ok = fillable(c, m)
             ok &= (ok >> 1) & (ok >> 2)
             for start in range(RANK_3, N_RANKS - MIN_SEQ + 1):
-                if (ok >> start) & 1:
+                if (ok >> start) & 1 and fillable_ahead(c, m, start, MIN_SEQ, 0, 0):
                     s.start = start
                     multi_walk(c, &s, start, 0, 0, 0, 0)
         return
