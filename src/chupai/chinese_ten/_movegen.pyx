@@ -14,7 +14,8 @@ from chupai.core.records cimport (
     GameClasses,
     lowest_bit,
     mask_t,
-    new_playlist,
+    roomy_filled,
+    roomy_playlist,
     play_push,
     play_t,
     playbuf_close,
@@ -125,8 +126,9 @@ cdef int flags_of(object rules) except -1:
 
 
 cdef PlayList generate(mask_t hand, mask_t layout, int flags, bint collapse):
-    cdef PlayList out = new_playlist(CLASSES.factory, None, 32)
+    cdef PlayList out = roomy_playlist(CLASSES.factory, None, 32)
     check_generated(ct_generate(hand, layout, flags, collapse, &out.buf))
+    roomy_filled(out)
     return out
 
 

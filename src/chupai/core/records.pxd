@@ -5,7 +5,7 @@
 # A one-deck set is one word.  A two-deck multiset is two words: `lo` holds the
 # faces held at least once, `hi` the faces held twice (hi is a subset of lo).
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
-from libc.string cimport memcpy, memset
+from libc.string cimport memset
 
 ctypedef uint64_t mask_t
 
@@ -319,50 +319,18 @@ cdef inline PlayList new_playlist(object factory, object context, Py_ssize_t cap
     playbuf_open(&out.buf, cap)
     return out
 
-# A generator's Python wrapper (the GIL held from start to end) may start its list in a
-# roomy buffer, room for nearly every hand's plays, and leave the spare room to the list
+# A generator's Python entry (the GIL held from start to end) starts its list in a roomy
+# buffer, room for nearly every position's plays, and leaves the spare room to the list
 # until it is needed: the next roomy list gives the room of the one before back if that
-# list still lives, and a list that dies leaves its buffer (if of SPARE_MIN..SPARE_MAX
-# records) to the next roomy list.  So a list made and dropped before the next costs no
-# allocation, at most one list holds spare room, and at most one buffer waits.  (No C code
-# holds a pointer into a list's records while Python code runs; a list's records never
-# move while it lives except when its spare room is given back.)
+# list still lives, and a list that dies leaves its buffer (up to SPARE_MAX records) to
+# the next roomy list.  So a list made and dropped before the next costs no allocation,
+# at most one list holds spare room, and at most one buffer waits.  (No C code holds a
+# pointer into a list's records while Python code runs; a list's records never move while
+# it lives except when its spare room is given back.)
 cdef PlayList roomy_playlist(object factory, object context, Py_ssize_t cap)
 # After the generator filled `out` (from roomy_playlist): it keeps its spare room until
-# the next roomy list if more than `slack` records are spare.
-cdef void roomy_filled(PlayList out, Py_ssize_t slack) noexcept
-
-# A generator called with the GIL held may build its list in one scratch buffer kept
-# between calls, then hand it to a PlayList of the exact size: no allocation grows, and a
-# list holds no spare room.
-cdef enum:
-    SCRATCH_KEEP = 65536         # the records a scratch buffer keeps between calls
-
-cdef inline void scratch_reset(playbuf_t *scratch) noexcept nogil:
-    """Empty a scratch buffer for the next list, giving its room back past SCRATCH_KEEP."""
-    if scratch.cap > SCRATCH_KEEP:
-        playbuf_free(scratch)
-    scratch.len = 0
-    scratch.oom = 0
-
-cdef inline PlayList playlist_from_scratch(object factory, object context, playbuf_t *scratch):
-    """A PlayList of the game's `factory` and `context` holding the records of `scratch`,
-    which is left empty: a list of up to SCRATCH_KEEP records is copied into a buffer of
-    its size; a longer one takes the scratch's buffer, and the scratch starts anew."""
-    cdef PlayList out = empty_playlist(factory, context)
-    cdef Py_ssize_t n = scratch.len
-    scratch.len = 0
-    if n > SCRATCH_KEEP:
-        out.buf = scratch[0]
-        out.buf.len = n
-        scratch.data = NULL
-        scratch.cap = 0
-        return out
-    if n:  # (an empty list holds no buffer)
-        playbuf_open(&out.buf, n)
-        memcpy(out.buf.data, scratch.data, n * sizeof(play_t))
-        out.buf.len = n
-    return out
+# the next roomy list if it has much (more than a few dozen records).
+cdef void roomy_filled(PlayList out) noexcept
 
 # The Play object of a record, made by the game's factory (directly if a PlayMaker).
 cdef object play_object(object factory, const play_t *p, object context)

@@ -145,8 +145,8 @@ cdef class PlayMaker:
 # room (a borrowed reference, cleared when it dies), and the buffer a dead list left for
 # the next roomy list.
 cdef enum:
-    SPARE_MIN = 1024             # the fewest records of a buffer kept for the next roomy list
-    SPARE_MAX = 8192             # the most (320 KiB)
+    SPARE_MAX = 8192             # the most records of a buffer kept for the next roomy list (320 KiB)
+    ROOMY_SLACK = 64             # the spare records a filled roomy list may keep until it dies
 cdef void *_roomy = NULL
 cdef playbuf_t _spare
 
@@ -168,9 +168,9 @@ cdef PlayList roomy_playlist(object factory, object context, Py_ssize_t cap):
     return out
 
 
-cdef void roomy_filled(PlayList out, Py_ssize_t slack) noexcept:
+cdef void roomy_filled(PlayList out) noexcept:
     global _roomy
-    if out.buf.cap - out.buf.len > slack:
+    if out.buf.cap - out.buf.len > ROOMY_SLACK:
         _roomy = <void *>out
 
 
@@ -192,7 +192,7 @@ cdef class PlayList:
         global _roomy, _spare
         if <void *>self == _roomy:
             _roomy = NULL
-        if SPARE_MIN <= self.buf.cap <= SPARE_MAX and self.buf.cap > _spare.cap:
+        if _spare.cap < self.buf.cap <= SPARE_MAX:
             playbuf_free(&_spare)
             _spare = self.buf
             self.buf.data = NULL

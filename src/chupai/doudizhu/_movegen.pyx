@@ -34,12 +34,10 @@ from chupai.core.records cimport (
     GameClasses,
     mask_t,
     multiset_valid,
-    playlist_from_scratch,
-    scratch_reset,
+    roomy_filled,
+    roomy_playlist,
     nibble_counts,
     play_push,
-    playbuf_free,
-    playbuf_open,
     playbuf_t,
     rank_nibble,
     rank_subsets,
@@ -601,8 +599,10 @@ cdef int ddz_rules_flags(object rules) except -1:
     return LAST_FLAGS
 
 
-# the buffer legal_plays builds each list in (the GIL held: one caller at a time)
-cdef playbuf_t SCRATCH
+# a list's first room (records), for nearly every hand's plays (roomy_playlist)
+cdef enum:
+    ROOMY_LEAD = 1024
+    ROOMY_FOLLOW = 64
 
 
 def legal_plays(hand, previous=None, *, rules=None, collapse_suits=False):
@@ -635,7 +635,7 @@ def legal_plays(hand, previous=None, *, rules=None, collapse_suits=False):
     cdef mask_t lo = hand_mask(hand)
     cdef int flags = ddz_rules_flags(rules)
     cdef ddz_target tg
-    cdef int rc
+    cdef PlayList out
     cdef bint collapse = check_flag(collapse_suits, "collapse_suits")
     cdef PlayRecord prev
     target_set(&tg, NULL)
@@ -643,13 +643,11 @@ def legal_plays(hand, previous=None, *, rules=None, collapse_suits=False):
         prev = check_previous(previous, CLASSES.play)
         check_record(prev)
         target_set(&tg, &prev.rec)
+    out = roomy_playlist(CLASSES.factory, None, ROOMY_FOLLOW if tg.type else ROOMY_LEAD)
     # a few microseconds of work: releasing the GIL would cost more than it frees
-    scratch_reset(&SCRATCH)
-    rc = ddz_generate(lo, flags, collapse, &tg, &SCRATCH)
-    if rc:
-        scratch_reset(&SCRATCH)
-        check_generated(rc)
-    return playlist_from_scratch(CLASSES.factory, None, &SCRATCH)
+    check_generated(ddz_generate(lo, flags, collapse, &tg, &out.buf))
+    roomy_filled(out)
+    return out
 
 
 def legal_plays_batch(hands, previous=None, *, rules=None, collapse_suits=False):
@@ -685,7 +683,6 @@ def legal_plays_batch(hands, previous=None, *, rules=None, collapse_suits=False)
     cdef Py_ssize_t i, n
     cdef ddz_target tg
     cdef PlayRecord prev
-    cdef int rc = 0
     cdef mask_t lo
     if isinstance(hands, np.ndarray):
         if hands.dtype != np.uint64 or hands.ndim != 1:
@@ -704,7 +701,7 @@ def legal_plays_batch(hands, previous=None, *, rules=None, collapse_suits=False)
             raise ValueError(f"previous must hold one Play or None per hand ({n}), not {len(previous)}")
     offsets = np.zeros(n + 1, dtype=np.int64)
     cdef long long[::1] off = offsets
-    scratch_reset(&SCRATCH)
+    cdef PlayList out = roomy_playlist(CLASSES.factory, None, ROOMY_LEAD)
     for i in range(n):
         if masks is not None:
             lo = masks[i]
@@ -723,12 +720,10 @@ def legal_plays_batch(hands, previous=None, *, rules=None, collapse_suits=False)
             except (TypeError, ValueError) as e:
                 raise type(e)(f"previous[{i}]: {e}") from None
             target_set(&tg, &prev.rec)
-        rc = ddz_generate(lo, flags, collapse, &tg, &SCRATCH)
-        if rc:
-            scratch_reset(&SCRATCH)
-            check_generated(rc)
-        off[i + 1] = SCRATCH.len
-    return playlist_from_scratch(CLASSES.factory, None, &SCRATCH), offsets
+        check_generated(ddz_generate(lo, flags, collapse, &tg, &out.buf))
+        off[i + 1] = out.buf.len
+    roomy_filled(out)
+    return out, offsets
 
 
 def kernel_count(hands, previous=None, *, rules=None, collapse_suits=False, repeat=1):

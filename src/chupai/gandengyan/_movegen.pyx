@@ -30,7 +30,8 @@ from chupai.core.records cimport (
     lowest_bit,
     mask_t,
     multiset_valid,
-    new_playlist,
+    roomy_filled,
+    roomy_playlist,
     nibble_counts,
     play_push,
     play_t,
@@ -460,9 +461,10 @@ def legal_plays(hand, previous=None, *, rules=None, collapse_suits=False):
         prev = check_previous(previous, CLASSES.play)
         _check_previous(prev, flags)
         target_set(&tg, &prev.rec)
-    out = new_playlist(CLASSES.factory, None, _FIRST_CAP)
+    out = roomy_playlist(CLASSES.factory, None, _FIRST_CAP)
     # well under a microsecond of work: releasing the GIL would cost more than it frees
     check_generated(gdy_generate(lo, hi, flags, max_ranks, collapse, &tg, &out.buf))
+    roomy_filled(out)
     return out
 
 

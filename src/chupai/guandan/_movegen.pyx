@@ -868,7 +868,6 @@ cdef enum:
     ROOMY_LEAD = 3072
     ROOMY_COLLAPSED = 1024
     ROOMY_FOLLOW = 1024
-    TRIM_SLACK = 64
 
 
 cdef int check_record(PlayRecord p) except -1:
@@ -944,7 +943,7 @@ def legal_plays(hand, level, previous=None, *, rules=None, collapse_suits=False)
     out = roomy_playlist(CLASSES.factory, lv, ROOMY_FOLLOW if tg.type else (ROOMY_COLLAPSED if collapse else ROOMY_LEAD))
     # a few microseconds of work: releasing the GIL would cost more than it frees
     check_generated(gd_generate(lo, hi, lv, flags, collapse, &tg, &out.buf))
-    roomy_filled(out, TRIM_SLACK)
+    roomy_filled(out)
     return out
 
 

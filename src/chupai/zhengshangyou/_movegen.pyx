@@ -33,7 +33,8 @@ from chupai.core.records cimport (
     lowest_bit,
     mask_t,
     multiset_valid,
-    new_playlist,
+    roomy_filled,
+    roomy_playlist,
     nibble_counts,
     play_push,
     play_t,
@@ -588,6 +589,12 @@ cdef mask_t hand_mask(object hand) except? 0xFFFFFFFFFFFFFFFF:
     return lo
 
 
+# a list's first room (records), for nearly every hand's plays (roomy_playlist)
+cdef enum:
+    ROOMY_LEAD = 1024
+    ROOMY_FOLLOW = 64
+
+
 cdef int check_record(PlayRecord p) except -1:
     """ValueError unless the record is a Zheng Shangyou play: one deck, a key below two
     suited keys, a multiplicity 1..4 and a length that is a multiple of it."""
@@ -646,9 +653,10 @@ def legal_plays(hand, previous=None, *, rules=None, collapse_suits=False):
         prev = check_previous(previous, CLASSES.play)
         check_record(prev)
         target_set(&tg, &prev.rec)
-    out = new_playlist(CLASSES.factory, None, 32 if tg.type else 256)
+    out = roomy_playlist(CLASSES.factory, None, ROOMY_FOLLOW if tg.type else ROOMY_LEAD)
     # a few microseconds of work: releasing the GIL would cost more than it frees
     check_generated(zs_generate(lo, flags, collapse, &tg, &out.buf))
+    roomy_filled(out)
     return out
 
 
