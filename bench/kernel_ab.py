@@ -118,7 +118,10 @@ def kernel_instructions(args: argparse.Namespace, folder: Path, scratch: str, mo
     out = Path(scratch) / "callgrind.out"
     python = os.path.realpath(sys.executable)
     cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
-           f"--toggle-collect=*{args.game}*_movegen*kernel_count*", python, "-c", KERNEL_CALL, args.game,
+           # the Python entry alone: callgrind toggles at every function the pattern matches,
+           # so a match nested in it (the implementation, where the C compiler did not
+           # inline it into its entry) would switch the count off
+           f"--toggle-collect=__pyx_pw_*{args.game}*_movegen*kernel_count*", python, "-c", KERNEL_CALL, args.game,
            str(args.deals or 0), mode]
     done = subprocess.run(cmd, env=tree_env(folder), cwd=scratch, capture_output=True, text=True, check=False)
     found = re.search(r"Collected : (\d+)", done.stderr)

@@ -3,6 +3,7 @@ the game is the first argument, ``--json`` has one shape, and the Python-surface
 are in every game's report.  No timing is asserted here (figures live in ``bench/``)."""
 import math
 import json
+import shutil
 import subprocess
 import sys
 
@@ -163,3 +164,22 @@ def test_kernel_ab_checks_its_arguments_and_compares_trees(tmp_path, capsys):
         done = subprocess.run([sys.executable, "-c", kernel_ab.KERNEL_CALL, game, "5", mode], env=kernel_ab.tree_env(tree),
                               capture_output=True, text=True, check=False)
         assert done.returncode == 0 and done.stdout.strip() == says, done.stderr
+
+
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="needs valgrind")
+def test_kernel_ab_counts_the_instructions_inside_the_kernel(tmp_path):
+    """``bench/kernel_ab.py``'s callgrind count takes in the whole kernel: a few thousand
+    instructions a play, not the handful of the Python entry's own (callgrind toggles at
+    every function the pattern matches, so it must match the entry alone)."""
+    import argparse
+    from pathlib import Path
+
+    import chupai
+
+    kernel_ab = _kernel_ab()
+    tree = tmp_path / "tree"
+    (tree / "src").mkdir(parents=True)
+    (tree / "src" / "chupai").symlink_to(Path(chupai.__file__).resolve().parent)
+    for game in ("guandan", "doudizhu"):
+        args = argparse.Namespace(game=game, deals=5)
+        assert kernel_ab.kernel_instructions(args, tree, str(tmp_path), "lead") > 10_000
