@@ -3,6 +3,7 @@ the game is the first argument, ``--json`` has one shape, and the Python-surface
 are in every game's report.  No timing is asserted here (figures live in ``bench/``)."""
 import math
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -166,7 +167,8 @@ def test_kernel_ab_checks_its_arguments_and_compares_trees(tmp_path, capsys):
         assert done.returncode == 0 and done.stdout.strip() == says, done.stderr
 
 
-@pytest.mark.skipif(shutil.which("valgrind") is None, reason="needs valgrind")
+@pytest.mark.skipif(shutil.which("valgrind") is None or "asan" in os.environ.get("LD_PRELOAD", ""),
+                    reason="needs valgrind, which cannot run beside the sanitizer runtime preloaded")
 def test_kernel_ab_counts_the_instructions_inside_the_kernel(tmp_path):
     """``bench/kernel_ab.py``'s callgrind count takes in the whole kernel: a few thousand
     instructions a play, not the handful of the Python entry's own (callgrind toggles at
