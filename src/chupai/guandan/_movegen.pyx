@@ -9,6 +9,7 @@ product of per-rank choices.  The suit-collapsed view keeps only the first choic
 each size, which is exactly one representative per group of ``docs/rules/cards.md``.
 """
 from libc.stdint cimport uint8_t, uint16_t, uint64_t
+from libc.string cimport memcpy
 
 from chupai.core.cardset cimport hand_masks
 from chupai.core.play cimport PlayRecord
@@ -35,6 +36,7 @@ from chupai.core.records cimport (
     face_of,
     mask_t,
     multiset_valid,
+    nibble_counts,
     roomy_filled,
     roomy_playlist,
     play_t,
@@ -101,6 +103,28 @@ for _m in range(6, MAX_BOMB + 1):
 
 
 # --- the kernel ------------------------------------------------------------------
+cdef enum:
+    LV_ROW = 16                  # a row of LEVEL_VALUES, N_RANKS values padded for one copy
+
+# LEVEL_VALUES[level][r]: the level-order value of rank r when `level` is the level rank
+# (the level rank GD_LEVEL_VALUE, the ranks above it one lower)
+cdef uint8_t LEVEL_VALUES[N_RANKS][LV_ROW]
+for _l in range(N_RANKS):
+    for _r in range(LV_ROW):
+        LEVEL_VALUES[_l][_r] = 0
+    for _r in range(N_RANKS):
+        LEVEL_VALUES[_l][_r] = GD_LEVEL_VALUE if _r == _l else (_r if _r < _l else _r - 1)
+
+# ABOVE[level][k]: bit r when rank r's value at that level is at least k (k = 0..N_RANKS;
+# no rank's value reaches N_RANKS)
+cdef uint16_t ABOVE[N_RANKS][N_RANKS + 1]
+for _l in range(N_RANKS):
+    for _k in range(N_RANKS + 1):
+        ABOVE[_l][_k] = sum(1 << _r for _r in range(N_RANKS) if LEVEL_VALUES[_l][_r] >= _k)
+
+# a word with every nibble 1 (adding m of it adds m to every rank's nibble)
+cdef mask_t EACH_NIBBLE = 0x1111111111111111ULL
+
 ctypedef struct ctx_t:
     playbuf_t *out
     mask_t wbit          # the wild face's bit
@@ -113,10 +137,11 @@ ctypedef struct ctx_t:
     int level
     int lead
     gd_target tg
-    uint8_t lv[N_RANKS]  # level-order value of each rank
+    uint8_t lv[LV_ROW]   # level-order value of each rank (LEVEL_VALUES[level])
     int pat[N_RANKS]     # natural-card pattern of each rank
     int cnt[N_RANKS]     # natural cards of each rank
-    unsigned atleast[4]  # bit r: rank r has at least m natural cards (m = 0..3)
+    unsigned atleast[5]  # bit r: rank r has at least m natural cards (m = 0..4)
+    uint16_t above_of[N_RANKS + 1]  # bit r: rank r's value is above k - 1 (ABOVE[level][k])
 
 # the pair of a full house: natural cards (and a wild standing for `rank`)
 ctypedef struct pair_part_t:
@@ -230,11 +255,11 @@ cdef inline int bomb_min(const ctx_t *c, int cls) noexcept nogil:
 
 cdef inline unsigned ranks_above(const ctx_t *c, int kmin) noexcept nogil:
     """Bit r: rank r's key is above kmin."""
-    cdef unsigned bits = 0
-    cdef int r
-    for r in range(N_RANKS):
-        bits |= <unsigned>(c.lv[r] > kmin) << r
-    return bits
+    if kmin < 0:
+        return c.above_of[0]
+    if kmin >= N_RANKS:
+        return 0
+    return c.above_of[kmin + 1]
 
 
 cdef void gen_same_rank(ctx_t *c, int type_, int n, int cls, int kmin) noexcept nogil:
@@ -523,10 +548,10 @@ cdef void gen_windows(ctx_t *c, int type_, int per_rank, int nranks, int npos) n
             window_dfs(c, &w, 0, 0, 0, 0, 0, 0)
 
 
-cdef inline unsigned windows_of(unsigned ext, int nw, int kmin) noexcept nogil:
-    """The window positions p in (kmin, N_STRAIGHT) at which at most `nw` of the five
-    ranks ext >> p .. ext >> p + 4 are missing (bit p; counted bit-sliced)."""
-    cdef unsigned c0 = 0, c1 = 0, c2 = 0, x, t
+cdef inline uint64_t full_windows(uint64_t ext, int nw) noexcept nogil:
+    """Bit p: at most `nw` of the five bits ext >> p .. ext >> p + 4 are clear (counted
+    bit-sliced, every position of the word at once)."""
+    cdef uint64_t c0 = 0, c1 = 0, c2 = 0, x, t
     cdef int k
     for k in range(5):
         x = ext >> k
@@ -535,12 +560,21 @@ cdef inline unsigned windows_of(unsigned ext, int nw, int kmin) noexcept nogil:
         c2 |= c1 & t
         c1 ^= t
     if nw == 0:
-        x = c2 & c0           # five present
-    elif nw == 1:
-        x = c2                # at least four
-    else:
-        x = c2 | (c1 & c0)    # at least three
-    return x & ((1u << N_STRAIGHT) - 1) & ~((1u << (kmin + 1)) - 1)
+        return c2 & c0        # five present
+    if nw == 1:
+        return c2             # at least four
+    return c2 | (c1 & c0)     # at least three
+
+
+cdef inline unsigned windows_above(int kmin) noexcept nogil:
+    """The window positions p in (kmin, N_STRAIGHT)."""
+    return ((1u << N_STRAIGHT) - 1) & ~((1u << (kmin + 1)) - 1)
+
+
+cdef inline unsigned windows_of(unsigned ext, int nw, int kmin) noexcept nogil:
+    """The window positions p in (kmin, N_STRAIGHT) at which at most `nw` of the five
+    ranks ext >> p .. ext >> p + 4 are missing (bit p)."""
+    return <unsigned>full_windows(ext, nw) & windows_above(kmin)
 
 
 cdef inline unsigned low_ace(unsigned ranks) noexcept nogil:
@@ -753,39 +787,52 @@ cdef void gen_straights(ctx_t *c, mask_t nlo) noexcept nogil:
         emit(c, acc, 0, GD_STRAIGHT, p, 0, 5, nd, d[0], d[1])
 
 
+cdef enum:
+    SUIT_LANE = 16               # a suit's window bits in gen_straight_flushes' one word
+
+# NATURAL_IN[p][g]: the spade cards of window p's ranks outside the gap set g (a straight
+# flush's natural cards, shifted to its suit); GAP_STEP[g][i]: the step of g's i-th rank
+cdef mask_t NATURAL_IN[N_STRAIGHT][32]
+cdef uint8_t GAP_STEP[32][2]
+for _g in range(32):
+    _steps = [_j for _j in range(5) if (_g >> _j) & 1] + [0, 0]
+    GAP_STEP[_g][0], GAP_STEP[_g][1] = _steps[0], _steps[1]
+    for _p in range(N_STRAIGHT):
+        NATURAL_IN[_p][_g] = sum(bit(WINDOW_RANK[_p + _j] * RANK_BITS) for _j in range(5) if not (_g >> _j) & 1)
+
+
 cdef void gen_straight_flushes(ctx_t *c, mask_t nlo) noexcept nogil:
-    cdef int kmin, s, p, j, nd
-    cdef int d[2]
+    cdef int kmin, s, p, nd
     cdef unsigned g
+    cdef uint64_t ext = 0, wins
     cdef window_gaps_t it
-    cdef mask_t lo
     kmin = bomb_min(c, GD_CLASS_SF)
     if kmin == NOT_WANTED:
         return
+    # each suit's ranks as window bits in a lane of its own: one count for the four suits
     for s in range(N_SUITS):
-        if popcount(nlo & (SUIT_S_MASK << s)) + c.nw < 5:
-            continue
+        ext |= <uint64_t>low_ace(suit_ranks(nlo, s)) << (SUIT_LANE * s)
+    wins = full_windows(ext, c.nw)
+    for s in range(N_SUITS):
         # wilds fill every missing rank, and may stand in for present ones too
-        window_gaps_start(&it, low_ace(suit_ranks(nlo, s)), c.nw, kmin)
+        it.wins = <unsigned>(wins >> (SUIT_LANE * s)) & windows_above(kmin)
+        if not it.wins:
+            continue
+        it.ext, it.choices, it.nw, it.p = <unsigned>(ext >> (SUIT_LANE * s)), 0, c.nw, -1
         while window_gaps_next(&it, &g):
             p = it.p
-            lo = 0
-            nd = d[0] = d[1] = 0
-            for j in range(5):
-                if (g >> j) & 1:
-                    d[nd] = face_of(WINDOW_RANK[p + j], s)
-                    nd += 1
-                else:
-                    lo |= bit(face_of(WINDOW_RANK[p + j], s))
-            emit(c, lo, 0, GD_STRAIGHT_FLUSH, p, GD_CLASS_SF, 5, nd, d[0], d[1])
+            nd = popcount(g)
+            emit(c, NATURAL_IN[p][g] << s, 0, GD_STRAIGHT_FLUSH, p, GD_CLASS_SF, 5, nd,
+                 face_of(WINDOW_RANK[p + GAP_STEP[g][0]], s), face_of(WINDOW_RANK[p + GAP_STEP[g][1]], s))
 
 
 cdef void gen_bombs(ctx_t *c) noexcept nogil:
     cdef int n, w, r, kmin, cls
+    cdef unsigned ranks = c.atleast[4 - c.nw]   # the ranks of four or more cards, wilds added
     cdef slot_t sl
-    for r in range(N_RANKS):
-        if c.cnt[r] + c.nw < 4:
-            continue
+    while ranks:
+        r = lowest_bit(ranks)
+        ranks &= ranks - 1
         for n in range(4, c.cnt[r] + c.nw + 1):
             cls = N_KIND_CLASS[n]
             kmin = bomb_min(c, cls)
@@ -805,8 +852,8 @@ cdef int gd_generate(mask_t lo, mask_t hi, int level, int flags, int collapse,
                      const gd_target *target, playbuf_t *out) noexcept nogil:
     """Append every legal play of the hand (lo, hi) to `out`; -1 if memory ran out."""
     cdef ctx_t c
-    cdef int r
-    cdef mask_t nlo, nhi
+    cdef int r, m
+    cdef mask_t nlo, nhi, counts
     c.out = out
     c.level = level
     c.flags = flags
@@ -818,15 +865,16 @@ cdef int gd_generate(mask_t lo, mask_t hi, int level, int flags, int collapse,
     c.jhi = hi & (bit(BJ_BIT) | bit(RJ_BIT))
     nlo = lo & ~c.wbit
     nhi = hi & ~c.wbit
-    c.atleast[0] = (1u << N_RANKS) - 1
-    c.atleast[1] = c.atleast[2] = c.atleast[3] = 0
+    memcpy(c.lv, LEVEL_VALUES[level], LV_ROW)
+    memcpy(c.above_of, ABOVE[level], sizeof(c.above_of))
+    # each rank's count of natural cards in its nibble (at most 8: no carry); then bit 4r
+    # of (count + 8 - m) >> 3 says rank r holds at least m
+    counts = nibble_counts(nlo) + nibble_counts(nhi)
+    for m in range(5):
+        c.atleast[m] = suit_ranks((counts + <mask_t>(8 - m) * EACH_NIBBLE) >> 3, 0)
     for r in range(N_RANKS):
-        c.lv[r] = GD_LEVEL_VALUE if r == level else (r if r < level else r - 1)
         c.pat[r] = rank_pattern(nlo, nhi, r)
-        c.cnt[r] = SUBS.count[c.pat[r]]
-        c.atleast[1] |= <unsigned>(c.cnt[r] >= 1) << r
-        c.atleast[2] |= <unsigned>(c.cnt[r] >= 2) << r
-        c.atleast[3] |= <unsigned>(c.cnt[r] >= 3) << r
+        c.cnt[r] = <int>((counts >> (r * RANK_BITS)) & NIBBLE)
     c.lead = target == NULL or target.type == 0
     if not c.lead:
         c.tg = target[0]
