@@ -175,6 +175,7 @@ cdef void roomy_filled(PlayList out) noexcept:
 
 
 @cython.no_gc
+@cython.freelist(8)
 cdef class PlayList:
     """An immutable sequence of plays backed by a C array of records.
 
