@@ -791,12 +791,15 @@ cdef enum:
     SUIT_LANE = 16               # a suit's window bits in gen_straight_flushes' one word
 
 # NATURAL_IN[p][g]: the spade cards of window p's ranks outside the gap set g (a straight
-# flush's natural cards, shifted to its suit); GAP_STEP[g][i]: the step of g's i-th rank
+# flush's natural cards, shifted to its suit); GAP_STEP[g][i]: the step of g's i-th rank;
+# GAP_COUNT[g]: its ranks
 cdef mask_t NATURAL_IN[N_STRAIGHT][32]
 cdef uint8_t GAP_STEP[32][2]
+cdef uint8_t GAP_COUNT[32]
 for _g in range(32):
     _steps = [_j for _j in range(5) if (_g >> _j) & 1] + [0, 0]
     GAP_STEP[_g][0], GAP_STEP[_g][1] = _steps[0], _steps[1]
+    GAP_COUNT[_g] = bin(_g).count("1")
     for _p in range(N_STRAIGHT):
         NATURAL_IN[_p][_g] = sum(bit(WINDOW_RANK[_p + _j] * RANK_BITS) for _j in range(5) if not (_g >> _j) & 1)
 
@@ -821,7 +824,7 @@ cdef void gen_straight_flushes(ctx_t *c, mask_t nlo) noexcept nogil:
         it.ext, it.choices, it.nw, it.p = <unsigned>(ext >> (SUIT_LANE * s)), 0, c.nw, -1
         while window_gaps_next(&it, &g):
             p = it.p
-            nd = popcount(g)
+            nd = GAP_COUNT[g]
             emit(c, NATURAL_IN[p][g] << s, 0, GD_STRAIGHT_FLUSH, p, GD_CLASS_SF, 5, nd,
                  face_of(WINDOW_RANK[p + GAP_STEP[g][0]], s), face_of(WINDOW_RANK[p + GAP_STEP[g][1]], s))
 
@@ -838,11 +841,11 @@ cdef void gen_bombs(ctx_t *c) noexcept nogil:
             kmin = bomb_min(c, cls)
             if kmin == NOT_WANTED or c.lv[r] <= kmin:
                 continue
-            # at least one natural card: n - w of them, w wilds
-            for w in range(c.nw + 1):
+            # n - w natural cards (all but w of the n, at most those held) and w wilds
+            for w in range(n - c.cnt[r] if n > c.cnt[r] else 0, c.nw + 1):
                 sub_range(c, r, n - w, &sl)
-                if sl.end > sl.begin and put_slot(c, &sl, wild_lo(c, w), wild_hi(c, w),
-                                                  tail_of(GD_BOMB, c.lv[r], n, cls, w, heart(r), heart(r))) != 0:
+                if put_slot(c, &sl, wild_lo(c, w), wild_hi(c, w),
+                            tail_of(GD_BOMB, c.lv[r], n, cls, w, heart(r), heart(r))) != 0:
                     return
     if (c.jhi >> BJ_BIT) & 1 and (c.jhi >> RJ_BIT) & 1 and bomb_min(c, GD_CLASS_FOUR_JOKERS) > NOT_WANTED:
         emit(c, c.jlo, c.jhi, GD_FOUR_JOKERS, 0, GD_CLASS_FOUR_JOKERS, 4, 0, 0, 0)
