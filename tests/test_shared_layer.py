@@ -11,7 +11,7 @@ from chupai import registry
 from chupai.core.play import PlayBase, RecordPlay
 from chupai.cli import common as cli_common
 from chupai.core.seeds import match_deal
-from chupai.evaluation.timing import Calls, mean_per_item, median_run, per_item
+from chupai.evaluation.timing import Calls, mean_per_args, median_run, per_call, timed_calls
 
 
 
@@ -189,10 +189,11 @@ def test_cli_helpers_name_the_bad_input(capsys):
 
 # --- evaluation.timing and the registry ---------------------------------------------------------------
 def test_timing_loops():
-    items = list(range(20))
-    assert mean_per_item(abs, items, 2) > 0
-    mean, calls = per_item(abs, items, 2)
+    arglists = [(k,) for k in range(20)]
+    assert mean_per_args(abs, arglists, 2) > 0
+    mean, calls = per_call(abs, arglists, 2)
     assert mean > 0 and len(calls.us) == 20 and calls.sizes == (None,) * 20
+    assert timed_calls(divmod, [(7, 2), (9, 4)]).sizes == (2, 2)  # each tuple is one call's arguments
     assert 0 < calls.median <= calls.p99 == max(calls.us)  # fewer than 100 calls: the slowest
     many = Calls(tuple(float(k) for k in range(1, 201)), (None,) * 200)
     assert many.median == 100.5 and many.p99 == pytest.approx(198.01)

@@ -28,9 +28,10 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from chupai.cards import Cards
-from chupai.evaluation.timing import mean_per_item, single_calls
+from chupai.evaluation.timing import per_call
 from chupai.guandan import Rules, legal_plays
 from chupai.guandan._bench import positions
 from chupai.guandan.protocol._adapter import protocol_cards
@@ -93,15 +94,13 @@ def chupai_side(pos: list, repeat: int, collapse: bool) -> dict[str, tuple[float
     """Per kind: (plays a call, mean CPU µs, median µs, p99 µs) of ``legal_plays``."""
     rules = Rules.competition()
     out: dict[str, tuple[float, ...]] = {}
+    def fn(hand: Cards, level: str, previous: Any = None) -> Any:
+        return legal_plays(hand, level, previous, rules=rules, collapse_suits=collapse)
+
     for kind in ("lead", "follow"):
-        if kind == "lead":
-            def fn(p):
-                return legal_plays(p.hand, p.level, rules=rules, collapse_suits=collapse)
-        else:
-            def fn(p):
-                return legal_plays(p.hand, p.level, p.previous, rules=rules, collapse_suits=collapse)
-        calls = single_calls(fn, pos)
-        out[kind] = (sum(calls.sizes) / len(pos), mean_per_item(fn, pos, repeat), calls.median, calls.p99)
+        arglists = [(p.hand, p.level) if kind == "lead" else (p.hand, p.level, p.previous) for p in pos]
+        mean, calls = per_call(fn, arglists, repeat)
+        out[kind] = (sum(size or 0 for size in calls.sizes) / len(pos), mean, calls.median, calls.p99)
     return out
 
 

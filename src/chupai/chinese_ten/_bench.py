@@ -12,14 +12,14 @@ timed as whole batches, one thread and more; then the Python surface
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from chupai.cli.bench import run
-from chupai.evaluation.timing import Report, engine_report, median_run, per_item
+from chupai.evaluation.timing import Report, engine_report, median_run, per_call
 from chupai.cards import Cards
 from chupai.chinese_ten._engine import DealEngine
 from chupai.chinese_ten._movegen import kernel_count, legal_plays
@@ -77,13 +77,14 @@ def generator(report: Report, args: argparse.Namespace) -> None:
     n_coll = sum(len(legal_plays(p.hand, p.layout, collapse_suits=True)) for p in pos)
     report.line(f"{len(pos)} play steps of {args.deals} random 4-player deals; plays per call: "
                 f"{n_conc / len(pos):.2f} (collapsed {n_coll / len(pos):.2f})")
-    rows = [
-        ("legal_plays (concrete)", lambda p: legal_plays(p.hand, p.layout), n_conc),
-        ("legal_plays (collapsed)", lambda p: legal_plays(p.hand, p.layout, collapse_suits=True), n_coll),
-        ("legal_plays + every Play", lambda p: list(legal_plays(p.hand, p.layout)), n_conc),
+    calls_of = [(p.hand, p.layout) for p in pos]
+    rows: list[tuple[str, Callable[..., Any], int]] = [
+        ("legal_plays (concrete)", legal_plays, n_conc),
+        ("legal_plays (collapsed)", lambda hand, layout: legal_plays(hand, layout, collapse_suits=True), n_coll),
+        ("legal_plays + every Play", lambda hand, layout: list(legal_plays(hand, layout)), n_conc),
     ]
     for name, fn, nplays in rows:
-        mean, calls = per_item(fn, pos, args.repeat)
+        mean, calls = per_call(fn, calls_of, args.repeat)
         report.add(name, mean, items=nplays / len(pos), unit="plays", calls=calls)
     hands, layouts = kernel_arrays(pos)
     for name, coll in (("kernel only (concrete)", False), ("kernel only (collapsed)", True)):

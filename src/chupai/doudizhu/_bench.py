@@ -12,7 +12,7 @@ surface (:mod:`chupai.evaluation.speed`).
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -25,7 +25,7 @@ from chupai.doudizhu._engine import DealEngine
 from chupai.doudizhu._movegen import kernel_count, legal_plays
 from chupai.doudizhu.play import Play
 from chupai.doudizhu.playouts import playouts
-from chupai.evaluation.timing import Report, dealt_counts, engine_report, median_run, per_item, target_rows
+from chupai.evaluation.timing import Report, dealt_counts, engine_report, median_run, per_call, target_rows
 
 __all__ = ["Position", "kernel_arrays", "lead_calls", "main", "positions"]
 
@@ -80,13 +80,14 @@ def generator(report: Report, args: argparse.Namespace) -> None:
     report.line(f"{args.deals} deals: {len(leads)} leads, {len(follows)} follows; plays per call: lead "
                 f"{n_lead / len(leads):.1f}, collapsed lead {n_coll / len(leads):.1f}, follow "
                 f"{n_follow / len(follows):.2f}")
-    rows = [
-        ("lead (concrete)", leads, lambda p: legal_plays(p.hand), n_lead),
-        ("collapsed lead", leads, lambda p: legal_plays(p.hand, collapse_suits=True), n_coll),
-        ("follow", follows, lambda p: legal_plays(p.hand, p.previous), n_follow),
+    lead_args = [(p.hand,) for p in leads]
+    rows: list[tuple[str, list[tuple[Any, ...]], Callable[..., Any], int]] = [
+        ("lead (concrete)", lead_args, legal_plays, n_lead),
+        ("collapsed lead", lead_args, lambda hand: legal_plays(hand, collapse_suits=True), n_coll),
+        ("follow", [(p.hand, p.previous) for p in follows], legal_plays, n_follow),
     ]
     for name, sample, fn, nplays in rows:
-        mean, calls = per_item(fn, sample, args.repeat)
+        mean, calls = per_call(fn, sample, args.repeat)
         report.add(name, mean, items=nplays / len(sample), unit="plays", calls=calls)
     lead_hands, _ = kernel_arrays(leads)
     follow_hands, follow_prev = kernel_arrays(follows)

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from chupai.cli.bench import run
-from chupai.evaluation.timing import Report, dealt_counts, engine_report, median_run, per_item, target_rows
+from chupai.evaluation.timing import Report, dealt_counts, engine_report, median_run, per_call, target_rows
 from chupai.cards import Cards
 from chupai.gandengyan import legal_plays
 from chupai.gandengyan._engine import DealEngine
@@ -92,16 +92,18 @@ def generator(report: Report, args: argparse.Namespace) -> None:
         f"{len(pos)} in-game positions of {args.deals} 4-player deals ({len(leads)} leads, {len(follows)} follows; "
         f"{sizes:.1f} cards a hand, {max(len(p.hand) for p in pos)} at most; {n_plays / len(pos):.1f} plays a call)"
     )
-    rows: list[tuple[str, Callable[[Position], Any], Sequence[Position], int]] = [
-        ("legal_plays, every position", lambda p: legal_plays(p.hand, p.previous), pos, n_plays),
-        ("legal_plays, leads", lambda p: legal_plays(p.hand), leads, n_leads),
-        ("legal_plays, follows", lambda p: legal_plays(p.hand, p.previous), follows, n_follows),
-        ("legal_plays, collapsed, every position", lambda p: legal_plays(p.hand, p.previous, collapse_suits=True),
-         pos, n_coll),
-        ("legal_plays + materialise every Play", lambda p: list(legal_plays(p.hand, p.previous)), pos, n_plays),
+    every = [(p.hand, p.previous) for p in pos]
+    rows: list[tuple[str, Callable[..., Any], list[tuple[Any, ...]], int]] = [
+        ("legal_plays, every position", legal_plays, every, n_plays),
+        ("legal_plays, leads", legal_plays, [(p.hand,) for p in leads], n_leads),
+        ("legal_plays, follows", legal_plays, [(p.hand, p.previous) for p in follows], n_follows),
+        ("legal_plays, collapsed, every position", lambda hand, previous: legal_plays(hand, previous, collapse_suits=True),
+         every, n_coll),
+        ("legal_plays + materialise every Play", lambda hand, previous: list(legal_plays(hand, previous)), every,
+         n_plays),
     ]
     for name, fn, items, nplays in rows:
-        mean, calls = per_item(fn, items, args.repeat)
+        mean, calls = per_call(fn, items, args.repeat)
         report.add(name, mean, items=nplays / max(len(items), 1), unit="plays", calls=calls)
     los, his, targets = kernel_arrays(pos)
     dt, total = median_run(lambda: kernel_count(los, his, targets, repeat=10), args.repeat)

@@ -10,7 +10,7 @@ call.  Then the engine (:func:`chupai.evaluation.timing.engine_report`) and the 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from chupai.cli.bench import run
-from chupai.evaluation.timing import Report, dealt_counts, engine_report, median_run, per_item
+from chupai.evaluation.timing import Report, dealt_counts, engine_report, median_run, per_call
 from chupai.cards import RANKS, Cards
 from chupai.guandan import Play, legal_plays
 from chupai.guandan._movegen import kernel_count
@@ -77,15 +77,17 @@ def generator(report: Report, args: argparse.Namespace) -> None:
     n_follow = sum(len(legal_plays(p.hand, p.level, p.previous)) for p in pos)
     report.line(f"{len(pos)} deals (27-card hands, random level); plays per call: lead {n_lead / len(pos):.1f}, "
                 f"collapsed lead {n_coll / len(pos):.1f}, follow {n_follow / len(pos):.1f}")
-    rows = [
-        ("lead (concrete)", lambda p: legal_plays(p.hand, p.level), n_lead),
-        ("follow", lambda p: legal_plays(p.hand, p.level, p.previous), n_follow),
-        ("collapsed lead", lambda p: legal_plays(p.hand, p.level, collapse_suits=True), n_coll),
-        ("lead + materialise every Play", lambda p: list(legal_plays(p.hand, p.level)), n_lead),
-        ("lead + len() only", lambda p: len(legal_plays(p.hand, p.level)), n_lead),
+    leads = [(p.hand, p.level) for p in pos]
+    rows: list[tuple[str, Callable[..., Any], list[tuple[Any, ...]], int]] = [
+        ("lead (concrete)", legal_plays, leads, n_lead),
+        ("follow", legal_plays, [(p.hand, p.level, p.previous) for p in pos], n_follow),
+        ("collapsed lead", lambda hand, level: legal_plays(hand, level, collapse_suits=True), leads,
+         n_coll),
+        ("lead + materialise every Play", lambda hand, level: list(legal_plays(hand, level)), leads, n_lead),
+        ("lead + len() only", lambda hand, level: len(legal_plays(hand, level)), leads, n_lead),
     ]
-    for name, fn, nplays in rows:
-        mean, calls = per_item(fn, pos, args.repeat)
+    for name, fn, arglists, nplays in rows:
+        mean, calls = per_call(fn, arglists, args.repeat)
         report.add(name, mean, items=nplays / len(pos), unit="plays", calls=calls)
     los, his, levels, prev = kernel_arrays(pos)
     kernels: list[tuple[str, dict[str, Any]]] = [

@@ -12,7 +12,7 @@ Python surface (:mod:`chupai.evaluation.speed`).
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from chupai.cli.bench import run
-from chupai.evaluation.timing import Report, dealt_counts, engine_report, median_run, per_item
+from chupai.evaluation.timing import Report, dealt_counts, engine_report, median_run, per_call
 from chupai.cards import Cards
 from chupai.zhengshangyou._movegen import kernel_count, legal_plays
 from chupai.zhengshangyou.play import Play
@@ -78,14 +78,15 @@ def generator(report: Report, args: argparse.Namespace) -> None:
     size = len(pos[0].hand)
     report.line(f"{len(pos)} deals ({PLAYERS} players, {size}-card hands); plays per call: lead {n_lead / len(pos):.1f}, "
                 f"collapsed lead {n_coll / len(pos):.1f}, follow {n_follow / len(pos):.2f}")
-    rows = [
-        ("lead (concrete)", lambda p: legal_plays(p.hand), n_lead),
-        ("follow", lambda p: legal_plays(p.hand, p.previous), n_follow),
-        ("collapsed lead", lambda p: legal_plays(p.hand, collapse_suits=True), n_coll),
-        ("lead + materialise every Play", lambda p: list(legal_plays(p.hand)), n_lead),
+    leads = [(p.hand,) for p in pos]
+    rows: list[tuple[str, Callable[..., Any], list[tuple[Any, ...]], int]] = [
+        ("lead (concrete)", legal_plays, leads, n_lead),
+        ("follow", legal_plays, [(p.hand, p.previous) for p in pos], n_follow),
+        ("collapsed lead", lambda hand: legal_plays(hand, collapse_suits=True), leads, n_coll),
+        ("lead + materialise every Play", lambda hand: list(legal_plays(hand)), leads, n_lead),
     ]
-    for name, fn, nplays in rows:
-        mean, calls = per_item(fn, pos, args.repeat)
+    for name, fn, arglists, nplays in rows:
+        mean, calls = per_call(fn, arglists, args.repeat)
         report.add(name, mean, items=nplays / len(pos), unit="plays", calls=calls)
     hands, prev = kernel_arrays(pos)
     kernels: list[tuple[str, dict[str, Any]]] = [
