@@ -125,8 +125,13 @@ cdef int flags_of(object rules) except -1:
     return CLASSES.rules_of(rules)._flags
 
 
+# a list's first room (records): nearly every position's plays (the buffer grows past it)
+cdef enum:
+    ROOMY_PLAYS = 32
+
+
 cdef PlayList generate(mask_t hand, mask_t layout, int flags, bint collapse):
-    cdef PlayList out = roomy_playlist(CLASSES.factory, None, 32)
+    cdef PlayList out = roomy_playlist(CLASSES.factory, None, ROOMY_PLAYS)
     check_generated(ct_generate(hand, layout, flags, collapse, &out.buf))
     roomy_filled(out)
     return out
