@@ -31,7 +31,7 @@ from chupai.core.records cimport (
     seed64,
 )
 from chupai.engine.base cimport PASS_FOLLOWING, Engine, GameSpec, trick_start, trick_target, checked_hands, check_seat, trick_played
-from chupai.guandan._movegen cimport (
+from chupai.guandan._kernel cimport (
     GD_BOMB,
     GD_LEVEL_VALUE,
     GD_PAIR,
@@ -39,12 +39,12 @@ from chupai.guandan._movegen cimport (
     GD_TRIPLE,
     GD_FLAG_JOKER_PAIR_IN_FH,
     GD_FLAG_SF_AS_STRAIGHT,
-    gd_generate,
     gd_target,
-    level_index,
+    gd_generate,
 )
+from chupai.guandan._movegen cimport level_index
 
-from chupai.guandan cimport _movegen as mg
+from chupai.guandan cimport _kernel as kg
 from chupai.guandan._policies cimport choose_greedy, choose_heuristic
 from chupai.engine.base import POLICIES, RowField
 from chupai.core.cardset import Cards, face_name
@@ -198,16 +198,16 @@ cdef GameSpec SPEC = GameSpec(CLASSES, sizeof(gd_deal_t), 256, "level")
 #: The C declarations behind the Python constants of chupai.guandan.play and .rules, by
 #: their Python names (tests/test_engine_base.py checks every pair).
 C_CONSTANTS = {
-    "play.PlayType.SINGLE": mg.GD_SINGLE, "play.PlayType.PAIR": mg.GD_PAIR,
-    "play.PlayType.TRIPLE": mg.GD_TRIPLE, "play.PlayType.FULL_HOUSE": mg.GD_FULL_HOUSE,
-    "play.PlayType.STRAIGHT": mg.GD_STRAIGHT, "play.PlayType.TUBE": mg.GD_TUBE,
-    "play.PlayType.PLATE": mg.GD_PLATE, "play.PlayType.BOMB": mg.GD_BOMB,
-    "play.PlayType.STRAIGHT_FLUSH": mg.GD_STRAIGHT_FLUSH, "play.PlayType.FOUR_JOKERS": mg.GD_FOUR_JOKERS,
-    "play.LEVEL_VALUE": mg.GD_LEVEL_VALUE, "play.JOKER_BLACK_VALUE": mg.GD_BJ_VALUE,
-    "play.JOKER_RED_VALUE": mg.GD_RJ_VALUE,
-    "play.BOMB_CLASS[STRAIGHT_FLUSH,5]": mg.GD_CLASS_SF, "play.BOMB_CLASS[FOUR_JOKERS,4]": mg.GD_CLASS_FOUR_JOKERS,
-    "rules.FLAG_SF_AS_STRAIGHT": mg.GD_FLAG_SF_AS_STRAIGHT,
-    "rules.FLAG_JOKER_PAIR_IN_FULL_HOUSE": mg.GD_FLAG_JOKER_PAIR_IN_FH,
+    "play.PlayType.SINGLE": kg.GD_SINGLE, "play.PlayType.PAIR": kg.GD_PAIR,
+    "play.PlayType.TRIPLE": kg.GD_TRIPLE, "play.PlayType.FULL_HOUSE": kg.GD_FULL_HOUSE,
+    "play.PlayType.STRAIGHT": kg.GD_STRAIGHT, "play.PlayType.TUBE": kg.GD_TUBE,
+    "play.PlayType.PLATE": kg.GD_PLATE, "play.PlayType.BOMB": kg.GD_BOMB,
+    "play.PlayType.STRAIGHT_FLUSH": kg.GD_STRAIGHT_FLUSH, "play.PlayType.FOUR_JOKERS": kg.GD_FOUR_JOKERS,
+    "play.LEVEL_VALUE": kg.GD_LEVEL_VALUE, "play.JOKER_BLACK_VALUE": kg.GD_BJ_VALUE,
+    "play.JOKER_RED_VALUE": kg.GD_RJ_VALUE,
+    "play.BOMB_CLASS[STRAIGHT_FLUSH,5]": kg.GD_CLASS_SF, "play.BOMB_CLASS[FOUR_JOKERS,4]": kg.GD_CLASS_FOUR_JOKERS,
+    "rules.FLAG_SF_AS_STRAIGHT": kg.GD_FLAG_SF_AS_STRAIGHT,
+    "rules.FLAG_JOKER_PAIR_IN_FULL_HOUSE": kg.GD_FLAG_JOKER_PAIR_IN_FH,
 }
 
 

@@ -8,10 +8,10 @@ heuristic's hand planner to ``chupai.guandan.plan``.
 """
 from chupai.core.records cimport mask_t, play_t, playbuf_t, RANK_A
 from chupai.core.records cimport BJ_BIT, RJ_BIT, SUIT_H, bit, face_of, rank_count
-from chupai.guandan._movegen cimport GD_BJ_VALUE, GD_RJ_VALUE
+from chupai.guandan._kernel cimport GD_BJ_VALUE, GD_RJ_VALUE
 from chupai.engine.base cimport going_out, hand_after
 from chupai.guandan._deal cimport GD_HAND, GD_SEATS, gd_deal_t, hand_size
-from chupai.guandan._movegen cimport GD_LEVEL_VALUE, GD_PAIR, GD_SINGLE, GD_TRIPLE
+from chupai.guandan._kernel cimport GD_LEVEL_VALUE, GD_PAIR, GD_SINGLE, GD_TRIPLE
 
 # a greedy player spends a bomb only on an opponent holding at most this many cards
 cdef int GREEDY_BOMB_THREAT = 6
