@@ -532,8 +532,13 @@ ctypedef struct window_gaps_t:   # the (window, gap set) pairs of a straight's s
     int p                        # the current window
 
 
+cdef inline void window_gaps_from(window_gaps_t *it, unsigned ext, unsigned wins, int nw) noexcept nogil:
+    """Start at the windows `wins` (windows_of's, or a subset) of the ranks `ext`."""
+    it.ext, it.wins, it.choices, it.nw, it.p = ext, wins, 0, nw, -1
+
+
 cdef inline void window_gaps_start(window_gaps_t *it, unsigned ext, int nw, int kmin) noexcept nogil:
-    it.ext, it.wins, it.choices, it.nw, it.p = ext, windows_of(ext, nw, kmin), 0, nw, -1
+    window_gaps_from(it, ext, windows_of(ext, nw, kmin), nw)
 
 
 cdef inline bint window_gaps_next(window_gaps_t *it, unsigned *g) noexcept nogil:
@@ -748,7 +753,7 @@ for _g in range(32):
 
 cdef void gen_straight_flushes(ctx_t *c, mask_t nlo) noexcept nogil:
     cdef int kmin, s, p, nd
-    cdef unsigned g
+    cdef unsigned g, above, suit_wins
     cdef uint64_t ext = 0, wins
     cdef window_gaps_t it
     kmin = bomb_min(c, GD_CLASS_SF)
@@ -758,12 +763,13 @@ cdef void gen_straight_flushes(ctx_t *c, mask_t nlo) noexcept nogil:
     for s in range(N_SUITS):
         ext |= <uint64_t>low_ace(suit_ranks(nlo, s)) << (SUIT_LANE * s)
     wins = full_windows(ext, c.nw)
+    above = windows_above(kmin)
     for s in range(N_SUITS):
         # wilds fill every missing rank, and may stand in for present ones too
-        it.wins = <unsigned>(wins >> (SUIT_LANE * s)) & windows_above(kmin)
-        if not it.wins:
+        suit_wins = <unsigned>(wins >> (SUIT_LANE * s)) & above
+        if not suit_wins:
             continue
-        it.ext, it.choices, it.nw, it.p = <unsigned>(ext >> (SUIT_LANE * s)), 0, c.nw, -1
+        window_gaps_from(&it, <unsigned>(ext >> (SUIT_LANE * s)), suit_wins, c.nw)
         while window_gaps_next(&it, &g):
             p = it.p
             nd = GAP_COUNT[g]
