@@ -31,6 +31,7 @@ from chupai.core.records cimport (
     nibble_counts,
     play_t,
     playbuf_t,
+    popcount,
     rank_pattern,
     rank_subsets,
     slot_hi,
@@ -313,6 +314,7 @@ cdef void gen_full_houses(ctx_t *c) noexcept nogil:
     cdef play_t *out
     cdef play_t *q
     cdef unsigned triples        # bit T: a triple of rank T can be made and is high enough
+    cdef unsigned held
     kmin = ordinary_min(c, GD_FULL_HOUSE)
     if kmin == NOT_WANTED:
         return
@@ -321,9 +323,11 @@ cdef void gen_full_houses(ctx_t *c) noexcept nogil:
         return  # no triple to build on
     for j in range(2):
         k = 0
+        # only the ranks with 2 - j natural cards add pairs; the others' runs are empty
+        held = c.atleast[2 - j] if j <= c.nw else 0
         for P in range(N_RANKS):
             first[j][P] = k
-            if j > c.nw:
+            if not (held >> P) & 1:
                 continue
             sub_range(c, P, 2 - j, &sp)
             for P_k in range(sp.begin, sp.end):
@@ -738,21 +742,29 @@ cdef enum:
     SUIT_LANE = 16               # a suit's window bits in gen_straight_flushes' one word
 
 # NATURAL_IN[p][g]: the spade cards of window p's ranks outside the gap set g (a straight
-# flush's natural cards, shifted to its suit); GAP_STEP[g][i]: the step of g's i-th rank;
-# GAP_COUNT[g]: its ranks
+# flush's natural cards, shifted to its suit); GAP_COUNT[g]: g's ranks
 cdef mask_t NATURAL_IN[N_STRAIGHT][32]
-cdef uint8_t GAP_STEP[32][2]
 cdef uint8_t GAP_COUNT[32]
 for _g in range(32):
-    _steps = [_j for _j in range(5) if (_g >> _j) & 1] + [0, 0]
-    GAP_STEP[_g][0], GAP_STEP[_g][1] = _steps[0], _steps[1]
     GAP_COUNT[_g] = bin(_g).count("1")
     for _p in range(N_STRAIGHT):
         NATURAL_IN[_p][_g] = sum(bit(WINDOW_RANK[_p + _j] * RANK_BITS) for _j in range(5) if not (_g >> _j) & 1)
 
+# SF_TAIL[s][p][g]: the tail word of the straight flush of suit s at window p whose wilds
+# fill the gap set g (one of GAPSET's, at most two ranks)
+cdef uint64_t SF_TAIL[N_SUITS][N_STRAIGHT][32]
+for _s in range(N_SUITS):
+    for _p in range(N_STRAIGHT):
+        for _i in range(N_GAPSETS[2]):
+            _g = GAPSET[_i]
+            _faces = sorted(face_of(WINDOW_RANK[_p + _j], _s) for _j in range(5) if (_g >> _j) & 1) + [0, 0]
+            SF_TAIL[_s][_p][_g] = tail_of(GD_STRAIGHT_FLUSH, _p, 5, GD_CLASS_SF, GAP_COUNT[_g], _faces[0], _faces[1])
+
 
 cdef void gen_straight_flushes(ctx_t *c, mask_t nlo) noexcept nogil:
-    cdef int kmin, s, p, nd
+    cdef int kmin, s, nd
+    cdef play_t *out
+    cdef play_t *q
     cdef unsigned g, above, suit_wins
     cdef uint64_t ext = 0, wins
     cdef window_gaps_t it
@@ -769,12 +781,17 @@ cdef void gen_straight_flushes(ctx_t *c, mask_t nlo) noexcept nogil:
         suit_wins = <unsigned>(wins >> (SUIT_LANE * s)) & above
         if not suit_wins:
             continue
+        # room for every gap set of every window: at most N_GAPSETS[nw] a window
+        q = reserve(c.out, popcount(suit_wins) * N_GAPSETS[c.nw])
+        if q == NULL:
+            return
+        out = q
         window_gaps_from(&it, <unsigned>(ext >> (SUIT_LANE * s)), suit_wins, c.nw)
         while window_gaps_next(&it, &g):
-            p = it.p
             nd = GAP_COUNT[g]
-            emit(c, NATURAL_IN[p][g] << s, 0, GD_STRAIGHT_FLUSH, p, GD_CLASS_SF, 5, nd,
-                 face_of(WINDOW_RANK[p + GAP_STEP[g][0]], s), face_of(WINDOW_RANK[p + GAP_STEP[g][1]], s))
+            put(q, (NATURAL_IN[it.p][g] << s) | wild_lo(c, nd), wild_hi(c, nd), SF_TAIL[s][it.p][g])
+            q += 1
+        c.out.len += q - out
 
 
 cdef void gen_bombs(ctx_t *c) noexcept nogil:
