@@ -119,6 +119,46 @@ for _m in range(32):
         COVERING[_m][_w] = sum(1 << _i for _i in range(N_GAPSETS[_w]) if GAPSET[_i] & _m == _m)
 
 cdef enum:
+    SUIT_LANE = 16               # a suit's window bits in gen_straight_flushes' one word
+
+# NATURAL_IN[p][g]: the spade cards of window p's ranks outside the gap set g (a straight
+# flush's natural cards, shifted to its suit); GAP_COUNT[g]: g's ranks
+cdef mask_t NATURAL_IN[N_STRAIGHT][32]
+cdef uint8_t GAP_COUNT[32]
+for _g in range(32):
+    GAP_COUNT[_g] = bin(_g).count("1")
+    for _p in range(N_STRAIGHT):
+        NATURAL_IN[_p][_g] = sum(bit(WINDOW_RANK[_p + _j] * RANK_BITS) for _j in range(5) if not (_g >> _j) & 1)
+
+
+cdef uint64_t run_tail(int type_, int cls, int suit, int p, unsigned g) noexcept:
+    """The tail word of a five-card run at window p whose wilds fill the gap set g,
+    standing for the cards of `suit` at g's ranks."""
+    cdef int d[2]
+    cdef int j, nd = 0
+    d[0] = d[1] = 0
+    for j in range(5):
+        if (g >> j) & 1:
+            d[nd] = face_of(WINDOW_RANK[p + j], suit)
+            nd += 1
+    if nd == 2 and d[1] < d[0]:
+        d[0], d[1] = d[1], d[0]
+    return tail_of(type_, p, 5, cls, nd, d[0], d[1])
+
+
+# SF_TAIL[s][p][g]: the tail word of the straight flush of suit s at window p whose wilds
+# fill the gap set g; STRAIGHT_TAIL[p][g] a straight's, its wilds standing for hearts (g
+# one of GAPSET's, at most two ranks)
+cdef uint64_t SF_TAIL[N_SUITS][N_STRAIGHT][32]
+cdef uint64_t STRAIGHT_TAIL[N_STRAIGHT][32]
+for _p in range(N_STRAIGHT):
+    for _i in range(N_GAPSETS[2]):
+        _g = GAPSET[_i]
+        STRAIGHT_TAIL[_p][_g] = run_tail(GD_STRAIGHT, 0, SUIT_H, _p, _g)
+        for _s in range(N_SUITS):
+            SF_TAIL[_s][_p][_g] = run_tail(GD_STRAIGHT_FLUSH, GD_CLASS_SF, _s, _p, _g)
+
+cdef enum:
     MAX_PAIR_PARTS = 132         # 13 ranks x 10 pairs + 2 joker pairs
 
 
@@ -569,28 +609,81 @@ cdef inline unsigned bad_suits(const ctx_t *c, int nd) noexcept nogil:
     return (1u << SUIT_H) if nd else 0xFu
 
 
+cdef inline play_t *put_crossed(play_t *q, const mask_t **op, const int *on, mask_t lo, mask_t hi,
+                                uint64_t tail) noexcept nogil:
+    """Write lo with one choice of each of the five ranks (op[j][:on[j]]) or'ed in, the
+    first rank's varying slowest, hi and one tail for all, from `q` on; the record after
+    the last."""
+    cdef int i0, i1, i2, i3, n4 = on[4]
+    cdef mask_t m0, m1, m2, m3
+    # the last rank's choices, held in registers
+    cdef mask_t l0 = op[4][0]
+    cdef mask_t l1 = op[4][1] if n4 > 1 else 0
+    cdef mask_t l2 = op[4][2] if n4 > 2 else 0
+    cdef mask_t l3 = op[4][3] if n4 > 3 else 0
+    for i0 in range(on[0]):
+        m0 = lo | op[0][i0]
+        for i1 in range(on[1]):
+            m1 = m0 | op[1][i1]
+            for i2 in range(on[2]):
+                m2 = m1 | op[2][i2]
+                for i3 in range(on[3]):
+                    m3 = m2 | op[3][i3]
+                    put(q, m3 | l0, hi, tail)
+                    if n4 > 1:
+                        put(q + 1, m3 | l1, hi, tail)
+                        if n4 > 2:
+                            put(q + 2, m3 | l2, hi, tail)
+                            if n4 > 3:
+                                put(q + 3, m3 | l3, hi, tail)
+                    q += n4
+    return q
+
+
+cdef play_t *put_crossed_except(play_t *q, const mask_t **op, const int *on, mask_t lo, mask_t hi,
+                                uint64_t tail, const mask_t *excl, int nex) noexcept nogil:
+    """put_crossed, but for the lo masks in excl[:nex]."""
+    cdef int i0, i1, i2, i3, i4, k
+    cdef mask_t m, m0, m1, m2, m3
+    for i0 in range(on[0]):
+        m0 = lo | op[0][i0]
+        for i1 in range(on[1]):
+            m1 = m0 | op[1][i1]
+            for i2 in range(on[2]):
+                m2 = m1 | op[2][i2]
+                for i3 in range(on[3]):
+                    m3 = m2 | op[3][i3]
+                    for i4 in range(on[4]):
+                        m = m3 | op[4][i4]
+                        for k in range(nex):
+                            if m == excl[k]:
+                                break
+                        else:
+                            put(q, m, hi, tail)
+                            q += 1
+    return q
+
+
 cdef void gen_straights_concrete(ctx_t *c, int kmin, unsigned ext, unsigned bad_wild,
                                  unsigned bad_natural) noexcept nogil:
     """Every straight: at each window, every gap set G the wilds fill, every choice of
     one suit per natural rank, in order: the first rank's choice varying slowest, each
     rank's suits in order (`ext` as in gen_straights)."""
-    cdef int p = -1, j, r, k, nd, nex, total, i0, i1, i2, i3, i4
+    cdef int p = -1, j, r, k, nd, nex, total
     cdef unsigned g, b, common
     cdef window_gaps_t it
     cdef mask_t rb[N_RANKS][N_SUITS]   # each rank's natural cards, one mask each
     cdef int rn[N_RANKS]
     cdef mask_t none[1]
     cdef const mask_t *wop[5]          # the window's choices at each rank, their number,
-    cdef int wn[5]                     # its natural suits and its wild's face
+    cdef int wn[5]                     # its natural suits and its place in a mask
     cdef unsigned wnib[5]
-    cdef int wface[5]
     cdef int wsh[5]
     cdef const mask_t *op[5]           # the same with the gap ranks' one empty choice
     cdef int on[5]
     cdef mask_t excl[4]
-    cdef mask_t m, m0, m1, m2, m3, wl, wh, l0, l1, l2, l3
-    cdef int d0, d1, n4
-    cdef uint64_t head, tail
+    cdef mask_t wl, wh
+    cdef uint64_t tail
     cdef play_t *out
     cdef play_t *q
     none[0] = 0
@@ -605,24 +698,16 @@ cdef void gen_straights_concrete(ctx_t *c, int kmin, unsigned ext, unsigned bad_
     while window_gaps_next(&it, &g):
         if it.p != p:  # a new window: its ranks' choices
             p = it.p
-            head = head_of(GD_STRAIGHT, p, 5, 0)
             for j in range(5):
                 r = WINDOW_RANK[p + j]
                 wop[j] = &rb[r][0]
                 wn[j] = rn[r]
                 wnib[j] = <unsigned>c.pat[r] & NIBBLE
-                wface[j] = heart(r)
                 wsh[j] = r * RANK_BITS
-        nd = d0 = d1 = 0
         total = 1
         common = bad_wild if g else bad_natural
         for j in range(5):
             if (g >> j) & 1:
-                if nd == 0:
-                    d0 = wface[j]
-                else:
-                    d1 = wface[j]
-                nd += 1
                 on[j] = 1
                 op[j] = &none[0]
             else:
@@ -630,9 +715,8 @@ cdef void gen_straights_concrete(ctx_t *c, int kmin, unsigned ext, unsigned bad_
                 op[j] = wop[j]
                 total *= wn[j]
                 common &= wnib[j]
-        if nd == 2 and d1 < d0:
-            d0, d1 = d1, d0
-        tail = head | wilds_of(nd, d0, d1)
+        nd = GAP_COUNT[g]
+        tail = STRAIGHT_TAIL[p][g]
         wl = wild_lo(c, nd)
         wh = wild_hi(c, nd)
         # the one-suit choices, straight flushes, that are not straights
@@ -648,39 +732,10 @@ cdef void gen_straights_concrete(ctx_t *c, int kmin, unsigned ext, unsigned bad_
         out = reserve(c.out, total)
         if out == NULL:
             return
-        q = out
-        n4 = on[4]
-        l0 = op[4][0]
-        l1 = op[4][1] if n4 > 1 else 0
-        l2 = op[4][2] if n4 > 2 else 0
-        l3 = op[4][3] if n4 > 3 else 0
-        for i0 in range(on[0]):
-            m0 = wl | op[0][i0]
-            for i1 in range(on[1]):
-                m1 = m0 | op[1][i1]
-                for i2 in range(on[2]):
-                    m2 = m1 | op[2][i2]
-                    for i3 in range(on[3]):
-                        m3 = m2 | op[3][i3]
-                        if nex == 0:
-                            # the last rank's choices, held in registers
-                            put(q, m3 | l0, wh, tail)
-                            if n4 > 1:
-                                put(q + 1, m3 | l1, wh, tail)
-                                if n4 > 2:
-                                    put(q + 2, m3 | l2, wh, tail)
-                                    if n4 > 3:
-                                        put(q + 3, m3 | l3, wh, tail)
-                            q += n4
-                            continue
-                        for i4 in range(on[4]):
-                            m = m3 | op[4][i4]
-                            for k in range(nex):
-                                if m == excl[k]:
-                                    break
-                            else:
-                                put(q, m, wh, tail)
-                                q += 1
+        if nex == 0:
+            q = put_crossed(out, op, on, wl, wh, tail)
+        else:
+            q = put_crossed_except(out, op, on, wl, wh, tail, excl, nex)
         c.out.len += q - out
 
 
@@ -736,29 +791,6 @@ cdef void gen_straights(ctx_t *c, mask_t nlo) noexcept nogil:
             b = nib[lowest] & ~su
             acc = (acc & ~(<mask_t>su << sh[lowest])) | (<mask_t>(b & (~b + 1)) << sh[lowest])
         emit(c, acc, 0, GD_STRAIGHT, p, 0, 5, nd, d[0], d[1])
-
-
-cdef enum:
-    SUIT_LANE = 16               # a suit's window bits in gen_straight_flushes' one word
-
-# NATURAL_IN[p][g]: the spade cards of window p's ranks outside the gap set g (a straight
-# flush's natural cards, shifted to its suit); GAP_COUNT[g]: g's ranks
-cdef mask_t NATURAL_IN[N_STRAIGHT][32]
-cdef uint8_t GAP_COUNT[32]
-for _g in range(32):
-    GAP_COUNT[_g] = bin(_g).count("1")
-    for _p in range(N_STRAIGHT):
-        NATURAL_IN[_p][_g] = sum(bit(WINDOW_RANK[_p + _j] * RANK_BITS) for _j in range(5) if not (_g >> _j) & 1)
-
-# SF_TAIL[s][p][g]: the tail word of the straight flush of suit s at window p whose wilds
-# fill the gap set g (one of GAPSET's, at most two ranks)
-cdef uint64_t SF_TAIL[N_SUITS][N_STRAIGHT][32]
-for _s in range(N_SUITS):
-    for _p in range(N_STRAIGHT):
-        for _i in range(N_GAPSETS[2]):
-            _g = GAPSET[_i]
-            _faces = sorted(face_of(WINDOW_RANK[_p + _j], _s) for _j in range(5) if (_g >> _j) & 1) + [0, 0]
-            SF_TAIL[_s][_p][_g] = tail_of(GD_STRAIGHT_FLUSH, _p, 5, GD_CLASS_SF, GAP_COUNT[_g], _faces[0], _faces[1])
 
 
 cdef void gen_straight_flushes(ctx_t *c, mask_t nlo) noexcept nogil:
