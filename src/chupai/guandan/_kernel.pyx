@@ -118,6 +118,16 @@ for _m in range(32):
     for _w in range(3):
         COVERING[_m][_w] = sum(1 << _i for _i in range(N_GAPSETS[_w]) if GAPSET[_i] & _m == _m)
 
+# SUIT_CHOICE[b][:SUIT_COUNT[b]]: the suits of the nibble b (a rank's cards), one bit each,
+# ascending
+cdef uint8_t SUIT_CHOICE[16][N_SUITS]
+cdef uint8_t SUIT_COUNT[16]
+for _b in range(16):
+    _bits = [1 << _s for _s in range(N_SUITS) if (_b >> _s) & 1]
+    SUIT_COUNT[_b] = len(_bits)
+    for _s in range(N_SUITS):
+        SUIT_CHOICE[_b][_s] = _bits[_s] if _s < len(_bits) else 0
+
 cdef enum:
     SUIT_LANE = 16               # a suit's window bits in gen_straight_flushes' one word
 
@@ -673,7 +683,7 @@ cdef void gen_straights_concrete(ctx_t *c, int kmin, unsigned ext, unsigned bad_
     cdef unsigned g, b, common
     cdef window_gaps_t it
     cdef mask_t rb[N_RANKS][N_SUITS]   # each rank's natural cards, one mask each
-    cdef int rn[N_RANKS]
+    cdef unsigned made = 0             # bit r: rb[r] made
     cdef mask_t none[1]
     cdef const mask_t *wop[5]          # the window's choices at each rank, their number,
     cdef int wn[5]                     # its natural suits and its place in a mask
@@ -687,23 +697,21 @@ cdef void gen_straights_concrete(ctx_t *c, int kmin, unsigned ext, unsigned bad_
     cdef play_t *out
     cdef play_t *q
     none[0] = 0
-    for r in range(N_RANKS):
-        rn[r] = 0
-        b = <unsigned>c.pat[r] & NIBBLE
-        while b:
-            rb[r][rn[r]] = (<mask_t>1 << lowest_bit(b)) << (r * RANK_BITS)
-            rn[r] += 1
-            b &= b - 1
     window_gaps_start(&it, ext, c.nw, kmin)
     while window_gaps_next(&it, &g):
-        if it.p != p:  # a new window: its ranks' choices
+        if it.p != p:  # a new window: its ranks' choices (each rank's made once)
             p = it.p
             for j in range(5):
                 r = WINDOW_RANK[p + j]
-                wop[j] = &rb[r][0]
-                wn[j] = rn[r]
-                wnib[j] = <unsigned>c.pat[r] & NIBBLE
+                b = <unsigned>c.pat[r] & NIBBLE
                 wsh[j] = r * RANK_BITS
+                if not (made >> r) & 1:
+                    made |= 1u << r
+                    for k in range(N_SUITS):
+                        rb[r][k] = <mask_t>SUIT_CHOICE[b][k] << wsh[j]
+                wop[j] = &rb[r][0]
+                wn[j] = SUIT_COUNT[b]
+                wnib[j] = b
         total = 1
         common = bad_wild if g else bad_natural
         for j in range(5):
