@@ -166,13 +166,16 @@ cdef inline void sub_range(const ctx_t *c, int rank, int k, slot_t *s) noexcept 
     subset_slot(SUBS, c.nib[rank], rank, k, c.collapse, s)
 
 
-cdef void build_wilds(ctx_t *c) noexcept nogil:
-    """Every choice of 2s and jokers (one choice of 2s per count when collapsing)."""
+cdef void build_wilds(ctx_t *c, int most) noexcept nogil:
+    """Every choice of at most `most` 2s and jokers (one choice of 2s per count when
+    collapsing); none of more."""
     cdef int pos = 0, size, t, j, k, i
     cdef wilds_t *w = &c.wl
     cdef slot_t s
     for size in range(MAX_WILD_CARDS + 1):
         w.off[size] = pos
+        if size > most:
+            continue
         for t in range((size if size < c.n2 else c.n2) + 1):
             j = size - t
             if j > c.nj:
@@ -226,8 +229,14 @@ cdef void gen_sets(ctx_t *c) noexcept nogil:
         kmin = shape_min(c, ZS_SET, size, size)
         if kmin == NOT_WANTED:
             continue
-        # one rank 3..A, with 2s and jokers standing in
-        for R in range(RANK_3, N_RANKS):
+        # one rank 3..A, with 2s and jokers standing in: the ranks held, from the lowest
+        # whose pure set beats kmin (VALUE ascends from 3 to A)
+        R = RANK_3
+        while R < N_RANKS and 2 * VALUE[R] + ZS_PURE <= kmin:
+            R += 1
+        for R in range(R, N_RANKS):
+            if not c.cnt[R]:
+                continue
             amax = c.cnt[R] if c.cnt[R] < size else size
             for a in range(1, amax + 1):
                 w = size - a
@@ -363,15 +372,15 @@ cdef void seq_walk_collapsed(ctx_t *c, seq_t *s, int r, int depth, mask_t rep, m
 cdef void gen_sequences(ctx_t *c) noexcept nogil:
     cdef seq_t s
     cdef int start, top, length, r
-    cdef unsigned held = 0
+    cdef unsigned held = 0        # bit r: a natural card of rank r (3..A) is held
+    for r in range(RANK_3, N_RANKS):
+        if c.cnt[r]:
+            held |= 1u << r
     if c.lead:
         s.lmin = MIN_SEQ
         s.lmax = N_RANKS - RANK_3
         s.kmin = -1
         s.suited_only = 0
-        for r in range(RANK_3, N_RANKS):
-            if c.cnt[r]:
-                held |= 1u << r
         for start in range(RANK_3, N_RANKS - MIN_SEQ + 1):
             # the jokers must make up for the ranks missing among the first three
             if popcount(~(held >> start) & 7) > c.nj:
@@ -390,6 +399,9 @@ cdef void gen_sequences(ctx_t *c) noexcept nogil:
     for start in range(RANK_3, N_RANKS - length + 1):
         top = start + length - 1
         if ZS_SUITED_KEY + 2 * VALUE[top] + ZS_PURE <= s.kmin:
+            continue
+        # the jokers must make up for every rank of the window missing
+        if popcount(~(held >> start) & ((1u << length) - 1)) > c.nj:
             continue
         # a mixed sequence of this top cannot beat the target: walk the suited ones only
         s.suited_only = 2 * VALUE[top] + ZS_PURE <= s.kmin
@@ -566,8 +578,10 @@ cdef int zs_generate(mask_t hand, int flags, int collapse, const zs_target *targ
     c.jsub[N_JOKERS][0] = c.jokers
     if c.lead or t == ZS_SINGLE:
         gen_singles(&c)
-    if c.lead or t == ZS_SET or t == ZS_MULTI:
-        build_wilds(&c)
+    if c.lead or t == ZS_MULTI:
+        build_wilds(&c, MAX_WILD_CARDS)
+    elif t == ZS_SET:
+        build_wilds(&c, target.length - 1)  # a set of n cards has a natural one
     if c.lead or t == ZS_SET:
         gen_sets(&c)
     if c.lead or t == ZS_SEQUENCE:
