@@ -296,29 +296,59 @@ cdef inline void emit_sequence(ctx_t *c, const seq_t *s, int top, int length, ma
         p.decl[1] = face_of(s.gap[1], suit)
 
 
-cdef void seq_walk(ctx_t *c, seq_t *s, int r, int depth, mask_t lo, unsigned su, int nju) noexcept nogil:
-    """Extend a single sequence at rank r: every suit held, or a joker.
+cdef void seq_walk(ctx_t *c, seq_t *s, int start) noexcept nogil:
+    """Every single sequence from rank `start`: at each rank every suit held, then a joker,
+    depth first (a sequence before its extensions), on a stack of one frame a rank.
 
-    `depth` ranks are filled (natural cards `lo`, `nju` jokers); `su` is the suit every
-    natural card so far has (all four suits before the first, 0 once they differ).
+    Frame d (rank start + d, d ranks filled before it) holds the natural cards so far
+    `lo`, the suit they all have `su` (all four suits before the first card, 0 once they
+    differ), the jokers used `nju`, the suits of the rank not yet tried and whether the
+    joker is still to try there.
     """
-    cdef unsigned nib, b
-    if c.out.oom or c.full:
-        return
-    if depth >= s.lmin:
-        emit_sequence(c, s, r - 1, depth, lo, su != 0, lowest_bit(su) if su else SUIT_S, nju)
-    if depth == s.lmax or r >= N_RANKS:
-        return
-    nib = c.nib[r]
-    while nib:
-        b = low_bit(nib)
-        nib ^= b
-        if s.suited_only and not (su & b):
-            continue
-        seq_walk(c, s, r + 1, depth + 1, lo | (<mask_t>b << (r * RANK_BITS)), su & b, nju)
-    if nju < c.nj:
-        s.gap[nju] = r
-        seq_walk(c, s, r + 1, depth + 1, lo, su, nju + 1)
+    cdef mask_t lo[N_RANKS + 1]
+    cdef unsigned su[N_RANKS + 1]
+    cdef int nju[N_RANKS + 1]
+    cdef unsigned left[N_RANKS + 1]
+    cdef bint joker[N_RANKS + 1]
+    cdef int d = 0, r
+    cdef unsigned b
+    lo[0], su[0], nju[0] = 0, NIBBLE, 0
+    while True:
+        # frame d entered: its sequence so far, then what may extend it
+        r = start + d
+        if d >= s.lmin:
+            emit_sequence(c, s, r - 1, d, lo[d], su[d] != 0, lowest_bit(su[d]) if su[d] else SUIT_S, nju[d])
+            if c.out.oom or c.full:
+                return
+        if d == s.lmax or r >= N_RANKS:
+            left[d] = 0
+            joker[d] = 0
+        else:
+            left[d] = c.nib[r]
+            joker[d] = nju[d] < c.nj
+        # the next extension of the deepest frame that has one left
+        while True:
+            r = start + d
+            if left[d]:
+                b = low_bit(left[d])
+                left[d] ^= b
+                if s.suited_only and not (su[d] & b):
+                    continue
+                lo[d + 1] = lo[d] | (<mask_t>b << (r * RANK_BITS))
+                su[d + 1] = su[d] & b
+                nju[d + 1] = nju[d]
+                break
+            if joker[d]:
+                joker[d] = 0
+                s.gap[nju[d]] = r
+                lo[d + 1] = lo[d]
+                su[d + 1] = su[d]
+                nju[d + 1] = nju[d] + 1
+                break
+            if d == 0:
+                return
+            d -= 1
+        d += 1
 
 
 cdef void seq_walk_collapsed(ctx_t *c, seq_t *s, int r, int depth, mask_t rep, mask_t full,
@@ -388,7 +418,7 @@ cdef void gen_sequences(ctx_t *c) noexcept nogil:
             if c.collapse:
                 seq_walk_collapsed(c, &s, start, 0, 0, 0, NIBBLE, NIBBLE, -1, 0, 0)
             else:
-                seq_walk(c, &s, start, 0, 0, NIBBLE, 0)
+                seq_walk(c, &s, start)
         return
     length = c.tg.length
     if c.tg.type != ZS_SEQUENCE or c.tg.cls != 1 or length < MIN_SEQ or length > N_RANKS - RANK_3:
@@ -408,7 +438,7 @@ cdef void gen_sequences(ctx_t *c) noexcept nogil:
         if c.collapse:
             seq_walk_collapsed(c, &s, start, 0, 0, 0, NIBBLE, NIBBLE, -1, 0, 0)
         else:
-            seq_walk(c, &s, start, 0, 0, NIBBLE, 0)
+            seq_walk(c, &s, start)
 
 
 cdef void emit_multi(ctx_t *c, const multi_t *s, int top, int n, mask_t lo, int short,
