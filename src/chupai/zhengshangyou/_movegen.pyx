@@ -76,6 +76,10 @@ cdef enum:
 # the sub-multiset table of chupai.core.records: a one-deck rank's nibble is its pattern (no hi
 # nibble), so its entries are the sub-nibbles, in the order of their values
 cdef const subsets_t *SUBS = rank_subsets()
+# NIBBLE_BITS[b]: the cards of a rank's nibble b
+cdef uint8_t NIBBLE_BITS[16]
+for _b in range(16):
+    NIBBLE_BITS[_b] = bin(_b).count("1")
 # VALUE[r]: the game-order value of rank index r (3..A -> 0..11, 2 -> 12)
 cdef uint8_t VALUE[N_RANKS]
 
@@ -449,8 +453,11 @@ cdef void emit_multi(ctx_t *c, const multi_t *s, int top, int n, mask_t lo, int 
     cdef int i, t, q, d, tw, need
     cdef unsigned miss
     cdef play_t *p
+    cdef int lack[N_RANKS]       # the cards each rank lacks of m
     if key <= s.kmin:
         return
+    for d in range(n if short else 0):
+        lack[d] = s.m - NIBBLE_BITS[s.nat[d]]
     for i in range(c.wl.off[short], c.wl.off[short + 1]):
         t = c.wl.ntwo[i]
         if t > nshort:
@@ -465,13 +472,13 @@ cdef void emit_multi(ctx_t *c, const multi_t *s, int top, int n, mask_t lo, int 
         for d in range(n):
             if q == t:
                 break
-            if popcount(s.nat[d]) < s.m:
+            if lack[d] > 0:
                 p.decl[q] = face_of(s.start + d, lowest_bit(~s.nat[d] & NIBBLE))
                 q += 1
         # ... then the jokers fill what is left, from the lowest rank
         tw = 0
         for d in range(n):
-            need = s.m - popcount(s.nat[d])
+            need = lack[d]
             if need <= 0:
                 continue
             miss = ~s.nat[d] & NIBBLE
