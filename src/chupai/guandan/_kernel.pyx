@@ -650,22 +650,28 @@ cdef inline play_t *put_crossed(play_t *q, const mask_t **op, const int *on, mas
     return q
 
 
-cdef play_t *drop_masks(play_t *first, play_t *end, const mask_t *masks, int n) noexcept nogil:
-    """Remove the records of [first, end) whose lo is one of masks[:n], the others kept in
-    order; the new end."""
-    cdef play_t *w = first
-    cdef play_t *p
-    cdef int k
-    p = first
-    while p < end:
-        for k in range(n):
-            if p.lo == masks[k]:
-                break
-        else:
-            w[0] = p[0]
-            w += 1
-        p += 1
-    return w
+cdef play_t *put_crossed_except(play_t *q, const mask_t **op, const int *on, mask_t lo, mask_t hi,
+                                uint64_t tail, const mask_t *excl, int nex) noexcept nogil:
+    """put_crossed, but for the lo masks in excl[:nex]."""
+    cdef int i0, i1, i2, i3, i4, k
+    cdef mask_t m, m0, m1, m2, m3
+    for i0 in range(on[0]):
+        m0 = lo | op[0][i0]
+        for i1 in range(on[1]):
+            m1 = m0 | op[1][i1]
+            for i2 in range(on[2]):
+                m2 = m1 | op[2][i2]
+                for i3 in range(on[3]):
+                    m3 = m2 | op[3][i3]
+                    for i4 in range(on[4]):
+                        m = m3 | op[4][i4]
+                        for k in range(nex):
+                            if m == excl[k]:
+                                break
+                        else:
+                            put(q, m, hi, tail)
+                            q += 1
+    return q
 
 
 cdef void gen_straights_concrete(ctx_t *c, int kmin, unsigned ext, unsigned bad_wild,
@@ -734,9 +740,10 @@ cdef void gen_straights_concrete(ctx_t *c, int kmin, unsigned ext, unsigned bad_
         out = reserve(c.out, total)
         if out == NULL:
             return
-        q = put_crossed(out, op, on, wl, wh, tail)
-        if nex:
-            q = drop_masks(out, q, excl, nex)
+        if nex == 0:
+            q = put_crossed(out, op, on, wl, wh, tail)
+        else:
+            q = put_crossed_except(out, op, on, wl, wh, tail, excl, nex)
         c.out.len += q - out
 
 
