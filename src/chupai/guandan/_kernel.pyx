@@ -652,7 +652,9 @@ cdef inline play_t *put_crossed(play_t *q, const mask_t **op, const int *on, mas
 
 cdef play_t *put_crossed_except(play_t *q, const mask_t **op, const int *on, mask_t lo, mask_t hi,
                                 uint64_t tail, const mask_t *excl, int nex) noexcept nogil:
-    """put_crossed, but for the lo masks in excl[:nex]."""
+    """put_crossed, leaving out the records whose lo is one of excl[:nex] (a loop of its
+    own: the check inside put_crossed's costs the common case, none to leave out, its
+    values in registers; dropping them after writing copies the records behind them)."""
     cdef int i0, i1, i2, i3, i4, k
     cdef mask_t m, m0, m1, m2, m3
     for i0 in range(on[0]):
