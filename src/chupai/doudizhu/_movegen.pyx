@@ -28,6 +28,8 @@ from chupai.core.records cimport (
     RANK_2,
     RANK_BITS,
     RJ_BIT,
+    SUIT_S_MASK,
+    SUITED_MASK,
     PlayList,
     bit,
     lowest_bit,
@@ -183,6 +185,7 @@ ctypedef struct ctx_t:
     int collapse
     int lead
     ddz_target tg
+    mask_t hand                  # the cards held (the card core's word)
     mask_t suits                 # nibble v: the suits held of value v (a joker: bit 0)
     mask_t counts                # nibble v: the cards held of value v
     mask_t held[FOUR + 1]        # held[k], 1 <= k <= 4: the values held at least k times
@@ -219,6 +222,11 @@ cdef inline void push_cards(ctx_t *c, mask_t cards, int type_, int key, int leng
         c.full = 1
 
 
+cdef inline mask_t ranks_of(mask_t cards) noexcept nogil:
+    """The ranks of which a set of suited cards holds any, as bit 0 of each rank's nibble."""
+    return (cards | (cards >> 1) | (cards >> 2) | (cards >> 3)) & SUIT_S_MASK
+
+
 cdef inline mask_t by_value(mask_t hand) noexcept nogil:
     """A one-deck hand as a word in the order of values: the 3..A nibbles moved down one
     rank, the 2s' nibble above them, the black joker at bit 0 of nibble 13 and the red
@@ -232,25 +240,28 @@ cdef inline mask_t by_value(mask_t hand) noexcept nogil:
 cdef void expand(ctx_t *c, int type_, int key, int length, int cls) noexcept nogil:
     """Every choice of suits for the cards ``take`` holds, each pushed as one play: the
     choices of the lowest value taken vary slowest (an odometer over the values' slots
-    of the sub-multiset table; a joker is its one card)."""
+    of the sub-multiset table).  Only the values of which the play takes some but not
+    all of the suits held have a choice; the others' cards (every suit held, or a
+    joker) are the same in every play, ``low``'s."""
     cdef slot_t s[DDZ_N_VALUES]
-    cdef mask_t part[DDZ_N_VALUES]   # part[i]: the jokers and the cards chosen below level i
+    cdef mask_t part[DDZ_N_VALUES]   # part[i]: the cards without a choice and those chosen below level i
     cdef int at[DDZ_N_VALUES]        # at[i]: the entry of slot i chosen
     cdef int n = 0, i, k, v
-    cdef mask_t values = by_value(c.low), jokers = 0
-    values = (values | (values >> 1) | (values >> 2) | (values >> 3)) & VALUE_ONES  # the values taken
-    while values:
-        v = value_at(values)
-        values &= values - 1
-        if v >= DDZ_BJ_VALUE:
-            jokers |= bit(SHIFT[v])
-        else:
-            subset_slot(SUBS, suits_of(c, v), RANK_OF[v], c.take[v], 0, &s[n])
-            n += 1
-    if n == 0:
-        push_cards(c, jokers, type_, key, length, cls)
+    cdef mask_t low = c.low
+    # the ranks taken (bit 0 of a rank's nibble), then those of them with suits left out
+    cdef mask_t choice = ranks_of(low & SUITED_MASK)
+    choice = ranks_of((low ^ c.hand) & nibbles_of(choice))
+    if choice == 0:
+        push_cards(c, low, type_, key, length, cls)
         return
-    part[0] = jokers
+    part[0] = low & ~nibbles_of(choice)
+    # as values, in their order: the 3..A are ranks 1..12, the 2 is rank 0
+    choice = (choice >> RANK_BITS) | ((choice & 1) << (RANK_BITS * DDZ_TWO_VALUE))
+    while choice:
+        v = value_at(choice)
+        choice &= choice - 1
+        subset_slot(SUBS, suits_of(c, v), RANK_OF[v], c.take[v], 0, &s[n])
+        n += 1
     at[0] = s[0].begin
     i = 0
     while i >= 0:
@@ -530,6 +541,7 @@ cdef int ddz_generate(mask_t hand, int flags, int collapse, const ddz_target *ta
     c.lead = target.type == 0
     c.low = 0
     c.avail = 0
+    c.hand = hand
     c.suits = by_value(hand)
     c.counts = nibble_counts(c.suits)
     for k in range(1, FOUR + 1):
