@@ -96,13 +96,19 @@ cdef inline play_t *playbuf_push(playbuf_t *buf) noexcept nogil:
     buf.len += 1
     return &buf.data[buf.len - 1]
 
-cdef inline play_t *play_push(playbuf_t *buf, mask_t lo, mask_t hi, int type_, int key,
-                             int length, int cls) noexcept nogil:
-    """Append a play without wild cards (nwild and flags 0, no declaration); the record,
-    for the caller to add wild cards to, or NULL (and `oom`) if the buffer cannot grow."""
-    cdef play_t *p = playbuf_push(buf)
-    if p == NULL:
-        return NULL
+cdef inline play_t *playbuf_extend(playbuf_t *buf, Py_ssize_t n) noexcept nogil:
+    """`n` fresh records at the end of the buffer, the first of them, for the caller to
+    fill (or give back by lowering `len`); NULL (and `oom`, the buffer's records
+    unchanged) if it cannot grow."""
+    while buf.cap - buf.len < n:
+        if playbuf_grow(buf) != 0:
+            return NULL
+    buf.len += n
+    return &buf.data[buf.len - n]
+
+cdef inline void play_set(play_t *p, mask_t lo, mask_t hi, int type_, int key, int length,
+                          int cls) noexcept nogil:
+    """`p` is a play without wild cards (nwild and flags 0, no declaration)."""
     p.lo = lo
     p.hi = hi
     p.taken = 0
@@ -113,6 +119,15 @@ cdef inline play_t *play_push(playbuf_t *buf, mask_t lo, mask_t hi, int type_, i
     p.nwild = 0
     p.flags = 0
     memset(p.decl, NO_FACE, MAX_WILDS)
+
+cdef inline play_t *play_push(playbuf_t *buf, mask_t lo, mask_t hi, int type_, int key,
+                             int length, int cls) noexcept nogil:
+    """Append a play without wild cards (see `play_set`); the record, for the caller to
+    add wild cards to, or NULL (and `oom`) if the buffer cannot grow."""
+    cdef play_t *p = playbuf_push(buf)
+    if p == NULL:
+        return NULL
+    play_set(p, lo, hi, type_, key, length, cls)
     return p
 
 cdef inline mask_t nibble_counts(mask_t m) noexcept nogil:

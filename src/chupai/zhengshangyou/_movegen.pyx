@@ -3,12 +3,13 @@
 A hand is one word of the card core (one deck: each face at most once).  Each rank's
 natural cards are a nibble; the sub-multiset table of ``chupai.core.records`` lists every sub-nibble
 of every nibble by size, so a set is a choice of natural cards times a choice of wild
-cards (2s and jokers, listed once per call by size), and sequences are depth-first
-walks up the ranks from each start rank that emit every prefix of three ranks or more:
-a single sequence takes one suit or a joker at each rank, a multiple sequence a
-sub-nibble of natural cards whose shortfall the 2s (one a rank) and jokers make up.  Each
-play is reached by exactly one path (its window, its natural cards, its wild cards),
-so nothing is listed twice.  The suit-collapsed view keeps one choice of natural cards
+cards (2s and jokers, listed once per call by size), and sequences go up the ranks
+from each start rank, every prefix of three ranks or more a play: a single sequence
+takes one suit or a joker at each rank, a multiple sequence a sub-nibble of natural
+cards whose shortfall the 2s (one a rank) and jokers make up.  Sequences are walked
+depth first, but a lead's single sequences, which are built length by length, each
+length's records written from the last's.  Each play is reached by exactly one path
+(its window, its natural cards, its wild cards), so nothing is listed twice.  The suit-collapsed view keeps one choice of natural cards
 per rank and size (and per suit for suited sequences, plus one mixed representative),
 exactly one representative per group of ``docs/rules/cards.md``.
 """
@@ -20,12 +21,14 @@ from chupai.core.records cimport (
     BJ_BIT,
     JOKER_MASK,
     N_RANKS,
+    N_SUITS,
     NIBBLE,
     RANK_2,
     RANK_BITS,
     RJ_BIT,
     SUIT_S,
     SUIT_S_MASK,
+    SUITED_MASK,
     PlayList,
     bit,
     GameClasses,
@@ -37,7 +40,9 @@ from chupai.core.records cimport (
     roomy_playlist,
     nibble_counts,
     play_push,
+    play_set,
     play_t,
+    playbuf_extend,
     playbuf_free,
     playbuf_open,
     playbuf_t,
@@ -355,6 +360,125 @@ cdef void seq_walk(ctx_t *c, seq_t *s, int start) noexcept nogil:
         d += 1
 
 
+cdef Py_ssize_t seq_extend(const ctx_t *c, const play_t *src, Py_ssize_t n, int r, int length,
+                           play_t *dst) noexcept nogil:
+    """The single sequences of `length` ranks that end at rank r, written at `dst` (room
+    for n * (c.cnt[r] + c.njsub[1]) records): each of the n sequences at `src` (records
+    of this function, ending at rank r - 1) with each suit held of r, then with each
+    joker standing for r (a second joker only after the first of the jokers held, so
+    that each play is written once); how many.
+
+    A record tells what extending it needs: its cards, its jokers (`nwild`) and the
+    ranks they stand for (`decl`), and whether its natural cards are all of one suit
+    (its key: suited, or no natural card yet)."""
+    cdef Py_ssize_t j, m = 0
+    cdef int i, nju, shift = r * RANK_BITS
+    cdef unsigned left, b, su, s1
+    cdef uint8_t g0, g1
+    cdef mask_t lo, nat
+    cdef play_t *q
+    # proto[jokers]: the record of a sequence of this length ending at r, but its cards,
+    # its key's suited and pure parts and the faces its jokers stand for
+    cdef int top = 2 * VALUE[r]
+    cdef int key
+    cdef play_t proto[N_JOKERS + 1]
+    play_set(&proto[0], 0, 0, ZS_SEQUENCE, 0, length, 1)
+    for i in range(1, N_JOKERS + 1):
+        proto[i] = proto[0]
+        proto[i].nwild = i
+    for j in range(n):
+        lo = src[j].lo
+        nju = src[j].nwild
+        nat = lo & SUITED_MASK
+        # the one suit of the natural cards so far (0: they differ; every suit: none yet)
+        if nat == 0:
+            su = NIBBLE
+        elif src[j].key >= ZS_SUITED_KEY:
+            su = 1u << (lowest_bit(nat) & (RANK_BITS - 1))
+        else:
+            su = 0
+        # the ranks of its jokers, as faces of the first suit
+        g0 = src[j].decl[0] & ~(RANK_BITS - 1)
+        g1 = src[j].decl[1] & ~(RANK_BITS - 1)
+        left = c.nib[r]
+        if nju == 0:
+            while left:
+                b = low_bit(left)
+                left ^= b
+                q = &dst[m]
+                m += 1
+                q[0] = proto[0]
+                q.lo = lo | (<mask_t>b << shift)
+                q.key = (ZS_SUITED_KEY if su & b else 0) + top + ZS_PURE
+        else:
+            while left:
+                b = low_bit(left)
+                left ^= b
+                s1 = su & b
+                q = &dst[m]
+                m += 1
+                q[0] = proto[nju]
+                q.lo = lo | (<mask_t>b << shift)
+                q.key = (ZS_SUITED_KEY if s1 else 0) + top
+                b = lowest_bit(s1) if s1 else SUIT_S
+                q.decl[0] = g0 + b
+                if nju == 2:
+                    q.decl[1] = g1 + b
+        if nju == c.nj:
+            continue
+        b = lowest_bit(su) if su != 0 else SUIT_S
+        key = (ZS_SUITED_KEY if su else 0) + top
+        if nju == 0:
+            for i in range(c.njsub[1]):
+                q = &dst[m]
+                m += 1
+                q[0] = proto[1]
+                q.lo = lo | c.jsub[1][i]
+                q.key = key
+                q.decl[0] = face_of(r, b)
+        elif (lo & JOKER_MASK) == c.jsub[1][0]:
+            q = &dst[m]
+            m += 1
+            q[0] = proto[2]
+            q.lo = lo | c.jokers
+            q.key = key
+            q.decl[0] = g0 + b
+            q.decl[1] = face_of(r, b)
+    return m
+
+
+cdef void lead_sequences(ctx_t *c, int start) noexcept nogil:
+    """Every single sequence from rank `start`, leading, by length: those of one and two
+    ranks in local arrays, then each length's from the last's, in the play buffer."""
+    cdef play_t empty
+    cdef play_t one[N_SUITS + N_JOKERS]
+    cdef play_t two[(N_SUITS + N_JOKERS) * (N_SUITS + N_JOKERS)]
+    cdef const play_t *src
+    cdef play_t *dst
+    cdef Py_ssize_t n, base, last = 0
+    cdef int r
+    play_set(&empty, 0, 0, ZS_SEQUENCE, ZS_SUITED_KEY, 0, 1)
+    n = seq_extend(c, &empty, 1, start, 1, one)
+    n = seq_extend(c, one, n, start + 1, 2, two)
+    for r in range(start + 2, N_RANKS):
+        if n == 0:
+            return
+        base = c.out.len
+        dst = playbuf_extend(c.out, n * (c.cnt[r] + c.njsub[1]))
+        if dst == NULL:
+            return
+        if r == start + 2:
+            src = &two[0]
+        else:
+            src = &c.out.data[last]
+        n = seq_extend(c, src, n, r, r - start + 1, dst)
+        c.out.len = base + n
+        if c.out.len > PLAY_LIMIT:
+            c.full = 1
+            return
+        last = base
+
+
 cdef void seq_walk_collapsed(ctx_t *c, seq_t *s, int r, int depth, mask_t rep, mask_t full,
                              unsigned su, unsigned common, int swap_r, unsigned swap_b,
                              int nju) noexcept nogil:
@@ -422,7 +546,9 @@ cdef void gen_sequences(ctx_t *c) noexcept nogil:
             if c.collapse:
                 seq_walk_collapsed(c, &s, start, 0, 0, 0, NIBBLE, NIBBLE, -1, 0, 0)
             else:
-                seq_walk(c, &s, start)
+                lead_sequences(c, start)
+            if c.out.oom or c.full:
+                return
         return
     length = c.tg.length
     if c.tg.type != ZS_SEQUENCE or c.tg.cls != 1 or length < MIN_SEQ or length > N_RANKS - RANK_3:
