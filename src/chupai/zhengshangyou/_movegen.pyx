@@ -7,7 +7,7 @@ cards (2s and jokers, listed once per call by size), and sequences go up the ran
 from each start rank, every prefix of three ranks or more a play: a single sequence
 takes one suit or a joker at each rank, a multiple sequence a sub-nibble of natural
 cards whose shortfall the 2s (one a rank) and jokers make up.  Sequences are walked
-depth first, but a lead's single sequences, which are built length by length, each
+depth first, except a lead's single sequences: they are built length by length, each
 length's records written from the last's.  Each play is reached by exactly one path
 (its window, its natural cards, its wild cards), so nothing is listed twice.  The suit-collapsed view keeps one choice of natural cards
 per rank and size (and per suit for suited sequences, plus one mixed representative),
