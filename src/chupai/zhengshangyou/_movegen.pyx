@@ -145,6 +145,7 @@ cdef inline unsigned low_bit(unsigned x) noexcept nogil:
 
 cdef enum:
     NOT_WANTED = -2              # a *_min answer: no play of this kind can beat the target
+    SEQ_BLOCK = 1024             # lead_sequences: the sequences extended at a time
 
 
 cdef inline int shape_min(const ctx_t *c, int type_, int length, int cls) noexcept nogil:
@@ -449,13 +450,15 @@ cdef Py_ssize_t seq_extend(const ctx_t *c, const play_t *src, Py_ssize_t n, int 
 
 cdef void lead_sequences(ctx_t *c, int start) noexcept nogil:
     """Every single sequence from rank `start`, leading, by length: those of one and two
-    ranks in local arrays, then each length's from the last's, in the play buffer."""
+    ranks in local arrays, then each length's from the last's, in the play buffer, a
+    block of SEQ_BLOCK sequences at a time (so that a hand past PLAY_LIMIT stops a
+    block past it)."""
     cdef play_t empty
     cdef play_t one[N_SUITS + N_JOKERS]
     cdef play_t two[(N_SUITS + N_JOKERS) * (N_SUITS + N_JOKERS)]
     cdef const play_t *src
     cdef play_t *dst
-    cdef Py_ssize_t n, base, last = 0
+    cdef Py_ssize_t n, j, k, base, last = 0
     cdef int r
     play_set(&empty, 0, 0, ZS_SEQUENCE, ZS_SUITED_KEY, 0, 1)
     n = seq_extend(c, &empty, 1, start, 1, one)
@@ -464,18 +467,19 @@ cdef void lead_sequences(ctx_t *c, int start) noexcept nogil:
         if n == 0:
             return
         base = c.out.len
-        dst = playbuf_extend(c.out, n * (c.cnt[r] + c.njsub[1]))
-        if dst == NULL:
-            return
-        if r == start + 2:
-            src = &two[0]
-        else:
-            src = &c.out.data[last]
-        n = seq_extend(c, src, n, r, r - start + 1, dst)
-        c.out.len = base + n
-        if c.out.len > PLAY_LIMIT:
-            c.full = 1
-            return
+        j = 0
+        while j < n:
+            k = n - j if n - j < SEQ_BLOCK else SEQ_BLOCK
+            dst = playbuf_extend(c.out, k * (c.cnt[r] + c.njsub[1]))
+            if dst == NULL:
+                return
+            src = &two[j] if r == start + 2 else &c.out.data[last + j]
+            c.out.len = (dst - c.out.data) + seq_extend(c, src, k, r, r - start + 1, dst)
+            if c.out.len > PLAY_LIMIT:
+                c.full = 1
+                return
+            j += k
+        n = c.out.len - base
         last = base
 
 
