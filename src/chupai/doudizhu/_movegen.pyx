@@ -31,7 +31,6 @@ from chupai.core.records cimport (
     SUIT_S_MASK,
     SUITED_MASK,
     PlayList,
-    bit,
     lowest_bit,
     GameClasses,
     mask_t,
