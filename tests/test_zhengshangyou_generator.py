@@ -81,6 +81,18 @@ def test_matches_reference_two_and_three_players():
             check_position(hand, rules, previous, leads=reference)
 
 
+@pytest.mark.slow
+def test_long_sequences_match_reference():
+    """Two suits of every rank 3..A and both jokers (26 cards, the size of a two-player
+    hand): a lead's single sequences come by the thousand for one start rank and length,
+    more than the generator extends at a time (1,024)."""
+    hand = Cards(" ".join(r + s for r in "3456789TJQKA" for s in "SH") + " BJ RJ", decks=1)
+    rules = Rules()
+    plays = legal_plays(hand, rules=rules)
+    assert sum(1 for p in plays if p.type == PlayType.SEQUENCE and p.length == 12) > 1024  # all from the 3s
+    check_position(hand, rules, leads=reference_plays(hand, None, rules))
+
+
 def dense_hand(rng: random.Random, n: int) -> Cards:
     """``n`` cards rich in wild plays: most of the 2s and jokers and a few ranks."""
     low = rng.randrange(1, 9)
