@@ -96,15 +96,13 @@ cdef inline play_t *playbuf_push(playbuf_t *buf) noexcept nogil:
     buf.len += 1
     return &buf.data[buf.len - 1]
 
-cdef inline play_t *playbuf_extend(playbuf_t *buf, Py_ssize_t n) noexcept nogil:
-    """`n` fresh records at the end of the buffer, the first of them, for the caller to
-    fill (or give back by lowering `len`); NULL (and `oom`, the buffer's records
-    unchanged) if it cannot grow."""
+cdef inline play_t *playbuf_reserve(playbuf_t *buf, Py_ssize_t n) noexcept nogil:
+    """Room for `n` more records: a pointer to the first, or NULL (and `oom`); the caller
+    writes those it needs, then adds their number to the length."""
     while buf.cap - buf.len < n:
         if playbuf_grow(buf) != 0:
             return NULL
-    buf.len += n
-    return &buf.data[buf.len - n]
+    return &buf.data[buf.len]
 
 cdef inline void play_set(play_t *p, mask_t lo, mask_t hi, int type_, int key, int length,
                           int cls) noexcept nogil:

@@ -12,7 +12,7 @@ each size, which is exactly one representative per group of ``docs/rules/cards.m
 from libc.stdint cimport uint8_t, uint16_t, uint64_t
 from libc.string cimport memcpy
 
-from chupai.guandan._writer cimport RECORD_WORDS, head_of, put, reserve, tail_of, wilds_of
+from chupai.guandan._writer cimport RECORD_WORDS, head_of, put, tail_of, wilds_of
 from chupai.core.records cimport (
     BJ_BIT,
     MAX_WILDS,
@@ -30,6 +30,7 @@ from chupai.core.records cimport (
     mask_t,
     nibble_counts,
     play_t,
+    playbuf_reserve,
     playbuf_t,
     popcount,
     rank_pattern,
@@ -193,7 +194,7 @@ cdef inline mask_t wild_hi(const ctx_t *c, int nw) noexcept nogil:
 cdef inline void emit(ctx_t *c, mask_t lo, mask_t hi, int type_, int key, int cls,
                       int length, int nw, int d0, int d1) noexcept nogil:
     """Append a play: natural cards lo/hi plus `nw` wilds standing for d0 (and d1)."""
-    cdef play_t *p = reserve(c.out, 1)
+    cdef play_t *p = playbuf_reserve(c.out, 1)
     if p == NULL:
         return
     if nw == 2 and d1 < d0:
@@ -206,7 +207,7 @@ cdef inline int put_slot(ctx_t *c, const slot_t *s, mask_t wl, mask_t wh,
                          uint64_t tail) noexcept nogil:
     """Append every entry of a slot (plus the wild bits wl/wh) with one tail; -1 on oom."""
     cdef int k, n = s.end - s.begin
-    cdef play_t *p = reserve(c.out, n)
+    cdef play_t *p = playbuf_reserve(c.out, n)
     if p == NULL:
         return -1
     for k in range(s.begin, s.end):
@@ -282,7 +283,7 @@ cdef void gen_same_rank(ctx_t *c, int type_, int n, int cls, int kmin) noexcept 
             nr += 1
         if total == 0:
             continue
-        out = reserve(c.out, total)
+        out = playbuf_reserve(c.out, total)
         if out == NULL:
             return
         q = out
@@ -408,7 +409,7 @@ cdef void gen_full_houses(ctx_t *c) noexcept nogil:
                 tlo = slot_lo(&st, k) | wild_lo(c, wt)
                 thi = slot_hi(&st, k) | wild_hi(c, wt)
                 # the pairs of every rank but T: natural, then (a wild to spare) with one
-                q = reserve(c.out, first[0][N_RANKS + 1] + first[1][N_RANKS + 1])
+                q = playbuf_reserve(c.out, first[0][N_RANKS + 1] + first[1][N_RANKS + 1])
                 if q == NULL:
                     return
                 out = q
@@ -500,7 +501,7 @@ cdef void gen_windows_natural(ctx_t *c, int type_, int per_rank, int nranks, int
         for j in range(nranks):
             sub_range(c, WINDOW_RANK[p + j], per_rank, &sl[j])
             total *= sl[j].end - sl[j].begin
-        q = reserve(c.out, total)
+        q = playbuf_reserve(c.out, total)
         if q == NULL:
             return
         c.out.len += total
@@ -739,7 +740,7 @@ cdef void gen_straights_concrete(ctx_t *c, int kmin, unsigned ext, unsigned bad_
                 if not (g >> j) & 1:
                     excl[nex] |= (<mask_t>1 << k) << wsh[j]
             nex += 1
-        out = reserve(c.out, total)
+        out = playbuf_reserve(c.out, total)
         if out == NULL:
             return
         if nex == 0:
@@ -824,7 +825,7 @@ cdef void gen_straight_flushes(ctx_t *c, mask_t nlo) noexcept nogil:
         if not suit_wins:
             continue
         # room for every gap set of every window: at most N_GAPSETS[nw] a window
-        q = reserve(c.out, popcount(suit_wins) * N_GAPSETS[c.nw])
+        q = playbuf_reserve(c.out, popcount(suit_wins) * N_GAPSETS[c.nw])
         if q == NULL:
             return
         out = q

@@ -2,7 +2,7 @@
 # record is written in place by the loop that makes it.
 from libc.stdint cimport uint64_t
 
-from chupai.core.records cimport NO_FACE, mask_t, play_t, playbuf_grow, playbuf_t
+from chupai.core.records cimport NO_FACE, mask_t, play_t
 
 # A record is written as five word stores: lo, hi, taken (0), then the eight bytes type,
 # key, length, cls, nwild, flags (0), decl[0], decl[1] as one word (the "tail", built
@@ -73,12 +73,3 @@ cdef inline void put(play_t *p, mask_t lo, mask_t hi, uint64_t tail) noexcept no
     """Write one record: the cards lo/hi (wilds included) and a tail word (a record is
     five aligned words: the generator's import-time check)."""
     c_put(p, lo, hi, tail)
-
-
-cdef inline play_t *reserve(playbuf_t *b, Py_ssize_t n) noexcept nogil:
-    """Room for `n` more records: a pointer to the first, or NULL (and `oom`); the caller
-    writes them all, then adds `n` to the length."""
-    while b.cap - b.len < n:
-        if playbuf_grow(b) != 0:
-            return NULL
-    return &b.data[b.len]

@@ -42,7 +42,7 @@ from chupai.core.records cimport (
     play_push,
     play_set,
     play_t,
-    playbuf_extend,
+    playbuf_reserve,
     playbuf_free,
     playbuf_open,
     playbuf_t,
@@ -470,11 +470,11 @@ cdef void lead_sequences(ctx_t *c, int start) noexcept nogil:
         j = 0
         while j < n:
             k = n - j if n - j < SEQ_BLOCK else SEQ_BLOCK
-            dst = playbuf_extend(c.out, k * (c.cnt[r] + c.njsub[1]))
+            dst = playbuf_reserve(c.out, k * (c.cnt[r] + c.njsub[1]))
             if dst == NULL:
                 return
             src = &two[j] if r == start + 2 else &c.out.data[last + j]
-            c.out.len = (dst - c.out.data) + seq_extend(c, src, k, r, r - start + 1, dst)
+            c.out.len += seq_extend(c, src, k, r, r - start + 1, dst)
             if c.out.len > PLAY_LIMIT:
                 c.full = 1
                 return
