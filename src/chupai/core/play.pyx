@@ -81,10 +81,13 @@ cdef class RecordMaker(PlayMaker):
         self.nested = getattr(cls, "_NESTED_MASKS", True)
 
     cdef object make(self, const play_t *p, object context):
+        # the record copied before the object is made: an allocation may run the collector
+        # and let another thread move the buffer `p` points into (roomy_playlist's trim)
+        cdef play_t rec = p[0]
         # the class's own tp_new (PlayRecord's: the Python subclasses define no __new__),
         # called directly: no method lookup, no argument tuple
         cdef PlayRecord obj = <PlayRecord>self.new(self.cls, NULL, NULL)
-        obj.rec = p[0]
+        obj.rec = rec
         obj.context = context
         obj.kind = self
         if context is None or type(context) is int:

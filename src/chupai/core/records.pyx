@@ -279,10 +279,13 @@ cdef class _PlayListIter:
 
 # --- the Python wrappers' shared steps (see records.pxd) -----------------------------------
 cdef object play_object(object factory, const play_t *p, object context):
+    cdef play_t rec
     if isinstance(factory, PlayMaker):
         return (<PlayMaker>factory).make(p, context)
-    return factory(p.lo, p.hi, p.type, p.key, p.length, p.cls,
-                   PyBytes_FromStringAndSize(<const char *>p.decl, p.nwild), context, p.taken)
+    # copied first: making the arguments allocates (see RecordMaker.make)
+    rec = p[0]
+    return factory(rec.lo, rec.hi, rec.type, rec.key, rec.length, rec.cls,
+                   PyBytes_FromStringAndSize(<const char *>rec.decl, rec.nwild), context, rec.taken)
 
 
 cdef int raise_generated(int rc) except -1:
