@@ -8,7 +8,8 @@ from each start rank, every prefix of three ranks or more a play: a single seque
 takes one suit or a joker at each rank, a multiple sequence a sub-nibble of natural
 cards whose shortfall the 2s (one a rank) and jokers make up.  Sequences are walked
 depth first, except a lead's single sequences: they are built length by length, each
-length's records written from the last's.  Each play is reached by exactly one path
+length's records written from the last's, in groups by the jokers they hold (so that
+the loop over a group's records has no branch on them).  Each play is reached by exactly one path
 (its window, its natural cards, its wild cards), so nothing is listed twice.  The suit-collapsed view keeps one choice of natural cards
 per rank and size (and per suit for suited sequences, plus one mixed representative),
 exactly one representative per group of ``docs/rules/cards.md``.
@@ -145,7 +146,6 @@ cdef inline unsigned low_bit(unsigned x) noexcept nogil:
 
 cdef enum:
     NOT_WANTED = -2              # a *_min answer: no play of this kind can beat the target
-    SEQ_BLOCK = 1024             # lead_sequences: the sequences extended at a time
 
 
 cdef inline int shape_min(const ctx_t *c, int type_, int length, int cls) noexcept nogil:
@@ -361,126 +361,169 @@ cdef void seq_walk(ctx_t *c, seq_t *s, int start) noexcept nogil:
         d += 1
 
 
-cdef Py_ssize_t seq_extend(const ctx_t *c, const play_t *src, Py_ssize_t n, int r, int length,
-                           play_t *dst) noexcept nogil:
-    """The single sequences of `length` ranks that end at rank r, written at `dst` (room
-    for n * (c.cnt[r] + c.njsub[1]) records): each of the n sequences at `src` (records
-    of this function, ending at rank r - 1) with each suit held of r, then with each
-    joker standing for r (a second joker only after the first of the jokers held, so
-    that each play is written once); how many.
+# The single sequences of one length, as lead_sequences keeps them: records laid out in
+# four groups, one after another, by the jokers they hold (a group's count at its index)
+cdef enum:
+    SEQ_PLAIN = 0                # no joker
+    SEQ_LOW = 1                  # one joker, the lower of those held (or the only one)
+    SEQ_HIGH = 2                 # one joker, the higher of two held
+    SEQ_BOTH = 3                 # both jokers
+    SEQ_GROUPS = 4
 
-    A record tells what extending it needs: its cards, its jokers (`nwild`) and the
-    ranks they stand for (`decl`), and whether its natural cards are all of one suit
-    (its key: suited, or no natural card yet)."""
-    cdef Py_ssize_t j, m = 0
-    cdef int i, nju, shift = r * RANK_BITS
+
+cdef inline unsigned one_suit(const play_t *p) noexcept nogil:
+    """The one suit of a sequence record's natural cards, as a suit bit (0: they differ;
+    every suit: no natural card yet), without a branch (a record's suitedness follows no
+    pattern): the suit of its lowest natural card, kept if its key says suited (a bit
+    past the mask stands in for no card)."""
+    cdef mask_t nat = p.lo & SUITED_MASK
+    cdef unsigned su = (1u << (lowest_bit(nat | (<mask_t>1 << 63)) & (RANK_BITS - 1))) & (
+        0u - <unsigned>(p.key >= ZS_SUITED_KEY))
+    return su | (NIBBLE & (0u - <unsigned>(nat == 0)))
+
+
+cdef inline play_t *seq_suits(const ctx_t *c, const play_t *src, Py_ssize_t n, int r, const play_t *proto,
+                              int nju, play_t *q) noexcept nogil:
+    """Each of the n sequences at `src` (each holding `nju` jokers) with each suit held
+    of rank r, written from `q` on (`proto`: the new length's record with nju wild
+    cards); the record after the last."""
+    cdef Py_ssize_t j
+    cdef int shift = r * RANK_BITS, top = 2 * VALUE[r]
     cdef unsigned left, b, su, s1
     cdef uint8_t g0, g1
-    cdef mask_t lo, nat
-    cdef play_t *q
-    # proto[jokers]: the record of a sequence of this length ending at r, but its cards,
-    # its key's suited and pure parts and the faces its jokers stand for
-    cdef int top = 2 * VALUE[r]
-    cdef int key
-    cdef play_t proto[N_JOKERS + 1]
-    play_set(&proto[0], 0, 0, ZS_SEQUENCE, 0, length, 1)
-    for i in range(1, N_JOKERS + 1):
-        proto[i] = proto[0]
-        proto[i].nwild = i
+    cdef mask_t lo
     for j in range(n):
         lo = src[j].lo
-        nju = src[j].nwild
-        nat = lo & SUITED_MASK
-        # the one suit of the natural cards so far (0: they differ; every suit: none yet)
-        if nat == 0:
-            su = NIBBLE
-        elif src[j].key >= ZS_SUITED_KEY:
-            su = 1u << (lowest_bit(nat) & (RANK_BITS - 1))
-        else:
-            su = 0
+        su = one_suit(&src[j])
         # the ranks of its jokers, as faces of the first suit
         g0 = src[j].decl[0] & ~(RANK_BITS - 1)
         g1 = src[j].decl[1] & ~(RANK_BITS - 1)
         left = c.nib[r]
-        if nju == 0:
-            while left:
-                b = low_bit(left)
-                left ^= b
-                q = &dst[m]
-                m += 1
-                q[0] = proto[0]
-                q.lo = lo | (<mask_t>b << shift)
-                q.key = (ZS_SUITED_KEY if su & b else 0) + top + ZS_PURE
-        else:
-            while left:
-                b = low_bit(left)
-                left ^= b
-                s1 = su & b
-                q = &dst[m]
-                m += 1
-                q[0] = proto[nju]
-                q.lo = lo | (<mask_t>b << shift)
+        while left:
+            b = low_bit(left)
+            left ^= b
+            s1 = su & b
+            q[0] = proto[0]
+            q.lo = lo | (<mask_t>b << shift)
+            if nju == 0:
+                q.key = (ZS_SUITED_KEY if s1 else 0) + top + ZS_PURE
+            else:
                 q.key = (ZS_SUITED_KEY if s1 else 0) + top
                 b = lowest_bit(s1) if s1 else SUIT_S
                 q.decl[0] = g0 + b
                 if nju == 2:
                     q.decl[1] = g1 + b
-        if nju == c.nj:
-            continue
+            q += 1
+    return q
+
+
+cdef inline play_t *seq_joker(const play_t *src, Py_ssize_t n, int r, mask_t joker, const play_t *proto,
+                              int nju, play_t *q) noexcept nogil:
+    """Each of the n sequences at `src` (each holding `nju` jokers, 0 or 1) with the
+    joker `joker` standing for rank r, written from `q` on (`proto`: the new length's
+    record with nju + 1 wild cards); the record after the last."""
+    cdef Py_ssize_t j
+    cdef int top = 2 * VALUE[r]
+    cdef unsigned su, b
+    for j in range(n):
+        su = one_suit(&src[j])
         b = lowest_bit(su) if su != 0 else SUIT_S
-        key = (ZS_SUITED_KEY if su else 0) + top
+        q[0] = proto[0]
+        q.lo = src[j].lo | joker
+        q.key = (ZS_SUITED_KEY if su else 0) + top
         if nju == 0:
-            for i in range(c.njsub[1]):
-                q = &dst[m]
-                m += 1
-                q[0] = proto[1]
-                q.lo = lo | c.jsub[1][i]
-                q.key = key
-                q.decl[0] = face_of(r, b)
-        elif (lo & JOKER_MASK) == c.jsub[1][0]:
-            q = &dst[m]
-            m += 1
-            q[0] = proto[2]
-            q.lo = lo | c.jokers
-            q.key = key
-            q.decl[0] = g0 + b
+            q.decl[0] = face_of(r, b)
+        else:
+            q.decl[0] = (src[j].decl[0] & ~(RANK_BITS - 1)) + b
             q.decl[1] = face_of(r, b)
-    return m
+        q += 1
+    return q
+
+
+cdef inline Py_ssize_t seq_next_count(const ctx_t *c, const Py_ssize_t *n, int r) noexcept nogil:
+    """How many sequences seq_extend makes of the groups n at rank r."""
+    return ((n[SEQ_PLAIN] + n[SEQ_LOW] + n[SEQ_HIGH] + n[SEQ_BOTH]) * c.cnt[r] + n[SEQ_PLAIN] * c.njsub[1]
+            + (n[SEQ_LOW] if c.nj == N_JOKERS else 0))
+
+
+cdef void seq_extend(const ctx_t *c, const play_t *src, const Py_ssize_t *n, int r, int length,
+                     play_t *dst, Py_ssize_t *m) noexcept nogil:
+    """The single sequences of `length` ranks that end at rank r, written at `dst` in
+    groups (their counts to m; seq_next_count of them in all): the sequences at `src`
+    (groups of n, ending at rank r - 1) each with each suit held of r, then with each
+    joker standing for r (a second joker only after the lower of the two, so that each
+    play is written once).
+
+    A record tells what extending it needs: its cards, its jokers (its group) and the
+    ranks they stand for (`decl`), and whether its natural cards are all of one suit
+    (its key: suited, or no natural card yet)."""
+    cdef play_t proto[N_JOKERS + 1]
+    cdef const play_t *plain = src
+    cdef const play_t *low = plain + n[SEQ_PLAIN]
+    cdef const play_t *high = low + n[SEQ_LOW]
+    cdef const play_t *both = high + n[SEQ_HIGH]
+    cdef play_t *q = dst
+    cdef play_t *g
+    cdef int i
+    # proto[jokers]: the record of a sequence of this length, but its cards, its key and
+    # the faces its jokers stand for
+    play_set(&proto[0], 0, 0, ZS_SEQUENCE, 0, length, 1)
+    for i in range(1, N_JOKERS + 1):
+        proto[i] = proto[0]
+        proto[i].nwild = i
+    q = seq_suits(c, plain, n[SEQ_PLAIN], r, &proto[0], 0, q)
+    m[SEQ_PLAIN] = q - dst
+    g = q
+    if c.nj:
+        q = seq_joker(plain, n[SEQ_PLAIN], r, c.jsub[1][0], &proto[1], 0, q)
+    q = seq_suits(c, low, n[SEQ_LOW], r, &proto[1], 1, q)
+    m[SEQ_LOW] = q - g
+    g = q
+    if c.nj == N_JOKERS:
+        q = seq_joker(plain, n[SEQ_PLAIN], r, c.jsub[1][1], &proto[1], 0, q)
+    q = seq_suits(c, high, n[SEQ_HIGH], r, &proto[1], 1, q)
+    m[SEQ_HIGH] = q - g
+    g = q
+    if c.nj == N_JOKERS:
+        q = seq_joker(low, n[SEQ_LOW], r, c.jsub[1][1], &proto[2], 1, q)
+    q = seq_suits(c, both, n[SEQ_BOTH], r, &proto[2], 2, q)
+    m[SEQ_BOTH] = q - g
 
 
 cdef void lead_sequences(ctx_t *c, int start) noexcept nogil:
     """Every single sequence from rank `start`, leading, by length: those of one and two
-    ranks in local arrays, then each length's from the last's, in the play buffer, a
-    block of SEQ_BLOCK sequences at a time (so that a hand past PLAY_LIMIT stops a
-    block past it)."""
+    ranks in local arrays, then each length's from the last's, in the play buffer (a
+    length that would take the list past PLAY_LIMIT is not written)."""
     cdef play_t empty
     cdef play_t one[N_SUITS + N_JOKERS]
     cdef play_t two[(N_SUITS + N_JOKERS) * (N_SUITS + N_JOKERS)]
+    cdef Py_ssize_t n[SEQ_GROUPS]
+    cdef Py_ssize_t m[SEQ_GROUPS]
     cdef const play_t *src
     cdef play_t *dst
-    cdef Py_ssize_t n, j, k, base, last = 0
-    cdef int r
+    cdef Py_ssize_t total, last = 0
+    cdef int r, i
     play_set(&empty, 0, 0, ZS_SEQUENCE, ZS_SUITED_KEY, 0, 1)
-    n = seq_extend(c, &empty, 1, start, 1, one)
-    n = seq_extend(c, one, n, start + 1, 2, two)
+    n[SEQ_PLAIN], n[SEQ_LOW], n[SEQ_HIGH], n[SEQ_BOTH] = 1, 0, 0, 0
+    seq_extend(c, &empty, n, start, 1, one, m)
+    seq_extend(c, one, m, start + 1, 2, two, n)
     for r in range(start + 2, N_RANKS):
-        if n == 0:
+        total = seq_next_count(c, n, r)
+        if total == 0:
             return
-        base = c.out.len
-        j = 0
-        while j < n:
-            k = n - j if n - j < SEQ_BLOCK else SEQ_BLOCK
-            dst = playbuf_reserve(c.out, k * (c.cnt[r] + c.njsub[1]))
-            if dst == NULL:
-                return
-            src = &two[j] if r == start + 2 else &c.out.data[last + j]
-            c.out.len += seq_extend(c, src, k, r, r - start + 1, dst)
-            if c.out.len > PLAY_LIMIT:
-                c.full = 1
-                return
-            j += k
-        n = c.out.len - base
-        last = base
+        if c.out.len + total > PLAY_LIMIT:
+            c.full = 1
+            return
+        dst = playbuf_reserve(c.out, total)
+        if dst == NULL:
+            return
+        # the sources are addressed after the reservation (a reallocation moves them)
+        src = &two[0] if r == start + 2 else &c.out.data[last]
+        seq_extend(c, src, n, r, r - start + 1, dst, m)
+        last = c.out.len
+        c.out.len += total
+        for i in range(SEQ_GROUPS):
+            n[i] = m[i]
 
 
 cdef void seq_walk_collapsed(ctx_t *c, seq_t *s, int r, int depth, mask_t rep, mask_t full,
