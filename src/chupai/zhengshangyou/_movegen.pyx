@@ -382,16 +382,23 @@ cdef inline unsigned one_suit(const play_t *p) noexcept nogil:
     return su | (NIBBLE & (0u - <unsigned>(nat == 0)))
 
 
-cdef inline play_t *seq_suits(const ctx_t *c, const play_t *src, Py_ssize_t n, int r, const play_t *proto,
-                              int nju, play_t *q) noexcept nogil:
+cdef inline play_t *seq_children(const ctx_t *c, const play_t *src, Py_ssize_t n, int r, const play_t *proto,
+                                 int nju, play_t *q, mask_t jokers, play_t **jq) noexcept nogil:
     """Each of the n sequences at `src` (each holding `nju` jokers) with each suit held
-    of rank r, written from `q` on (`proto`: the new length's record with nju wild
-    cards); the record after the last."""
+    of rank r, written from `q` on (`proto[nju]`: the new length's record with nju wild
+    cards), and with each joker of `jokers` (their bits, lowest first; none, one or both
+    of the jokers held) standing for r, written from jq[0] and jq[1] on (advanced past
+    them); the record after the last of the suits'."""
     cdef Py_ssize_t j
-    cdef int shift = r * RANK_BITS, top = 2 * VALUE[r]
+    cdef int shift = r * RANK_BITS, top = 2 * VALUE[r], i, nj = popcount(jokers)
     cdef unsigned left, b, su, s1
     cdef uint8_t g0, g1
     cdef mask_t lo
+    cdef mask_t J[N_JOKERS]
+    cdef play_t *p
+    for i in range(nj):
+        J[i] = jokers & (~jokers + 1)
+        jokers ^= J[i]
     for j in range(n):
         lo = src[j].lo
         su = one_suit(&src[j])
@@ -403,7 +410,7 @@ cdef inline play_t *seq_suits(const ctx_t *c, const play_t *src, Py_ssize_t n, i
             b = low_bit(left)
             left ^= b
             s1 = su & b
-            q[0] = proto[0]
+            q[0] = proto[nju]
             q.lo = lo | (<mask_t>b << shift)
             if nju == 0:
                 q.key = (ZS_SUITED_KEY if s1 else 0) + top + ZS_PURE
@@ -414,29 +421,19 @@ cdef inline play_t *seq_suits(const ctx_t *c, const play_t *src, Py_ssize_t n, i
                 if nju == 2:
                     q.decl[1] = g1 + b
             q += 1
-    return q
-
-
-cdef inline play_t *seq_joker(const play_t *src, Py_ssize_t n, int r, mask_t joker, const play_t *proto,
-                              int nju, play_t *q) noexcept nogil:
-    """Each of the n sequences at `src` (each holding `nju` jokers, 0 or 1) with the
-    joker `joker` standing for rank r, written from `q` on (`proto`: the new length's
-    record with nju + 1 wild cards); the record after the last."""
-    cdef Py_ssize_t j
-    cdef int top = 2 * VALUE[r]
-    cdef unsigned su, b
-    for j in range(n):
-        su = one_suit(&src[j])
-        b = lowest_bit(su) if su != 0 else SUIT_S
-        q[0] = proto[0]
-        q.lo = src[j].lo | joker
-        q.key = (ZS_SUITED_KEY if su else 0) + top
-        if nju == 0:
-            q.decl[0] = face_of(r, b)
-        else:
-            q.decl[0] = (src[j].decl[0] & ~(RANK_BITS - 1)) + b
-            q.decl[1] = face_of(r, b)
-        q += 1
+        if nj:
+            b = lowest_bit(su) if su != 0 else SUIT_S
+            for i in range(nj):
+                p = jq[i]
+                jq[i] += 1
+                p[0] = proto[nju + 1]
+                p.lo = lo | J[i]
+                p.key = (ZS_SUITED_KEY if su else 0) + top
+                if nju == 0:
+                    p.decl[0] = face_of(r, b)
+                else:
+                    p.decl[0] = g0 + b
+                    p.decl[1] = face_of(r, b)
     return q
 
 
@@ -462,8 +459,11 @@ cdef void seq_extend(const ctx_t *c, const play_t *src, const Py_ssize_t *n, int
     cdef const play_t *low = plain + n[SEQ_PLAIN]
     cdef const play_t *high = low + n[SEQ_LOW]
     cdef const play_t *both = high + n[SEQ_HIGH]
-    cdef play_t *q = dst
-    cdef play_t *g
+    cdef Py_ssize_t k = c.cnt[r]
+    cdef play_t *start[SEQ_GROUPS]    # where each group is written
+    cdef play_t *jq[N_JOKERS]
+    cdef mask_t lower = c.jsub[1][0] if c.nj else 0
+    cdef mask_t higher = c.jsub[1][1] if c.nj == N_JOKERS else 0
     cdef int i
     # proto[jokers]: the record of a sequence of this length, but its cards, its key and
     # the faces its jokers stand for
@@ -471,23 +471,22 @@ cdef void seq_extend(const ctx_t *c, const play_t *src, const Py_ssize_t *n, int
     for i in range(1, N_JOKERS + 1):
         proto[i] = proto[0]
         proto[i].nwild = i
-    q = seq_suits(c, plain, n[SEQ_PLAIN], r, &proto[0], 0, q)
-    m[SEQ_PLAIN] = q - dst
-    g = q
-    if c.nj:
-        q = seq_joker(plain, n[SEQ_PLAIN], r, c.jsub[1][0], &proto[1], 0, q)
-    q = seq_suits(c, low, n[SEQ_LOW], r, &proto[1], 1, q)
-    m[SEQ_LOW] = q - g
-    g = q
-    if c.nj == N_JOKERS:
-        q = seq_joker(plain, n[SEQ_PLAIN], r, c.jsub[1][1], &proto[1], 0, q)
-    q = seq_suits(c, high, n[SEQ_HIGH], r, &proto[1], 1, q)
-    m[SEQ_HIGH] = q - g
-    g = q
-    if c.nj == N_JOKERS:
-        q = seq_joker(low, n[SEQ_LOW], r, c.jsub[1][1], &proto[2], 1, q)
-    q = seq_suits(c, both, n[SEQ_BOTH], r, &proto[2], 2, q)
-    m[SEQ_BOTH] = q - g
+    # each group: the children with a joker first (of the joker-free sequences, or the
+    # lower joker's), then those of the group's own sequences with a suit
+    m[SEQ_PLAIN] = n[SEQ_PLAIN] * k
+    m[SEQ_LOW] = (n[SEQ_PLAIN] if lower else 0) + n[SEQ_LOW] * k
+    m[SEQ_HIGH] = (n[SEQ_PLAIN] if higher else 0) + n[SEQ_HIGH] * k
+    m[SEQ_BOTH] = (n[SEQ_LOW] if higher else 0) + n[SEQ_BOTH] * k
+    start[SEQ_PLAIN] = dst
+    for i in range(1, SEQ_GROUPS):
+        start[i] = start[i - 1] + m[i - 1]
+    jq[0] = start[SEQ_LOW]
+    jq[1] = start[SEQ_HIGH]
+    seq_children(c, plain, n[SEQ_PLAIN], r, proto, 0, start[SEQ_PLAIN], lower | higher, jq)
+    jq[0] = start[SEQ_BOTH]
+    seq_children(c, low, n[SEQ_LOW], r, proto, 1, start[SEQ_LOW] + (n[SEQ_PLAIN] if lower else 0), higher, jq)
+    seq_children(c, high, n[SEQ_HIGH], r, proto, 1, start[SEQ_HIGH] + (n[SEQ_PLAIN] if higher else 0), 0, jq)
+    seq_children(c, both, n[SEQ_BOTH], r, proto, 2, start[SEQ_BOTH] + (n[SEQ_LOW] if higher else 0), 0, jq)
 
 
 cdef void lead_sequences(ctx_t *c, int start) noexcept nogil:
