@@ -437,16 +437,23 @@ cdef inline play_t *seq_children(const ctx_t *c, const play_t *src, Py_ssize_t n
     return q
 
 
-cdef inline Py_ssize_t seq_next_count(const ctx_t *c, const Py_ssize_t *n, int r) noexcept nogil:
-    """How many sequences seq_extend makes of the groups n at rank r."""
-    return ((n[SEQ_PLAIN] + n[SEQ_LOW] + n[SEQ_HIGH] + n[SEQ_BOTH]) * c.cnt[r] + n[SEQ_PLAIN] * c.njsub[1]
-            + (n[SEQ_LOW] if c.nj == N_JOKERS else 0))
+cdef inline Py_ssize_t seq_counts(const ctx_t *c, const Py_ssize_t *n, int r, Py_ssize_t *m) noexcept nogil:
+    """How many sequences seq_extend makes in each group (to m) of the groups n at rank
+    r, and in all: each group's children with a joker first (of the joker-free sequences,
+    or of those with the lower joker), then those of its own sequences with a suit."""
+    cdef Py_ssize_t k = c.cnt[r]
+    cdef bint two = c.nj == N_JOKERS
+    m[SEQ_PLAIN] = n[SEQ_PLAIN] * k
+    m[SEQ_LOW] = (n[SEQ_PLAIN] if c.nj else 0) + n[SEQ_LOW] * k
+    m[SEQ_HIGH] = (n[SEQ_PLAIN] if two else 0) + n[SEQ_HIGH] * k
+    m[SEQ_BOTH] = (n[SEQ_LOW] if two else 0) + n[SEQ_BOTH] * k
+    return m[SEQ_PLAIN] + m[SEQ_LOW] + m[SEQ_HIGH] + m[SEQ_BOTH]
 
 
 cdef void seq_extend(const ctx_t *c, const play_t *src, const Py_ssize_t *n, int r, int length,
                      play_t *dst, Py_ssize_t *m) noexcept nogil:
     """The single sequences of `length` ranks that end at rank r, written at `dst` in
-    groups (their counts to m; seq_next_count of them in all): the sequences at `src`
+    groups (their counts to m, seq_counts'): the sequences at `src`
     (groups of n, ending at rank r - 1) each with each suit held of r, then with each
     joker standing for r (a second joker only after the lower of the two, so that each
     play is written once).
@@ -459,7 +466,6 @@ cdef void seq_extend(const ctx_t *c, const play_t *src, const Py_ssize_t *n, int
     cdef const play_t *low = plain + n[SEQ_PLAIN]
     cdef const play_t *high = low + n[SEQ_LOW]
     cdef const play_t *both = high + n[SEQ_HIGH]
-    cdef Py_ssize_t k = c.cnt[r]
     cdef play_t *start[SEQ_GROUPS]    # where each group is written
     cdef play_t *jq[N_JOKERS]
     cdef mask_t lower = c.jsub[1][0] if c.nj else 0
@@ -471,12 +477,7 @@ cdef void seq_extend(const ctx_t *c, const play_t *src, const Py_ssize_t *n, int
     for i in range(1, N_JOKERS + 1):
         proto[i] = proto[0]
         proto[i].nwild = i
-    # each group: the children with a joker first (of the joker-free sequences, or the
-    # lower joker's), then those of the group's own sequences with a suit
-    m[SEQ_PLAIN] = n[SEQ_PLAIN] * k
-    m[SEQ_LOW] = (n[SEQ_PLAIN] if lower else 0) + n[SEQ_LOW] * k
-    m[SEQ_HIGH] = (n[SEQ_PLAIN] if higher else 0) + n[SEQ_HIGH] * k
-    m[SEQ_BOTH] = (n[SEQ_LOW] if higher else 0) + n[SEQ_BOTH] * k
+    seq_counts(c, n, r, m)
     start[SEQ_PLAIN] = dst
     for i in range(1, SEQ_GROUPS):
         start[i] = start[i - 1] + m[i - 1]
@@ -507,7 +508,7 @@ cdef void lead_sequences(ctx_t *c, int start) noexcept nogil:
     seq_extend(c, &empty, n, start, 1, one, m)
     seq_extend(c, one, m, start + 1, 2, two, n)
     for r in range(start + 2, N_RANKS):
-        total = seq_next_count(c, n, r)
+        total = seq_counts(c, n, r, m)
         if total == 0:
             return
         if c.out.len + total > PLAY_LIMIT:
